@@ -1,0 +1,49 @@
+import { parseArgs } from 'node:util';
+import { checkRecords, formatProblem, MissingPathError } from '../lib/record/index.ts';
+
+const USAGE = `usage: npm run validate [-- [--json] [path...]]
+
+Validates garment-access/2.4.0 records: every .json file under the given files
+and folders (default: records/). Exit 0 when valid (warnings allowed), 1 when
+any record is invalid, 2 on bad usage.
+
+  --json   print a machine-readable report instead of text`;
+
+function usageError(message: string): never {
+  process.stderr.write(`validate: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function parseOptions() {
+  try {
+    return parseArgs({ allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+}
+
+const args = parseOptions();
+if (args.values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+
+const paths = args.positionals.length > 0 ? args.positionals : ['records'];
+const check = await checkRecords(paths).catch((error: unknown) => {
+  if (error instanceof MissingPathError) usageError(error.message);
+  throw error;
+});
+const errors = check.problems.filter((p) => p.severity === 'error').length;
+const warnings = check.problems.length - errors;
+const summary = { files: check.files.length, records: check.records.length, errors, warnings };
+
+if (args.values.json) {
+  process.stdout.write(`${JSON.stringify({ valid: errors === 0, ...summary, problems: check.problems }, null, 2)}\n`);
+} else {
+  for (const problem of check.problems) process.stdout.write(`${formatProblem(problem)}\n`);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  process.stdout.write(
+    `${plural(summary.files, 'file')}, ${plural(summary.records, 'valid record')}, ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`,
+  );
+}
+process.exitCode = errors > 0 ? 1 : 0;

@@ -1,0 +1,171 @@
+import { pointerToken, type Problem } from './problem.ts';
+import type { GarmentRecord, TextBlock } from './types.ts';
+
+/** A record that passed the schema, with the file it came from. */
+export interface RecordFile {
+  file: string;
+  record: GarmentRecord;
+}
+
+/** Fields inside `data` that name an item of another collection, and which collection. */
+const DATA_REFERENCES: Record<string, string> = {
+  color_id: 'colors',
+  applies_to_color_ids: 'colors',
+  available_color_ids: 'colors',
+  material_profile_id: 'material_profiles',
+  material_profile_ids: 'material_profiles',
+  size_range_id: 'size_ranges',
+  variant_id: 'variants',
+  variant_ids: 'variants',
+  applies_to_variant_ids: 'variants',
+  provider_listing_id: 'provider_listings',
+  provider_variant_id: 'provider_variants',
+  provider_variant_ids: 'provider_variants',
+  decoration_method_id: 'decoration_methods',
+  method_id: 'decoration_methods',
+  offer_id: 'offers',
+  placement_id: 'decoration_placements',
+  included_placement_ids: 'decoration_placements',
+  price_component_id: 'price_components',
+  from_asset_id: 'assets',
+  to_asset_id: 'assets',
+  source_asset_ids: 'assets',
+  asset_ids: 'assets',
+};
+
+/** Every text block of a record's page and selection summary, with its JSON pointer. */
+export function textBlocksOf(record: GarmentRecord): [string, TextBlock][] {
+  const blocks: [string, TextBlock][] = [];
+  const { page, selection_summary } = record;
+  for (const key of ['title', 'description', 'headline', 'summary'] as const) {
+    const block = page[key];
+    if (block) blocks.push([`/page/${key}`, block]);
+  }
+  for (const [section, sectionBlocks] of Object.entries(page.sections) as [string, TextBlock[]][]) {
+    sectionBlocks.forEach((block, i) => blocks.push([`/page/sections/${section}/${i}`, block]));
+  }
+  page.faq.forEach((entry, i) => blocks.push([`/page/faq/${i}/answer`, entry.answer]));
+  selection_summary.suitable_for.forEach((block, i) => blocks.push([`/selection_summary/suitable_for/${i}`, block]));
+  selection_summary.tradeoffs.forEach((block, i) => blocks.push([`/selection_summary/tradeoffs/${i}`, block]));
+  return blocks;
+}
+
+/**
+ * Checks the references inside one record that the schema cannot: claim ids and source ids
+ * must exist (errors); ids must be unique; `data` cross-references should resolve (warnings,
+ * since the spec also allows identifiers at a provider).
+ */
+export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
+  const problems: Problem[] = [];
+  const report = (severity: Problem['severity'], pointer: string, message: string) =>
+    problems.push({ severity, file, pointer, message });
+
+  const claimIds = uniqueIds(record.claims, '/claims', 'claim', report);
+  const sourceIds = uniqueIds(record.sources, '/sources', 'source', report);
+  const needClaim = (pointer: string, id: string) => {
+    if (!claimIds.has(id)) report('error', pointer, `names claim "${id}", which is not in claims${suggest(id, claimIds)}`);
+  };
+
+  for (const [pointer, block] of textBlocksOf(record)) {
+    block.claim_ids.forEach((id, i) => needClaim(`${pointer}/claim_ids/${i}`, id));
+  }
+  record.conflicts.forEach((conflict, i) => {
+    conflict.claim_ids.forEach((id, j) => needClaim(`/conflicts/${i}/claim_ids/${j}`, id));
+    if (conflict.selected_claim_id !== null) needClaim(`/conflicts/${i}/selected_claim_id`, conflict.selected_claim_id);
+  });
+  record.decisions.forEach((decision, i) => decision.claim_ids.forEach((id, j) => needClaim(`/decisions/${i}/claim_ids/${j}`, id)));
+  record.claims.forEach((claim, i) => {
+    claim.derived_from.forEach((id, j) => needClaim(`/claims/${i}/derived_from/${j}`, id));
+    claim.references.forEach((reference, j) => {
+      if (!sourceIds.has(reference.source_id)) {
+        report('error', `/claims/${i}/references/${j}/source_id`,
+          `names source "${reference.source_id}", which is not in sources${suggest(reference.source_id, sourceIds)}`);
+      }
+    });
+  });
+
+  checkDataReferences(record, sourceIds, report);
+  return problems;
+}
+
+/**
+ * Checks the whole set: two files may not publish the same (slug, projection).
+ * Every file involved is named.
+ */
+export function checkSiteIntegrity(files: RecordFile[]): Problem[] {
+  const byUrl = new Map<string, string[]>();
+  for (const { file, record } of files) {
+    const key = `${record.slug}/${record.projection}`;
+    byUrl.set(key, [...(byUrl.get(key) ?? []), file]);
+  }
+  const problems: Problem[] = [];
+  for (const [key, owners] of byUrl) {
+    if (owners.length < 2) continue;
+    for (const file of owners) {
+      const others = owners.filter((other) => other !== file);
+      problems.push({
+        severity: 'error',
+        file,
+        pointer: '/slug',
+        message: `slug and projection "${key}" are also published by ${others.join(', ')}; each (slug, projection) needs one file: rename a slug or remove a duplicate`,
+      });
+    }
+  }
+  return problems;
+}
+
+type Report = (severity: Problem['severity'], pointer: string, message: string) => void;
+
+function uniqueIds(items: { id: string }[], base: string, noun: string, report: Report): Set<string> {
+  const ids = new Set<string>();
+  items.forEach(({ id }, i) => {
+    if (ids.has(id)) report('error', `${base}/${i}/id`, `${noun} id "${id}" is used more than once; ids must be unique`);
+    ids.add(id);
+  });
+  return ids;
+}
+
+function checkDataReferences(record: GarmentRecord, sourceIds: Set<string>, report: Report): void {
+  const data = record.data as unknown as Record<string, unknown>;
+  const idsOf = new Map<string, Set<string>>();
+  for (const [name, items] of Object.entries(data)) {
+    if (!Array.isArray(items)) continue;
+    const ids = new Set<string>();
+    items.forEach((item: { id: string }, i) => {
+      if (ids.has(item.id)) report('warning', `/data/${name}/${i}/id`, `${name} id "${item.id}" is used more than once`);
+      ids.add(item.id);
+    });
+    idsOf.set(name, ids);
+  }
+  idsOf.set('sources', sourceIds);
+  for (const [name, items] of Object.entries(data)) {
+    if (!Array.isArray(items)) continue;
+    items.forEach((item: Record<string, unknown>, i) => {
+      for (const [field, value] of Object.entries(item)) {
+        const target = field === 'source_id' ? 'sources' : DATA_REFERENCES[field];
+        // A collection's own provider-side id (provider_variants[].provider_variant_id) is not a reference.
+        if (!target || target === name || value === null) continue;
+        const known = idsOf.get(target);
+        if (!known) continue;
+        const values = Array.isArray(value) ? value : [value];
+        values.forEach((id, j) => {
+          if (typeof id === 'string' && !known.has(id)) {
+            const pointer = `/data/${name}/${i}/${pointerToken(field)}${Array.isArray(value) ? `/${j}` : ''}`;
+            report('warning', pointer, `names "${id}", which is not an id in ${target === 'sources' ? 'sources' : `data/${target}`}${suggest(id, known)}`);
+          }
+        });
+      }
+    });
+  }
+}
+
+/** A "did you mean" hint when a near-identical id exists. */
+function suggest(id: string, known: Set<string>): string {
+  const lower = id.toLowerCase();
+  for (const candidate of known) {
+    if (candidate.toLowerCase() === lower || candidate.replaceAll('_', '-') === id.replaceAll('_', '-')) {
+      return `; did you mean "${candidate}"?`;
+    }
+  }
+  return '';
+}

@@ -1,0 +1,114 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 'json' };
+import { describeValue, pointerToken, type Problem } from './problem.ts';
+import { SCHEMA_VERSION, type GarmentRecord, type Projection } from './types.ts';
+
+/** The published JSON Schema, the one the validator compiles. */
+export const recordSchema = schema;
+
+let compiled: ValidateFunction | undefined;
+
+/** The one compiled validator (strict mode, every error), made on first use. */
+export function recordValidator(): ValidateFunction {
+  compiled ??= new Ajv2020({ strict: true, allErrors: true, verbose: true }).compile(schema);
+  return compiled;
+}
+
+const DATA_KEYS: Record<Projection, string[]> = {
+  svc: schema.$defs.svcData.required,
+  tech: schema.$defs.techData.required,
+};
+
+/**
+ * Checks one parsed value against the schema; returns every problem, worded for people.
+ * A value that is not a garment-access/2.4.0 record at all gets one problem saying so.
+ */
+export function validateRecord(value: unknown, file: string): Problem[] {
+  const problem = (pointer: string, message: string): Problem => ({ severity: 'error', file, pointer, message });
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return [problem('', `not a record: expected a JSON object, got ${describeValue(value)}`)];
+  }
+  const version = (value as { schema_version?: unknown }).schema_version;
+  if (version !== SCHEMA_VERSION) {
+    const got = version === undefined ? 'no schema_version' : `schema_version ${describeValue(version)}`;
+    return [problem('/schema_version', `not a ${SCHEMA_VERSION} record: expected schema_version "${SCHEMA_VERSION}", got ${got}`)];
+  }
+  const validate = recordValidator();
+  if (validate(value)) return [];
+  return explainErrors(validate.errors ?? [], value as Partial<GarmentRecord>).map(([pointer, message]) => problem(pointer, message));
+}
+
+/** Turns ajv's raw errors into one [pointer, message] per real problem. */
+function explainErrors(errors: ErrorObject[], record: Partial<GarmentRecord>): [string, string][] {
+  const projection = record.projection;
+  const dataKeyErrors = errors.filter((e) => e.instancePath === '/data' && /\/(svcData|techData)\//.test(e.schemaPath));
+  const relevant = errors.filter(
+    (e) =>
+      !dataKeyErrors.includes(e) &&
+      e.keyword !== 'if' &&
+      // `anyOf [X, null]`: when the value is not null, only X's complaints matter.
+      !(e.keyword === 'type' && e.params.type === 'null') &&
+      !(e.keyword === 'anyOf' && errors.some((other) => other !== e && other.instancePath.startsWith(e.instancePath))),
+  );
+  const explained: [string, string][] = relevant.map((e) => [pointerOf(e), explainError(e)]);
+  if (dataKeyErrors.length > 0 && (projection === 'svc' || projection === 'tech')) {
+    explained.unshift(['/data', explainDataKeys(projection, Object.keys(record.data ?? {}))]);
+  }
+  return dedupe(explained);
+}
+
+function pointerOf(error: ErrorObject): string {
+  if (error.keyword === 'additionalProperties') {
+    return `${error.instancePath}/${pointerToken(error.params.additionalProperty)}`;
+  }
+  return error.instancePath;
+}
+
+function explainError(error: ErrorObject): string {
+  const got = describeValue(error.data);
+  const { params } = error;
+  switch (error.keyword) {
+    case 'required':
+      return `missing required property "${params.missingProperty}"`;
+    case 'additionalProperties': {
+      const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
+      return `unknown property "${params.additionalProperty}"; allowed: ${allowed.join(', ')}`;
+    }
+    case 'enum':
+      return `expected one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}; got ${got}`;
+    case 'const':
+      return `expected ${JSON.stringify(params.allowedValue)}; got ${got}`;
+    case 'pattern':
+      return `must match ${params.pattern}; got ${got}`;
+    case 'minLength':
+      return `expected a non-empty string; got ""`;
+    case 'minItems':
+      return `expected at least ${params.limit} item${params.limit === 1 ? '' : 's'}; got an empty array`;
+    case 'maxProperties':
+      return `expected at most ${params.limit} properties; got ${Object.keys(error.data as object).length}`;
+    case 'type':
+      return `expected ${String(params.type).replace(',', ' or ')}; got ${got}`;
+    default:
+      return `${error.message ?? 'is invalid'}; got ${got}`;
+  }
+}
+
+/** Says which data keys a record lacks or has too many of for its projection. */
+function explainDataKeys(projection: Projection, keys: string[]): string {
+  const expected = DATA_KEYS[projection];
+  const missing = expected.filter((k) => !keys.includes(k));
+  const extra = keys.filter((k) => !expected.includes(k));
+  const parts = [
+    missing.length > 0 ? `missing ${missing.join(', ')}` : '',
+    extra.length > 0 ? `not allowed ${extra.join(', ')}` : '',
+  ].filter(Boolean);
+  return `data keys do not match projection "${projection}" (${expected.length} keys): ${parts.join('; ')}`;
+}
+
+function dedupe(pairs: [string, string][]): [string, string][] {
+  const seen = new Set<string>();
+  return pairs.filter(([pointer, message]) => {
+    const key = `${pointer}\n${message}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
