@@ -1,0 +1,53 @@
+import { parseArgs } from 'node:util';
+import { buildSite } from '../lib/build/site-build.ts';
+import { formatProblem } from '../lib/record/index.ts';
+
+const USAGE = `usage: npm run build [-- [--records DIR] [--out DIR] [--site URL]]
+
+Validates every record, then builds the site: pages, JSON and Markdown twins,
+search index. On any validation error nothing is built and the output folder
+is left exactly as it was.
+
+  --records DIR   records folder (default: records)
+  --out DIR       output folder (default: dist)
+  --site URL      absolute address the site is published at
+                  (default: $SITE_URL, else http://localhost:4321)`;
+
+function parseOptions() {
+  try {
+    return parseArgs({
+      options: {
+        records: { type: 'string', default: 'records' },
+        out: { type: 'string', default: 'dist' },
+        site: { type: 'string', default: process.env.SITE_URL ?? 'http://localhost:4321' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    process.stderr.write(`build: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+
+const options = parseOptions();
+if (options.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+
+const started = performance.now();
+const result = await buildSite({
+  recordsDir: options.records,
+  outDir: options.out,
+  site: options.site,
+  onProgress: (line) => process.stdout.write(`${line}\n`),
+});
+for (const problem of result.problems) process.stdout.write(`${formatProblem(problem)}\n`);
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+if (result.ok) {
+  process.stdout.write(`built ${result.records} records into ${options.out}/ in ${seconds} s\n`);
+} else {
+  const errors = result.problems.filter((p) => p.severity === 'error').length;
+  process.stderr.write(`build stopped: ${errors} error(s) in the records; ${options.out}/ was left unchanged\n`);
+  process.exitCode = 1;
+}

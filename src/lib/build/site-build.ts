@@ -1,0 +1,70 @@
+import { rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as astroBuild } from 'astro';
+import { checkRecords, type Problem } from '../record/index.ts';
+
+/** Where the build reads and writes, and the address the site is published at. */
+export interface BuildOptions {
+  recordsDir: string;
+  outDir: string;
+  site: string;
+  /** Called with one line per stage as the build goes. */
+  onProgress?: (line: string) => void;
+}
+
+/** How a build went: on failure `problems` holds every error, and the output was left as it was. */
+export interface BuildResult {
+  ok: boolean;
+  problems: Problem[];
+  /** Seconds per stage. */
+  timings: Record<string, number>;
+  records: number;
+}
+
+const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * Validates every record, builds the site into a staging folder, then swaps it into place.
+ * Any validation error stops the build before Astro runs; the last good output stays untouched.
+ */
+export async function buildSite({ recordsDir, outDir, site, onProgress = () => {} }: BuildOptions): Promise<BuildResult> {
+  const timings: Record<string, number> = {};
+  const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await work();
+    } finally {
+      timings[stage] = (performance.now() - start) / 1000;
+    }
+  };
+
+  const check = await timed('validate', () => checkRecords([recordsDir]));
+  const errors = check.problems.filter((p) => p.severity === 'error');
+  onProgress(`validate: ${check.files.length} files, ${check.records.length} valid records, ${errors.length} errors (${timings.validate!.toFixed(1)} s)`);
+  if (errors.length > 0) return { ok: false, problems: check.problems, timings, records: check.records.length };
+
+  const target = path.resolve(outDir);
+  const staging = `${target}.staging-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  try {
+    process.env.GARMENT_PRESS_RECORDS = path.resolve(recordsDir);
+    await timed('render', () =>
+      astroBuild({ root: projectRoot, outDir: staging, site, logLevel: 'warn' }, { teardownCompiler: true }),
+    );
+    onProgress(`render: ${check.records.length} records into pages and twins (${timings.render!.toFixed(1)} s)`);
+    await swapInto(staging, target);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return { ok: true, problems: check.problems, timings, records: check.records.length };
+}
+
+/** Replaces `target` with `staging` so readers see the old site or the new one, never half of one. */
+async function swapInto(staging: string, target: string): Promise<void> {
+  const previous = `${target}.previous-${process.pid}`;
+  const exists = await stat(target).then(() => true, () => false);
+  if (exists) await rename(target, previous);
+  await rename(staging, target);
+  if (exists) await rm(previous, { recursive: true, force: true });
+}

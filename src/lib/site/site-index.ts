@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { checkRecords, formatProblem, type GarmentRecord, type Projection } from '../record/index.ts';
+import { GarmentPressError } from '../errors.ts';
+import { plainText } from './text.ts';
+
+/** The build was asked to render records that do not validate. */
+export class InvalidRecordsError extends GarmentPressError {}
+
+/** What the site knows of one record without holding the whole record in memory. */
+export interface SiteEntry {
+  slug: string;
+  projection: Projection;
+  /** The record file, read again when its page is rendered. */
+  file: string;
+  title: string;
+  description: string | null;
+  category: string | null;
+  brand: string | null;
+  manufacturer: string | null;
+  researchStatus: GarmentRecord['research']['status'];
+  recordRevision: string;
+  publishedAt: string;
+  image: { url: string; alt: string } | null;
+}
+
+/** Every record of a site, and each garment's projections. */
+export interface SiteIndex {
+  /** Sorted by title, then slug, then projection. */
+  entries: SiteEntry[];
+  /** The projections each garment has, by slug. */
+  garments: Map<string, Partial<Record<Projection, SiteEntry>>>;
+}
+
+/** The entry a record contributes to the site index. */
+export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
+  const { identity } = record.data;
+  const title = record.page.title?.text ?? identity.official_name ?? record.catalog?.title ?? record.slug;
+  const image = record.images.find((i) => i.view === 'front') ?? record.images[0];
+  return {
+    slug: record.slug,
+    projection: record.projection,
+    file,
+    title: plainText(title),
+    description: record.page.description ? plainText(record.page.description.text) : null,
+    category: identity.category,
+    brand: identity.brand,
+    manufacturer: identity.manufacturer,
+    researchStatus: record.research.status,
+    recordRevision: record.record_revision,
+    publishedAt: record.published_at,
+    image: image ? { url: image.url, alt: `${plainText(title)}, ${image.kind} ${image.view} view${image.color_name ? `, ${image.color_name}` : ''}` } : null,
+  };
+}
+
+/** Builds the index from entries: sorted, and grouped by garment. */
+export function indexEntries(entries: SiteEntry[]): SiteIndex {
+  const sorted = [...entries].sort(
+    (a, b) => a.title.localeCompare(b.title, 'en') || a.slug.localeCompare(b.slug) || a.projection.localeCompare(b.projection),
+  );
+  const garments = new Map<string, Partial<Record<Projection, SiteEntry>>>();
+  for (const entry of sorted) garments.set(entry.slug, { ...garments.get(entry.slug), [entry.projection]: entry });
+  return { entries: sorted, garments };
+}
+
+const loaded = new Map<string, Promise<SiteIndex>>();
+
+/** Loads and validates the records of a folder once per process; refuses to build from invalid records. */
+export function loadSiteIndex(recordsDir: string): Promise<SiteIndex> {
+  let index = loaded.get(recordsDir);
+  if (!index) {
+    index = checkRecords([recordsDir]).then(({ records, problems }) => {
+      const errors = problems.filter((p) => p.severity === 'error');
+      if (errors.length > 0) {
+        throw new InvalidRecordsError(`${errors.length} invalid record problem(s); run npm run validate:\n${errors.map(formatProblem).join('\n')}`);
+      }
+      return indexEntries(records.map(({ file, record }) => siteEntryOf(record, file)));
+    });
+    loaded.set(recordsDir, index);
+  }
+  return index;
+}
+
+/** Reads the full record behind an entry (pages hold one record at a time). */
+export function readRecord(entry: SiteEntry): GarmentRecord {
+  return JSON.parse(readFileSync(entry.file, 'utf8').replace(/^\uFEFF/, '')) as GarmentRecord;
+}

@@ -1,0 +1,39 @@
+import type { Projection } from '../record/types.ts';
+
+/** Site-relative path of the schema the site publishes. */
+export const SCHEMA_PATH = '/schema/garment-access-2.4.0.json';
+/** Site-relative path of the documentation of the machine-readable surface. */
+export const API_DOCS_PATH = '/docs/api/';
+/** Site-relative path of the completion-webhook documentation. */
+export const WEBHOOK_DOCS_PATH = '/docs/webhooks/';
+
+/** Path of the page leading to a garment's projections. @example garmentPath('tee') → '/garments/tee/' */
+export function garmentPath(slug: string): string {
+  return `/garments/${slug}/`;
+}
+
+/** Path of a record's HTML page. @example pagePath('tee', 'svc') → '/garments/tee/svc/' */
+export function pagePath(slug: string, projection: Projection): string {
+  return `/garments/${slug}/${projection}/`;
+}
+
+/** Path of a record's JSON twin. @example jsonPath('tee', 'svc') → '/garments/tee/svc.json' */
+export function jsonPath(slug: string, projection: Projection): string {
+  return `/garments/${slug}/${projection}.json`;
+}
+
+/** Path of a record's Markdown twin. @example markdownPath('tee', 'tech') → '/garments/tee/tech.md' */
+export function markdownPath(slug: string, projection: Projection): string {
+  return `/garments/${slug}/${projection}.md`;
+}
+
+/** Absolute URL of a site path. @example absoluteUrl('/a/', 'https://x.org/base/') → 'https://x.org/base/a/' */
+export function absoluteUrl(sitePath: string, site: string | URL): string {
+  const base = String(site).endsWith('/') ? String(site) : `${String(site)}/`;
+  return new URL(sitePath.replace(/^\//, ''), base).href;
+}
+
+/** The other projection. */
+export function otherProjection(projection: Projection): Projection {
+  return projection === 'svc' ? 'tech' : 'svc';
+}
