@@ -1,0 +1,111 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import path from 'node:path';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+};
+
+/** The Content-Type a built file is served with. @example contentTypeOf('a/svc.md') → 'text/markdown; charset=utf-8' */
+export function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** Maps a request path to a file under root, or null when it would leave root. */
+export function resolveRequestPath(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath.split('?')[0]!.split('#')[0]!);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0')) return null;
+  const file = path.join(root, path.normalize(`/${decoded}`));
+  return file === root || file.startsWith(`${root}${path.sep}`) ? file : null;
+}
+
+/**
+ * A request handler serving a built site: directory indexes, `/x` → `/x/` redirects,
+ * the site's 404 page, HEAD, and correct content types. It reads `root` per request,
+ * so a rebuilt site swapped into place is served at once.
+ */
+export function staticFilesHandler(rootDir: string): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+  const root = path.resolve(rootDir);
+  return async (request, response) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('method not allowed\n');
+      return;
+    }
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const file = resolveRequestPath(root, url.pathname);
+    if (!file) {
+      response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('bad path\n');
+      return;
+    }
+    const info = await stat(file).catch(() => undefined);
+    if (info?.isDirectory()) {
+      if (!url.pathname.endsWith('/')) {
+        response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();
+        return;
+      }
+      return sendFile(request, response, path.join(file, 'index.html'), 200, root);
+    }
+    if (info?.isFile()) return sendFile(request, response, file, 200, root);
+    return sendFile(request, response, path.join(root, '404.html'), 404, root);
+  };
+}
+
+async function sendFile(request: IncomingMessage, response: ServerResponse, file: string, status: number, root: string): Promise<void> {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) {
+    if (status === 200) return sendFile(request, response, path.join(root, '404.html'), 404, root);
+    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
+    return;
+  }
+  response.writeHead(status, {
+    'Content-Type': contentTypeOf(file),
+    'Content-Length': info.size,
+    'X-Content-Type-Options': 'nosniff',
+    'Cache-Control': file.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+  });
+  if (request.method === 'HEAD') {
+    response.end();
+    return;
+  }
+  createReadStream(file).pipe(response);
+}
+
+/** Serves a built site on loopback; port 0 lets the system choose. */
+export async function serveStaticFiles(rootDir: string, { port = 0, host = '127.0.0.1' } = {}): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+  const handle = staticFilesHandler(rootDir);
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      response.end(`internal error: ${(error as Error).message}\n`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  return {
+    url: `http://${host}:${actualPort}`,
+    server,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
