@@ -1,0 +1,72 @@
+import type { GarmentRecord, Links } from '../record/types.ts';
+import { isWebUrl, plainText } from './text.ts';
+
+/** A JSON-LD node: plain JSON, no undefined values. */
+type JsonLd = { [key: string]: JsonLdValue };
+type JsonLdValue = string | number | boolean | JsonLd | JsonLdValue[];
+
+/**
+ * schema.org JSON-LD for a record page: a Dataset (the research snapshot, with its JSON and
+ * Markdown downloads) about a Product (the garment). No offers or ratings: prices in a record
+ * are timestamped observations, not quotes, so they are not asserted as schema.org Offers.
+ */
+export function recordJsonLd(record: GarmentRecord, links: Links): JsonLd {
+  const { identity } = record.data;
+  const name = plainText(record.page.title?.text ?? identity.official_name ?? record.catalog?.title ?? record.slug);
+  const description = record.page.description ?? record.page.summary ?? record.page.headline;
+  const images = record.images.map((image) => image.url).filter(isWebUrl);
+
+  const product: JsonLd = compact({
+    '@type': 'Product',
+    name: identity.official_name ?? name,
+    brand: identity.brand ? { '@type': 'Brand', name: identity.brand } : undefined,
+    manufacturer: identity.manufacturer ? { '@type': 'Organization', name: identity.manufacturer } : undefined,
+    category: [identity.category, identity.subcategory].filter(Boolean).join(' > ') || undefined,
+    mpn: identity.style_code ?? undefined,
+    sku: record.catalog?.svc_sku,
+    alternateName: identity.aliases?.length ? identity.aliases : undefined,
+    countryOfOrigin: identity.country_of_origin?.length ? identity.country_of_origin.join(', ') : undefined,
+    url: isWebUrl(identity.manufacturer_url) ? identity.manufacturer_url : undefined,
+    image: images.length ? images : undefined,
+  });
+
+  const downloads: JsonLd[] = [];
+  if (links.json) downloads.push({ '@type': 'DataDownload', contentUrl: links.json, encodingFormat: 'application/json' });
+  if (links.markdown) downloads.push({ '@type': 'DataDownload', contentUrl: links.markdown, encodingFormat: 'text/markdown' });
+
+  return compact({
+    '@context': 'https://schema.org',
+    '@type': 'Dataset',
+    '@id': links.page ?? undefined,
+    name,
+    description: description ? plainText(description.text) : `Research record (${record.projection}) of ${name}`,
+    url: links.page ?? undefined,
+    identifier: record.record_id ?? `${record.slug}/${record.projection}`,
+    version: record.record_revision,
+    datePublished: record.published_at,
+    creativeWorkStatus: record.research.status,
+    schemaVersion: links.schema ?? record.schema_version,
+    keywords: [identity.category, identity.brand, record.projection === 'svc' ? 'commerce' : 'technical'].filter((k): k is string => Boolean(k)),
+    about: product,
+    distribution: downloads.length ? downloads : undefined,
+  });
+}
+
+/**
+ * JSON text that is safe as the content of a `<script>` element: `<`, `>` and `&` are written
+ * as JSON escapes, so no record string can close the element or open a comment.
+ * @example scriptSafeJson({ a: '</script>' }) → '{"a":"\\u003c/script\\u003e"}'
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** Drops undefined fields, so the JSON-LD carries only what the record knows. */
+function compact(fields: { [key: string]: JsonLdValue | undefined }): JsonLd {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as JsonLd;
+}
