@@ -1,0 +1,150 @@
+import { lookup as systemLookup } from 'node:dns/promises';
+import type { LookupAddress, LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { GarmentPressError } from '../errors.ts';
+import { classifyAddress } from './address-ranges.ts';
+import type { AddressClass } from './address-ranges.ts';
+
+/** Thrown when a callback URL breaks the policy of spec section 2.1; `reason` is the short cause. */
+export class CallbackUrlError extends GarmentPressError {
+  readonly reason: string;
+  constructor(reason: string, options?: ErrorOptions) {
+    super(`callback URL refused: ${reason}`, options);
+    this.reason = reason;
+  }
+}
+
+/** Resolves a host name to every IPv4 and IPv6 address it has. */
+export type HostResolver = (hostname: string) => Promise<string[]>;
+
+/** Which callback addresses are reachable, and how host names resolve. */
+export interface CallbackUrlPolicy {
+  /** Allow loopback hosts and addresses; only a test running its own receiver sets this. Default false. */
+  allowLoopback?: boolean;
+  /** Host name resolution; defaults to the system resolver. */
+  resolveHost?: HostResolver;
+}
+
+/** Outcome of a policy check: allowed with the parsed URL, or refused with a reason. */
+export type CallbackUrlCheck = { allowed: true; url: URL } | { allowed: false; reason: string };
+
+/** Node's `lookup` hook for sockets, as taken by `https.request`. */
+export type SocketLookup = (
+  hostname: string,
+  options: LookupOptions,
+  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+) => void;
+
+const LOOPBACK_NAMES = ['localhost'];
+// Special-use names that only ever mean something inside a private network.
+const PRIVATE_SUFFIXES = ['internal', 'local', 'home.arpa'];
+
+/**
+ * Checks a callback URL without resolving it: https, no credentials, no private or loopback
+ * host name, and for IP literals (including the numeric forms URL parsing normalises) a public address.
+ * @example checkCallbackUrlForm('https://0x7f.1/hook') → { allowed: false, reason: 'address 127.0.0.1 is loopback' }
+ */
+export function checkCallbackUrlForm(input: string, policy: CallbackUrlPolicy = {}): CallbackUrlCheck {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return refuse('not an absolute URL');
+  }
+  if (url.protocol !== 'https:') return refuse(`scheme must be https, got ${url.protocol.slice(0, -1)}`);
+  if (url.username !== '' || url.password !== '') return refuse('credentials (user:password@) are not allowed');
+  const host = hostOf(url);
+  if (isIP(host) !== 0) {
+    const refusedClass = refusedAddressClass(host, policy);
+    return refusedClass === undefined ? { allowed: true, url } : refuse(`address ${host} is ${refusedClass}`);
+  }
+  const nameRefusal = refuseHostName(host, policy);
+  return nameRefusal === undefined ? { allowed: true, url } : refuse(nameRefusal);
+}
+
+/** Checks a callback URL's form, then every address its host name resolves to. */
+export async function checkCallbackUrl(input: string, policy: CallbackUrlPolicy = {}): Promise<CallbackUrlCheck> {
+  const formCheck = checkCallbackUrlForm(input, policy);
+  if (!formCheck.allowed) return formCheck;
+  const host = hostOf(formCheck.url);
+  if (isIP(host) !== 0) return formCheck;
+  try {
+    await resolveAllowedAddresses(host, policy);
+  } catch (error) {
+    if (error instanceof CallbackUrlError) return refuse(error.reason);
+    throw error;
+  }
+  return formCheck;
+}
+
+/**
+ * Returns a socket `lookup` that resolves with the policy's resolver and fails the connection
+ * when any address is refused, so a DNS answer that turned private after the check is never reached.
+ */
+export function createGuardedLookup(policy: CallbackUrlPolicy = {}): SocketLookup {
+  return (hostname, options, callback) => {
+    resolveAllowedAddresses(hostname, policy).then(
+      (addresses) => {
+        const family = options.family === 4 || options.family === 6 ? options.family : undefined;
+        const answers = addresses
+          .map((address) => ({ address, family: isIP(address) }))
+          .filter((answer) => family === undefined || answer.family === family);
+        const [first] = answers;
+        if (first === undefined) callback(new CallbackUrlError(`host ${hostname} has no IPv${family} address`), '');
+        else if (options.all === true) callback(null, answers);
+        else callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ''),
+    );
+  };
+}
+
+/** Resolves with the operating system's resolver, returning every address. */
+export async function resolveWithSystemDns(hostname: string): Promise<string[]> {
+  const answers = await systemLookup(hostname, { all: true, order: 'verbatim' });
+  return answers.map((answer) => answer.address);
+}
+
+async function resolveAllowedAddresses(host: string, policy: CallbackUrlPolicy): Promise<string[]> {
+  const resolve = policy.resolveHost ?? resolveWithSystemDns;
+  let addresses: string[];
+  try {
+    addresses = await resolve(host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CallbackUrlError(`could not resolve host ${host}${code === undefined ? '' : ` (${code})`}`, { cause: error });
+  }
+  if (addresses.length === 0) throw new CallbackUrlError(`host ${host} resolves to no address`);
+  for (const address of addresses) {
+    if (isIP(address) === 0) throw new CallbackUrlError(`host ${host} resolves to something that is not an IP address`);
+    const refusedClass = refusedAddressClass(address, policy);
+    if (refusedClass !== undefined) throw new CallbackUrlError(`host ${host} resolves to ${address}, which is ${refusedClass}`);
+  }
+  return addresses;
+}
+
+function refuseHostName(host: string, policy: CallbackUrlPolicy): string | undefined {
+  const matches = (suffix: string) => host === suffix || host.endsWith(`.${suffix}`);
+  if (LOOPBACK_NAMES.some(matches)) return policy.allowLoopback === true ? undefined : `host ${host} is loopback`;
+  const privateSuffix = PRIVATE_SUFFIXES.find(matches);
+  if (privateSuffix !== undefined) return `host ${host} is a private name (.${privateSuffix})`;
+  // A single label is completed from the resolver's search domains, which are internal.
+  if (!host.includes('.')) return `host ${host} is not a fully qualified domain name`;
+  return undefined;
+}
+
+function refusedAddressClass(address: string, policy: CallbackUrlPolicy): AddressClass | undefined {
+  const addressClass = classifyAddress(address);
+  if (addressClass === 'public') return undefined;
+  if (addressClass === 'loopback' && policy.allowLoopback === true) return undefined;
+  return addressClass;
+}
+
+/** The URL's host, lower-cased by URL parsing, without IPv6 brackets or trailing dots. */
+function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.+$/, '');
+}
+
+function refuse(reason: string): CallbackUrlCheck {
+  return { allowed: false, reason };
+}

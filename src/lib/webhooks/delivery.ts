@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { request } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { checkCallbackUrlForm, createGuardedLookup, CallbackUrlError } from './callback-url.ts';
+import type { CallbackUrlPolicy } from './callback-url.ts';
+import { buildEventBody } from './event-body.ts';
+import type { CompletionEvent } from './event-body.ts';
+import { signPayload } from './signature.ts';
+
+/** Longest one attempt may take, from connecting to the answer (spec section 8). */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** How much of a receiver's answer is kept in the attempt record. */
+export const RESPONSE_BODY_LIMIT_BYTES = 1024;
+
+/** The user agent naming the delivery-format version (spec section 9). */
+export const USER_AGENT = 'Svc-Webhooks/1';
+
+/** One attempt's request, built at send time so `delivered_at` and the signature are fresh. */
+export interface PreparedDelivery {
+  callbackUrl: string;
+  /** The X-Svc-Delivery id, new for every attempt. */
+  deliveryId: string;
+  /** The headers sent, signature included. */
+  headers: Record<string, string>;
+  /** The headers with the signature's `v1` redacted, for records and logs. */
+  recordedHeaders: Record<string, string>;
+  body: string;
+}
+
+/** How a delivery is sent: address policy, trust and timeout. */
+export interface DeliveryOptions {
+  /** Which addresses may be reached; checked again at connect time. */
+  policy?: CallbackUrlPolicy;
+  /** Extra certificate authority to trust, for tests with a self-signed receiver; default system roots only. */
+  trustedCa?: string | Buffer;
+  /** Per-attempt limit in milliseconds; default 10 000. */
+  timeoutMs?: number;
+}
+
+/** What happened to one attempt. */
+export interface AttemptResult {
+  /** True for any 2xx answer. */
+  accepted: boolean;
+  /** HTTP status, or null when no answer arrived. */
+  status: number | null;
+  /** Why the attempt failed short of a status (timeout, connection, policy), or a redirect note. */
+  error: string | null;
+  /** The answer's first bytes, decoded as UTF-8. */
+  responseBodyStart: string;
+  durationMs: number;
+}
+
+/** Builds one attempt's request: spec 2.2 body with `delivered_at` = now, spec 4.3 headers, signed now. */
+export function prepareDelivery(event: CompletionEvent & { callbackUrl: string }, secret: string, now: Date): PreparedDelivery {
+  const body = buildEventBody(event, now);
+  const deliveryId = randomUUID();
+  const signature = signPayload(secret, Math.floor(now.getTime() / 1000), body);
+  const common = {
+    'Content-Type': 'application/json',
+    'User-Agent': USER_AGENT,
+    'X-Svc-Event': event.event,
+    'X-Svc-Delivery': deliveryId,
+  };
+  return {
+    callbackUrl: event.callbackUrl,
+    deliveryId,
+    headers: { ...common, 'X-Svc-Signature': signature },
+    recordedHeaders: { ...common, 'X-Svc-Signature': signature.replace(/v1=[^,]*/g, 'v1=[redacted]') },
+    body,
+  };
+}
+
+/** Sends one prepared attempt: one POST, no redirects followed, addresses checked at connect time. */
+export async function sendDelivery(prepared: PreparedDelivery, options: DeliveryOptions = {}): Promise<AttemptResult> {
+  const { policy = {}, trustedCa, timeoutMs = DELIVERY_TIMEOUT_MS } = options;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const formCheck = checkCallbackUrlForm(prepared.callbackUrl, policy);
+  if (!formCheck.allowed) return failed(`refused: ${formCheck.reason}`, elapsed());
+
+  const bodyBytes = Buffer.from(prepared.body, 'utf8');
+  return new Promise<AttemptResult>((resolve) => {
+    let response: IncomingMessage | undefined;
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+    const settle = (error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      const status = response?.statusCode ?? null;
+      const accepted = status !== null && status >= 200 && status < 300;
+      resolve({
+        accepted,
+        status,
+        error: error ?? describeRedirect(response),
+        responseBodyStart: new TextDecoder().decode(Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT_BYTES)),
+        durationMs: elapsed(),
+      });
+    };
+
+    const req = request(formCheck.url, {
+      method: 'POST',
+      headers: { ...prepared.headers, 'Content-Length': String(bodyBytes.length) },
+      // A fresh agent per attempt: no pooled socket outlives the connect-time address check.
+      agent: false,
+      lookup: createGuardedLookup(policy),
+      ...(trustedCa === undefined ? {} : { ca: trustedCa }),
+    });
+    // Once the status is known, running out of time only stops reading the body.
+    const timer = setTimeout(() => settle(response === undefined ? `timed out after ${timeoutMs} ms` : null), timeoutMs);
+    req.on('response', (res) => {
+      response = res;
+      res.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        received += chunk.length;
+        if (received >= RESPONSE_BODY_LIMIT_BYTES) settle(null);
+      });
+      res.on('end', () => settle(null));
+      res.on('error', () => settle(null));
+    });
+    req.on('error', (error) => settle(describeError(error)));
+    req.end(bodyBytes);
+  });
+}
+
+function describeError(error: NodeJS.ErrnoException): string {
+  if (error instanceof CallbackUrlError) return `refused at connect time: ${error.reason}`;
+  return error.code === undefined ? error.message : `${error.code}: ${error.message}`;
+}
+
+function describeRedirect(response: IncomingMessage | undefined): string | null {
+  const status = response?.statusCode;
+  if (status === undefined || status < 300 || status >= 400) return null;
+  const location = response?.headers.location;
+  return `redirect${location === undefined ? '' : ` to ${location.slice(0, 200)}`} not followed`;
+}
+
+function failed(error: string, durationMs: number): AttemptResult {
+  return { accepted: false, status: null, error, responseBodyStart: '', durationMs };
+}

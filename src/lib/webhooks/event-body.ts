@@ -1,0 +1,95 @@
+import { GarmentPressError } from '../errors.ts';
+
+/** Thrown when an event handed to the outbox, or a body a receiver got, is not a valid event. */
+export class InvalidEventError extends GarmentPressError {}
+
+/** A completion event as the publish service hands it over for delivery. */
+export interface CompletionEvent {
+  /** `<category>.completed` or `<category>.failed`. */
+  event: string;
+  /** The handle the tool call returned. */
+  handle: string;
+  /** Exact name of the tool that was invoked. */
+  tool: string;
+  /** The organization that owns the task. */
+  organizationId: string;
+  /** The get_generation projection as stored JSON text; it goes into the body byte for byte. */
+  dataJson: string;
+}
+
+/** A delivered event as a receiver reads it, in camelCase. */
+export interface ReceivedEvent {
+  event: string;
+  handle: string;
+  tool: string;
+  organizationId: string;
+  /** ISO 8601 UTC time the delivery was sent, with milliseconds. */
+  deliveredAt: string;
+  /** The get_generation projection. */
+  data: Record<string, unknown>;
+}
+
+const EVENT_NAME = /^[a-z][a-z0-9_]*\.(completed|failed)$/;
+const WIRE_STRING_FIELDS = ['event', 'handle', 'tool', 'organization_id', 'delivered_at'] as const;
+
+/** Throws InvalidEventError unless the event has a spec event name, non-empty fields and a JSON object as data. */
+export function assertCompletionEvent(event: CompletionEvent): void {
+  if (!EVENT_NAME.test(event.event)) {
+    throw new InvalidEventError(`event: expected <category>.completed or <category>.failed, got ${JSON.stringify(event.event)}`);
+  }
+  for (const field of ['handle', 'tool', 'organizationId'] as const) {
+    if (typeof event[field] !== 'string' || event[field] === '') throw new InvalidEventError(`${field}: expected a non-empty string`);
+  }
+  if (!isJsonObject(event.dataJson)) throw new InvalidEventError('dataJson: expected the JSON text of an object');
+}
+
+/**
+ * Returns the spec 2.2 body; `dataJson` is spliced in unchanged so `data` matches get_generation byte for byte.
+ * @example buildEventBody(event, new Date(0)) → '{"event":"design.completed",…,"delivered_at":"1970-01-01T00:00:00.000Z","data":{…}}'
+ */
+export function buildEventBody(event: CompletionEvent, deliveredAt: Date): string {
+  const fields = [
+    ['event', event.event],
+    ['handle', event.handle],
+    ['tool', event.tool],
+    ['organization_id', event.organizationId],
+    ['delivered_at', deliveredAt.toISOString()],
+  ];
+  const head = fields.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',');
+  return `{${head},"data":${event.dataJson}}`;
+}
+
+/** Parses a received body into a ReceivedEvent; throws InvalidEventError when a field is missing or mistyped. */
+export function parseEventBody(body: string): ReceivedEvent {
+  let wire: unknown;
+  try {
+    wire = JSON.parse(body);
+  } catch (error) {
+    throw new InvalidEventError('event body is not JSON', { cause: error });
+  }
+  if (!isRecord(wire)) throw new InvalidEventError('event body: expected a JSON object');
+  for (const field of WIRE_STRING_FIELDS) {
+    if (typeof wire[field] !== 'string') throw new InvalidEventError(`event body: ${field}: expected a string`);
+  }
+  if (!isRecord(wire.data)) throw new InvalidEventError('event body: data: expected an object');
+  return {
+    event: wire.event as string,
+    handle: wire.handle as string,
+    tool: wire.tool as string,
+    organizationId: wire.organization_id as string,
+    deliveredAt: wire.delivered_at as string,
+    data: wire.data,
+  };
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    return isRecord(JSON.parse(text));
+  } catch {
+    return false;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,355 @@
+import { DatabaseSync } from 'node:sqlite';
+import { nextAttemptAt } from './retry-schedule.ts';
+import type { CompletionEvent } from './event-body.ts';
+
+/** Where an outbox entry stands: still being attempted, accepted by the receiver, or given up. */
+export type EntryState = 'pending' | 'accepted' | 'given_up';
+
+/** How an attempt ended; `in_flight` while sent and unanswered, `interrupted` when its worker died. */
+export type AttemptOutcome = 'in_flight' | 'accepted' | 'failed' | 'interrupted';
+
+/** One event waiting for, or done with, delivery. */
+export interface OutboxEntry {
+  id: number;
+  organizationId: string;
+  callbackUrl: string;
+  event: string;
+  handle: string;
+  tool: string;
+  state: EntryState;
+  attemptsMade: number;
+  /** ISO time the next attempt is due; null once accepted or given up. */
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
+/** One recorded attempt, as the dashboard lists it. */
+export interface AttemptRecord {
+  id: number;
+  entryId: number;
+  /** 1 to 5. */
+  attemptNumber: number;
+  /** The X-Svc-Delivery id sent. */
+  deliveryId: string;
+  organizationId: string;
+  event: string;
+  handle: string;
+  callbackUrl: string;
+  /** Headers sent, with the signature's `v1` redacted. */
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  outcome: AttemptOutcome;
+  status: number | null;
+  error: string | null;
+  /** The first bytes of the receiver's answer. */
+  responseBodyStart: string | null;
+  durationMs: number | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+/** What is known about an attempt when it is recorded before sending. */
+export interface AttemptStart {
+  deliveryId: string;
+  requestHeaders: Record<string, string>;
+  requestBody: string;
+  startedAt: number;
+}
+
+/** An attempt's result when it is recorded after sending. */
+export interface AttemptFinish {
+  accepted: boolean;
+  status: number | null;
+  error: string | null;
+  responseBodyStart: string;
+  durationMs: number;
+  finishedAt: number;
+}
+
+interface EntryRow {
+  id: number;
+  organization_id: string;
+  callback_url: string;
+  event: string;
+  handle: string;
+  tool: string;
+  data_json: string;
+  state: EntryState;
+  attempts_made: number;
+  next_attempt_at: number | null;
+  leased_attempt_id: number | null;
+  created_at: number;
+}
+
+interface AttemptRow {
+  id: number;
+  entry_id: number;
+  attempt_number: number;
+  delivery_id: string;
+  organization_id: string;
+  event: string;
+  handle: string;
+  callback_url: string;
+  request_headers: string;
+  request_body: string;
+  outcome: AttemptOutcome;
+  status: number | null;
+  error: string | null;
+  response_body_start: string | null;
+  duration_ms: number | null;
+  started_at: number;
+  finished_at: number | null;
+}
+
+const INTERRUPTED = 'interrupted: the worker stopped before the answer was recorded';
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS webhook_outbox (
+    id INTEGER PRIMARY KEY,
+    organization_id TEXT NOT NULL,
+    callback_url TEXT NOT NULL,
+    event TEXT NOT NULL,
+    handle TEXT NOT NULL UNIQUE,
+    tool TEXT NOT NULL,
+    data_json TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'accepted', 'given_up')),
+    attempts_made INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER,
+    lease_owner TEXT,
+    lease_until INTEGER,
+    leased_attempt_id INTEGER,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (state, next_attempt_at);
+  CREATE INDEX IF NOT EXISTS webhook_outbox_organization ON webhook_outbox (organization_id);
+  CREATE TABLE IF NOT EXISTS webhook_attempts (
+    id INTEGER PRIMARY KEY,
+    entry_id INTEGER NOT NULL REFERENCES webhook_outbox (id),
+    attempt_number INTEGER NOT NULL,
+    delivery_id TEXT NOT NULL,
+    request_headers TEXT NOT NULL,
+    request_body TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('in_flight', 'accepted', 'failed', 'interrupted')),
+    status INTEGER,
+    error TEXT,
+    response_body_start TEXT,
+    duration_ms INTEGER,
+    started_at INTEGER NOT NULL,
+    finished_at INTEGER,
+    UNIQUE (entry_id, attempt_number)
+  ) STRICT;
+`;
+
+const ENTRY_COLUMNS = 'id, organization_id, callback_url, event, handle, tool, data_json, state, attempts_made, next_attempt_at, leased_attempt_id, created_at';
+
+/** SQLite persistence of the outbox; every state change is one transaction. */
+export interface OutboxStore {
+  /** Inserts a pending entry due at `now` unless its handle exists; returns the entry and whether it is new. */
+  insertEntry(event: CompletionEvent & { callbackUrl: string }, now: number): { entry: OutboxEntry; created: boolean };
+  /** Returns the entry for a handle. */
+  findEntry(handle: string): OutboxEntry | undefined;
+  /** Settles leases that ran out: an unanswered attempt becomes interrupted and the entry is rescheduled. */
+  recoverExpiredLeases(now: number): void;
+  /** Leases up to `limit` due entries to `owner` until `leaseUntil`; returns them with their stored data. */
+  claimDue(now: number, leaseUntil: number, owner: string, limit: number): Array<OutboxEntry & { dataJson: string }>;
+  /** Records an attempt as in flight before it is sent; returns its id and number, or undefined if the lease was lost. */
+  startAttempt(entryId: number, owner: string, start: AttemptStart): { attemptId: number; attemptNumber: number } | undefined;
+  /** Records an attempt's result and, in the same transaction, accepts, reschedules or gives up its entry. */
+  finishAttempt(attemptId: number, finish: AttemptFinish): void;
+  /** Lists an organization's attempts, newest first. */
+  listAttempts(organizationId: string, limit: number, beforeId: number | undefined): AttemptRecord[];
+  close(): void;
+}
+
+/** Opens (creating if needed) the outbox database at `path` in WAL mode with full sync. */
+export function openOutboxStore(path: string): OutboxStore {
+  const db = new DatabaseSync(path);
+  db.exec('PRAGMA busy_timeout = 5000');
+  db.exec('PRAGMA journal_mode = WAL');
+  // FULL syncs every commit, so an accepted attempt survives power loss too, not only a crash.
+  db.exec('PRAGMA synchronous = FULL');
+  db.exec('PRAGMA foreign_keys = ON');
+  db.exec(SCHEMA);
+
+  const inTransaction = <T>(work: () => T): T => {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = work();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+  };
+
+  const selectEntryByHandle = db.prepare(`SELECT ${ENTRY_COLUMNS} FROM webhook_outbox WHERE handle = ?`);
+  const selectAttempts = db.prepare(`
+    SELECT a.*, o.organization_id, o.event, o.handle, o.callback_url
+    FROM webhook_attempts a JOIN webhook_outbox o ON o.id = a.entry_id
+    WHERE o.organization_id = :organizationId AND a.id < :beforeId
+    ORDER BY a.id DESC LIMIT :limit`);
+
+  const updateSchedule = db.prepare(`
+    UPDATE webhook_outbox
+    SET state = :state, next_attempt_at = :next, lease_owner = NULL, lease_until = NULL, leased_attempt_id = NULL
+    WHERE id = :entryId`);
+  const rescheduleAfterFailure = (entryId: number, attemptNumber: number, failedAt: number) => {
+    const next = nextAttemptAt(attemptNumber, failedAt);
+    updateSchedule.run({ state: next === null ? 'given_up' : 'pending', next, entryId });
+  };
+
+  return {
+    insertEntry(event, now) {
+      return inTransaction(() => {
+        const { changes } = db.prepare(`
+          INSERT INTO webhook_outbox (organization_id, callback_url, event, handle, tool, data_json, next_attempt_at, created_at)
+          VALUES (:organizationId, :callbackUrl, :event, :handle, :tool, :dataJson, :now, :now)
+          ON CONFLICT (handle) DO NOTHING`,
+        ).run({
+          organizationId: event.organizationId,
+          callbackUrl: event.callbackUrl,
+          event: event.event,
+          handle: event.handle,
+          tool: event.tool,
+          dataJson: event.dataJson,
+          now,
+        });
+        return { entry: toEntry(selectEntryByHandle.get(event.handle) as unknown as EntryRow), created: changes === 1 };
+      });
+    },
+
+    findEntry(handle) {
+      const row = selectEntryByHandle.get(handle) as unknown as EntryRow | undefined;
+      return row === undefined ? undefined : toEntry(row);
+    },
+
+    recoverExpiredLeases(now) {
+      inTransaction(() => {
+        const expired = db.prepare(`
+          SELECT o.id, o.leased_attempt_id, a.attempt_number, a.started_at
+          FROM webhook_outbox o LEFT JOIN webhook_attempts a ON a.id = o.leased_attempt_id
+          WHERE o.state = 'pending' AND o.lease_until <= ?`,
+        ).all(now) as unknown as Array<{ id: number; leased_attempt_id: number | null; attempt_number: number | null; started_at: number | null }>;
+        for (const lease of expired) {
+          if (lease.leased_attempt_id === null || lease.attempt_number === null || lease.started_at === null) {
+            // Claimed but never sent: hand it back unchanged.
+            db.prepare('UPDATE webhook_outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ?').run(lease.id);
+            continue;
+          }
+          db.prepare(`UPDATE webhook_attempts SET outcome = 'interrupted', error = ?, finished_at = ? WHERE id = ? AND outcome = 'in_flight'`)
+            .run(INTERRUPTED, now, lease.leased_attempt_id);
+          rescheduleAfterFailure(lease.id, lease.attempt_number, lease.started_at);
+        }
+      });
+    },
+
+    claimDue(now, leaseUntil, owner, limit) {
+      return inTransaction(() => {
+        const rows = db.prepare(`
+          SELECT ${ENTRY_COLUMNS} FROM webhook_outbox
+          WHERE state = 'pending' AND next_attempt_at <= ? AND lease_until IS NULL
+          ORDER BY next_attempt_at, id LIMIT ?`,
+        ).all(now, limit) as unknown as EntryRow[];
+        const lease = db.prepare('UPDATE webhook_outbox SET lease_owner = ?, lease_until = ? WHERE id = ?');
+        for (const row of rows) lease.run(owner, leaseUntil, row.id);
+        return rows.map((row) => ({ ...toEntry(row), dataJson: row.data_json }));
+      });
+    },
+
+    startAttempt(entryId, owner, start) {
+      return inTransaction(() => {
+        const entry = db.prepare(`SELECT attempts_made FROM webhook_outbox WHERE id = ? AND lease_owner = ? AND state = 'pending'`)
+          .get(entryId, owner) as { attempts_made: number } | undefined;
+        if (entry === undefined) return undefined;
+        const attemptNumber = entry.attempts_made + 1;
+        const { lastInsertRowid } = db.prepare(`
+          INSERT INTO webhook_attempts (entry_id, attempt_number, delivery_id, request_headers, request_body, outcome, started_at)
+          VALUES (?, ?, ?, ?, ?, 'in_flight', ?)`,
+        ).run(entryId, attemptNumber, start.deliveryId, JSON.stringify(start.requestHeaders), start.requestBody, start.startedAt);
+        const attemptId = Number(lastInsertRowid);
+        db.prepare('UPDATE webhook_outbox SET attempts_made = ?, leased_attempt_id = ? WHERE id = ?').run(attemptNumber, attemptId, entryId);
+        return { attemptId, attemptNumber };
+      });
+    },
+
+    finishAttempt(attemptId, finish) {
+      inTransaction(() => {
+        const attempt = db.prepare('SELECT entry_id, attempt_number FROM webhook_attempts WHERE id = ?')
+          .get(attemptId) as { entry_id: number; attempt_number: number };
+        db.prepare(`
+          UPDATE webhook_attempts
+          SET outcome = :outcome, status = :status, error = :error, response_body_start = :responseBodyStart,
+              duration_ms = :durationMs, finished_at = :finishedAt
+          WHERE id = :attemptId`,
+        ).run({
+          outcome: finish.accepted ? 'accepted' : 'failed',
+          status: finish.status,
+          error: finish.error,
+          responseBodyStart: finish.responseBodyStart,
+          durationMs: finish.durationMs,
+          finishedAt: finish.finishedAt,
+          attemptId,
+        });
+        if (finish.accepted) {
+          // Accepted wins even over a lease that ran out meanwhile: the receiver has the event.
+          updateSchedule.run({ state: 'accepted', next: null, entryId: attempt.entry_id });
+          return;
+        }
+        const stillLeased = db.prepare('SELECT 1 FROM webhook_outbox WHERE id = ? AND leased_attempt_id = ?').get(attempt.entry_id, attemptId);
+        // Otherwise lease recovery has already counted this attempt and rescheduled the entry.
+        if (stillLeased !== undefined) rescheduleAfterFailure(attempt.entry_id, attempt.attempt_number, finish.finishedAt);
+      });
+    },
+
+    listAttempts(organizationId, limit, beforeId) {
+      const rows = selectAttempts.all({ organizationId, limit, beforeId: beforeId ?? Number.MAX_SAFE_INTEGER }) as unknown as AttemptRow[];
+      return rows.map(toAttempt);
+    },
+
+    close() {
+      db.close();
+    },
+  };
+}
+
+function toEntry(row: EntryRow): OutboxEntry {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    callbackUrl: row.callback_url,
+    event: row.event,
+    handle: row.handle,
+    tool: row.tool,
+    state: row.state,
+    attemptsMade: row.attempts_made,
+    nextAttemptAt: toIso(row.next_attempt_at),
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+function toAttempt(row: AttemptRow): AttemptRecord {
+  return {
+    id: row.id,
+    entryId: row.entry_id,
+    attemptNumber: row.attempt_number,
+    deliveryId: row.delivery_id,
+    organizationId: row.organization_id,
+    event: row.event,
+    handle: row.handle,
+    callbackUrl: row.callback_url,
+    requestHeaders: JSON.parse(row.request_headers) as Record<string, string>,
+    requestBody: row.request_body,
+    outcome: row.outcome,
+    status: row.status,
+    error: row.error,
+    responseBodyStart: row.response_body_start,
+    durationMs: row.duration_ms,
+    startedAt: new Date(row.started_at).toISOString(),
+    finishedAt: toIso(row.finished_at),
+  };
+}
+
+function toIso(epochMs: number | null): string | null {
+  return epochMs === null ? null : new Date(epochMs).toISOString();
+}

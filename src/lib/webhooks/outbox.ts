@@ -1,0 +1,189 @@
+import { randomUUID } from 'node:crypto';
+import { GarmentPressError } from '../errors.ts';
+import { checkCallbackUrlForm, CallbackUrlError } from './callback-url.ts';
+import type { CallbackUrlPolicy } from './callback-url.ts';
+import { prepareDelivery, sendDelivery, DELIVERY_TIMEOUT_MS } from './delivery.ts';
+import type { AttemptResult } from './delivery.ts';
+import { assertCompletionEvent } from './event-body.ts';
+import type { CompletionEvent } from './event-body.ts';
+import { openOutboxStore } from './outbox-store.ts';
+import type { AttemptRecord, OutboxEntry } from './outbox-store.ts';
+
+/** How an outbox finds secrets, reaches receivers and keeps time. */
+export interface OutboxOptions {
+  /** The organization's current signing secret, looked up at send time so a rotation applies to pending deliveries. */
+  secretFor: (organizationId: string) => string | Promise<string>;
+  /** Which callback addresses may be reached; loopback only when a test says so. */
+  policy?: CallbackUrlPolicy;
+  /** Extra certificate authority to trust, for tests with a self-signed receiver. */
+  trustedCa?: string | Buffer;
+  /** Per-attempt limit in milliseconds; default 10 000. */
+  timeoutMs?: number;
+  /** Current time in epoch milliseconds; decides what is due. Default `Date.now`. */
+  now?: () => number;
+  /** How long a claimed entry stays with its worker before another may recover it; default 60 s, above the timeout. */
+  leaseMs?: number;
+  /** Real milliseconds between polls of a started worker; default 1000. */
+  pollIntervalMs?: number;
+  /** Attempts sent at once; default 8. */
+  concurrency?: number;
+  /** Called after each attempt is recorded. */
+  onAttempt?: (attempt: AttemptSummary) => void;
+  /** Called when a polling round fails (a database error); default writes one line to stderr. */
+  onError?: (error: unknown) => void;
+}
+
+/** A short account of one attempt, free of secrets and signatures, for logs. */
+export interface AttemptSummary {
+  handle: string;
+  organizationId: string;
+  attemptNumber: number;
+  deliveryId: string;
+  accepted: boolean;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** The durable queue of completion events and the worker that delivers them. */
+export interface Outbox {
+  /** Stores an event for delivery, due now; a handle already stored is left as it is (one event per task). */
+  enqueue(event: CompletionEvent & { callbackUrl: string }): { entry: OutboxEntry; created: boolean };
+  /** Sends every attempt due now and records each; resolves to the number of attempts made. */
+  runDue(): Promise<number>;
+  /** Starts polling for due attempts in the background. */
+  start(): void;
+  /** Stops polling and waits for attempts in progress to be recorded. */
+  stop(): Promise<void>;
+  /** Stops, then closes the database. */
+  close(): Promise<void>;
+  /** Returns the entry for a handle, or undefined. */
+  getEntry(handle: string): OutboxEntry | undefined;
+  /** Lists an organization's attempts, newest first, for `GET /api/webhooks/deliveries`. */
+  listAttempts(organizationId: string, page?: { limit?: number; beforeId?: number }): AttemptRecord[];
+}
+
+/** Opens the outbox stored in SQLite at `path` (created if missing); nothing is sent until runDue or start. */
+export function openOutbox(path: string, options: OutboxOptions): Outbox {
+  const {
+    secretFor,
+    policy = {},
+    trustedCa,
+    timeoutMs = DELIVERY_TIMEOUT_MS,
+    now = Date.now,
+    leaseMs = 60_000,
+    pollIntervalMs = 1000,
+    concurrency = 8,
+    onAttempt,
+    onError = (error: unknown) => console.error(`webhook outbox: ${error instanceof Error ? error.message : String(error)}`),
+  } = options;
+  if (leaseMs <= timeoutMs) {
+    throw new GarmentPressError(`leaseMs (${leaseMs}) must exceed timeoutMs (${timeoutMs}), or a slow attempt could be sent twice`);
+  }
+  const store = openOutboxStore(path);
+  const owner = randomUUID();
+  const clock = () => Math.round(now());
+  let polling: Promise<void> | undefined;
+  let running = false;
+  let wake: (() => void) | undefined;
+
+  const lookUpSecret = async (organizationId: string): Promise<string | undefined> => {
+    try {
+      return (await secretFor(organizationId)) || undefined;
+    } catch (error) {
+      onError(error);
+      return undefined;
+    }
+  };
+
+  const attempt = async (entry: OutboxEntry & { dataJson: string }): Promise<void> => {
+    const startedAt = clock();
+    const secret = await lookUpSecret(entry.organizationId);
+    const prepared = secret === undefined ? undefined : prepareDelivery(entry, secret, new Date(startedAt));
+    const deliveryId = prepared?.deliveryId ?? randomUUID();
+    // Without a secret nothing is sent, and the record says so instead of showing a request.
+    const started = store.startAttempt(entry.id, owner, {
+      deliveryId,
+      requestHeaders: prepared?.recordedHeaders ?? {},
+      requestBody: prepared?.body ?? '',
+      startedAt,
+    });
+    if (started === undefined) return;
+    const result: AttemptResult = prepared === undefined
+      ? { accepted: false, status: null, error: 'not sent: no signing secret for the organization', responseBodyStart: '', durationMs: 0 }
+      : await sendDelivery(prepared, { policy, trustedCa, timeoutMs });
+    store.finishAttempt(started.attemptId, { ...result, finishedAt: clock() });
+    onAttempt?.({
+      handle: entry.handle,
+      organizationId: entry.organizationId,
+      attemptNumber: started.attemptNumber,
+      deliveryId,
+      accepted: result.accepted,
+      status: result.status,
+      error: result.error,
+      durationMs: result.durationMs,
+    });
+  };
+
+  const runDue = async (): Promise<number> => {
+    let attempts = 0;
+    for (;;) {
+      const current = clock();
+      store.recoverExpiredLeases(current);
+      const claimed = store.claimDue(current, current + leaseMs, owner, concurrency);
+      if (claimed.length === 0) return attempts;
+      await Promise.all(claimed.map(attempt));
+      attempts += claimed.length;
+    }
+  };
+
+  const poll = async () => {
+    while (running) {
+      try {
+        await runDue();
+      } catch (error) {
+        onError(error);
+      }
+      if (!running) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollIntervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  };
+
+  const stop = async () => {
+    running = false;
+    wake?.();
+    await polling;
+    polling = undefined;
+  };
+
+  return {
+    enqueue(event) {
+      assertCompletionEvent(event);
+      const formCheck = checkCallbackUrlForm(event.callbackUrl, policy);
+      if (!formCheck.allowed) throw new CallbackUrlError(formCheck.reason);
+      const enqueued = store.insertEntry(event, clock());
+      wake?.();
+      return enqueued;
+    },
+    runDue,
+    start() {
+      if (running) return;
+      running = true;
+      polling = poll();
+    },
+    stop,
+    async close() {
+      await stop();
+      store.close();
+    },
+    getEntry: (handle) => store.findEntry(handle),
+    listAttempts: (organizationId, page = {}) => store.listAttempts(organizationId, page.limit ?? 100, page.beforeId),
+  };
+}

@@ -1,0 +1,18 @@
+import { parseEventBody } from './event-body.ts';
+import type { ReceivedEvent } from './event-body.ts';
+import { SignatureVerificationError, verifySignature } from './signature.ts';
+import type { VerifySignatureInput } from './signature.ts';
+
+/** What a receiver passes besides the raw body and header: its secrets, clock and tolerance. */
+export type ReceiveOptions = Omit<VerifySignatureInput, 'header' | 'body'>;
+
+/**
+ * Verifies a delivery's signature over the raw body, then parses the event; throws
+ * SignatureVerificationError (with `reason`) or InvalidEventError.
+ */
+export function readVerifiedEvent(rawBody: Uint8Array, signatureHeader: string | undefined, options: ReceiveOptions): ReceivedEvent {
+  if (signatureHeader === undefined) throw new SignatureVerificationError('X-Svc-Signature header is missing');
+  const check = verifySignature({ ...options, header: signatureHeader, body: rawBody });
+  if (!check.accepted) throw new SignatureVerificationError(check.reason);
+  return parseEventBody(new TextDecoder('utf-8', { fatal: true }).decode(rawBody));
+}
