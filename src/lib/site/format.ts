@@ -1,0 +1,163 @@
+import { humanize, lookup, t } from './strings.ts';
+
+const LOCALE = 'en-US';
+
+/**
+ * A money amount given in minor units, as text formatted for its currency; null when there is no amount.
+ * The exponent says how many minor digits the currency has in the record (USD 2, JPY 0); when it is null
+ * the currency's own default is used. An unknown currency code is shown after the number.
+ * @example formatMoney(1999, 'USD', 2) → '$19.99'
+ * @example formatMoney(1500, 'JPY', 0) → '¥1,500'
+ * @example formatMoney(-500, 'USD', 2) → '-$5.00'
+ */
+export function formatMoney(amountMinor: number | null | undefined, currency: string | null | undefined, exponent: number | null | undefined): string | null {
+  if (amountMinor === null || amountMinor === undefined || !Number.isFinite(amountMinor)) return null;
+  const code = currency?.trim().toUpperCase() ?? '';
+  const digits = exponent ?? (isCurrencyCode(code) ? currencyDigits(code) : 2);
+  const amount = decimalFromMinor(amountMinor, digits);
+  const fraction = { minimumFractionDigits: Math.min(digits, 20), maximumFractionDigits: Math.min(digits, 20) };
+  const number = new Intl.NumberFormat(LOCALE, fraction);
+  if (!code) return t('value.currencyNotStated', { amount: number.format(amount as never) });
+  if (!isCurrencyCode(code)) return `${number.format(amount as never)} ${currency}`;
+  return new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code, ...fraction }).format(amount as never);
+}
+
+/**
+ * An integer of minor units as an exact decimal string (Intl formats decimal strings without float rounding).
+ * @example decimalFromMinor(-5, 2) → '-0.05'
+ */
+export function decimalFromMinor(amountMinor: number, exponent: number): string {
+  const negative = amountMinor < 0;
+  const digits = Math.abs(Math.trunc(amountMinor)).toString();
+  if (exponent <= 0) return `${negative ? '-' : ''}${digits}${'0'.repeat(Math.max(0, -exponent))}`;
+  const padded = digits.padStart(exponent + 1, '0');
+  return `${negative ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
+}
+
+function isCurrencyCode(code: string): boolean {
+  if (!/^[A-Z]{3}$/.test(code)) return false;
+  try {
+    new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function currencyDigits(code: string): number {
+  return new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+const dateFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeZone: 'UTC' });
+const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
+/**
+ * A timestamp from a record as a readable date (UTC); text that is not a date is returned unchanged.
+ * @example formatDate('2025-03-12T10:00:00Z') → 'March 12, 2025'
+ */
+export function formatDate(value: string): string {
+  const date = parseTimestamp(value);
+  return date ? dateFormat.format(date) : value;
+}
+
+/**
+ * A timestamp as date and time (UTC) when it carries a time, else as a date.
+ * @example formatDateTime('2025-03-12T10:00:00Z') → 'March 12, 2025 at 10:00 AM UTC'
+ */
+export function formatDateTime(value: string): string {
+  const date = parseTimestamp(value);
+  if (!date) return value;
+  return /T\d/.test(value) ? `${dateTimeFormat.format(date)} UTC` : dateFormat.format(date);
+}
+
+/** The machine-readable form for `<time datetime>`, or null when the text is not a date. */
+export function isoDate(value: string): string | null {
+  return parseTimestamp(value)?.toISOString() ?? null;
+}
+
+function parseTimestamp(value: string): Date | null {
+  // Only ISO 8601 dates are trusted: Date.parse accepts too much ("1", "May") to be meaningful.
+  if (!/^\d{4}-\d{2}(-\d{2})?([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value.trim())) return null;
+  const date = new Date(value.trim());
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const numberFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 6 });
+
+/**
+ * A number with its unit, if any; a unit of `%` or `°` attaches without a space.
+ * @example formatNumber(180, 'gsm') → '180 gsm'; formatNumber(1234.5) → '1,234.5'; formatNumber(60, '%') → '60%'
+ */
+export function formatNumber(value: number, unit?: string | null): string {
+  const number = numberFormat.format(value);
+  if (!unit) return number;
+  return /^[%°]/.test(unit) ? `${number}${unit}` : `${number} ${unit}`;
+}
+
+/**
+ * A range of two optional numbers with a unit.
+ * @example formatRange(2, 5, 'days') → '2 to 5 days'; formatRange(3, null, 'days') → '3 days'
+ */
+export function formatRange(min: number | null, max: number | null, unit?: string | null): string | null {
+  if (min === null && max === null) return null;
+  if (min === null || max === null || min === max) return formatNumber((min ?? max)!, unit);
+  return `${t('value.range', { min: numberFormat.format(min), max: numberFormat.format(max) })}${unit ? ` ${unit}` : ''}`;
+}
+
+/** Yes, No, or Not stated. */
+export function formatBoolean(value: boolean | null | undefined): string {
+  if (value === null || value === undefined) return t('value.notStated');
+  return t(value ? 'value.yes' : 'value.no');
+}
+
+/**
+ * Any JSON value (a claim's value) as one line of text: strings as they are, numbers grouped, booleans as
+ * Yes/No, lists joined with commas, objects as `key: value` pairs.
+ * @example formatValue([1, 2]) → '1, 2'; formatValue({ min: 1 }) → 'min: 1'
+ */
+export function formatValue(value: unknown, unit?: string | null): string {
+  if (value === null || value === undefined) return t('claim.noValue');
+  if (typeof value === 'number') return formatNumber(value, unit);
+  const unitSuffix = unit ? ` ${unit}` : '';
+  if (typeof value === 'string') return `${value}${unitSuffix}`;
+  if (typeof value === 'boolean') return formatBoolean(value);
+  if (Array.isArray(value)) return value.length === 0 ? t('value.empty') : `${value.map((v) => formatValue(v)).join(', ')}${unitSuffix}`;
+  if (typeof value === 'object') {
+    const pairs = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${formatValue(v)}`);
+    return `${pairs.length === 0 ? t('value.empty') : pairs.join('; ')}${unitSuffix}`;
+  }
+  return String(value);
+}
+
+/**
+ * The label of an enumeration value of a record, by group (`verification`, `gap_reason`, `decoration_method`…);
+ * values without a dedicated label are turned into words.
+ * @example enumLabel('decoration_method', 'dtg') → 'DTG (direct to garment)'; enumLabel('stance', 'mixed') → 'Mixed'
+ */
+export function enumLabel(group: string, value: string | null | undefined): string {
+  if (value === null || value === undefined) return t('value.notStated');
+  return lookup(`enum.${group}.${value}`) ?? humanize(value);
+}
+
+/** The label of a research status. @example researchStatusLabel('complete_with_gaps') → 'Complete with gaps' */
+export function researchStatusLabel(status: string): string {
+  return lookup(`status.${status}`) ?? humanize(status);
+}
+
+/** The plain-language consequence of a research status for a reader. */
+export function researchStatusNote(status: string): string | undefined {
+  return lookup(`status.${status}.note`);
+}
+
+/**
+ * The label of a record field.
+ * @example fieldLabel('gtin') → 'GTIN'; fieldLabel('size_label') → 'Size label'
+ */
+export function fieldLabel(field: string): string {
+  return lookup(`field.${field}`) ?? humanize(field);
+}
+
+/** The heading of a data collection. @example collectionLabel('price_components') → 'Price components' */
+export function collectionLabel(collection: string): string {
+  return lookup(`collection.${collection}`) ?? humanize(collection);
+}

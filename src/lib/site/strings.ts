@@ -1,0 +1,410 @@
+import type { Projection } from '../record/types.ts';
+
+/**
+ * Every fixed piece of UI text, by dotted key grouped by feature. Placeholders are named
+ * (`{count}`); counted phrases have separate `.one` / `.many` keys. A second language is only data.
+ */
+export const STRINGS = {
+  'site.name': 'garment-press',
+  'site.tagline': 'Garment research records, every statement traced to its sources.',
+  'site.footer': 'Research snapshots: prices are timestamped observations, not quotes. The absence of an asset does not prove that none exists.',
+  'site.docs': 'API documentation',
+
+  'nav.skip': 'Skip to content',
+  'nav.home': 'All garments',
+  'nav.primary': 'Site',
+  'nav.breadcrumb': 'Breadcrumb',
+  'nav.contents': 'On this page',
+
+  'projection.svc': 'Commerce',
+  'projection.tech': 'Technical',
+  'projection.svc.long': 'Commerce page',
+  'projection.tech.long': 'Technical page',
+  'projection.svc.about': 'What it costs, how it decorates, what customers report.',
+  'projection.tech.about': 'Materials, measurements, assets and manufacturing for a technical handoff.',
+  'projection.label': 'Projection',
+  'projection.other': 'Read the {projection} page',
+
+  'index.title': 'Garments',
+  'index.metaTitle': 'Garments: research records',
+  'index.description': 'Every garment researched so far, with commerce and technical research records.',
+  'index.filter.heading': 'Narrow the list',
+  'index.filter.category': 'By category',
+  'index.filter.projection': 'By projection',
+  'index.filter.status': 'By research status',
+  'index.filter.all': 'All garments',
+  'index.filter.showing': 'Showing: {filter}',
+  'index.filter.showAll': 'Show all garments',
+  'index.count.one': '{count} garment',
+  'index.count.many': '{count} garments',
+  'index.empty': 'No garments are published yet.',
+  'index.uncategorised': 'Uncategorised',
+  'index.brandUnknown': 'Brand not stated',
+  'index.noImage': 'No image',
+
+  'garment.title': '{title}: research records',
+  'garment.lead': 'This garment has research records for these projections:',
+  'garment.missing': 'No {projection} record has been published for this garment.',
+
+  'notFound.title': 'Page not found',
+  'notFound.lead': 'There is no page at this address. It may have moved, or the record may not be published.',
+
+  'record.revision': 'Revision',
+  'record.published': 'Published',
+  'record.researchStatus': 'Research status',
+  'record.factReview': 'Fact review',
+  'record.identity': 'Identity',
+  'record.identityResolved': 'Resolved',
+  'record.identityUnresolved': 'Not resolved',
+  'record.limitations': 'Limitations',
+  'record.scopeNote': 'Research scope',
+  'record.researchPeriod': 'Researched',
+  'record.notCompleted': 'not completed',
+  'record.facts': 'Record facts',
+  'record.downloads': 'Download this record',
+  'record.untitled': 'Garment {slug}',
+  'record.metaTitle': '{title}: {projection}',
+  'record.fallbackDescription': '{projection} research record for {title}.',
+
+  'status.in_progress': 'In progress',
+  'status.complete_with_gaps': 'Complete with gaps',
+  'status.complete': 'Complete',
+  'status.identity_unresolved': 'Identity unresolved',
+  'status.incomplete': 'Incomplete',
+  'status.in_progress.note': 'Research is still in progress. Statements below may change and some sections are not yet researched.',
+  'status.complete_with_gaps.note': 'Research is finished but has known gaps: some facts are missing or unverified. See the research gaps before relying on this page.',
+  'status.complete.note': 'Research is complete for the stated scope.',
+  'status.identity_unresolved.note': 'The garment’s identity is not confirmed: statements below may describe a different product than the one named.',
+  'status.incomplete.note': 'Research stopped before it was complete. Treat this page as partial.',
+
+  'section.svc.overview': 'Overview',
+  'section.svc.when_it_fits': 'When it fits',
+  'section.svc.fit_and_sizing': 'Fit and sizing',
+  'section.svc.fabric_and_colors': 'Fabric and colors',
+  'section.svc.decoration': 'Decoration',
+  'section.svc.standard_pricing': 'Standard pricing',
+  'section.svc.customer_evidence': 'Customer evidence',
+  'section.svc.tradeoffs': 'Trade-offs',
+  'section.svc.alternatives': 'Alternatives',
+  'section.svc.sample_before_launch': 'Sample before launch',
+  'section.svc.technical_handoff': 'Technical handoff',
+  'section.tech.overview': 'Overview',
+  'section.tech.construction_and_materials': 'Construction and materials',
+  'section.tech.sizes_and_measurements': 'Sizes and measurements',
+  'section.tech.connected_assets': 'Connected assets',
+  'section.tech.patterns_and_grading': 'Patterns and grading',
+  'section.tech.decoration_geometry': 'Decoration geometry',
+  'section.tech.avatar_and_simulation': 'Avatar and simulation',
+  'section.tech.customization_and_lineage': 'Customization and lineage',
+  'section.tech.manufacturing': 'Manufacturing',
+  'section.tech.validation_and_rights': 'Validation and rights',
+  'section.tech.commerce_handoff': 'Commerce handoff',
+
+  'part.selectionSummary': 'Selection summary',
+  'part.suitableFor': 'Suitable for',
+  'part.tradeoffs': 'Trade-offs',
+  'part.limitations': 'Limitations',
+  'part.faq': 'Questions and answers',
+  'part.images': 'Images',
+  'part.catalog': 'Catalog',
+  'part.measurementTables': 'Measurement tables',
+  'part.careInstructions': 'Care instructions',
+  'part.data': 'Data',
+  'part.claims': 'Claims',
+  'part.sources': 'Sources',
+  'part.conflicts': 'Conflicts',
+  'part.decisions': 'Decisions',
+  'part.gaps': 'Research gaps',
+  'part.evidence': 'Evidence',
+
+  'textBlock.fact': 'Fact',
+  'textBlock.interpretation': 'Interpretation',
+  'textBlock.generic_navigation': 'Navigation',
+  'textBlock.claimsLabel': 'Supporting claims',
+  'textBlock.claimRef': 'Claim {number}',
+
+  'claim.value': 'Value',
+  'claim.unit': 'Unit',
+  'claim.scope': 'Scope',
+  'claim.kind': 'Kind',
+  'claim.verification': 'Verification',
+  'claim.targets': 'About',
+  'claim.references': 'References',
+  'claim.derivedFrom': 'Derived from',
+  'claim.calculation': 'Calculation',
+  'claim.checked': 'Checked',
+  'claim.checkNote': 'Check note',
+  'claim.conflicts': 'Conflicts',
+  'claim.citedBy': 'Cited by',
+  'claim.backlink': 'Back to text {number}',
+  'claim.notCited': 'Not cited in the text above.',
+  'claim.locator': 'at',
+  'claim.excerpt': 'Excerpt',
+  'claim.unknownSource': 'Unknown source {id}',
+  'claim.unknownClaim': 'Unknown claim {id}',
+  'claim.noValue': 'No value',
+  'claim.id': 'Claim id',
+  'claim.count.one': '{count} claim',
+  'claim.count.many': '{count} claims',
+
+  'source.publisher': 'Publisher',
+  'source.type': 'Type',
+  'source.access': 'Access',
+  'source.accessed': 'Accessed',
+  'source.published': 'Published',
+  'source.updated': 'Updated',
+  'source.independenceGroup': 'Independence group',
+  'source.limitations': 'Limitations',
+  'source.untitled': 'Untitled source {id}',
+  'source.unlinked': 'Address not linkable: {url}',
+  'source.count.one': '{count} source',
+  'source.count.many': '{count} sources',
+
+  'conflict.target': 'About',
+  'conflict.resolution': 'Resolution',
+  'conflict.claims': 'Claims in conflict',
+  'conflict.selected': 'Selected claim',
+  'conflict.noSelection': 'No claim selected',
+  'conflict.reason': 'Reason',
+  'conflict.followUp': 'Follow-up',
+
+  'decision.scenario': 'Scenario',
+  'decision.interpretation': 'Interpretation',
+  'decision.brief_assumptions': 'Brief assumptions',
+  'decision.hard_requirements': 'Hard requirements',
+  'decision.preference_dimensions': 'Preference dimensions',
+  'decision.tradeoffs': 'Trade-offs',
+  'decision.unknowns': 'Unknowns',
+  'decision.claims': 'Claims',
+  'decision.alternative_names': 'Alternative names',
+
+  'gap.priority.blocking': 'Blocking',
+  'gap.priority.important': 'Important',
+  'gap.priority.future': 'Future',
+  'gap.target': 'About',
+  'gap.reason': 'Reason',
+  'gap.impact': 'Impact',
+  'gap.nextAction': 'Next action',
+  'gap.owner': 'Owner',
+  'gap.count.one': '{count} gap',
+  'gap.count.many': '{count} gaps',
+
+  'image.alt': '{title}: {kind}, {view} view',
+  'image.altColor': '{title}: {kind}, {view} view, {color}',
+  'image.unavailable': 'Image address not usable',
+  'image.kind': 'Kind',
+  'image.view': 'View',
+  'image.color': 'Color',
+
+  'catalog.sku': 'SKU',
+  'catalog.handle': 'Handle',
+  'catalog.launch': 'Catalog page',
+  'catalog.sizeChart': 'Size chart image',
+  'catalog.tableCaption': '{type} ({unit})',
+  'catalog.rowLabel': 'Measurement',
+  'catalog.range': '{min}–{max}',
+
+  'data.items.one': '{count} item',
+  'data.items.many': '{count} items',
+  'data.showAll': 'Show all {count}',
+  'data.item': 'Item {id}',
+  'data.none': 'None recorded.',
+
+  'value.notStated': 'Not stated',
+  'value.yes': 'Yes',
+  'value.no': 'No',
+  'value.empty': 'None',
+  'value.currencyNotStated': '{amount} (currency not stated)',
+  'value.range': '{min} to {max}',
+  'value.link': 'link',
+  'value.linkNotShown': '{url} (not linked)',
+
+  'collection.identity': 'Identity',
+  'collection.material_profiles': 'Material profiles',
+  'collection.colors': 'Colors',
+  'collection.size_ranges': 'Size ranges',
+  'collection.variants': 'Variants',
+  'collection.measurements': 'Measurements',
+  'collection.construction': 'Construction',
+  'collection.decoration_methods': 'Decoration methods',
+  'collection.decoration_placements': 'Decoration placements',
+  'collection.provider_listings': 'Provider listings',
+  'collection.provider_variants': 'Provider variants',
+  'collection.offers': 'Offers',
+  'collection.price_components': 'Price components',
+  'collection.shipping_options': 'Shipping options',
+  'collection.branding_packaging': 'Branding and packaging',
+  'collection.reviews': 'Reviews',
+  'collection.review_summaries': 'Review summaries',
+  'collection.performance_tests': 'Performance tests',
+  'collection.certifications': 'Certifications',
+  'collection.supply_chain': 'Supply chain',
+  'collection.assets': 'Assets',
+  'collection.asset_relationships': 'Asset relationships',
+  'collection.manufacturing': 'Manufacturing',
+  'collection.capabilities': 'Capabilities',
+  'collection.additional_facts': 'Additional facts',
+
+  // Field labels where turning snake_case into words would read badly.
+  'field.id': 'Id',
+  'field.gtin': 'GTIN',
+  'field.sha256': 'SHA-256',
+  'field.dpi_min': 'Minimum DPI',
+  'field.weight_gsm': 'Weight (g/m²)',
+  'field.normalized_value_mm': 'Value (mm)',
+  'field.uv_sets': 'UV sets',
+  'field.svc_public_price_eligible': 'Public price eligible',
+  'field.base_amount_minor': 'Base price',
+  'field.amount_minor': 'Amount',
+  'field.minimum_charge_minor': 'Minimum charge',
+  'field.first_item_minor': 'First item',
+  'field.additional_item_minor': 'Each additional item',
+  'field.manufacturer_url': 'Manufacturer page',
+  'field.size_chart_url': 'Size chart',
+  'field.product_url': 'Product page',
+  'field.price_url': 'Price page',
+  'field.template_url': 'Template',
+  'field.report_url': 'Report',
+  'field.verification_url': 'Verification',
+  'field.review_url': 'Review',
+  'field.source_url': 'Source',
+  'field.license_url': 'License',
+  'field.pantone_reference': 'Pantone reference',
+  'field.up_axis': 'Up axis',
+  'field.podone_product_id': 'Podone product id',
+  'field.podtwo_blueprint_ids': 'Podtwo blueprint ids',
+  'field.podtwo_print_provider_ids': 'Podtwo print provider ids',
+  'field.svc_skus': 'SKUs',
+
+  'enum.decoration_method.dtg': 'DTG (direct to garment)',
+  'enum.decoration_method.dtf': 'DTF (direct to film)',
+  'enum.decoration_method.cut_and_sew_print': 'Cut-and-sew print',
+  'enum.placement_key.chest_left': 'Left chest',
+  'enum.placement_key.chest_right': 'Right chest',
+  'enum.placement_key.sleeve_left': 'Left sleeve',
+  'enum.placement_key.sleeve_right': 'Right sleeve',
+  'enum.placement_key.label_inside': 'Inside label',
+  'enum.placement_key.label_outside': 'Outside label',
+  'enum.placement_key.leg_left': 'Left leg',
+  'enum.placement_key.leg_right': 'Right leg',
+  'enum.placement_key.all_over': 'All over',
+  'enum.platform.podone': 'Podone',
+  'enum.platform.podtwo': 'Podtwo',
+  'enum.source_type.pod_provider': 'Print-on-demand provider',
+  'enum.source_type.provider_api': 'Provider API',
+  'enum.access_status.fully_read': 'Fully read',
+  'enum.access_status.partially_read': 'Partially read',
+  'enum.access_status.snippet_only': 'Snippet only',
+  'enum.access_status.not_opened': 'Not opened',
+  'enum.claim_kind.source_claim': 'Source claim',
+  'enum.claim_kind.user_supplied_fact': 'User-supplied fact',
+  'enum.verification.source_checked': 'Checked against source',
+  'enum.verification.independently_corroborated': 'Independently corroborated',
+  'enum.verification.single_report': 'Single report',
+  'enum.verification.not_verified': 'Not verified',
+  'enum.resolution.reference_selected': 'Reference selected',
+  'enum.resolution.resolved_by_scope': 'Resolved by scope',
+  'enum.resolution.resolved_by_correction': 'Resolved by correction',
+  'enum.gap_reason.requires_physical_test': 'Requires a physical test',
+  'enum.gap_reason.requires_internal_assets': 'Requires internal assets',
+  'enum.gap_reason.requires_live_quote': 'Requires a live quote',
+  'enum.gap_owner.internal_asset_team': 'Internal asset team',
+  'enum.fact_review_status.not_run': 'Not run',
+  'enum.seed_unit.podone_native': 'Podone native',
+  'enum.seed_unit.podtwo_native': 'Podtwo native',
+  'enum.measurement_name.body_length_hps': 'Body length (HPS)',
+} as const;
+
+/** A key of the UI strings. */
+export type StringKey = keyof typeof STRINGS;
+
+/** Values for a string's named placeholders. */
+export type StringValues = Record<string, string | number>;
+
+/**
+ * The UI text for a key, with named placeholders filled.
+ * @example t('projection.other', { projection: 'Technical' }) → 'Read the Technical page'
+ */
+export function t(key: StringKey, values: StringValues = {}): string {
+  return fill(STRINGS[key], values);
+}
+
+/**
+ * The UI text for a key that may or may not exist (for keys built from record values).
+ * @returns undefined when there is no such key
+ */
+export function lookup(key: string, values: StringValues = {}): string | undefined {
+  const text = (STRINGS as Record<string, string>)[key];
+  return text === undefined ? undefined : fill(text, values);
+}
+
+/**
+ * The counted phrase for a base key: `<key>.one` when count is 1, else `<key>.many`; `{count}` is filled.
+ * @example tCount('claim.count', 3) → '3 claims'
+ */
+export function tCount(baseKey: CountKey, count: number, values: StringValues = {}): string {
+  const key = `${baseKey}.${count === 1 ? 'one' : 'many'}` as StringKey;
+  return t(key, { count: count.toLocaleString('en'), ...values });
+}
+
+/** The base keys that have `.one` and `.many` forms. */
+export type CountKey = {
+  [K in StringKey]: K extends `${infer Base}.one` ? (`${Base}.many` extends StringKey ? Base : never) : never;
+}[StringKey];
+
+function fill(text: string, values: StringValues): string {
+  // Placeholders are replaced in one pass, so a value containing `{name}` is never expanded again.
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** The section keys of each projection's page, in the specification's order (2.10.1, 2.10.2). */
+export const SECTION_ORDER = {
+  svc: [
+    'overview',
+    'when_it_fits',
+    'fit_and_sizing',
+    'fabric_and_colors',
+    'decoration',
+    'standard_pricing',
+    'customer_evidence',
+    'tradeoffs',
+    'alternatives',
+    'sample_before_launch',
+    'technical_handoff',
+  ],
+  tech: [
+    'overview',
+    'construction_and_materials',
+    'sizes_and_measurements',
+    'connected_assets',
+    'patterns_and_grading',
+    'decoration_geometry',
+    'avatar_and_simulation',
+    'customization_and_lineage',
+    'manufacturing',
+    'validation_and_rights',
+    'commerce_handoff',
+  ],
+} as const satisfies Record<Projection, readonly string[]>;
+
+/**
+ * The human heading of a page section; unknown keys are turned into words.
+ * @example sectionHeading('svc', 'fit_and_sizing') → 'Fit and sizing'
+ */
+export function sectionHeading(projection: Projection, section: string): string {
+  return lookup(`section.${projection}.${section}`) ?? humanize(section);
+}
+
+/** The projection's short name. @example projectionLabel('svc') → 'Commerce' */
+export function projectionLabel(projection: Projection): string {
+  return t(`projection.${projection}`);
+}
+
+/**
+ * A snake_case key as words, first letter capitalised.
+ * @example humanize('chest_width_flat') → 'Chest width flat'
+ */
+export function humanize(key: string): string {
+  const words = key.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
