@@ -1,0 +1,57 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../support/records.ts';
+import { runCli } from '../support/run.ts';
+
+/** Every file under a folder with its size and modification time: a fingerprint of a build. */
+function fingerprint(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const file = path.join(entry.parentPath, entry.name);
+      const info = statSync(file);
+      return `${path.relative(dir, file)} ${info.size} ${info.mtimeMs}`;
+    })
+    .sort();
+}
+
+describe('npm run build', () => {
+  let work: string;
+  let records: string;
+  let out: string;
+
+  beforeAll(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'build-'));
+    records = path.join(work, 'records');
+    out = path.join(work, 'dist');
+    cpSync(path.join(projectRoot, 'records'), records, { recursive: true });
+  });
+
+  it('builds the site from a records folder into an output folder, showing progress per stage', () => {
+    const result = runCli('build.ts', ['--records', records, '--out', out]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^validate: \d+ files, \d+ valid records, 0 errors/m);
+    expect(result.stdout).toMatch(/^built \d+ records into /m);
+    expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('<h1');
+  });
+
+  it('stops on an invalid record before building, prints every problem, and leaves the last good output as it was', () => {
+    const before = fingerprint(out);
+    writeFileSync(path.join(records, 'broken.svc.json'), '{"schema_version": "garment-access/2.4.0"}');
+    writeFileSync(path.join(records, 'broken-too.tech.json'), '{');
+    const result = runCli('build.ts', ['--records', records, '--out', out]);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('broken.svc.json: (record): missing required property "slug"');
+    expect(result.stdout).toContain('broken-too.tech.json: (record): invalid JSON at line 1, column 2');
+    expect(result.stderr).toMatch(/build stopped: \d+ error\(s\) in the records; .* was left unchanged/);
+    expect(fingerprint(out)).toEqual(before);
+    expect(readdirSync(work).sort()).toEqual(['dist', 'records']);
+  });
+
+  it('exits 2 on an unknown option', () => {
+    expect(runCli('build.ts', ['--recrods', records]).status).toBe(2);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { checkRecordIntegrity, checkSiteIntegrity, type GarmentRecord } from '../../../src/lib/record/index.ts';
+import { copyOf, sampleRecords } from '../../support/records.ts';
+
+const samples = sampleRecords();
+const commerce = () => copyOf(samples.find((s) => s.record.projection === 'svc' && s.record.data.offers.length > 0)!.record);
+
+describe('checkRecordIntegrity', () => {
+  it.each(samples.map((s) => [s.file, s.record] as const))('finds nothing wrong in the sample record %s', (file, record) => {
+    expect(checkRecordIntegrity({ file, record })).toEqual([]);
+  });
+
+  it('reports a text block naming a claim that does not exist', () => {
+    const record = commerce();
+    record.page.sections.overview[0]!.claim_ids.push('claim-nowhere');
+    const index = record.page.sections.overview[0]!.claim_ids.length - 1;
+    expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
+      { severity: 'error', file: 'r.json', pointer: `/page/sections/overview/0/claim_ids/${index}`, message: 'names claim "claim-nowhere", which is not in claims' },
+    ]);
+  });
+
+  it('reports dangling claim ids in conflicts, decisions, derived_from and faq answers', () => {
+    const record = commerce();
+    record.conflicts[0]!.selected_claim_id = 'gone-1';
+    record.decisions[0]!.claim_ids = ['gone-2'];
+    record.claims[0]!.derived_from = ['gone-3'];
+    record.page.faq[0]!.answer.claim_ids = ['gone-4'];
+    const pointers = checkRecordIntegrity({ file: 'r.json', record }).map((p) => p.pointer);
+    expect(pointers).toEqual(expect.arrayContaining([
+      '/conflicts/0/selected_claim_id', '/decisions/0/claim_ids/0', '/claims/0/derived_from/0', '/page/faq/0/answer/claim_ids/0',
+    ]));
+  });
+
+  it('reports a reference to a source that does not exist, suggesting a near match', () => {
+    const record = commerce();
+    const real = record.claims[0]!.references[0]!.source_id;
+    record.claims[0]!.references[0]!.source_id = real.toUpperCase();
+    expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
+      {
+        severity: 'error', file: 'r.json', pointer: '/claims/0/references/0/source_id',
+        message: `names source "${real.toUpperCase()}", which is not in sources; did you mean "${real}"?`,
+      },
+    ]);
+  });
+
+  it('reports two claims sharing an id', () => {
+    const record = commerce();
+    record.claims[1]!.id = record.claims[0]!.id;
+    const problems = checkRecordIntegrity({ file: 'r.json', record }).filter((p) => p.pointer === '/claims/1/id');
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.severity).toBe('error');
+  });
+
+  it('warns, without failing, about a data cross-reference that names no item', () => {
+    const record = commerce();
+    record.data.variants[0]!.color_id = 'color-nowhere';
+    expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
+      { severity: 'warning', file: 'r.json', pointer: '/data/variants/0/color_id', message: 'names "color-nowhere", which is not an id in data/colors' },
+    ]);
+  });
+});
+
+describe('checkSiteIntegrity', () => {
+  it('names every file publishing the same slug and projection', () => {
+    const record = commerce() as GarmentRecord;
+    const problems = checkSiteIntegrity([
+      { file: 'records/a.json', record },
+      { file: 'records/b.json', record },
+      { file: 'records/c.json', record: { ...record, projection: 'tech' } as GarmentRecord },
+    ]);
+    expect(problems.map((p) => [p.file, p.pointer])).toEqual([['records/a.json', '/slug'], ['records/b.json', '/slug']]);
+    expect(problems[0]!.message).toContain('also published by records/b.json');
+    expect(problems[1]!.message).toContain('also published by records/a.json');
+  });
+});
