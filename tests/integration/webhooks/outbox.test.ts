@@ -1,0 +1,223 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CallbackUrlError, openOutbox } from '../../../src/lib/webhooks/index.ts';
+import type { Outbox, OutboxOptions } from '../../../src/lib/webhooks/index.ts';
+import type { Reply, TestReceiver } from './support/receiver.ts';
+import { startReceiver } from './support/receiver.ts';
+import { createTestCertificate } from './support/tls.ts';
+import type { TestCertificate } from './support/tls.ts';
+
+const MINUTE = 60_000;
+const T0 = Date.UTC(2026, 5, 1, 12, 0, 0, 0);
+const ORG = 'org_outbox';
+
+let certificate: TestCertificate;
+let now: number;
+let secret: string;
+const cleanups: Array<() => Promise<void>> = [];
+
+beforeAll(() => {
+  certificate = createTestCertificate();
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function setUp(
+  replies: Reply[],
+  options: Partial<OutboxOptions> = {},
+  receiverSecrets = () => [secret],
+): Promise<{ outbox: Outbox; receiver: TestReceiver }> {
+  now = T0;
+  secret = 'whsec_outbox_first';
+  const receiver = await startReceiver({
+    certificate,
+    secrets: receiverSecrets,
+    now: () => now,
+    reply: (index, request) => (request.verification === 'accepted' ? (replies[index] ?? { status: 200 }) : { status: 401 }),
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'webhook-outbox-'));
+  const outbox = openOutbox(join(dir, 'outbox.sqlite'), {
+    secretFor: () => secret,
+    policy: { allowLoopback: true },
+    trustedCa: certificate.cert,
+    now: () => now,
+    ...options,
+  });
+  cleanups.push(() => receiver.close(), () => outbox.close());
+  return { outbox, receiver };
+}
+
+function enqueue(outbox: Outbox, receiver: TestReceiver, handle = '9b2f0c7e-5a61-4d0f-8c3e-1f2a3b4c5d6e') {
+  return outbox.enqueue({
+    event: 'design.completed',
+    handle,
+    tool: 'design.generate',
+    organizationId: ORG,
+    callbackUrl: receiver.url(),
+    dataJson: `{"handle":"${handle}","status":"complete","done":true,"progress":1.0,"error":""}`,
+  });
+}
+
+/** Runs every attempt the schedule asks for, jumping the clock to each due time. */
+async function runToTheEnd(outbox: Outbox, handle: string): Promise<number[]> {
+  const sentAt: number[] = [];
+  for (;;) {
+    const made = await outbox.runDue();
+    if (made > 0) sentAt.push(now);
+    const next = outbox.getEntry(handle)?.nextAttemptAt;
+    if (next === null || next === undefined) return sentAt;
+    now = Date.parse(next);
+  }
+}
+
+describe('outbox delivery schedule', () => {
+  it('retries a failing receiver after 1 and 5 minutes, and stops once it accepts', async () => {
+    const { outbox, receiver } = await setUp([{ status: 500, body: 'try later' }, { status: 503 }, { status: 200, body: 'ok' }]);
+    const { entry } = enqueue(outbox, receiver);
+
+    expect(await outbox.runDue()).toBe(1);
+    now = T0 + MINUTE - 1;
+    expect(await outbox.runDue()).toBe(0);
+    now = T0 + MINUTE;
+    expect(await outbox.runDue()).toBe(1);
+    now = T0 + MINUTE + 5 * MINUTE - 1;
+    expect(await outbox.runDue()).toBe(0);
+    now = T0 + 6 * MINUTE;
+    expect(await outbox.runDue()).toBe(1);
+    now = T0 + 24 * 60 * MINUTE;
+    expect(await outbox.runDue()).toBe(0);
+
+    expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'accepted', attemptsMade: 3, nextAttemptAt: null });
+    expect(receiver.requests.map((request) => request.verification)).toEqual(['accepted', 'accepted', 'accepted']);
+    expect(receiver.requests.map((request) => request.event?.deliveredAt)).toEqual([
+      new Date(T0).toISOString(),
+      new Date(T0 + MINUTE).toISOString(),
+      new Date(T0 + 6 * MINUTE).toISOString(),
+    ]);
+    expect(new Set(receiver.requests.map((request) => request.headers['x-svc-delivery'])).size).toBe(3);
+    expect(receiver.processedHandles).toEqual([entry.handle]);
+  });
+
+  it('records every attempt with what was sent and how the receiver answered', async () => {
+    const { outbox, receiver } = await setUp([{ status: 500, body: 'try later' }, { status: 200, body: 'ok' }]);
+    const { entry } = enqueue(outbox, receiver);
+    await runToTheEnd(outbox, entry.handle);
+
+    const attempts = outbox.listAttempts(ORG);
+    expect(attempts.map((attempt) => [attempt.attemptNumber, attempt.outcome, attempt.status, attempt.responseBodyStart])).toEqual([
+      [2, 'accepted', 200, 'ok'],
+      [1, 'failed', 500, 'try later'],
+    ]);
+    const [second, first] = attempts;
+    expect(first).toMatchObject({
+      entryId: entry.id,
+      organizationId: ORG,
+      event: 'design.completed',
+      handle: entry.handle,
+      callbackUrl: receiver.url(),
+      error: null,
+      startedAt: new Date(T0).toISOString(),
+      finishedAt: new Date(T0).toISOString(),
+      requestHeaders: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'Svc-Webhooks/1',
+        'X-Svc-Event': 'design.completed',
+        'X-Svc-Delivery': receiver.requests[0]?.headers['x-svc-delivery'],
+        'X-Svc-Signature': `t=${T0 / 1000},v1=[redacted]`,
+      },
+    });
+    expect(first?.requestBody).toBe(receiver.requests[0]?.body.toString());
+    expect(second?.requestBody).toBe(receiver.requests[1]?.body.toString());
+    expect(first?.durationMs).toBeGreaterThanOrEqual(0);
+    expect(JSON.stringify(attempts)).not.toContain(secret);
+    expect(outbox.listAttempts('org_someone_else')).toEqual([]);
+    expect(outbox.listAttempts(ORG, { limit: 1, beforeId: second?.id }).map((attempt) => attempt.attemptNumber)).toEqual([1]);
+  });
+
+  it('gives up after five attempts on a receiver that never answers in time, all recorded', async () => {
+    const { outbox, receiver } = await setUp(Array<Reply>(5).fill('hang'), { timeoutMs: 150 });
+    const { entry } = enqueue(outbox, receiver);
+    const sentAt = await runToTheEnd(outbox, entry.handle);
+
+    expect(sentAt.map((time) => time - T0)).toEqual([0, MINUTE, 6 * MINUTE, 36 * MINUTE, 156 * MINUTE]);
+    expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'given_up', attemptsMade: 5, nextAttemptAt: null });
+    const attempts = outbox.listAttempts(ORG);
+    expect(attempts.map((attempt) => [attempt.attemptNumber, attempt.outcome, attempt.error])).toEqual(
+      [5, 4, 3, 2, 1].map((number) => [number, 'failed', 'timed out after 150 ms']),
+    );
+    now += 24 * 60 * MINUTE;
+    expect(await outbox.runDue()).toBe(0);
+    expect(receiver.requests).toHaveLength(5);
+  });
+
+  it('gives up after five attempts on a receiver that resets the connection, all recorded', async () => {
+    const { outbox, receiver } = await setUp(Array<Reply>(5).fill('reset'));
+    const { entry } = enqueue(outbox, receiver);
+    await runToTheEnd(outbox, entry.handle);
+
+    expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'given_up', attemptsMade: 5 });
+    const attempts = outbox.listAttempts(ORG);
+    expect(attempts).toHaveLength(5);
+    for (const attempt of attempts) expect(attempt).toMatchObject({ outcome: 'failed', status: null, error: expect.stringMatching(/^ECONNRESET/) });
+    expect(receiver.requests).toHaveLength(5);
+  });
+
+  it('counts a redirect as a failure and retries the original URL, never the target', async () => {
+    const { outbox, receiver } = await setUp([{ status: 302, headers: { location: '/elsewhere' } }, { status: 200 }]);
+    const { entry } = enqueue(outbox, receiver);
+    await runToTheEnd(outbox, entry.handle);
+
+    expect(outbox.listAttempts(ORG).map((attempt) => [attempt.status, attempt.error])).toEqual([
+      [200, null],
+      [302, 'redirect to /elsewhere not followed'],
+    ]);
+    expect(receiver.requests.map((request) => request.path)).toEqual(['/hooks/garment', '/hooks/garment']);
+  });
+
+  it('signs each attempt with the secret current at send time, so a rotation applies to pending deliveries', async () => {
+    // The receiver was updated first, as the spec asks, and holds only the new secret.
+    const { outbox, receiver } = await setUp([], {}, () => ['whsec_outbox_rotated']);
+    const { entry } = enqueue(outbox, receiver);
+    await outbox.runDue();
+    secret = 'whsec_outbox_rotated';
+    now += MINUTE;
+    await outbox.runDue();
+
+    expect(outbox.listAttempts(ORG).map((attempt) => attempt.status)).toEqual([200, 401]);
+    expect(outbox.getEntry(entry.handle)?.state).toBe('accepted');
+  });
+});
+
+describe('outbox enqueue', () => {
+  it('keeps one event per handle when the same task is enqueued twice', async () => {
+    const { outbox, receiver } = await setUp([]);
+    const first = enqueue(outbox, receiver);
+    const second = enqueue(outbox, receiver);
+    expect([first.created, second.created]).toEqual([true, false]);
+    expect(second.entry.id).toBe(first.entry.id);
+    expect(await outbox.runDue()).toBe(1);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('refuses a loopback callback URL by default', async () => {
+    const { receiver } = await setUp([]);
+    const strict = openOutbox(join(mkdtempSync(join(tmpdir(), 'webhook-outbox-')), 'outbox.sqlite'), { secretFor: () => secret });
+    cleanups.push(() => strict.close());
+    expect(() => enqueue(strict, receiver)).toThrow(CallbackUrlError);
+    expect(() => enqueue(strict, receiver)).toThrow('callback URL refused: address 127.0.0.1 is loopback');
+  });
+
+  it('records an attempt that could not be signed without sending anything', async () => {
+    const { outbox, receiver } = await setUp([], { secretFor: () => '' });
+    enqueue(outbox, receiver);
+    await outbox.runDue();
+    expect(outbox.listAttempts(ORG)).toMatchObject([
+      { attemptNumber: 1, outcome: 'failed', error: 'not sent: no signing secret for the organization', requestBody: '', requestHeaders: {} },
+    ]);
+    expect(receiver.requests).toHaveLength(0);
+  });
+});
