@@ -1,0 +1,153 @@
+import { GarmentPressError } from '../errors.ts';
+import { SCHEMA_VERSION, type Links } from '../record/types.ts';
+import { linksFor } from './links.ts';
+import type { SiteEntry, SiteIndex } from './site-index.ts';
+import { projectionLabel, t } from './strings.ts';
+import { absoluteUrl, API_DOCS_PATH, garmentPath, otherProjection, pagePath, SCHEMA_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
+
+/** The site has no absolute address, so `links` cannot be filled. */
+export class MissingSiteError extends GarmentPressError {}
+
+/** Astro's `site` setting, which every absolute URL starts with; a build without it cannot fill `links`. */
+export function siteOf(site: URL | undefined): URL {
+  if (!site) throw new MissingSiteError('the site address is not set: set SITE_URL or pass --site <url> to npm run build');
+  return site;
+}
+
+/** The `links` of the record behind an index entry: `other_projection` only when that record is published. */
+export function entryLinks(index: SiteIndex, entry: SiteEntry, site: string | URL): Links {
+  return linksFor(entry, site, Boolean(index.garments.get(entry.slug)?.[otherProjection(entry.projection)]));
+}
+
+/** One record in /records.json. */
+export interface RecordsIndexEntry {
+  slug: string;
+  projection: SiteEntry['projection'];
+  title: string;
+  category: string | null;
+  brand: string | null;
+  record_revision: string;
+  published_at: string;
+  research_status: SiteEntry['researchStatus'];
+  links: Links;
+}
+
+/** The body of /records.json: every published record, so a program can mirror the site without scraping. */
+export function recordsIndex(index: SiteIndex, site: string | URL) {
+  const records: RecordsIndexEntry[] = index.entries.map((entry) => ({
+    slug: entry.slug,
+    projection: entry.projection,
+    title: entry.title,
+    category: entry.category,
+    brand: entry.brand,
+    record_revision: entry.recordRevision,
+    published_at: entry.publishedAt,
+    research_status: entry.researchStatus,
+    links: entryLinks(index, entry, site),
+  }));
+  return {
+    schema_version: SCHEMA_VERSION,
+    schema: absoluteUrl(SCHEMA_PATH, site),
+    api_docs: absoluteUrl(API_DOCS_PATH, site),
+    count: records.length,
+    records,
+  };
+}
+
+/** JSON as the site publishes it: 2-space indent, trailing newline. */
+export function jsonFile(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * /llms.txt after the llms.txt convention: `# name`, `> summary`, then `## sections` of
+ * `- [name](url): notes` lines. Every record's Markdown twin is listed, then the docs.
+ */
+export function llmsTxt(index: SiteIndex, site: string | URL): string {
+  const url = (sitePath: string) => absoluteUrl(sitePath, site);
+  const item = (name: string, href: string, notes: string) => `- [${linkText(name)}](${href}): ${oneLine(notes)}`;
+  const records = index.entries.map((entry) => {
+    const links = entryLinks(index, entry, site);
+    const notes = [
+      `${projectionLabel(entry.projection)} research record`,
+      [entry.brand, entry.category].filter(Boolean).join(', '),
+      `research status ${entry.researchStatus}`,
+      `revision ${entry.recordRevision}`,
+      entry.description,
+    ].filter(Boolean).join('; ');
+    return item(`${entry.title} (${projectionLabel(entry.projection)})`, links.markdown!, notes);
+  });
+  return [
+    `# ${t('site.name')}`,
+    `> ${t('site.tagline')} Each garment has research records (schema ${SCHEMA_VERSION}) in one or two projections: commerce (\`svc\`) and technical (\`tech\`). Every record is published as an HTML page, as JSON and as Markdown.`,
+    `Prices in the records are timestamped observations, not quotes. Statements cite claims; each claim names its sources and how it was verified. The Markdown twins carry claims as footnotes.`,
+    `## Records`,
+    records.length ? records.join('\n') : t('index.empty'),
+    `## Docs`,
+    [
+      item('API and mirroring', url(API_DOCS_PATH), 'what each URL holds, the record schema, `links`, records.json, and how to mirror the site'),
+      item('Completion webhooks', url(WEBHOOK_DOCS_PATH), 'the publish API, signed completion callbacks, verification and retries'),
+      item(`JSON Schema ${SCHEMA_VERSION}`, url(SCHEMA_PATH), 'the schema every record validates against (draft 2020-12)'),
+      item('Records index', url('/records.json'), 'every published record with its links, as JSON'),
+    ].join('\n'),
+  ].join('\n\n').concat('\n');
+}
+
+/** A link text for Markdown: brackets and backslashes escaped, on one line. */
+function linkText(text: string): string {
+  return oneLine(text).replace(/[\\[\]]/g, '\\$&');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** A page of the sitemap: a site path, and the date it last changed when known. */
+export interface SitemapPage {
+  path: string;
+  lastmod?: string;
+}
+
+/**
+ * The site paths of the HTML pages, from the route files under src/pages (relative names such as
+ * `./garments/[slug]/[projection].astro`): static routes as they are, the garment and record routes
+ * once per garment and per record. Endpoints (`.ts`), 404 and unknown dynamic routes are left out.
+ */
+export function sitemapPages(routeFiles: string[], index: SiteIndex): SitemapPage[] {
+  const pages: SitemapPage[] = [];
+  for (const file of [...routeFiles].sort()) {
+    const route = file.replace(/^\.\//, '').replace(/\.(astro|md|mdx|html)$/, '').replace(/(^|\/)index$/, '');
+    if (route === '404' || route === '500' || route.split('/').some((part) => part.startsWith('_'))) continue;
+    if (route === 'garments/[slug]/[projection]') {
+      for (const entry of index.entries) {
+        const lastmod = lastmodOf(entry.publishedAt);
+        pages.push(lastmod ? { path: pagePath(entry.slug, entry.projection), lastmod } : { path: pagePath(entry.slug, entry.projection) });
+      }
+    } else if (route === 'garments/[slug]') {
+      for (const slug of [...index.garments.keys()].sort()) pages.push({ path: garmentPath(slug) });
+    } else if (!route.includes('[')) {
+      pages.push({ path: route === '' ? '/' : `/${route}/` });
+    }
+  }
+  return pages;
+}
+
+/** A W3C date for <lastmod>, or undefined when the record's timestamp is not an ISO date. */
+function lastmodOf(publishedAt: string): string | undefined {
+  return /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(publishedAt) ? publishedAt : undefined;
+}
+
+/** /sitemap.xml for the given pages, with absolute, XML-escaped URLs. */
+export function sitemapXml(pages: SitemapPage[], site: string | URL): string {
+  const urls = pages.map(({ path, lastmod }) => {
+    const loc = `<loc>${escapeXml(absoluteUrl(path, site))}</loc>`;
+    return `  <url>${loc}${lastmod ? `<lastmod>${escapeXml(lastmod)}</lastmod>` : ''}</url>`;
+  });
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...urls, '</urlset>', ''].join('\n');
+}
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => XML_ESCAPES[ch]!);
+}
