@@ -12,10 +12,10 @@ import { signPayload } from './signature.ts';
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** How much of a receiver's answer is kept in the attempt record. */
-export const RESPONSE_BODY_LIMIT_BYTES = 1024;
+const RESPONSE_BODY_LIMIT_BYTES = 1024;
 
 /** The user agent naming the delivery-format version (spec section 9). */
-export const USER_AGENT = 'Svc-Webhooks/1';
+const USER_AGENT = 'Svc-Webhooks/1';
 
 /** One attempt's request, built at send time so `delivered_at` and the signature are fresh. */
 export interface PreparedDelivery {
@@ -81,6 +81,14 @@ export async function sendDelivery(prepared: PreparedDelivery, options: Delivery
   if (!formCheck.allowed) return failed(`refused: ${formCheck.reason}`, elapsed());
 
   const bodyBytes = Buffer.from(prepared.body, 'utf8');
+  const req = request(formCheck.url, {
+    method: 'POST',
+    headers: { ...prepared.headers, 'Content-Length': String(bodyBytes.length) },
+    // A fresh agent per attempt: no pooled socket outlives the connect-time address check.
+    agent: false,
+    lookup: createGuardedLookup(policy),
+    ...(trustedCa === undefined ? {} : { ca: trustedCa }),
+  });
   return new Promise<AttemptResult>((resolve) => {
     let response: IncomingMessage | undefined;
     const chunks: Buffer[] = [];
@@ -90,26 +98,17 @@ export async function sendDelivery(prepared: PreparedDelivery, options: Delivery
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      // The 'error' listener below stays attached, so whatever destroying emits is absorbed.
       req.destroy();
       const status = response?.statusCode ?? null;
-      const accepted = status !== null && status >= 200 && status < 300;
       resolve({
-        accepted,
+        accepted: status !== null && status >= 200 && status < 300,
         status,
         error: error ?? describeRedirect(response),
         responseBodyStart: new TextDecoder().decode(Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT_BYTES)),
         durationMs: elapsed(),
       });
     };
-
-    const req = request(formCheck.url, {
-      method: 'POST',
-      headers: { ...prepared.headers, 'Content-Length': String(bodyBytes.length) },
-      // A fresh agent per attempt: no pooled socket outlives the connect-time address check.
-      agent: false,
-      lookup: createGuardedLookup(policy),
-      ...(trustedCa === undefined ? {} : { ca: trustedCa }),
-    });
     // Once the status is known, running out of time only stops reading the body.
     const timer = setTimeout(() => settle(response === undefined ? `timed out after ${timeoutMs} ms` : null), timeoutMs);
     req.on('response', (res) => {

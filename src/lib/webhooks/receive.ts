@@ -8,10 +8,16 @@ export type ReceiveOptions = Omit<VerifySignatureInput, 'header' | 'body'>;
 
 /**
  * Verifies a delivery's signature over the raw body, then parses the event; throws
- * SignatureVerificationError (with `reason`) or InvalidEventError.
+ * SignatureVerificationError (with `reason`) or InvalidEventError. The header may be passed
+ * straight from Node's `req.headers['x-svc-signature']`.
  */
-export function readVerifiedEvent(rawBody: Uint8Array, signatureHeader: string | undefined, options: ReceiveOptions): ReceivedEvent {
+export function readVerifiedEvent(
+  rawBody: Uint8Array,
+  signatureHeader: string | string[] | undefined,
+  options: ReceiveOptions,
+): ReceivedEvent {
   if (signatureHeader === undefined) throw new SignatureVerificationError('X-Svc-Signature header is missing');
+  if (Array.isArray(signatureHeader)) throw new SignatureVerificationError('X-Svc-Signature header appears more than once');
   const check = verifySignature({ ...options, header: signatureHeader, body: rawBody });
   if (!check.accepted) throw new SignatureVerificationError(check.reason);
   return parseEventBody(new TextDecoder('utf-8', { fatal: true }).decode(rawBody));

@@ -1,8 +1,5 @@
 /** Delay before each attempt, by attempt number minus one: immediate, 1 min, 5 min, 30 min, 2 h (spec section 8). */
-export const RETRY_DELAYS_MS: readonly number[] = [0, 60_000, 300_000, 1_800_000, 7_200_000];
-
-/** Attempts made before the service gives up. */
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length;
+const RETRY_DELAYS_MS: readonly number[] = [0, 60_000, 300_000, 1_800_000, 7_200_000];
 
 /**
  * Returns when the next attempt is due after attempt `failedAttempt` failed at `failedAt`
