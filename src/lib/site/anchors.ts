@@ -1,0 +1,60 @@
+/**
+ * Fragment ids of a record page. Ids of claims, sources, conflicts, decisions and gaps may hold any
+ * character, so they are escaped into a form that is unique, stable and safe in a URL fragment.
+ */
+
+/**
+ * An id escaped for use in a fragment: letters, digits, `_`, `.` and `-` are kept, every other
+ * character becomes `~<hex code point>~`. Distinct ids always give distinct tokens.
+ * @example anchorToken('c-weight') → 'c-weight'; anchorToken('a b"') → 'a~20~b~22~'
+ */
+export function anchorToken(id: string): string {
+  let token = '';
+  for (const ch of id) token += /[A-Za-z0-9_.-]/.test(ch) ? ch : `~${ch.codePointAt(0)!.toString(16)}~`;
+  return token;
+}
+
+/** Fragment id of a claim entry. @example claimAnchor('c-weight') → 'claim-c-weight' */
+export function claimAnchor(id: string): string {
+  return `claim-${anchorToken(id)}`;
+}
+
+/** Fragment id of a source entry. */
+export function sourceAnchor(id: string): string {
+  return `source-${anchorToken(id)}`;
+}
+
+/** Fragment id of a conflict entry. */
+export function conflictAnchor(id: string): string {
+  return `conflict-${anchorToken(id)}`;
+}
+
+/** Fragment id of a decision entry. */
+export function decisionAnchor(id: string): string {
+  return `decision-${anchorToken(id)}`;
+}
+
+/** Fragment id of a research gap. */
+export function gapAnchor(id: string): string {
+  return `gap-${anchorToken(id)}`;
+}
+
+/** Fragment id of an item of a data collection (data ids are already fragment-safe). @example itemAnchor('offers', 'o1') → 'offers-o1' */
+export function itemAnchor(collection: string, id: string): string {
+  return `${collection}-${anchorToken(id)}`;
+}
+
+/** Fragment id of a data collection's group. @example collectionAnchor('offers') → 'data-offers' */
+export function collectionAnchor(collection: string): string {
+  return `data-${collection}`;
+}
+
+/** Fragment id of a page section. @example sectionAnchor('fit_and_sizing') → 'fit-and-sizing' */
+export function sectionAnchor(section: string): string {
+  return anchorToken(section.replace(/_/g, '-'));
+}
+
+/** Fragment id of the nth text block of a page (1-based, in reading order). */
+export function textBlockAnchor(ordinal: number): string {
+  return `text-${ordinal}`;
+}

@@ -1,0 +1,329 @@
+import type { GarmentRecord, Projection } from '../record/types.ts';
+import { collectionAnchor, itemAnchor, sourceAnchor } from './anchors.ts';
+import { collectionLabel, enumLabel, fieldLabel, formatBoolean, formatDate, formatMoney, formatNumber, formatRange } from './format.ts';
+import { t } from './strings.ts';
+import { isWebUrl } from './text.ts';
+
+/** One piece of a displayed value: text, a link, or code. Components render these; nothing here is HTML. */
+export type Part =
+  | { kind: 'text'; text: string }
+  | { kind: 'link'; text: string; href: string; external: boolean }
+  | { kind: 'code'; text: string };
+
+/** A labelled value of a data item. */
+export interface FieldView {
+  /** The record field (or the first of the fields combined into this one). */
+  name: string;
+  label: string;
+  /** Shown separated by commas. */
+  parts: Part[];
+}
+
+/** A link to a claim by its number on the page. */
+export interface ClaimLink {
+  number: number;
+  href: string;
+  id: string;
+}
+
+/** One item of a data collection. */
+export interface ItemView {
+  id: string;
+  /** Fragment id: `<collection>-<id>`. */
+  anchor: string;
+  /** A human name for the item (its name, label or kind), else its id. */
+  title: string;
+  /** Only fields with a value, in schema order, related fields combined. */
+  fields: FieldView[];
+  /** Claims whose targets name this item. */
+  claims: ClaimLink[];
+}
+
+/** A data collection as shown on the page. */
+export interface CollectionView {
+  name: string;
+  /** Fragment id: `data-<collection>`. */
+  anchor: string;
+  heading: string;
+  /** A table when items have few fields, else one card per item. */
+  layout: 'table' | 'cards';
+  /** Table columns: the fields any item has a value for. */
+  columns: { name: string; label: string }[];
+  items: ItemView[];
+  /** Large collections start folded (a `<details>` element) so the page stays scannable. */
+  collapsed: boolean;
+}
+
+/** The data collections a projection carries, in the specification's order (2.2). */
+export const COLLECTION_ORDER = {
+  svc: [
+    'material_profiles', 'colors', 'size_ranges', 'variants', 'measurements', 'construction',
+    'decoration_methods', 'decoration_placements', 'provider_listings', 'provider_variants', 'offers',
+    'price_components', 'shipping_options', 'branding_packaging', 'reviews', 'review_summaries',
+    'performance_tests', 'certifications', 'supply_chain', 'additional_facts',
+  ],
+  tech: [
+    'material_profiles', 'colors', 'size_ranges', 'variants', 'measurements', 'construction',
+    'performance_tests', 'certifications', 'supply_chain', 'assets', 'asset_relationships',
+    'manufacturing', 'capabilities', 'additional_facts',
+  ],
+} as const satisfies Record<Projection, readonly string[]>;
+
+/** Fields inside `data` that name an item of another collection. */
+const REFERENCES: Record<string, string> = {
+  color_id: 'colors',
+  applies_to_color_ids: 'colors',
+  available_color_ids: 'colors',
+  material_profile_id: 'material_profiles',
+  material_profile_ids: 'material_profiles',
+  size_range_id: 'size_ranges',
+  variant_id: 'variants',
+  variant_ids: 'variants',
+  applies_to_variant_ids: 'variants',
+  provider_listing_id: 'provider_listings',
+  provider_variant_ids: 'provider_variants',
+  decoration_method_id: 'decoration_methods',
+  method_id: 'decoration_methods',
+  offer_id: 'offers',
+  placement_id: 'decoration_placements',
+  included_placement_ids: 'decoration_placements',
+  price_component_id: 'price_components',
+  from_asset_id: 'assets',
+  to_asset_id: 'assets',
+  source_asset_ids: 'assets',
+  asset_ids: 'assets',
+};
+
+/** Enumerated fields and the label group of their values. */
+const ENUM_GROUPS: Record<string, string> = {
+  measurement_name: 'measurement_name',
+  measurement_kind: 'measurement_kind',
+  method: 'decoration_method',
+  placement_key: 'placement_key',
+  platform: 'platform',
+  price_basis: 'price_basis',
+  account_tier: 'account_tier',
+  offer_kind: 'offer_kind',
+  component_type: 'component_type',
+  quote_kind: 'quote_kind',
+  issue_attribution: 'issue_attribution',
+  stance: 'stance',
+};
+
+/** Number fields and the field holding their unit. */
+const UNIT_OF: Record<string, string> = {
+  value: 'unit',
+  width: 'unit',
+  height: 'unit',
+  value_number: 'unit',
+  weight_original: 'weight_original_unit',
+  tolerance_plus: 'tolerance_unit',
+  tolerance_minus: 'tolerance_unit',
+  impact_value: 'impact_unit',
+  package_weight_value: 'package_weight_unit',
+};
+
+/** Fields whose values are shown as code. */
+const CODE_FIELDS = new Set(['sha256', 'local_path', 'gtin', 'coordinates']);
+
+/** Fields tried in order for an item's human name. */
+const TITLE_FIELDS = [
+  'name', 'official_name', 'manufacturer_name', 'capability', 'feature', 'property', 'topic', 'component',
+  'scheme_or_standard', 'stage', 'provider_name', 'catalog_title', 'service_name', 'relationship',
+  'measurement_name', 'method', 'placement_key', 'component_type', 'offer_kind', 'kind', 'size_label',
+];
+
+const DATE_FIELD = /(_at|_date|^valid_until|^period_start|^period_end|^rights_expiry)$/;
+
+/** How the page refers to the rest of the record while building data views. */
+export interface DataContext {
+  record: GarmentRecord;
+  /** Claims whose targets name an item, by item anchor. */
+  claimsByAnchor: Map<string, ClaimLink[]>;
+}
+
+/** Items beyond which a collection starts folded. */
+export const COLLAPSE_AFTER = 12;
+/** A collection is a table when its items have at most this many fields with a value. */
+const TABLE_MAX_COLUMNS = 7;
+
+/** The item ids of every data collection of a record, for resolving references. */
+export function itemIdsOf(record: GarmentRecord): Map<string, Map<string, number>> {
+  const ids = new Map<string, Map<string, number>>();
+  for (const [name, items] of Object.entries(record.data)) {
+    if (!Array.isArray(items)) continue;
+    const byId = new Map<string, number>();
+    (items as { id: string }[]).forEach((item, i) => {
+      if (!byId.has(item.id)) byId.set(item.id, i);
+    });
+    ids.set(name, byId);
+  }
+  return ids;
+}
+
+/** The non-empty data collections of a record, in the specification's order for its projection. */
+export function collectionViews(context: DataContext): CollectionView[] {
+  const { record } = context;
+  const data = record.data as unknown as Record<string, Record<string, unknown>[]>;
+  const ids = itemIdsOf(record);
+  const sourceIds = new Set(record.sources.map((s) => s.id));
+  const views: CollectionView[] = [];
+  for (const name of COLLECTION_ORDER[record.projection]) {
+    const items = data[name] ?? [];
+    if (items.length === 0) continue;
+    const seen = new Set<string>();
+    const itemViews = items.map((item) => {
+      const id = String(item.id);
+      // A duplicated id (a warning, not an error) keeps its first anchor; later copies get none of their own.
+      const anchor = seen.has(id) ? '' : itemAnchor(name, id);
+      seen.add(id);
+      return {
+        id,
+        anchor,
+        title: itemTitle(item),
+        fields: fieldViews(item, { ids, sourceIds }),
+        claims: context.claimsByAnchor.get(anchor) ?? [],
+      };
+    });
+    const columnNames = [...new Set(itemViews.flatMap((item) => item.fields.map((f) => f.name)))];
+    const columns = itemViews.flatMap((item) => item.fields).filter((f, i, all) => all.findIndex((g) => g.name === f.name) === i);
+    views.push({
+      name,
+      anchor: collectionAnchor(name),
+      heading: collectionLabel(name),
+      layout: columnNames.length <= TABLE_MAX_COLUMNS ? 'table' : 'cards',
+      columns: columns.map(({ name: field, label }) => ({ name: field, label })),
+      items: itemViews,
+      collapsed: items.length > COLLAPSE_AFTER,
+    });
+  }
+  return views;
+}
+
+/** The collections of the projection that hold no items, for a plain "none recorded" line. */
+export function emptyCollections(record: GarmentRecord): string[] {
+  const data = record.data as unknown as Record<string, unknown[]>;
+  return COLLECTION_ORDER[record.projection].filter((name) => (data[name] ?? []).length === 0).map(collectionLabel);
+}
+
+/** The identity object's fields with a value. */
+export function identityFields(record: GarmentRecord): FieldView[] {
+  return fieldViews(record.data.identity as unknown as Record<string, unknown>, { ids: itemIdsOf(record), sourceIds: new Set() });
+}
+
+/** An item's human name, from its first naming field with a value. */
+export function itemTitle(item: Record<string, unknown>): string {
+  for (const field of TITLE_FIELDS) {
+    const value = item[field];
+    if (typeof value === 'string' && value.trim()) return ENUM_GROUPS[field] ? enumLabel(ENUM_GROUPS[field], value) : value;
+  }
+  return String(item.id ?? '');
+}
+
+interface Lookup {
+  ids: Map<string, Map<string, number>>;
+  sourceIds: Set<string>;
+}
+
+/**
+ * The displayed fields of one item: empty values left out, the id left out (it titles the item),
+ * money formatted from minor units, numbers joined to their units, min/max pairs joined to ranges,
+ * references linked to the items they name, URLs linked only when http(s).
+ */
+export function fieldViews(item: Record<string, unknown>, lookup: Lookup): FieldView[] {
+  const consumed = new Set<string>(['id']);
+  const fields: FieldView[] = [];
+  const hasMoney = Object.keys(item).some((key) => key.endsWith('_minor') && typeof item[key] === 'number');
+  if (hasMoney) consumed.add('currency').add('minor_unit_exponent');
+  // A unit is shown with its number; a unit without any number is still shown on its own.
+  for (const [numberField, unitField] of Object.entries(UNIT_OF)) if (!isEmpty(item[numberField])) consumed.add(unitField);
+
+  for (const [name, value] of Object.entries(item)) {
+    if (consumed.has(name)) continue;
+    consumed.add(name);
+    const combined = combinedField(name, item, consumed);
+    if (combined) {
+      fields.push(combined);
+      continue;
+    }
+    if (isEmpty(value)) continue;
+    const parts = valueParts(name, value, item, lookup);
+    if (parts.length > 0) fields.push({ name, label: fieldLabel(name), parts });
+  }
+  return fields;
+}
+
+/** Fields shown together: fibre names with their shares, min/max ranges, ratings out of a scale. */
+function combinedField(name: string, item: Record<string, unknown>, consumed: Set<string>): FieldView | null {
+  const composition = (names: string, shares: string, label: string): FieldView | null => {
+    const fibres = item[names];
+    const percentages = item[shares];
+    if (!Array.isArray(fibres) || !Array.isArray(percentages) || fibres.length !== percentages.length || fibres.length === 0) return null;
+    consumed.add(names).add(shares);
+    return { name: names, label, parts: fibres.map((fibre, i) => text(`${formatNumber(Number(percentages[i]), '%')} ${String(fibre)}`)) };
+  };
+  if (name === 'fiber_names' || name === 'fiber_percentages') return composition('fiber_names', 'fiber_percentages', fieldLabel('composition'));
+  if (name === 'face_fiber_names' || name === 'face_fiber_percentages') {
+    return composition('face_fiber_names', 'face_fiber_percentages', fieldLabel('face_composition'));
+  }
+  const range = /^(.*)_(min|max)$/.exec(name);
+  if (range && `${range[1]}_min` in item && `${range[1]}_max` in item) {
+    const min = item[`${range[1]}_min`];
+    const max = item[`${range[1]}_max`];
+    consumed.add(`${range[1]}_min`).add(`${range[1]}_max`);
+    const value = formatRange(typeof min === 'number' ? min : null, typeof max === 'number' ? max : null);
+    return value === null ? null : { name: `${range[1]}_min`, label: fieldLabel(range[1]!), parts: [text(value)] };
+  }
+  if ((name === 'rating_value' || name === 'displayed_rating') && typeof item[name] === 'number') {
+    const scale = item.rating_scale_max;
+    if (typeof scale === 'number') {
+      consumed.add('rating_scale_max');
+      return { name, label: fieldLabel(name), parts: [text(`${formatNumber(item[name] as number)} / ${formatNumber(scale)}`)] };
+    }
+  }
+  return null;
+}
+
+function valueParts(name: string, value: unknown, item: Record<string, unknown>, lookup: Lookup): Part[] {
+  if (name.endsWith('_minor') && typeof value === 'number') {
+    const money = formatMoney(value, item.currency as string | null, item.minor_unit_exponent as number | null);
+    return money === null ? [] : [text(money)];
+  }
+  if (typeof value === 'boolean') return [text(formatBoolean(value))];
+  if (typeof value === 'number') {
+    const unitField = UNIT_OF[name];
+    const unit = unitField ? (item[unitField] as string | null) : null;
+    const signed = name === 'tolerance_plus' ? '+' : name === 'tolerance_minus' ? '−' : '';
+    return [text(`${signed}${formatNumber(value, unit)}`)];
+  }
+  const values = Array.isArray(value) ? value.filter((v) => !isEmpty(v)) : [value];
+  return values.map((v) => scalarPart(name, v, lookup));
+}
+
+function scalarPart(name: string, value: unknown, lookup: Lookup): Part {
+  if (typeof value !== 'string') return text(typeof value === 'number' ? formatNumber(value) : String(value));
+  const target = REFERENCES[name];
+  if (target) {
+    return lookup.ids.get(target)?.has(value) ? { kind: 'link', text: value, href: `#${itemAnchor(target, value)}`, external: false } : text(value);
+  }
+  if (name === 'source_id') return lookup.sourceIds.has(value) ? { kind: 'link', text: value, href: `#${sourceAnchor(value)}`, external: false } : text(value);
+  if (name.endsWith('_url')) return urlPart(value);
+  if (ENUM_GROUPS[name]) return text(enumLabel(ENUM_GROUPS[name], value));
+  if (DATE_FIELD.test(name)) return text(formatDate(value));
+  if (CODE_FIELDS.has(name)) return { kind: 'code', text: value };
+  return text(value);
+}
+
+/** A URL from a record: a link when http(s), else the address as plain text, marked as not linked. */
+export function urlPart(url: string): Part {
+  if (isWebUrl(url)) return { kind: 'link', text: url.trim(), href: url.trim(), external: true };
+  return text(t('value.linkNotShown', { url }));
+}
+
+function text(value: string): Part {
+  return { kind: 'text', text: value };
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+}

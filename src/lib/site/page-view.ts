@@ -1,0 +1,572 @@
+import type { Claim, GarmentRecord, TextBlock } from '../record/types.ts';
+import {
+  claimAnchor, collectionAnchor, conflictAnchor, decisionAnchor, gapAnchor, itemAnchor, sectionAnchor, sourceAnchor, textBlockAnchor,
+} from './anchors.ts';
+import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView, type Part } from './data-view.ts';
+import { enumLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
+import { projectionLabel, SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
+import { isWebUrl, plainText, renderInline } from './text.ts';
+import { garmentPath, otherProjection, pagePath } from './urls.ts';
+
+export type { ClaimLink, CollectionView, FieldView, Part } from './data-view.ts';
+
+/** A text block ready to show: safe HTML, its kind, and numbered links to its claims. */
+export interface TextBlockView {
+  /** Fragment id `text-<n>`, the target of claim backlinks. */
+  anchor: string;
+  kind: TextBlock['kind'];
+  /** The visible (and spoken) name of the kind: Fact, Interpretation, Navigation. */
+  kindLabel: string;
+  /** Output of the sanitising renderer: the only HTML a page injects. */
+  html: string;
+  citations: ClaimLink[];
+  /** Where the block sits, for backlinks: "Overview", "Overview, paragraph 2". */
+  place: string;
+}
+
+/** A section of the page with its blocks. */
+export interface SectionView {
+  key: string;
+  anchor: string;
+  heading: string;
+  blocks: TextBlockView[];
+}
+
+/** A place in the record a claim, conflict or gap is about, linked when the page shows it. */
+export interface TargetView {
+  text: string;
+  href: string | null;
+}
+
+/** A claim's reference to a source. */
+export interface ReferenceView {
+  sourceHref: string | null;
+  sourceTitle: string;
+  /** The source's address when it is http(s). */
+  url: string | null;
+  locator: string;
+  excerpt: string | null;
+}
+
+/** A claim entry, numbered in order of first citation. */
+export interface ClaimView {
+  id: string;
+  number: number;
+  anchor: string;
+  value: string;
+  unit: string | null;
+  scope: string;
+  kindLabel: string;
+  verification: Claim['verification'];
+  verificationLabel: string;
+  targets: TargetView[];
+  references: ReferenceView[];
+  derivedFrom: (ClaimLink | TargetView)[];
+  calculation: string | null;
+  checkedAt: string | null;
+  checkNote: string | null;
+  conflicts: { href: string; text: string }[];
+  /** One backlink per citing text block, in reading order. */
+  citedBy: { href: string; place: string }[];
+}
+
+/** A source entry. */
+export interface SourceView {
+  id: string;
+  anchor: string;
+  title: string;
+  /** Linked only when http(s). */
+  url: string | null;
+  /** A non-web address, shown as text. */
+  unlinkedUrl: string | null;
+  facts: FieldView[];
+  citedBy: ClaimLink[];
+}
+
+/** A conflict between claims and how it was resolved. */
+export interface ConflictView {
+  id: string;
+  anchor: string;
+  target: TargetView;
+  resolution: string;
+  resolved: boolean;
+  claims: ClaimLink[];
+  selected: ClaimLink | null;
+  reason: string;
+  followUp: string | null;
+}
+
+/** A decision with its reasoning lists. */
+export interface DecisionView {
+  id: string;
+  anchor: string;
+  scenario: string;
+  interpretation: string;
+  lists: { label: string; items: string[] }[];
+  claims: ClaimLink[];
+}
+
+/** A research gap. */
+export interface GapView {
+  id: string;
+  anchor: string;
+  target: TargetView;
+  reason: string;
+  impact: string;
+  nextAction: string;
+  owner: string;
+}
+
+/** An image, with a usable address or none. */
+export interface ImageView {
+  /** Null when the record's address is not http(s): the page shows a placeholder instead. */
+  src: string | null;
+  alt: string;
+  kind: string;
+  view: string;
+  color: string | null;
+}
+
+/** Everything a record page shows, built once per page. */
+export interface PageView {
+  slug: string;
+  projection: GarmentRecord['projection'];
+  projectionLabel: string;
+  /** Head: plain text. */
+  meta: { title: string; description: string; path: string; image: string | null };
+  title: string;
+  titleCitations: ClaimLink[];
+  headline: TextBlockView | null;
+  summary: TextBlockView | null;
+  /** The description block, shown only when it says something the headline and summary do not. */
+  description: TextBlockView | null;
+  leadImage: ImageView | null;
+  otherProjection: { label: string; href: string } | null;
+  garmentHref: string;
+  revision: string;
+  published: { text: string; iso: string | null };
+  research: {
+    status: GarmentRecord['research']['status'];
+    statusLabel: string;
+    /** What the status means for a reader; every status but `complete` reads as unfinished. */
+    note: string;
+    finished: boolean;
+    limitations: string | null;
+    scopeNote: string;
+    factReview: string;
+    identityResolved: boolean;
+    period: string;
+    gapSummary: string | null;
+  };
+  sections: SectionView[];
+  selectionSummary: { suitableFor: TextBlockView[]; tradeoffs: TextBlockView[]; limitations: string };
+  faq: { anchor: string; question: string; answer: TextBlockView }[];
+  images: ImageView[];
+  catalog: CatalogView | null;
+  identity: FieldView[];
+  collections: CollectionView[];
+  emptyCollections: string[];
+  gapGroups: { priority: string; label: string; gaps: GapView[] }[];
+  conflicts: ConflictView[];
+  decisions: DecisionView[];
+  claims: ClaimView[];
+  sources: SourceView[];
+  /** The page's table of contents: only parts that are shown. */
+  contents: { href: string; label: string }[];
+}
+
+/** The catalog entry: identifiers, measurement tables and care. */
+export interface CatalogView {
+  facts: FieldView[];
+  tables: { caption: string; sizes: string[]; rows: { label: string; cells: string[] }[] }[];
+  care: { label: string; instruction: string; icon: string | null }[];
+}
+
+const GAP_PRIORITIES = ['blocking', 'important', 'future'] as const;
+
+/**
+ * Builds the view of a record page: claims numbered in order of first citation (reading order:
+ * title, headline, summary, description, sections, selection summary, FAQ), each text block
+ * anchored, every claim with backlinks to the blocks citing it, targets resolved to anchors,
+ * empty sections and collections left out.
+ */
+export function pageView(record: GarmentRecord, options: { otherProjectionExists: boolean }): PageView {
+  const claimsById = new Map<string, Claim>();
+  for (const claim of record.claims) if (!claimsById.has(claim.id)) claimsById.set(claim.id, claim);
+
+  // Numbering: first citation in reading order, then claims never cited in text, in record order.
+  const numbers = new Map<string, number>();
+  const number = (id: string) => {
+    if (!numbers.has(id) && claimsById.has(id)) numbers.set(id, numbers.size + 1);
+    return numbers.get(id);
+  };
+  const claimLink = (id: string): ClaimLink | null => {
+    const n = number(id);
+    return n === undefined ? null : { number: n, href: `#${claimAnchor(id)}`, id };
+  };
+  const claimLinks = (ids: string[]) => ids.map(claimLink).filter((link): link is ClaimLink => link !== null);
+
+  const citedBy = new Map<string, { href: string; place: string }[]>();
+  let ordinal = 0;
+  const blockView = (block: TextBlock, place: string): TextBlockView => {
+    const anchor = textBlockAnchor(++ordinal);
+    const citations = claimLinks([...new Set(block.claim_ids)]);
+    for (const { id } of citations) citedBy.set(id, [...(citedBy.get(id) ?? []), { href: `#${anchor}`, place }]);
+    return { anchor, kind: block.kind, kindLabel: t(`textBlock.${block.kind}`), html: renderInline(block.text), citations, place };
+  };
+  const placed = (heading: string, index: number, count: number) =>
+    count > 1 ? t('place.paragraph', { place: heading, number: index + 1 }) : heading;
+
+  const { page } = record;
+  const title = plainText(page.title?.text ?? record.data.identity.official_name ?? record.catalog?.title ?? t('record.untitled', { slug: record.slug }));
+  const titleCitations = page.title ? claimLinks(page.title.claim_ids) : [];
+  if (page.title) for (const { id } of titleCitations) citedBy.set(id, [{ href: '#title', place: t('place.title') }]);
+  const headline = page.headline ? blockView(page.headline, t('place.headline')) : null;
+  const summary = page.summary ? blockView(page.summary, t('place.summary')) : null;
+  const shownTexts = new Set([page.headline, page.summary].filter(Boolean).map((b) => plainText(b!.text).trim()));
+  const description = page.description && !shownTexts.has(plainText(page.description.text).trim())
+    ? blockView(page.description, t('place.description'))
+    : null;
+
+  const sectionBlocks = page.sections as unknown as Record<string, TextBlock[]>;
+  const sections: SectionView[] = SECTION_ORDER[record.projection]
+    .filter((key) => (sectionBlocks[key] ?? []).length > 0)
+    .map((key) => {
+      const heading = sectionHeading(record.projection, key);
+      const blocks = sectionBlocks[key]!;
+      return { key, anchor: sectionAnchor(key), heading, blocks: blocks.map((b, i) => blockView(b, placed(heading, i, blocks.length))) };
+    });
+
+  const { selection_summary: selection } = record;
+  const suitableFor = selection.suitable_for.map((b, i, all) => blockView(b, placed(t('part.suitableFor'), i, all.length)));
+  const tradeoffs = selection.tradeoffs.map((b, i, all) => blockView(b, placed(t('part.tradeoffs'), i, all.length)));
+  const faq = page.faq.map((entry, i) => ({
+    anchor: `faq-${i + 1}`,
+    question: entry.question,
+    answer: blockView(entry.answer, t('place.faq', { number: i + 1 })),
+  }));
+
+  // Claims cited only by conflicts, decisions or other claims are numbered after those cited in text.
+  for (const claim of record.claims) number(claim.id);
+
+  const ids = itemIdsOf(record);
+  const resolve = (target: string) => resolveTarget(target, record, ids, sections.map((s) => s.key));
+
+  const claimsByAnchor = new Map<string, ClaimLink[]>();
+  for (const claim of claimsById.values()) {
+    for (const target of new Set(claim.targets.map(resolve).map((r) => r.href).filter((href): href is string => href !== null))) {
+      const key = target.slice(1);
+      claimsByAnchor.set(key, [...(claimsByAnchor.get(key) ?? []), claimLink(claim.id)!]);
+    }
+  }
+
+  const sourcesById = new Map(record.sources.map((s) => [s.id, s]));
+  const conflictsOf = new Map<string, { href: string; text: string }[]>();
+  for (const conflict of record.conflicts) {
+    for (const id of new Set([...conflict.claim_ids, ...(conflict.selected_claim_id ? [conflict.selected_claim_id] : [])])) {
+      conflictsOf.set(id, [...(conflictsOf.get(id) ?? []), { href: `#${conflictAnchor(conflict.id)}`, text: conflict.target }]);
+    }
+  }
+
+  const claims: ClaimView[] = [...claimsById.values()]
+    .map((claim) => ({
+      id: claim.id,
+      number: numbers.get(claim.id)!,
+      anchor: claimAnchor(claim.id),
+      value: formatValue(claim.value, typeof claim.value === 'number' ? claim.unit : null),
+      unit: typeof claim.value === 'number' ? null : claim.unit,
+      scope: claim.scope,
+      kindLabel: enumLabel('claim_kind', claim.kind),
+      verification: claim.verification,
+      verificationLabel: enumLabel('verification', claim.verification),
+      targets: claim.targets.map(resolve),
+      references: claim.references.map((reference) => {
+        const source = sourcesById.get(reference.source_id);
+        return {
+          sourceHref: source ? `#${sourceAnchor(source.id)}` : null,
+          sourceTitle: source ? sourceTitle(source) : t('claim.unknownSource', { id: reference.source_id }),
+          url: source && isWebUrl(source.url) ? source.url.trim() : null,
+          locator: reference.locator,
+          excerpt: reference.short_excerpt,
+        };
+      }),
+      derivedFrom: claim.derived_from.map((id) => claimLink(id) ?? { text: t('claim.unknownClaim', { id }), href: null }),
+      calculation: claim.calculation,
+      checkedAt: claim.checked_at ? formatDate(claim.checked_at) : null,
+      checkNote: claim.check_note,
+      conflicts: conflictsOf.get(claim.id) ?? [],
+      citedBy: citedBy.get(claim.id) ?? [],
+    }))
+    .sort((a, b) => a.number - b.number);
+
+  const claimsOfSource = new Map<string, ClaimLink[]>();
+  for (const claim of claims) {
+    for (const sourceId of new Set(claimsById.get(claim.id)!.references.map((r) => r.source_id))) {
+      claimsOfSource.set(sourceId, [...(claimsOfSource.get(sourceId) ?? []), claimLink(claim.id)!]);
+    }
+  }
+  const seenSources = new Set<string>();
+  const sources: SourceView[] = record.sources.filter((s) => !seenSources.has(s.id) && seenSources.add(s.id)).map((source) => ({
+    id: source.id,
+    anchor: sourceAnchor(source.id),
+    title: sourceTitle(source),
+    url: isWebUrl(source.url) ? source.url.trim() : null,
+    unlinkedUrl: source.url && !isWebUrl(source.url) ? source.url : null,
+    facts: [
+      fact('source.publisher', source.publisher),
+      fact('source.type', enumLabel('source_type', source.source_type)),
+      fact('source.access', enumLabel('access_status', source.access_status)),
+      fact('source.accessed', source.accessed_at && formatDate(source.accessed_at)),
+      fact('source.published', source.published_at && formatDate(source.published_at)),
+      fact('source.updated', source.updated_at && formatDate(source.updated_at)),
+      fact('source.independenceGroup', source.independence_group),
+      fact('source.limitations', source.limitations),
+    ].filter((f): f is FieldView => f !== null),
+    citedBy: claimsOfSource.get(source.id) ?? [],
+  }));
+
+  const conflicts: ConflictView[] = record.conflicts.map((conflict) => ({
+    id: conflict.id,
+    anchor: conflictAnchor(conflict.id),
+    target: resolve(conflict.target),
+    resolution: enumLabel('resolution', conflict.resolution),
+    resolved: conflict.resolution !== 'unresolved',
+    claims: claimLinks(conflict.claim_ids),
+    selected: conflict.selected_claim_id ? claimLink(conflict.selected_claim_id) : null,
+    reason: conflict.reason,
+    followUp: conflict.follow_up,
+  }));
+
+  const decisions: DecisionView[] = record.decisions.map((decision) => ({
+    id: decision.id,
+    anchor: decisionAnchor(decision.id),
+    scenario: decision.scenario,
+    interpretation: decision.interpretation,
+    lists: (['brief_assumptions', 'hard_requirements', 'preference_dimensions', 'tradeoffs', 'unknowns', 'alternative_names'] as const)
+      .map((key) => ({ label: t(`decision.${key}`), items: decision[key] }))
+      .filter((list) => list.items.length > 0),
+    claims: claimLinks(decision.claim_ids),
+  }));
+
+  const gapGroups = GAP_PRIORITIES.map((priority) => ({
+    priority,
+    label: t(`gap.priority.${priority}`),
+    gaps: record.gaps.filter((gap) => gap.priority === priority).map((gap) => ({
+      id: gap.id,
+      anchor: gapAnchor(gap.id),
+      target: resolve(gap.target),
+      reason: enumLabel('gap_reason', gap.reason),
+      impact: gap.impact,
+      nextAction: gap.next_action,
+      owner: enumLabel('gap_owner', gap.owner),
+    })),
+  })).filter((group) => group.gaps.length > 0);
+
+  const images = record.images.map((image) => imageView(image, title));
+  const collections = collectionViews({ record, claimsByAnchor });
+  const identity = identityFields(record);
+  const catalog = catalogView(record);
+  const { research } = record;
+  const blocking = record.gaps.filter((g) => g.priority === 'blocking').length;
+
+  const other = otherProjection(record.projection);
+  const contents = [
+    ...sections.map((s) => ({ href: `#${s.anchor}`, label: s.heading })),
+    // Always shown: its limitations are required by the format.
+    { href: '#selection-summary', label: t('part.selectionSummary') },
+    ...part(faq.length > 0, 'faq', t('part.faq')),
+    ...part(images.length > 0, 'images', t('part.images')),
+    ...part(catalog !== null, 'catalog', t('part.catalog')),
+    ...part(gapGroups.length > 0, 'research-gaps', t('part.gaps')),
+    ...part(identity.length + collections.length > 0, 'data', t('part.data')),
+    ...part(conflicts.length > 0, 'conflicts', t('part.conflicts')),
+    ...part(decisions.length > 0, 'decisions', t('part.decisions')),
+    ...part(claims.length > 0, 'claims', t('part.claims')),
+    ...part(sources.length > 0, 'sources', t('part.sources')),
+  ];
+
+  const metaDescription = [page.description, page.summary, page.headline].find(Boolean);
+  return {
+    slug: record.slug,
+    projection: record.projection,
+    projectionLabel: projectionLabel(record.projection),
+    meta: {
+      title: t('record.metaTitle', { title, projection: projectionLabel(record.projection) }),
+      description: metaDescription
+        ? plainText(metaDescription.text)
+        : t('record.fallbackDescription', { projection: projectionLabel(record.projection), title }),
+      path: pagePath(record.slug, record.projection),
+      image: images.find((i) => i.src)?.src ?? null,
+    },
+    title,
+    titleCitations,
+    headline,
+    summary,
+    description,
+    leadImage: images.find((i) => i.src) ?? null,
+    otherProjection: options.otherProjectionExists
+      ? { label: t('projection.other', { projection: projectionLabel(other) }), href: pagePath(record.slug, other) }
+      : null,
+    garmentHref: garmentPath(record.slug),
+    revision: record.record_revision,
+    published: { text: formatDate(record.published_at), iso: isoDate(record.published_at) },
+    research: {
+      status: research.status,
+      statusLabel: researchStatusLabel(research.status),
+      note: researchStatusNote(research.status) ?? '',
+      finished: research.status === 'complete',
+      limitations: research.limitations,
+      scopeNote: research.scope_note,
+      factReview: enumLabel('fact_review_status', research.fact_review_status),
+      identityResolved: research.identity_resolved,
+      period: research.completed_at
+        ? t('record.period', { start: formatDate(research.started_at), end: formatDate(research.completed_at) })
+        : t('record.periodOpen', { start: formatDate(research.started_at) }),
+      gapSummary: record.gaps.length === 0
+        ? null
+        : blocking > 0
+          ? t('record.gapsBlocking', { gaps: tCount('gap.count', record.gaps.length), blocking })
+          : tCount('gap.count', record.gaps.length),
+    },
+    sections,
+    selectionSummary: { suitableFor, tradeoffs, limitations: selection.limitations },
+    faq,
+    images,
+    catalog,
+    identity,
+    collections,
+    emptyCollections: emptyCollections(record),
+    gapGroups,
+    conflicts,
+    decisions,
+    claims,
+    sources,
+    contents,
+  };
+}
+
+function part(shown: boolean, anchor: string, label: string) {
+  return shown ? [{ href: `#${anchor}`, label }] : [];
+}
+
+function fact(key: Parameters<typeof t>[0], value: string | null | undefined): FieldView | null {
+  return value ? { name: key, label: t(key), parts: [{ kind: 'text', text: value }] } : null;
+}
+
+function sourceTitle(source: GarmentRecord['sources'][number]): string {
+  return source.title ?? source.publisher ?? t('source.untitled', { id: source.id });
+}
+
+/** An image's view: its address only when http(s), and alt text naming garment, kind, view and colour. */
+export function imageView(image: GarmentRecord['images'][number], title: string): ImageView {
+  const kind = enumLabel('image_kind', image.kind);
+  const view = enumLabel('image_view', image.view);
+  const values = { title, kind: kind.toLowerCase(), view: view.toLowerCase(), color: image.color_name ?? '' };
+  return {
+    src: isWebUrl(image.url) ? image.url.trim() : null,
+    alt: t(image.color_name ? 'image.altColor' : 'image.alt', values),
+    kind,
+    view,
+    color: image.color_name,
+  };
+}
+
+function catalogView(record: GarmentRecord): CatalogView | null {
+  const { catalog } = record;
+  if (!catalog) return null;
+  const facts: FieldView[] = [
+    fact('catalog.title', catalog.title),
+    fact('catalog.sku', catalog.svc_sku),
+    fact('catalog.handle', catalog.handle),
+    catalog.launch_url ? { name: 'launch_url', label: t('catalog.launch'), parts: [urlPart(catalog.launch_url)] } : null,
+    catalog.size_chart_image_url ? { name: 'size_chart_image_url', label: t('catalog.sizeChart'), parts: [urlPart(catalog.size_chart_image_url)] } : null,
+  ].filter((f): f is FieldView => f !== null);
+  const tables = catalog.measurement_tables.map((table) => {
+    const sizes = [...new Set(table.rows.flatMap((row) => row.values.map((v) => v.size)))];
+    return {
+      caption: t('catalog.tableCaption', { type: table.type, unit: table.unit }),
+      sizes,
+      rows: table.rows.map((row) => ({
+        label: row.label,
+        cells: sizes.map((size) => {
+          const cell = row.values.find((v) => v.size === size);
+          if (!cell) return '';
+          return cell.min_value === cell.max_value || cell.min_value === cell.value && cell.max_value === cell.value
+            ? cell.value
+            : `${cell.value} (${t('catalog.range', { min: cell.min_value, max: cell.max_value })})`;
+        }),
+      })),
+    };
+  });
+  const care = catalog.care_instructions.map((c) => ({ label: c.label, instruction: c.instruction, icon: isWebUrl(c.icon_url) ? c.icon_url.trim() : null }));
+  return { facts, tables, care };
+}
+
+const PARTS: Record<string, string> = {
+  sources: 'sources',
+  claims: 'claims',
+  conflicts: 'conflicts',
+  decisions: 'decisions',
+  gaps: 'research-gaps',
+  images: 'images',
+  catalog: 'catalog',
+  selection_summary: 'selection-summary',
+  faq: 'faq',
+};
+
+/**
+ * Where a target (of a claim, conflict or gap) points on the page. Accepts the usual spellings:
+ * `offers/o1`, `offers/o1/base_amount_minor`, `data/offers/o1`, `/data/offers/0` (JSON pointer),
+ * `data.offers.o1`, `offers[o1]`, and any of these after the record's `claim_target_base`.
+ * Links only to things the page shows; anything else stays plain text.
+ * @example resolveTarget('offers/o1/currency', …) → { text: 'offers/o1/currency', href: '#offers-o1' }
+ */
+export function resolveTarget(
+  target: string,
+  record: GarmentRecord,
+  ids: Map<string, Map<string, number>> = itemIdsOf(record),
+  shownSections: readonly string[] = [],
+): TargetView {
+  const none = { text: target, href: null };
+  let rest = target.trim();
+  const base = record.claim_target_base.trim();
+  if (base && rest.startsWith(base)) rest = rest.slice(base.length);
+  if (rest.includes('#')) rest = rest.slice(rest.indexOf('#') + 1);
+  const segments = rest.split(/[/.[\]:]+/).filter(Boolean).map(decodePointerToken);
+  if (segments[0] === 'data') segments.shift();
+  const [head, second, third] = segments;
+  if (!head) return none;
+
+  if (head === 'identity') return { text: target, href: `#${collectionAnchor('identity')}` };
+  const items = ids.get(head);
+  if (items) {
+    const shown = (COLLECTION_ORDER[record.projection] as readonly string[]).includes(head) && items.size > 0;
+    if (!shown) return none;
+    if (second === undefined) return { text: target, href: `#${collectionAnchor(head)}` };
+    if (items.has(second)) return { text: target, href: `#${itemAnchor(head, second)}` };
+    const index = /^\d+$/.test(second) ? Number(second) : -1;
+    const data = record.data as unknown as Record<string, { id: string }[]>;
+    const byIndex = data[head]?.[index];
+    return byIndex && items.get(byIndex.id) === index ? { text: target, href: `#${itemAnchor(head, byIndex.id)}` } : none;
+  }
+
+  const byId = (list: { id: string }[], anchor: (id: string) => string) => {
+    if (second === undefined) return { text: target, href: `#${PARTS[head]}` };
+    const found = list.find((x) => x.id === second) ?? (/^\d+$/.test(second) ? list[Number(second)] : undefined);
+    return found ? { text: target, href: `#${anchor(found.id)}` } : none;
+  };
+  if (head === 'sources') return record.sources.length ? byId(record.sources, sourceAnchor) : none;
+  if (head === 'claims') return record.claims.length ? byId(record.claims, claimAnchor) : none;
+  if (head === 'conflicts') return record.conflicts.length ? byId(record.conflicts, conflictAnchor) : none;
+  if (head === 'decisions') return record.decisions.length ? byId(record.decisions, decisionAnchor) : none;
+  if (head === 'gaps') return record.gaps.length ? byId(record.gaps, gapAnchor) : none;
+  if (head === 'page' && second === 'sections' && third && shownSections.includes(third)) return { text: target, href: `#${sectionAnchor(third)}` };
+  if (head === 'images' && record.images.length) return { text: target, href: '#images' };
+  if (head === 'catalog' && record.catalog) return { text: target, href: '#catalog' };
+  if (head === 'selection_summary') return { text: target, href: '#selection-summary' };
+  return none;
+}
+
+function decodePointerToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
