@@ -1,0 +1,10 @@
+// The publish service: organizations and keys, tasks with handles, coalesced rebuilds,
+// get_generation, completion events through the webhook outbox, and the HTTP API.
+export { startPublishService } from './service.ts';
+export type { PublishService, PublishServiceOptions } from './service.ts';
+export { openPublishStore, UnknownOrganizationError } from './store.ts';
+export type { PublishStore, Organization, ApiKeySummary, BuildCounts } from './store.ts';
+export { projectTask, generationText, PUBLISH_TOOL, PUBLISH_EVENTS, STAGES } from './tasks.ts';
+export type { Task, TaskStatus, GenerationProjection } from './tasks.ts';
+export { LONG_POLL_CAP_SECONDS } from './long-poll.ts';
+export { DEFAULT_BODY_LIMIT_BYTES } from './request-body.ts';

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { listRecordFiles } from '../record/index.ts';
+import { resourceIdOf } from './tasks.ts';
+
+/** Where a record goes: the file to write, or why no file can take it. */
+export type Placement = { ok: true; file: string } | { ok: false; message: string };
+
+/** A view of which file publishes which (slug, projection), kept current as a batch writes. */
+export interface RecordsFolder {
+  /**
+   * Chooses the file for a record: the one already publishing its (slug, projection), else
+   * `<slug>.<projection>.json` when that name is free. Refuses when two files already publish it,
+   * or the name is taken by something else, naming every file involved.
+   */
+  place(slug: string, projection: string): Placement;
+  /** Notes that `file` now publishes (slug, projection). */
+  claim(file: string, slug: string, projection: string): void;
+}
+
+/** Reads every record file's (slug, projection), tolerating files that are not records. */
+export async function readRecordsFolder(recordsDir: string): Promise<RecordsFolder> {
+  const owners = new Map<string, string[]>();
+  const keyOfFile = new Map<string, string | null>();
+  for (const file of await listRecordFiles([recordsDir])) {
+    const key = await readResourceId(file);
+    keyOfFile.set(file, key);
+    if (key !== null) owners.set(key, [...(owners.get(key) ?? []), file]);
+  }
+  return {
+    place(slug, projection) {
+      const key = resourceIdOf(slug, projection);
+      const current = owners.get(key) ?? [];
+      const [only] = current;
+      if (current.length > 1) {
+        return { ok: false, message: `${current.join(', ')}: each already publishes ${key}; remove all but one of them, then publish again` };
+      }
+      if (only !== undefined) return { ok: true, file: only };
+      const file = path.join(recordsDir, `${slug}.${projection}.json`);
+      const holder = keyOfFile.get(file);
+      if (holder === undefined) return { ok: true, file };
+      const holds = holder === null ? 'something that is not a readable record' : holder;
+      return { ok: false, message: `${file}: already holds ${holds}, so ${key} cannot be written there; rename that file, then publish again` };
+    },
+    claim(file, slug, projection) {
+      const key = resourceIdOf(slug, projection);
+      keyOfFile.set(file, key);
+      if (!(owners.get(key) ?? []).includes(file)) owners.set(key, [...(owners.get(key) ?? []), file]);
+    },
+  };
+}
+
+/** Returns a file's text, or null when it does not exist. */
+export async function readIfExists(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/**
+ * Writes a file so readers see the old text or the new, never part of one: a synced temporary
+ * file in the same folder, renamed over the target. `null` removes the file.
+ */
+export async function replaceFile(file: string, text: string | null): Promise<void> {
+  if (text === null) {
+    await rm(file, { force: true });
+    return;
+  }
+  // Not `.json`, so a build listing the folder meanwhile never picks it up.
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temporary, 'wx');
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+async function readResourceId(file: string): Promise<string | null> {
+  try {
+    const value = JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, '')) as { slug?: unknown; projection?: unknown };
+    return typeof value.slug === 'string' && typeof value.projection === 'string' ? resourceIdOf(value.slug, value.projection) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,163 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { recordValidator } from '../record/index.ts';
+import { staticFilesHandler } from '../serve/static-files.ts';
+import { openOutbox, type AttemptSummary } from '../webhooks/index.ts';
+import { createApiHandler } from './api.ts';
+import { createPublisher } from './publisher.ts';
+import { DEFAULT_BODY_LIMIT_BYTES } from './request-body.ts';
+import { runSiteBuildProcess, type SiteBuildOutcome, type SiteBuildTarget } from './site-build-process.ts';
+import { openPublishStore } from './store.ts';
+
+/** How the publish service is set up. Test-only settings say so. */
+export interface PublishServiceOptions {
+  /** Folder of the SQLite databases (tasks and keys in publish.db, deliveries in outbox.db); created if missing. */
+  dataDir: string;
+  recordsDir: string;
+  /** The built site, served outside /api/ and rebuilt by publishes. */
+  outDir: string;
+  port?: number;
+  host?: string;
+  /** The site's absolute address; default http://localhost:<port>. */
+  site?: string;
+  maxBodyBytes?: number;
+  longPollCapSeconds?: number;
+  /** How long an idle service gathers publishes into one build; default 150 ms. */
+  gatherMs?: number;
+  /** Test only: accept and deliver to loopback callback URLs. */
+  allowLoopbackCallbacks?: boolean;
+  /** Test only: an extra certificate authority trusted for deliveries (a self-signed receiver). */
+  trustedCa?: string | Buffer;
+  /** Test only: shifts the outbox clock, so a retry scheduled minutes ahead is due now. */
+  webhookClockOffsetMs?: number;
+  /** How the site is rebuilt; default the build CLI in a child process. */
+  buildSite?: (target: SiteBuildTarget, signal: AbortSignal) => Promise<SiteBuildOutcome>;
+  /** Where log lines go; default stdout with a timestamp. */
+  log?: (line: string) => void;
+}
+
+/** A running service. */
+export interface PublishService {
+  /** The address it listens on, e.g. http://127.0.0.1:4321. */
+  url: string;
+  site: string;
+  server: Server;
+  /** Stops accepting, finishes or parks the work in hand, closes the databases. */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** Starts the publish service: the API under /api/, the built site everywhere else. */
+export async function startPublishService(options: PublishServiceOptions): Promise<PublishService> {
+  const { dataDir, recordsDir, outDir, port = 4321, host = '127.0.0.1', webhookClockOffsetMs = 0 } = options;
+  const log = options.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
+  // Compiling the schema takes about a second; do it before the first publish waits on it.
+  recordValidator();
+  mkdirSync(dataDir, { recursive: true });
+  const store = openPublishStore(path.join(dataDir, 'publish.db'));
+  const policy = { allowLoopback: options.allowLoopbackCallbacks === true };
+  const outbox = openOutbox(path.join(dataDir, 'outbox.db'), {
+    secretFor: (organizationId) => store.signingSecret(organizationId),
+    policy,
+    ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
+    now: () => Date.now() + webhookClockOffsetMs,
+    onAttempt: (attempt) => log(describeAttempt(attempt)),
+    onError: (error) => log(`webhook outbox error: ${error instanceof Error ? error.message : String(error)}`),
+  });
+
+  let closing = false;
+  let handleApi: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | undefined;
+  const serveStatic = staticFilesHandler(outDir);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+
+  const server = createServer((request, response) => {
+    const started = performance.now();
+    const pathname = (request.url ?? '/').split('?')[0]!;
+    // The query string is left out: a callback URL may carry a token.
+    response.once('close', () => {
+      const status = response.writableFinished ? String(response.statusCode) : 'aborted';
+      log(`http ${request.method} ${pathname.slice(0, 200)} ${status} ${Math.round(performance.now() - started)} ms`);
+    });
+    if (closing) {
+      response.setHeader('Connection', 'close');
+      if (request.method === 'POST') {
+        response.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '5' });
+        response.end(JSON.stringify({ error: { code: 'shutting_down', message: 'the service is stopping; publish again in a moment' } }));
+        return;
+      }
+    }
+    const handle = pathname === '/api' || pathname.startsWith('/api/') ? handleApi! : serveStatic;
+    handle(request, response).catch((error: unknown) => {
+      log(`http ${request.method} ${pathname.slice(0, 200)}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!response.headersSent) {
+        response.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
+        response.end(JSON.stringify({ error: { code: 'internal_error', message: 'the service failed to answer; see its log' } }));
+      } else {
+        response.destroy();
+      }
+    });
+  });
+  // A client announcing a body over the limit gets its 413 before sending it.
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    const declared = Number(request.headers['content-length'] ?? 0);
+    if (!(declared > maxBodyBytes)) response.writeContinue();
+    server.emit('request', request, response);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address !== null ? address.port : port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+  const site = options.site ?? `http://localhost:${actualPort}`;
+  const buildSite = options.buildSite ?? runSiteBuildProcess;
+
+  const publisher = createPublisher({
+    store,
+    outbox,
+    recordsDir,
+    site,
+    buildSite: (signal) => buildSite({ recordsDir, outDir, site }, signal),
+    ...(options.gatherMs === undefined ? {} : { gatherMs: options.gatherMs }),
+    log,
+  });
+  handleApi = createApiHandler({
+    store,
+    publisher,
+    outbox,
+    callbackPolicy: policy,
+    maxBodyBytes,
+    ...(options.longPollCapSeconds === undefined ? {} : { longPollCapSeconds: options.longPollCapSeconds }),
+  });
+  publisher.resume();
+  outbox.start();
+
+  return {
+    url,
+    site,
+    server,
+    async close({ graceMs = 30_000 } = {}) {
+      if (closing) return;
+      closing = true;
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await publisher.stop({ graceMs });
+      await outbox.close();
+      // Long polls were answered by publisher.stop; keep-alive connections are let go now.
+      server.closeIdleConnections();
+      const forceClose = setTimeout(() => server.closeAllConnections(), 2000);
+      await serverClosed;
+      clearTimeout(forceClose);
+      store.close();
+    },
+  };
+}
+
+function describeAttempt(attempt: AttemptSummary): string {
+  const answer = attempt.status === null ? attempt.error : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}`;
+  return `webhook ${attempt.handle} attempt ${attempt.attemptNumber}: ${attempt.accepted ? 'accepted' : 'failed'}, ${answer}, ${attempt.durationMs} ms`;
+}
