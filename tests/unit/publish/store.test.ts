@@ -1,0 +1,138 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../../src/lib/publish/keys.ts';
+import { openPublishStore, UnknownOrganizationError, type PublishStore } from '../../../src/lib/publish/store.ts';
+
+let dbPath: string;
+let store: PublishStore;
+
+beforeEach(() => {
+  dbPath = path.join(mkdtempSync(path.join(tmpdir(), 'publish-store-')), 'publish.db');
+  store = openPublishStore(dbPath);
+});
+
+afterEach(() => store.close());
+
+/** Every byte SQLite wrote: the database and its write-ahead log. */
+function storedBytes(): string {
+  const read = (file: string) => {
+    try {
+      return readFileSync(file).toString('latin1');
+    } catch {
+      return '';
+    }
+  };
+  return read(dbPath) + read(`${dbPath}-wal`);
+}
+
+describe('API keys', () => {
+  it('stores only the hash and a visible prefix, and finds the organization by the key', () => {
+    const org = store.createOrganization('Acme');
+    const { key, visiblePrefix } = store.createApiKey(org.id);
+    expect(store.organizationForKey(key)).toBe(org.id);
+    expect(visiblePrefix).toBe(key.slice(0, 12));
+    const bytes = storedBytes();
+    expect(bytes).toContain(hashApiKey(key));
+    expect(bytes).not.toContain(key);
+  });
+
+  it('knows no organization for an unknown key or a revoked one', () => {
+    const org = store.createOrganization('Acme');
+    const { key, visiblePrefix } = store.createApiKey(org.id);
+    expect(store.organizationForKey(`${key}x`)).toBeUndefined();
+    expect(store.revokeApiKey(org.id, visiblePrefix)).toBe(1);
+    expect(store.organizationForKey(key)).toBeUndefined();
+    expect(store.listApiKeys(org.id)[0]).toMatchObject({ visiblePrefix, revokedAt: expect.any(String) });
+  });
+
+  it('refuses a key for an organization that does not exist', () => {
+    expect(() => store.createApiKey('org_missing')).toThrow(UnknownOrganizationError);
+  });
+});
+
+describe('signing secrets', () => {
+  it('creates the secret the first time it is asked for, then returns the same one', () => {
+    const org = store.createOrganization('Acme');
+    expect(store.listOrganizations()[0]!.hasSigningSecret).toBe(false);
+    const secret = store.signingSecret(org.id);
+    expect(secret).toMatch(/^whsec_/);
+    expect(store.signingSecret(org.id)).toBe(secret);
+    expect(store.listOrganizations()[0]!.hasSigningSecret).toBe(true);
+  });
+
+  it('rotates to a new secret that every later lookup returns, in another connection too', () => {
+    const org = store.createOrganization('Acme');
+    const old = store.signingSecret(org.id);
+    const other = openPublishStore(dbPath);
+    try {
+      const rotated = other.rotateSigningSecret(org.id);
+      expect(rotated).not.toBe(old);
+      expect(store.signingSecret(org.id)).toBe(rotated);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('gives each organization its own secret', () => {
+    const a = store.createOrganization('A');
+    const b = store.createOrganization('B');
+    expect(store.signingSecret(a.id)).not.toBe(store.signingSecret(b.id));
+  });
+});
+
+describe('tasks', () => {
+  const handle = '6f1c1b8e-8f51-4b8e-9a3f-1f4a2d1c2b3a';
+
+  it('moves an unfinished task between stages and ends it exactly once', () => {
+    const org = store.createOrganization('Acme');
+    store.insertTask({ handle, organizationId: org.id, callbackUrl: null, recordText: '{}' });
+    expect(store.getTask(handle)).toMatchObject({ status: 'queued', stage: 'queued', progress: 0, resultJson: null });
+    expect(store.setStage(handle, 'building', { resourceId: 'tee/svc', buildId: 1 })).toBe(true);
+    expect(store.getTask(handle)).toMatchObject({ status: 'running', stage: 'building site', progress: 0.5, resourceId: 'tee/svc' });
+    const outcome = { status: 'complete' as const, error: '', resourceId: 'tee/svc', pageUrl: 'https://x/garments/tee/svc/', resultJson: '{"done":true}' };
+    expect(store.finishTask(handle, outcome)).toBe(true);
+    expect(store.finishTask(handle, { ...outcome, status: 'failed', resultJson: '{}' })).toBe(false);
+    expect(store.setStage(handle, 'writing')).toBe(false);
+    expect(store.getTask(handle)).toMatchObject({ status: 'complete', progress: 1, resultJson: '{"done":true}' });
+  });
+
+  it('keeps the first backup of a written record, and lists writes latest first', () => {
+    const org = store.createOrganization('Acme');
+    const second = '7f1c1b8e-8f51-4b8e-9a3f-1f4a2d1c2b3a';
+    store.insertTask({ handle, organizationId: org.id, callbackUrl: null, recordText: '{}' });
+    store.insertTask({ handle: second, organizationId: org.id, callbackUrl: null, recordText: '{}' });
+    store.noteWrite({ handle, file: 'records/a.json', replacedText: null });
+    store.noteWrite({ handle, file: 'records/a.json', replacedText: 'written by this task before a crash' });
+    store.noteWrite({ handle: second, file: 'records/a.json', replacedText: 'first task text' });
+    expect(store.writtenRecords([handle, second])).toEqual([
+      { handle: second, file: 'records/a.json', replacedText: 'first task text' },
+      { handle, file: 'records/a.json', replacedText: null },
+    ]);
+  });
+
+  it('lists unfinished tasks and ended tasks whose event has not reached the outbox', () => {
+    const org = store.createOrganization('Acme');
+    store.insertTask({ handle, organizationId: org.id, callbackUrl: 'https://example.com/hook', recordText: '{}' });
+    expect(store.unfinishedTasks().map((task) => task.handle)).toEqual([handle]);
+    expect(store.tasksAwaitingEvent()).toEqual([]);
+    store.finishTask(handle, { status: 'failed', error: 'x', resourceId: '', pageUrl: '', resultJson: '{}' });
+    expect(store.unfinishedTasks()).toEqual([]);
+    expect(store.tasksAwaitingEvent().map((task) => task.handle)).toEqual([handle]);
+    store.markEventEnqueued(handle);
+    expect(store.tasksAwaitingEvent()).toEqual([]);
+    expect(store.taskCounts()).toEqual({ queued: 0, running: 0, complete: 0, failed: 1 });
+  });
+});
+
+describe('builds', () => {
+  it('counts builds started, succeeded and failed', () => {
+    const first = store.startBuild(3);
+    const second = store.startBuild(1);
+    store.startBuild(1);
+    store.finishBuild(first, true, 'ok');
+    store.finishBuild(second, false, 'boom');
+    expect(store.buildCounts()).toEqual({ started: 3, succeeded: 1, failed: 1 });
+  });
+});
