@@ -1,5 +1,4 @@
 import { parseArgs } from 'node:util';
-import { buildSite } from '../lib/build/site-build.ts';
 import { formatProblem } from '../lib/record/index.ts';
 
 const USAGE = `usage: npm run build [-- [--records DIR] [--out DIR] [--site URL]]
@@ -35,6 +34,8 @@ if (options.help) {
   process.exit(0);
 }
 
+// Astro loads slowly, so it is imported only once the arguments are known to be good.
+const { buildSite } = await import('../lib/build/site-build.ts');
 const started = performance.now();
 const result = await buildSite({
   recordsDir: options.records,

@@ -41,18 +41,23 @@ export function validateRecord(value: unknown, file: string): Problem[] {
 /** Turns ajv's raw errors into one [pointer, message] per real problem. */
 function explainErrors(errors: ErrorObject[], record: Partial<GarmentRecord>): [string, string][] {
   const projection = record.projection;
-  const dataKeyErrors = errors.filter((e) => e.instancePath === '/data' && /\/(svcData|techData)\//.test(e.schemaPath));
+  const dataKeyErrors = errors.filter((e) => e.parentSchema === schema.$defs.svcData || e.parentSchema === schema.$defs.techData);
+  const valueRuleAt = new Set(errors.filter((e) => e.keyword === 'enum' || e.keyword === 'const').map((e) => e.instancePath));
   const relevant = errors.filter(
     (e) =>
       !dataKeyErrors.includes(e) &&
       e.keyword !== 'if' &&
       // `anyOf [X, null]`: when the value is not null, only X's complaints matter.
-      !(e.keyword === 'type' && e.params.type === 'null') &&
-      !(e.keyword === 'anyOf' && errors.some((other) => other !== e && other.instancePath.startsWith(e.instancePath))),
+      !(e.keyword === 'type' && /\/anyOf\/\d+\/type$/.test(e.schemaPath) && e.params.type === 'null') &&
+      !(e.keyword === 'anyOf' && errors.some((other) => other !== e && other.instancePath.startsWith(e.instancePath))) &&
+      // An enumeration's message already lists the allowed values, types included.
+      !(e.keyword === 'type' && valueRuleAt.has(e.instancePath)),
   );
   const explained: [string, string][] = relevant.map((e) => [pointerOf(e), explainError(e)]);
+  const dataKeys = Object.keys(record.data ?? {}).filter((key) => key in schema.$defs.data.properties);
   if (dataKeyErrors.length > 0 && (projection === 'svc' || projection === 'tech')) {
-    explained.unshift(['/data', explainDataKeys(projection, Object.keys(record.data ?? {}))]);
+    const mismatch = explainDataKeys(projection, dataKeys);
+    if (mismatch) explained.unshift(['/data', mismatch]);
   }
   return dedupe(explained);
 }
@@ -93,7 +98,7 @@ function explainError(error: ErrorObject): string {
   }
 }
 
-/** Says which data keys a record lacks or has too many of for its projection. */
+/** Says which known data keys a record lacks or has too many of for its projection, or '' when none. */
 function explainDataKeys(projection: Projection, keys: string[]): string {
   const expected = DATA_KEYS[projection];
   const missing = expected.filter((k) => !keys.includes(k));
@@ -102,6 +107,7 @@ function explainDataKeys(projection: Projection, keys: string[]): string {
     missing.length > 0 ? `missing ${missing.join(', ')}` : '',
     extra.length > 0 ? `not allowed ${extra.join(', ')}` : '',
   ].filter(Boolean);
+  if (parts.length === 0) return '';
   return `data keys do not match projection "${projection}" (${expected.length} keys): ${parts.join('; ')}`;
 }
 
