@@ -1,0 +1,239 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { textBlocksOf, type GarmentRecord, type TextBlock } from '../../../src/lib/record/index.ts';
+import { linksFor } from '../../../src/lib/site/links.ts';
+import { escapeData, footnoteLabels, recordMarkdown, textBlockLines } from '../../../src/lib/site/markdown.ts';
+import { plainText } from '../../../src/lib/site/text.ts';
+import { nodesOf, pageText, parseMarkdown, parseTwin, textOf } from '../../support/markdown.ts';
+import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
+
+const SITE = 'https://garments.example.org';
+const hostileDir = path.join(projectRoot, 'tests/fixtures/hostile');
+/** The sample records, and the hostile fixtures whose every free-text string is an attack. */
+const samples = [
+  ...sampleRecords(),
+  ...readdirSync(hostileDir).filter((name) => name.endsWith('.json')).map((name) => ({
+    file: `tests/fixtures/hostile/${name}`,
+    record: JSON.parse(readFileSync(path.join(hostileDir, name), 'utf8')) as GarmentRecord,
+  })),
+];
+const tee = samples.find(({ record }) => record.slug === 'ridgeline-rk6210-heavyweight-tee' && record.projection === 'svc')!.record;
+/** The commerce sample without its data collections: quicker to parse where only text matters. */
+const slimTee = (() => {
+  const copy = copyOf(tee);
+  const data = copy.data as unknown as Record<string, unknown>;
+  for (const key of Object.keys(data)) if (Array.isArray(data[key])) data[key] = [];
+  return copy;
+})();
+
+const parsedSamples = new Map<GarmentRecord, ReturnType<typeof twin>>();
+/** A sample's twin, parsed once for all the tests that read it (parsing is the slow part). */
+function sampleTwin(record: GarmentRecord) {
+  if (!parsedSamples.has(record)) parsedSamples.set(record, twin(record));
+  return parsedSamples.get(record)!;
+}
+
+function twin(record: GarmentRecord) {
+  const links = linksFor(record, SITE, true);
+  const markdown = recordMarkdown(record, links);
+  return { markdown, links, ...parseTwin(markdown) };
+}
+
+/** The text of every block-level container a text block can end up in. */
+function blockTexts(tree: ReturnType<typeof parseMarkdown>): string[] {
+  return [...nodesOf(tree, 'paragraph'), ...nodesOf(tree, 'heading')].map(textOf);
+}
+
+/** Counts of the block constructs that record text must never create. */
+function structure(tree: ReturnType<typeof parseMarkdown>) {
+  return Object.fromEntries(
+    (['heading', 'table', 'list', 'listItem', 'blockquote', 'code', 'html', 'thematicBreak', 'definition', 'footnoteDefinition'] as const).map(
+      (type) => [type, nodesOf(tree, type).length],
+    ),
+  );
+}
+
+const HOSTILE = [
+  '# Not a heading',
+  '---',
+  'front: matter',
+  '---',
+  '> not a quote',
+  '| a | b |',
+  '|---|---|',
+  '| 1 | 2 |',
+  '[^c1]: not a footnote definition',
+  '[ref]: https://evil.example/ "not a definition"',
+  '- not a list',
+  '* not a list either',
+  '+ nor this',
+  '1. not ordered',
+  '2) nor this',
+  '<script>alert("x")</script>',
+  '<div onclick="x()">raw html</div>',
+  '<!-- not a comment -->',
+  '```',
+  'not code',
+  '```',
+  '~~~',
+  '    not indented code',
+  '===',
+  '* * *',
+  ':-- | --:',
+  'text with [a link](javascript:alert(1)) and ![an image](https://x.example/i.png) and <https://ok.example/>',
+  'and `code | with <b>` and **bold** and a trailing hash #',
+].join('\n');
+
+describe('recordMarkdown', () => {
+  it.each(samples.map(({ file, record }) => [file, record] as const))('%s: every text block appears as the page shows it', (_file, record) => {
+    const { tree } = sampleTwin(record);
+    const texts = blockTexts(tree);
+    for (const [pointer, block] of textBlocksOf(record)) {
+      const expected = pageText(block.text);
+      expect(texts.some((text) => text.includes(expected)), `${pointer}: ${expected}`).toBe(true);
+    }
+  });
+
+  it.each(samples.map(({ file, record }) => [file, record] as const))('%s: every claim has a referenced footnote naming it', (_file, record) => {
+    const { tree } = sampleTwin(record);
+    const labels = footnoteLabels(record.claims.map((c) => c.id));
+    const definitions = new Map(nodesOf(tree, 'footnoteDefinition').map((d) => [d.identifier, d]));
+    const referenced = new Set(nodesOf(tree, 'footnoteReference').map((r) => r.identifier));
+    for (const claim of record.claims) {
+      const label = labels.get(claim.id)!.toLowerCase();
+      expect(definitions.has(label), claim.id).toBe(true);
+      expect(referenced.has(label), claim.id).toBe(true);
+      expect(textOf(definitions.get(label)!)).toContain(claim.id);
+    }
+    expect(definitions.size).toBe(record.claims.length);
+  });
+
+  it.each(samples.map(({ file, record }) => [file, record] as const))('%s: holds no raw HTML and links only to http(s) or mailto', (_file, record) => {
+    const { tree } = sampleTwin(record);
+    expect(nodesOf(tree, 'html')).toEqual([]);
+    for (const node of [...nodesOf(tree, 'link'), ...nodesOf(tree, 'image')]) expect(node.url).toMatch(/^(https?:|mailto:)/);
+    expect(nodesOf(tree, 'image')).toEqual([]);
+  });
+
+  it('puts schema_version, slug, projection, revision, published_at, research status and links in YAML front matter', () => {
+    const { frontMatter, links } = twin(slimTee);
+    expect(frontMatter).toMatchObject({
+      schema_version: 'garment-access/2.4.0',
+      slug: tee.slug,
+      projection: tee.projection,
+      record_revision: tee.record_revision,
+      published_at: tee.published_at,
+      research_status: tee.research.status,
+    });
+    expect(frontMatter.links).toEqual(links);
+  });
+
+  it('keeps every section heading in the specification order, one h1 and no skipped levels', () => {
+    const { tree } = twin(slimTee);
+    const headings = nodesOf(tree, 'heading');
+    expect(headings.filter((h) => h.depth === 1)).toHaveLength(1);
+    expect(headings[0]!.depth).toBe(1);
+    headings.slice(1).forEach((heading, i) => expect(heading.depth).toBeLessThanOrEqual(headings[i]!.depth + 1));
+    const h2 = headings.filter((h) => h.depth === 2).map(textOf);
+    expect(h2.slice(0, 11)).toEqual([
+      'Overview', 'When it fits', 'Fit and sizing', 'Fabric and colors', 'Decoration', 'Standard pricing',
+      'Customer evidence', 'Trade-offs', 'Alternatives', 'Sample before launch', 'Technical handoff',
+    ]);
+  });
+
+  it('cannot be broken by hostile text in any text block', () => {
+    const benign = copyOf(slimTee);
+    const hostile = copyOf(slimTee);
+    const everyBlock = (record: GarmentRecord, text: string) => {
+      for (const [, block] of textBlocksOf(record)) (block as TextBlock).text = text;
+      for (const entry of record.page.faq) entry.question = text;
+    };
+    everyBlock(benign, 'Plain words.');
+    everyBlock(hostile, HOSTILE);
+
+    const clean = twin(benign);
+    const attacked = twin(hostile);
+    expect(structure(attacked.tree)).toEqual(structure(clean.tree));
+    expect(nodesOf(attacked.tree, 'html')).toEqual([]);
+    expect(attacked.frontMatter.links).toEqual(attacked.links);
+    for (const link of nodesOf(attacked.tree, 'link')) expect(link.url).toMatch(/^(https?:|mailto:)/);
+
+    const expected = pageText(HOSTILE);
+    const paragraphs = nodesOf(attacked.tree, 'paragraph').map(textOf);
+    expect(paragraphs.filter((text) => text === expected).length).toBeGreaterThanOrEqual(textBlocksOf(hostile).length - 1);
+    // The title is a heading; its claim references follow the text.
+    expect(textOf(nodesOf(attacked.tree, 'heading')[0]!)).toBe(expected);
+    // FAQ questions are plain data, shown exactly.
+    const questions = nodesOf(attacked.tree, 'heading').filter((h) => h.depth === 3).map(textOf);
+    expect(questions.filter((q) => q === HOSTILE.replace(/\s+/g, ' '))).toHaveLength(hostile.page.faq.length);
+  });
+
+  it('keeps a title with YAML syntax inside the front matter', () => {
+    const record = copyOf(slimTee);
+    record.page.title!.text = 'Tee\n---\nslug: evil\n...\n"quoted": [x]';
+    const { frontMatter } = twin(record);
+    expect(frontMatter.slug).toBe(tee.slug);
+    expect(frontMatter.title).toBe(plainText(record.page.title!.text));
+  });
+
+  it('escapes pipes and line breaks in table cells', () => {
+    const record = copyOf(slimTee);
+    record.gaps = [{ ...record.gaps[0]!, priority: 'blocking', impact: 'a | b\nc || d', next_action: '`x | y`' }];
+    const { tree } = twin(record);
+    const gapTable = nodesOf(tree, 'table').find((table) => textOf(table.children[0]!).startsWith('About'))!;
+    const row = gapTable.children[1]!;
+    expect(row.children).toHaveLength(5);
+    expect(textOf(row.children[2]!)).toBe('a | b c || d');
+    expect(textOf(row.children[3]!)).toBe('`x | y`');
+  });
+
+  it('makes site-relative links in text absolute from the page address', () => {
+    const record = copyOf(slimTee);
+    record.page.sections.overview = [{ text: 'See the [tech page](/garments/x/tech/) and [that part](#claims).', claim_ids: [], kind: 'generic_navigation' } as unknown as TextBlock];
+    const { tree } = twin(record);
+    const urls = nodesOf(tree, 'link').map((link) => link.url);
+    expect(urls).toContain('https://garments.example.org/garments/x/tech/');
+    expect(urls).toContain(`https://garments.example.org/garments/${tee.slug}/${tee.projection}/#claims`);
+  });
+});
+
+describe('textBlockLines', () => {
+  it('escapes what would start a block and keeps inline Markdown', () => {
+    expect(textBlockLines('# Big\n\n- item\n10. ten\n**bold** `c`')).toEqual(['\\# Big', '\\- item', '10\\. ten', '**bold** `c`']);
+  });
+
+  it('turns raw HTML into text and drops unsafe links to their label', () => {
+    expect(textBlockLines('<b>x</b> [y](javascript:z)')).toEqual(['\\<b>x\\</b> y']);
+  });
+});
+
+describe('escapeData', () => {
+  it.each([
+    'a|b *c* _d_ <i>x</i> [e](f) `g` ~h~ #i \\j',
+    'see https://x.example/a_b*c*|d and www.x.example/q_r',
+    '&amp; &#169; AT&T',
+    '# heading-like\n- list-like\n> quote-like',
+    '[^c1]: x',
+  ])('renders %j exactly, on one line', (value) => {
+    const tree = parseMarkdown(`x ${escapeData(value)}`);
+    expect(tree.children).toHaveLength(1);
+    expect(textOf(tree)).toBe(`x ${value.replace(/\s+/g, ' ')}`);
+  });
+});
+
+describe('footnoteLabels', () => {
+  it('uses safe, case-insensitively unique ids as they are', () => {
+    expect([...footnoteLabels(['c1', 'clm-weight.2']).values()]).toEqual(['c1', 'clm-weight.2']);
+  });
+
+  it('numbers ids that are unsafe or differ only in case, avoiding ids already taken', () => {
+    expect([...footnoteLabels(['a b', 'C1', 'c1', 'claim-1', ']x']).entries()]).toEqual([
+      ['a b', 'claim-1-1'],
+      ['C1', 'claim-2'],
+      ['c1', 'claim-3'],
+      ['claim-1', 'claim-1'],
+      [']x', 'claim-5'],
+    ]);
+  });
+});
