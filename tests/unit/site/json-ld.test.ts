@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { linksFor } from '../../../src/lib/site/links.ts';
+import { recordJsonLd, scriptSafeJson } from '../../../src/lib/site/json-ld.ts';
+import { copyOf, sampleRecords } from '../../support/records.ts';
+
+const SITE = 'https://garments.example.org';
+const record = sampleRecords().find((r) => r.record.projection === 'svc')!.record;
+const links = linksFor(record, SITE, true);
+
+describe('recordJsonLd', () => {
+  it('describes the record as a schema.org Dataset about the garment as a Product', () => {
+    const ld = recordJsonLd(record, links);
+    expect(ld).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Dataset',
+      url: links.page,
+      version: record.record_revision,
+      datePublished: record.published_at,
+      schemaVersion: links.schema,
+      about: { '@type': 'Product', brand: { '@type': 'Brand', name: record.data.identity.brand } },
+    });
+    expect(ld.distribution).toEqual([
+      { '@type': 'DataDownload', contentUrl: links.json, encodingFormat: 'application/json' },
+      { '@type': 'DataDownload', contentUrl: links.markdown, encodingFormat: 'text/markdown' },
+    ]);
+  });
+
+  it('names the garment in plain text and leaves out what the record does not state', () => {
+    const bare = copyOf(record);
+    bare.page.title = { text: '**Heavy** tee', claim_ids: [], kind: 'fact' } as never;
+    bare.data.identity.brand = null;
+    bare.images = [];
+    const ld = recordJsonLd(bare, links);
+    expect(ld.name).toBe('Heavy tee');
+    expect(ld.about).not.toHaveProperty('brand');
+    expect(ld.about).not.toHaveProperty('image');
+    expect(JSON.stringify(ld)).not.toContain('undefined');
+  });
+
+  it('lists only http(s) image addresses', () => {
+    const withBadImage = copyOf(record);
+    withBadImage.images = [
+      { kind: 'blank', view: 'front', color_name: null, url: 'javascript:alert(1)' },
+      { kind: 'blank', view: 'back', color_name: null, url: 'https://img.example/back.jpg' },
+    ];
+    expect((recordJsonLd(withBadImage, links).about as { image: string[] }).image).toEqual(['https://img.example/back.jpg']);
+  });
+});
+
+describe('scriptSafeJson', () => {
+  it('cannot close the script element or open a comment, and parses back to the same value', () => {
+    const value = { name: '</script><script>alert(1)</script>', note: '<!-- x --> & \u2028 \u2029' };
+    const json = scriptSafeJson(value);
+    expect(json).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(json)).toEqual(value);
+  });
+
+  it('escapes a hostile record title in the JSON-LD of its page', () => {
+    const hostile = copyOf(record);
+    hostile.page.title = { text: '</SCRIPT><script>alert("x")</script>', claim_ids: [], kind: 'fact' } as never;
+    const json = scriptSafeJson(recordJsonLd(hostile, links));
+    expect(json.toLowerCase()).not.toContain('</script');
+    expect(JSON.parse(json).name).toBe('</SCRIPT><script>alert("x")</script>');
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { linksFor, publishedRecord } from '../../../src/lib/site/links.ts';
+import { copyOf, sampleRecords } from '../../support/records.ts';
+
+const record = sampleRecords()[0]!.record;
+
+describe('linksFor', () => {
+  it('names every representation with an absolute URL from the site address', () => {
+    expect(linksFor({ slug: 'tee', projection: 'svc' }, 'https://garments.example.org', true)).toEqual({
+      self: 'https://garments.example.org/garments/tee/svc.json',
+      markdown: 'https://garments.example.org/garments/tee/svc.md',
+      json: 'https://garments.example.org/garments/tee/svc.json',
+      page: 'https://garments.example.org/garments/tee/svc/',
+      other_projection: 'https://garments.example.org/garments/tee/tech.json',
+      schema: 'https://garments.example.org/schema/garment-access-2.4.0.json',
+      api_docs: 'https://garments.example.org/docs/api/',
+      mcp_docs: 'https://garments.example.org/docs/webhooks/',
+    });
+  });
+
+  it('gives a null other_projection when the garment has no record of the other projection', () => {
+    expect(linksFor({ slug: 'tee', projection: 'tech' }, 'https://garments.example.org', false).other_projection).toBeNull();
+    expect(linksFor({ slug: 'tee', projection: 'tech' }, 'https://garments.example.org', true).other_projection).toBe(
+      'https://garments.example.org/garments/tee/svc.json',
+    );
+  });
+
+  it('keeps a base path of the site, with or without its trailing slash', () => {
+    for (const site of ['https://example.org/press', 'https://example.org/press/', new URL('https://example.org/press/')]) {
+      expect(linksFor({ slug: 'tee', projection: 'svc' }, site, false).page).toBe('https://example.org/press/garments/tee/svc/');
+    }
+  });
+});
+
+describe('publishedRecord', () => {
+  it('replaces links and changes nothing else: same keys in the same order, same values', () => {
+    const input = copyOf(record);
+    const links = linksFor(input, 'https://garments.example.org', true);
+    const published = publishedRecord(input, links);
+    expect(Object.keys(published)).toEqual(Object.keys(record));
+    expect({ ...published, links: record.links }).toEqual(record);
+    expect(published.links).toBe(links);
+  });
+
+  it('leaves the input record untouched', () => {
+    const input = copyOf(record);
+    publishedRecord(input, linksFor(input, 'https://garments.example.org', false));
+    expect(input).toEqual(record);
+  });
+});

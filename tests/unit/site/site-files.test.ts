@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { indexEntries, siteEntryOf } from '../../../src/lib/site/site-index.ts';
+import { entryLinks, jsonFile, llmsTxt, MissingSiteError, recordsIndex, siteOf, sitemapPages, sitemapXml } from '../../../src/lib/site/site-files.ts';
+import { copyOf, sampleRecords } from '../../support/records.ts';
+
+const SITE = 'https://garments.example.org';
+const samples = sampleRecords();
+const index = indexEntries(samples.map(({ file, record }) => siteEntryOf(record, file)));
+// A garment published in one projection only, with a title that needs escaping.
+const lone = copyOf(samples.find((s) => s.record.projection === 'tech')!.record);
+lone.slug = 'lone-garment';
+lone.page.title = { text: 'Lone [tech] & <only>', claim_ids: ['x'], kind: 'fact' } as never;
+const withLone = indexEntries([...index.entries, siteEntryOf(lone, 'lone.json')]);
+
+describe('entryLinks', () => {
+  it('links the other projection only when it is published', () => {
+    const loneEntry = withLone.entries.find((e) => e.slug === 'lone-garment')!;
+    expect(entryLinks(withLone, loneEntry, SITE).other_projection).toBeNull();
+    for (const entry of index.entries) expect(entryLinks(index, entry, SITE).other_projection).toMatch(/\.json$/);
+  });
+});
+
+describe('recordsIndex', () => {
+  it('lists every record with its identity, revision, status and links', () => {
+    const body = recordsIndex(index, SITE);
+    expect(body.count).toBe(samples.length);
+    expect(body.schema).toBe(`${SITE}/schema/garment-access-2.4.0.json`);
+    expect(body.records.map((r) => `${r.slug}/${r.projection}`).sort()).toEqual(samples.map((s) => `${s.record.slug}/${s.record.projection}`).sort());
+    const tee = body.records.find((r) => r.slug === samples[0]!.record.slug && r.projection === samples[0]!.record.projection)!;
+    const record = samples[0]!.record;
+    expect(tee).toEqual({
+      slug: record.slug,
+      projection: record.projection,
+      title: expect.any(String),
+      category: record.data.identity.category,
+      brand: record.data.identity.brand,
+      record_revision: record.record_revision,
+      published_at: record.published_at,
+      research_status: record.research.status,
+      links: entryLinks(index, index.entries.find((e) => e.slug === record.slug && e.projection === record.projection)!, SITE),
+    });
+  });
+});
+
+describe('jsonFile', () => {
+  it('writes 2-space JSON with a trailing newline', () => {
+    expect(jsonFile({ a: [1] })).toBe('{\n  "a": [\n    1\n  ]\n}\n');
+  });
+});
+
+describe('llmsTxt', () => {
+  const text = llmsTxt(withLone, SITE);
+
+  it('follows the llms.txt layout: title, summary quote, then sections of link lines', () => {
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/^# \S/);
+    expect(lines[2]).toMatch(/^> \S/);
+    const h2 = lines.filter((l) => l.startsWith('#')).slice(1);
+    expect(h2).toEqual(['## Records', '## Docs']);
+    const items = lines.filter((l) => l.startsWith('- '));
+    for (const item of items) expect(item).toMatch(/^- \[[^\n]+\]\(https:\/\/[^\s)]+\)(: .+)?$/);
+    expect(text.endsWith('\n')).toBe(true);
+  });
+
+  it('lists every Markdown twin, the docs, the schema and records.json', () => {
+    for (const entry of withLone.entries) expect(text).toContain(`(${SITE}/garments/${entry.slug}/${entry.projection}.md)`);
+    for (const path of ['/docs/api/', '/docs/webhooks/', '/schema/garment-access-2.4.0.json', '/records.json']) expect(text).toContain(`(${SITE}${path})`);
+  });
+
+  it('escapes brackets in link names', () => {
+    expect(text).toContain('- [Lone \\[tech\\] & <only> (Technical)]');
+  });
+});
+
+describe('sitemapPages', () => {
+  const routes = [
+    './index.astro',
+    './404.astro',
+    './garments/[slug]/index.astro',
+    './garments/[slug]/[projection].astro',
+    './docs/api.astro',
+    './docs/webhooks/index.astro',
+    './search.astro',
+    './things/[...rest].astro',
+  ];
+
+  it('lists static pages, every garment page and every record page; not 404 or unknown dynamic routes', () => {
+    const paths = sitemapPages(routes, index).map((p) => p.path);
+    const garments = [...new Set(samples.map((s) => s.record.slug))];
+    expect(paths.sort()).toEqual(
+      [
+        '/',
+        '/docs/api/',
+        '/docs/webhooks/',
+        '/search/',
+        ...garments.map((slug) => `/garments/${slug}/`),
+        ...samples.map(({ record }) => `/garments/${record.slug}/${record.projection}/`),
+      ].sort(),
+    );
+  });
+
+  it('dates record pages by their publication when it is an ISO date', () => {
+    const page = sitemapPages(['./garments/[slug]/[projection].astro'], index)[0]!;
+    expect(page.lastmod).toBe(index.entries[0]!.publishedAt);
+  });
+});
+
+describe('sitemapXml', () => {
+  it('writes absolute, XML-escaped URLs', () => {
+    const xml = sitemapXml([{ path: '/' }, { path: '/a&b/', lastmod: '2026-01-02' }], 'https://example.org/press/');
+    expect(xml).toBe(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        '  <url><loc>https://example.org/press/</loc></url>',
+        '  <url><loc>https://example.org/press/a&amp;b/</loc><lastmod>2026-01-02</lastmod></url>',
+        '</urlset>',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('siteOf', () => {
+  it('refuses to build links without a site address', () => {
+    expect(() => siteOf(undefined)).toThrow(MissingSiteError);
+    expect(siteOf(new URL(SITE)).href).toBe(`${SITE}/`);
+  });
+});
