@@ -1,0 +1,147 @@
+// Shared by the publish integration tests: a self-signed HTTPS receiver that verifies every
+// delivery with the webhook library, JSON requests, folder fingerprints and sample records.
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import path from 'node:path';
+import { readVerifiedEvent, type ReceivedEvent } from '../../../src/lib/webhooks/index.ts';
+import { copyOf, sampleRecords } from '../../support/records.ts';
+
+/** A certificate for 127.0.0.1 signed by itself, made with openssl. */
+export interface Certificate {
+  key: Buffer;
+  cert: Buffer;
+  certFile: string;
+}
+
+/** Makes a self-signed certificate for 127.0.0.1 in `dir`. */
+export function makeCertificate(dir: string): Certificate {
+  const keyFile = path.join(dir, 'receiver-key.pem');
+  const certFile = path.join(dir, 'receiver-cert.pem');
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+  ], { stdio: 'ignore' });
+  return { key: readFileSync(keyFile), cert: readFileSync(certFile), certFile };
+}
+
+/** One request the receiver got. */
+export interface Delivery {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: string;
+  /** The verified event, or undefined when verification failed. */
+  event?: ReceivedEvent;
+  rejection?: string;
+  /** The status the receiver answered. */
+  answered: number;
+}
+
+/** A local HTTPS receiver. */
+export interface Receiver {
+  url: string;
+  deliveries: Delivery[];
+  /** Verified deliveries that were accepted (2xx), by handle. */
+  acceptedFor(handle: string): Delivery[];
+  /** Decides the status for a verified delivery; default 200. */
+  answerWith(decide: (delivery: Delivery) => number): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an HTTPS receiver on loopback that verifies each delivery's signature over the raw
+ * body with the secrets `secrets()` returns at that moment; a bad signature gets 400.
+ */
+export async function startReceiver(certificate: Certificate, secrets: () => string[]): Promise<Receiver> {
+  const deliveries: Delivery[] = [];
+  let decide: (delivery: Delivery) => number = () => 200;
+  const server: Server = createServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const delivery: Delivery = { path: request.url ?? '', headers: request.headers, rawBody: raw.toString('utf8'), answered: 0 };
+      try {
+        const header = request.headers['x-svc-signature'];
+        delivery.event = readVerifiedEvent(raw, typeof header === 'string' ? header : undefined, { secrets: secrets() });
+        delivery.answered = decide(delivery);
+      } catch (error) {
+        delivery.rejection = (error as Error).message;
+        delivery.answered = 400;
+      }
+      deliveries.push(delivery);
+      response.writeHead(delivery.answered, { 'Content-Type': 'text/plain' }).end(delivery.answered < 300 ? 'ok' : 'not now');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `https://127.0.0.1:${port}`,
+    deliveries,
+    acceptedFor: (handle) => deliveries.filter((d) => d.event?.handle === handle && d.answered >= 200 && d.answered < 300),
+    answerWith(next) {
+      decide = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** An answer read as text, with its status and headers. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: () => any;
+}
+
+/** Sends a request to the service with an optional API key and JSON body. */
+export async function call(baseUrl: string, pathAndQuery: string, options: { method?: string; key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers.Authorization = `Bearer ${options.key}`;
+  let body: string | Buffer | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${pathAndQuery}`, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, ...(body === undefined ? {} : { body }) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
+}
+
+/** Every file under a folder with its size, modification time and content hash: equal fingerprints, unchanged folder. */
+export function fingerprint(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => {
+      const file = path.join(entry.parentPath, entry.name);
+      const info = statSync(file);
+      return `${path.relative(dir, file)} ${info.size} ${info.mtimeMs}`;
+    })
+    .sort();
+}
+
+/** A copy of a sample record of the projection, under a new slug so it makes a new page. */
+export function sampleRecordAs(slug: string, projection: 'svc' | 'tech' = 'svc'): Record<string, unknown> {
+  const sample = sampleRecords().find(({ record }) => record.projection === projection);
+  if (sample === undefined) throw new Error(`records/ has no ${projection} sample record`);
+  return { ...copyOf(sample.record), slug } as unknown as Record<string, unknown>;
+}
+
+/** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The UUID form handles take. */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
