@@ -1,0 +1,263 @@
+// End to end: the admin CLI, `serve` as a real process with real Astro builds, and a local HTTPS
+// receiver that verifies every delivery with the webhook library. One service is shared by the
+// tests in order (each real build takes seconds); the last test kills it and starts it again.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../support/records.ts';
+import { node, runCli } from '../../support/run.ts';
+import { call, eventually, fingerprint, makeCertificate, sampleRecordAs, startReceiver, UUID, type Receiver } from './support.ts';
+
+/** A running `serve` process. */
+interface ServeProcess {
+  url: string;
+  child: ChildProcessWithoutNullStreams;
+  /** Everything it printed so far. */
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+let work: string;
+let recordsDir: string;
+let outDir: string;
+let dataDir: string;
+let receiver: Receiver;
+let certFile: string;
+let service: ServeProcess;
+let acme: { organization_id: string; api_key: string };
+let other: { organization_id: string; api_key: string };
+let secret: string;
+const outputs: string[] = [];
+
+/** Starts `node src/cli/serve.ts` on a free port with the test-only flags, and waits for its address. */
+async function startServe(extraArgs: string[] = []): Promise<ServeProcess> {
+  const child = spawn(node, [
+    path.join(projectRoot, 'src/cli/serve.ts'),
+    '--port', '0', '--records', recordsDir, '--out', outDir, '--data', dataDir,
+    '--allow-loopback-callbacks', '--trust-ca', certFile, ...extraArgs,
+  ], { cwd: projectRoot, env: { ...process.env, SITE_URL: 'https://garments.example' } });
+  let output = '';
+  const index = outputs.push('') - 1;
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+    outputs[index] = output;
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await eventually(() => /^listening on (http:\/\/\S+)/m.exec(output)?.[1], 20_000, `serve to listen; it printed:\n${output}`);
+  return { url, child, output: () => output, exited };
+}
+
+function admin(...args: string[]) {
+  const result = runCli('admin.ts', [...args, '--data', dataDir, '--json']);
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+async function publish(record: unknown, callbackUrl: string | undefined, key = acme.api_key): Promise<string> {
+  const answer = await call(service.url, '/api/publish', { key, body: { record, ...(callbackUrl === undefined ? {} : { callback_url: callbackUrl }) } });
+  expect(answer.status, answer.text).toBe(202);
+  expect(answer.json().handle).toMatch(UUID);
+  return answer.json().handle;
+}
+
+/** Long-polls until the task ends; returns the exact text get_generation answered. */
+async function finalText(handle: string, key = acme.api_key): Promise<string> {
+  for (;;) {
+    const answer = await call(service.url, `/api/generations/${handle}?wait=50`, { key });
+    expect(answer.status, answer.text).toBe(200);
+    if (answer.json().done) return answer.text;
+  }
+}
+
+async function buildsStarted(): Promise<number> {
+  return (await call(service.url, '/api/health')).json().builds.started;
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'publish-service-'));
+  recordsDir = path.join(work, 'records');
+  outDir = path.join(work, 'out');
+  dataDir = path.join(work, 'data');
+  cpSync(path.join(projectRoot, 'records'), recordsDir, { recursive: true });
+  const certificate = makeCertificate(work);
+  certFile = certificate.certFile;
+  acme = admin('org', 'create', '--name', 'Acme');
+  other = admin('org', 'create', '--name', 'Other');
+  secret = admin('secret', 'reveal', '--org', acme.organization_id).signing_secret;
+  receiver = await startReceiver(certificate, () => [secret]);
+  service = await startServe();
+}, 60_000);
+
+afterAll(async () => {
+  if (service !== undefined && service.child.exitCode === null) {
+    service.child.kill('SIGTERM');
+    await service.exited;
+  }
+  await receiver?.close();
+});
+
+describe('npm run admin', () => {
+  it('creates organizations with a gpk_ key shown once, and reveals a whsec_ secret that stays the same', () => {
+    expect(acme.organization_id).toMatch(/^org_[0-9a-f]{24}$/);
+    expect(acme.api_key).toMatch(/^gpk_/);
+    expect(secret).toMatch(/^whsec_/);
+    expect(admin('secret', 'reveal', '--org', acme.organization_id).signing_secret).toBe(secret);
+    const keys = admin('key', 'list', '--org', acme.organization_id);
+    expect(keys).toEqual([{ key_prefix: acme.api_key.slice(0, 12), created_at: expect.any(String), revoked_at: null }]);
+  });
+
+  it('exits 1 for an unknown organization and 2 for bad usage', () => {
+    expect(runCli('admin.ts', ['secret', 'reveal', '--org', 'org_nope', '--data', dataDir]).status).toBe(1);
+    expect(runCli('admin.ts', ['org', 'create', '--data', dataDir]).status).toBe(2);
+    expect(runCli('admin.ts', ['frobnicate', '--data', dataDir]).status).toBe(2);
+  });
+});
+
+describe('npm run serve', () => {
+  it('publishes a record: the page, its JSON and Markdown are live, and one signed event carries get_generation byte for byte', async () => {
+    const slug = 'e2e-published-tee';
+    const handle = await publish(sampleRecordAs(slug), `${receiver.url}/hooks/acme`);
+    const text = await finalText(handle);
+    expect(JSON.parse(text)).toEqual({
+      handle,
+      resource_id: `${slug}/svc`,
+      status: 'complete',
+      done: true,
+      progress: 1,
+      stage: 'complete',
+      page_url: `https://garments.example/garments/${slug}/svc/`,
+      error: '',
+    });
+
+    const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the event');
+    expect(delivery!.event).toMatchObject({ event: 'publish.completed', handle, tool: 'garments.publish', organizationId: acme.organization_id });
+    expect(delivery!.rawBody.endsWith(`"data":${text}}`)).toBe(true);
+    expect(delivery!.headers['user-agent']).toBe('Svc-Webhooks/1');
+    expect(delivery!.headers['x-svc-event']).toBe('publish.completed');
+
+    for (const file of [`garments/${slug}/svc/index.html`, `garments/${slug}/svc.json`, `garments/${slug}/svc.md`]) {
+      expect(existsSync(path.join(outDir, file)), file).toBe(true);
+    }
+    const page = await call(service.url, `/garments/${slug}/svc/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(JSON.parse((await call(service.url, `/garments/${slug}/svc.json`)).text).slug).toBe(slug);
+    expect((await call(service.url, `/garments/${slug}/svc.md`)).headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+    expect(JSON.parse(readFileSync(path.join(recordsDir, `${slug}.svc.json`), 'utf8')).slug).toBe(slug);
+
+    // Exactly one: no second delivery arrives later.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.deliveries.filter((d) => d.event?.handle === handle)).toHaveLength(1);
+
+    const listed = await call(service.url, '/api/webhooks/deliveries', { key: acme.api_key });
+    const attempt = listed.json().deliveries.find((entry: { handle: string }) => entry.handle === handle);
+    expect(attempt).toMatchObject({ attempt_number: 1, outcome: 'accepted', status: 200, event: 'publish.completed', response_body_start: 'ok' });
+    expect(attempt.request.headers['X-Svc-Signature']).toMatch(/^t=\d+,v1=\[redacted\]$/);
+    expect(listed.text).not.toContain(secret);
+  }, 90_000);
+
+  it('ends an invalid record failed with the validator messages and a publish.failed event; records/ and the site do not change', async () => {
+    const recordsBefore = fingerprint(recordsDir);
+    const outBefore = fingerprint(outDir);
+    const buildsBefore = await buildsStarted();
+    const record = sampleRecordAs('e2e-invalid-tee');
+    record.projection = 'sideways';
+    const handle = await publish(record, `${receiver.url}/hooks/acme`);
+    const text = await finalText(handle);
+    const answer = JSON.parse(text);
+    expect(answer).toMatchObject({ status: 'failed', done: true, stage: 'failed', page_url: '', resource_id: '' });
+    expect(answer.error).toContain('record: /projection: expected one of "svc", "tech"; got "sideways"');
+
+    const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the failure event');
+    expect(delivery!.event?.event).toBe('publish.failed');
+    expect(delivery!.rawBody.endsWith(`"data":${text}}`)).toBe(true);
+    expect(fingerprint(recordsDir)).toEqual(recordsBefore);
+    expect(fingerprint(outDir)).toEqual(outBefore);
+    expect(await buildsStarted()).toBe(buildsBefore);
+  }, 30_000);
+
+  it('refuses a wrong key, another organization reading a handle, and an oversized body, changing nothing', async () => {
+    const recordsBefore = fingerprint(recordsDir);
+    const outBefore = fingerprint(outDir);
+    const handle = await publish({ schema_version: 'not a record' }, undefined);
+    await finalText(handle);
+
+    const wrongKey = await call(service.url, '/api/publish', { key: `${acme.api_key}x`, body: { record: sampleRecordAs('e2e-refused') } });
+    expect(wrongKey.status).toBe(401);
+    const foreign = await call(service.url, `/api/generations/${handle}`, { key: other.api_key });
+    expect(foreign.status).toBe(404);
+    expect(foreign.json().error.code).toBe('not_found');
+    const oversized = await call(service.url, '/api/publish', {
+      key: acme.api_key,
+      rawBody: `{"record":{"slug":"${'x'.repeat(6 * 1024 * 1024)}"}}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(oversized.status).toBe(413);
+    expect(fingerprint(recordsDir)).toEqual(recordsBefore);
+    expect(fingerprint(outDir)).toEqual(outBefore);
+    expect((await call(service.url, '/api/webhooks/deliveries', { key: other.api_key })).json().deliveries).toEqual([]);
+  }, 30_000);
+
+  it('brings twenty publishes submitted at once to an end in a few shared builds, with one event each', async () => {
+    const buildsBefore = await buildsStarted();
+    const slugs = Array.from({ length: 20 }, (_, i) => `e2e-batch-${i}`);
+    const handles = await Promise.all(slugs.map((slug, i) => publish(sampleRecordAs(slug, i % 2 === 0 ? 'svc' : 'tech'), `${receiver.url}/hooks/batch-${i}`)));
+    const texts = await Promise.all(handles.map((handle) => finalText(handle)));
+    expect(texts.map((text) => JSON.parse(text).status)).toEqual(Array(20).fill('complete'));
+    const builds = (await buildsStarted()) - buildsBefore;
+    expect(builds).toBeGreaterThanOrEqual(1);
+    expect(builds).toBeLessThanOrEqual(3);
+
+    await eventually(() => (handles.every((handle) => receiver.acceptedFor(handle).length > 0) ? true : undefined), 20_000, 'twenty events');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    handles.forEach((handle, i) => {
+      const received = receiver.deliveries.filter((d) => d.event?.handle === handle);
+      expect(received).toHaveLength(1);
+      expect(received[0]!.path).toBe(`/hooks/batch-${i}`);
+      expect(received[0]!.rawBody.endsWith(`"data":${texts[i]}}`)).toBe(true);
+    });
+    slugs.forEach((slug, i) => expect(existsSync(path.join(outDir, `garments/${slug}/${i % 2 === 0 ? 'svc' : 'tech'}.json`)), slug).toBe(true));
+    expect(service.output()).toMatch(/build #\d+ started for (1\d|20|[2-9]) tasks/);
+  }, 150_000);
+
+  it('delivers an event that was pending when the service was killed, once it is started again', async () => {
+    let healed = false;
+    receiver.answerWith((delivery) => (delivery.path === '/hooks/flaky' && !healed ? 503 : 200));
+    const handle = await publish(sampleRecordAs('e2e-flaky-tee', 'tech'), `${receiver.url}/hooks/flaky`);
+    const text = await finalText(handle);
+    expect(JSON.parse(text).status).toBe('complete');
+    // Pending: the first attempt is recorded as failed and the next is a minute away.
+    await eventually(async () => {
+      const listed = (await call(service.url, '/api/webhooks/deliveries', { key: acme.api_key })).json().deliveries;
+      return listed.some((entry: { handle: string; outcome: string; status: number }) => entry.handle === handle && entry.outcome === 'failed' && entry.status === 503) ? true : undefined;
+    }, 15_000, 'the first, failing attempt to be recorded');
+
+    service.child.kill('SIGKILL');
+    await service.exited;
+    healed = true;
+    // Attempt 2 is due a minute after the first; the test-only clock offset makes that now.
+    service = await startServe(['--webhook-clock-offset-ms', '90000']);
+    const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 20_000, 'the event after the restart');
+    expect(delivery!.rawBody.endsWith(`"data":${text}}`)).toBe(true);
+    expect(receiver.acceptedFor(handle)).toHaveLength(1);
+    expect((await call(service.url, `/api/generations/${handle}`, { key: acme.api_key })).text).toBe(text);
+    const attempts = (await call(service.url, '/api/webhooks/deliveries', { key: acme.api_key })).json().deliveries
+      .filter((entry: { handle: string }) => entry.handle === handle)
+      .map((entry: { attempt_number: number; outcome: string; status: number }) => [entry.attempt_number, entry.outcome, entry.status]);
+    expect(attempts).toEqual([[2, 'accepted', 200], [1, 'failed', 503]]);
+  }, 60_000);
+
+  it('stops on SIGTERM with exit code 0, and never logged a key, a secret or a signature', async () => {
+    service.child.kill('SIGTERM');
+    expect(await service.exited).toBe(0);
+    expect(service.output()).toMatch(/^stopped$/m);
+    const logged = outputs.join('\n');
+    expect(logged).toMatch(/http POST \/api\/publish 202/);
+    expect(logged).toMatch(/webhook [0-9a-f-]{36} attempt 1: accepted, 200/);
+    for (const secretText of [acme.api_key, other.api_key, secret, 'v1=']) expect(logged).not.toContain(secretText);
+  }, 60_000);
+});
