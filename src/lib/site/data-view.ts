@@ -143,7 +143,7 @@ export interface DataContext {
 }
 
 /** Items beyond which a collection starts folded. */
-export const COLLAPSE_AFTER = 12;
+export const COLLAPSE_AFTER = 8;
 /** A collection is a table when its items have at most this many fields with a value. */
 const TABLE_MAX_COLUMNS = 7;
 

@@ -111,23 +111,30 @@ export function formatBoolean(value: boolean | null | undefined): string {
 }
 
 /**
- * Any JSON value (a claim's value) as one line of text: strings as they are, numbers grouped, booleans as
- * Yes/No, lists joined with commas, objects as `key: value` pairs.
- * @example formatValue([1, 2]) → '1, 2'; formatValue({ min: 1 }) → 'min: 1'
+ * Any JSON value (a claim's value) as one line of text, the unit attached to every number and string in it:
+ * booleans as Yes/No, lists joined with commas, objects as `key: value` pairs. A number whose unit names
+ * minor currency units (`USD minor units (exponent 2)`) is shown as money.
+ * @example formatValue({ S: 19.5, M: 21 }, 'in') → 'S: 19.5 in; M: 21 in'
+ * @example formatValue(1295, 'USD minor units (exponent 2)') → '$12.95 (1,295 USD minor units (exponent 2))'
  */
 export function formatValue(value: unknown, unit?: string | null): string {
   if (value === null || value === undefined) return t('claim.noValue');
-  if (typeof value === 'number') return formatNumber(value, unit);
-  const unitSuffix = unit ? ` ${unit}` : '';
-  if (typeof value === 'string') return `${value}${unitSuffix}`;
+  if (typeof value === 'number') {
+    const minor = unit ? MINOR_UNITS.exec(unit) : null;
+    const money = minor ? formatMoney(value, minor[1]!, Number(minor[2])) : null;
+    return money ? `${money} (${formatNumber(value, unit)})` : formatNumber(value, unit);
+  }
+  if (typeof value === 'string') return unit ? `${value} ${unit}` : value;
   if (typeof value === 'boolean') return formatBoolean(value);
-  if (Array.isArray(value)) return value.length === 0 ? t('value.empty') : `${value.map((v) => formatValue(v)).join(', ')}${unitSuffix}`;
+  if (Array.isArray(value)) return value.length === 0 ? t('value.empty') : value.map((v) => formatValue(v, unit)).join(', ');
   if (typeof value === 'object') {
-    const pairs = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${formatValue(v)}`);
-    return `${pairs.length === 0 ? t('value.empty') : pairs.join('; ')}${unitSuffix}`;
+    const pairs = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${formatValue(v, unit)}`);
+    return pairs.length === 0 ? t('value.empty') : pairs.join('; ');
   }
   return String(value);
 }
+
+const MINOR_UNITS = /\b([A-Z]{3})\b.*\bminor units?\b.*\bexponent\D*(\d+)/i;
 
 /**
  * The label of an enumeration value of a record, by group (`verification`, `gap_reason`, `decoration_method`…);

@@ -44,6 +44,8 @@ export interface ReferenceView {
   sourceTitle: string;
   /** The source's address when it is http(s). */
   url: string | null;
+  /** The address's host name, the link's text. */
+  host: string | null;
   locator: string;
   excerpt: string | null;
 }
@@ -53,8 +55,10 @@ export interface ClaimView {
   id: string;
   number: number;
   anchor: string;
+  /** The value with its unit, formatted. */
   value: string;
-  unit: string | null;
+  /** A unit still to show after `value`: always null, since `value` carries it (kept for the Markdown twin). */
+  unit: null;
   scope: string;
   kindLabel: string;
   verification: Claim['verification'];
@@ -273,8 +277,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       id: claim.id,
       number: numbers.get(claim.id)!,
       anchor: claimAnchor(claim.id),
-      value: formatValue(claim.value, typeof claim.value === 'number' ? claim.unit : null),
-      unit: typeof claim.value === 'number' ? null : claim.unit,
+      value: formatValue(claim.value, claim.unit),
+      unit: null,
       scope: claim.scope,
       kindLabel: enumLabel('claim_kind', claim.kind),
       verification: claim.verification,
@@ -286,6 +290,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
           sourceHref: source ? `#${sourceAnchor(source.id)}` : null,
           sourceTitle: source ? sourceTitle(source) : t('claim.unknownSource', { id: reference.source_id }),
           url: source && isWebUrl(source.url) ? source.url.trim() : null,
+          host: source && isWebUrl(source.url) ? new URL(source.url.trim()).hostname : null,
           locator: reference.locator,
           excerpt: reference.short_excerpt,
         };

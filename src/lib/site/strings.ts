@@ -228,7 +228,6 @@ export const STRINGS = {
   'value.empty': 'None',
   'value.currencyNotStated': '{amount} (currency not stated)',
   'value.range': '{min} to {max}',
-  'value.link': 'link',
   'value.linkNotShown': '{url} (not linked)',
 
   'collection.identity': 'Identity',
