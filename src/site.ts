@@ -1,10 +1,11 @@
-// Binds the site to its records folder: set by `npm run build --records`, else records/.
-import { loadSiteIndex, type SiteIndex } from './lib/site/site-index.ts';
+// Binds the site to its records: the index the build already validated, else the records folder.
+import { loadSiteIndex, readSiteIndexFile, type SiteIndex } from './lib/site/site-index.ts';
 
-/** The folder the site is built from. */
+/** The folder the site is built from (`npm run build -- --records`), else records/. */
 export const recordsDir = process.env.GARMENT_PRESS_RECORDS ?? 'records';
 
 /** The index of every record this build publishes. */
 export function siteIndex(): Promise<SiteIndex> {
-  return loadSiteIndex(recordsDir);
+  const indexFile = process.env.GARMENT_PRESS_SITE_INDEX;
+  return indexFile ? readSiteIndexFile(indexFile) : loadSiteIndex(recordsDir);
 }

@@ -2,7 +2,9 @@ import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as astroBuild } from 'astro';
+import { tmpdir } from 'node:os';
 import { checkRecords, type Problem } from '../record/index.ts';
+import { siteEntryOf, writeSiteIndexFile } from '../site/site-index.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
 export interface BuildOptions {
@@ -39,16 +41,19 @@ export async function buildSite({ recordsDir, outDir, site, onProgress = () => {
     }
   };
 
-  const check = await timed('validate', () => checkRecords([recordsDir]));
+  const check = await timed('validate', () => checkRecords([recordsDir], ({ file, record }) => siteEntryOf(record, file)));
   const errors = check.problems.filter((p) => p.severity === 'error');
   onProgress(`validate: ${check.files.length} files, ${check.records.length} valid records, ${errors.length} errors (${timings.validate!.toFixed(1)} s)`);
   if (errors.length > 0) return { ok: false, problems: check.problems, timings, records: check.records.length };
 
   const target = path.resolve(outDir);
   const staging = `${target}.staging-${process.pid}`;
+  const indexFile = path.join(tmpdir(), `garment-press-index-${process.pid}.json`);
   await rm(staging, { recursive: true, force: true });
   try {
+    await writeSiteIndexFile(indexFile, check.records.map((r) => r.summary));
     process.env.GARMENT_PRESS_RECORDS = path.resolve(recordsDir);
+    process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
     await timed('render', () =>
       astroBuild({ root: projectRoot, outDir: staging, site, logLevel: 'warn' }, { teardownCompiler: true }),
     );
@@ -56,6 +61,7 @@ export async function buildSite({ recordsDir, outDir, site, onProgress = () => {
     await swapInto(staging, target);
   } finally {
     await rm(staging, { recursive: true, force: true });
+    await rm(indexFile, { force: true });
   }
   return { ok: true, problems: check.problems, timings, records: check.records.length };
 }

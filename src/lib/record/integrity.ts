@@ -7,6 +7,13 @@ export interface RecordFile {
   record: GarmentRecord;
 }
 
+/** The file of a record and the (slug, projection) it publishes. */
+export interface RecordKey {
+  file: string;
+  slug: string;
+  projection: GarmentRecord['projection'];
+}
+
 /** Fields inside `data` that name an item of another collection, and which collection. */
 const DATA_REFERENCES: Record<string, string> = {
   color_id: 'colors',
@@ -92,10 +99,10 @@ export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
  * Checks the whole set: two files may not publish the same (slug, projection).
  * Every file involved is named.
  */
-export function checkSiteIntegrity(files: RecordFile[]): Problem[] {
+export function checkSiteIntegrity(files: RecordKey[]): Problem[] {
   const byUrl = new Map<string, string[]>();
-  for (const { file, record } of files) {
-    const key = `${record.slug}/${record.projection}`;
+  for (const { file, slug, projection } of files) {
+    const key = `${slug}/${projection}`;
     byUrl.set(key, [...(byUrl.get(key) ?? []), file]);
   }
   const problems: Problem[] = [];

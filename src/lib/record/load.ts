@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
-import { checkRecordIntegrity, checkSiteIntegrity, type RecordFile } from './integrity.ts';
+import { checkRecordIntegrity, checkSiteIntegrity, type RecordFile, type RecordKey } from './integrity.ts';
 import { parseJson } from './parse.ts';
 import type { Problem } from './problem.ts';
 import type { GarmentRecord } from './types.ts';
@@ -10,12 +10,17 @@ import { validateRecord } from './validate.ts';
 /** A path given to check that is neither a file nor a folder. */
 export class MissingPathError extends GarmentPressError {}
 
+/** A file holding a valid record, with what the caller chose to keep of it. */
+export interface CheckedRecord<Summary> extends RecordKey {
+  summary: Summary;
+}
+
 /** What checking a set of record files found. */
-export interface RecordCheck {
+export interface RecordCheck<Summary = undefined> {
   /** Every file looked at, as displayed in problems. */
   files: string[];
   /** The files that hold a valid record (schema and integrity errors excluded). */
-  records: RecordFile[];
+  records: CheckedRecord<Summary>[];
   /** Every error and warning, in file order. */
   problems: Problem[];
 }
@@ -56,24 +61,39 @@ export async function checkRecordFile(file: string): Promise<{ record?: GarmentR
 
 /**
  * Checks every record under the given paths, and the set as a whole.
+ * Records are not kept (ten thousand of them would not fit); `summarize` keeps what the caller needs.
  * Expected failures (bad JSON, schema, integrity) are problems, never throws.
  */
-export async function checkRecords(paths: string[]): Promise<RecordCheck> {
+export async function checkRecords<Summary = undefined>(
+  paths: string[],
+  summarize: (record: RecordFile) => Summary = () => undefined as Summary,
+): Promise<RecordCheck<Summary>> {
   const files = await listRecordFiles(paths);
-  const results = await mapInBatches(files, 64, checkRecordFile);
-  const records: RecordFile[] = [];
   const problems: Problem[] = [];
-  results.forEach((result, i) => {
+  const checked = await mapInBatches(files, 64, async (file): Promise<CheckedRecord<Summary> | undefined> => {
+    const result = await checkRecordFile(file);
     problems.push(...result.problems);
-    if (result.record) records.push({ file: files[i]!, record: result.record });
+    if (!result.record) return undefined;
+    const { slug, projection } = result.record;
+    return { file, slug, projection, summary: summarize({ file, record: result.record }) };
   });
+  const records = checked.filter((record) => record !== undefined);
   const siteProblems = checkSiteIntegrity(records);
   const duplicated = new Set(siteProblems.map((p) => p.file));
   return {
     files,
     records: records.filter((r) => !duplicated.has(r.file)),
-    problems: [...problems, ...siteProblems],
+    problems: sortByFile([...problems, ...siteProblems], files),
   };
+}
+
+/** Problems grouped by file in the order files were listed, each file's own order kept. */
+function sortByFile(problems: Problem[], files: string[]): Problem[] {
+  const order = new Map(files.map((file, i) => [file, i]));
+  return problems
+    .map((problem, i) => ({ problem, i }))
+    .sort((a, b) => (order.get(a.problem.file) ?? 0) - (order.get(b.problem.file) ?? 0) || a.i - b.i)
+    .map(({ problem }) => problem);
 }
 
 /** Maps in batches so ten thousand files never hold ten thousand descriptors open at once. */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { checkRecords, formatProblem, type GarmentRecord, type Projection } from '../record/index.ts';
 import { GarmentPressError } from '../errors.ts';
 import { plainText } from './text.ts';
@@ -66,17 +67,29 @@ const loaded = new Map<string, Promise<SiteIndex>>();
 
 /** Loads and validates the records of a folder once per process; refuses to build from invalid records. */
 export function loadSiteIndex(recordsDir: string): Promise<SiteIndex> {
-  let index = loaded.get(recordsDir);
-  if (!index) {
-    index = checkRecords([recordsDir]).then(({ records, problems }) => {
-      const errors = problems.filter((p) => p.severity === 'error');
-      if (errors.length > 0) {
-        throw new InvalidRecordsError(`${errors.length} invalid record problem(s); run npm run validate:\n${errors.map(formatProblem).join('\n')}`);
-      }
-      return indexEntries(records.map(({ file, record }) => siteEntryOf(record, file)));
-    });
-    loaded.set(recordsDir, index);
-  }
+  return once(`records:${recordsDir}`, async () => {
+    const { records, problems } = await checkRecords([recordsDir], ({ file, record }) => siteEntryOf(record, file));
+    const errors = problems.filter((p) => p.severity === 'error');
+    if (errors.length > 0) {
+      throw new InvalidRecordsError(`${errors.length} invalid record problem(s); run npm run validate:\n${errors.map(formatProblem).join('\n')}`);
+    }
+    return indexEntries(records.map((r) => r.summary));
+  });
+}
+
+/** Writes the entries of records already validated, for the build to read instead of validating again. */
+export async function writeSiteIndexFile(file: string, entries: SiteEntry[]): Promise<void> {
+  await writeFile(file, JSON.stringify(entries));
+}
+
+/** Reads entries written by writeSiteIndexFile, once per process. */
+export function readSiteIndexFile(file: string): Promise<SiteIndex> {
+  return once(`file:${file}`, async () => indexEntries(JSON.parse(await readFile(file, 'utf8')) as SiteEntry[]));
+}
+
+function once(key: string, load: () => Promise<SiteIndex>): Promise<SiteIndex> {
+  let index = loaded.get(key);
+  if (!index) loaded.set(key, (index = load()));
   return index;
 }
 
