@@ -98,10 +98,14 @@ const COMMANDS: Record<string, Command> = {
     const dbPath = requireValue(values.db, '--db');
     const secretsPath = requireValue(values.secrets, '--secrets');
     const clockPath = values['clock-file'];
+    // Read everything once up front so a wrong path fails now, not at the first attempt.
+    readInputFile(secretsPath, '--secrets', readSecrets);
+    if (clockPath !== undefined) readInputFile(clockPath, '--clock-file', readClock);
+    const trustedCa = values.ca === undefined ? undefined : readInputFile(values.ca, '--ca', (file) => readFileSync(file));
     const outbox = openOutbox(dbPath, {
       secretFor: (organizationId) => readSecrets(secretsPath)[organizationId] ?? '',
       policy: { allowLoopback: values['allow-loopback'] === true },
-      ...(values.ca === undefined ? {} : { trustedCa: readFileSync(values.ca) }),
+      ...(trustedCa === undefined ? {} : { trustedCa }),
       ...(values['timeout-ms'] === undefined ? {} : { timeoutMs: parseWholeNumber(values['timeout-ms'], '--timeout-ms') }),
       ...(values['poll-ms'] === undefined ? {} : { pollIntervalMs: parseWholeNumber(values['poll-ms'], '--poll-ms') }),
       ...(clockPath === undefined ? {} : { now: () => readClock(clockPath) }),
@@ -153,11 +157,17 @@ function readClock(path: string): number {
   return Number(text);
 }
 
+/** The body file's bytes exactly: no trimming, no newline added, no BOM stripped. */
 function readBodyFile(path: string): Buffer {
+  return readInputFile(path, '--body-file', (file) => readFileSync(file));
+}
+
+function readInputFile<T>(path: string, flag: string, read: (path: string) => T): T {
   try {
-    return readFileSync(path);
+    return read(path);
   } catch (error) {
-    throw new UsageError(`cannot read --body-file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    const cause = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`cannot read ${flag} ${path}: ${cause}`);
   }
 }
 

@@ -101,6 +101,13 @@ interface AttemptRow {
   finished_at: number | null;
 }
 
+interface ExpiredLeaseRow {
+  id: number;
+  leased_attempt_id: number | null;
+  attempt_number: number | null;
+  started_at: number | null;
+}
+
 const INTERRUPTED = 'interrupted: the worker stopped before the answer was recorded';
 
 const SCHEMA = `
@@ -183,30 +190,56 @@ export function openOutboxStore(path: string): OutboxStore {
     }
   };
 
-  const selectEntryByHandle = db.prepare(`SELECT ${ENTRY_COLUMNS} FROM webhook_outbox WHERE handle = ?`);
-  const selectAttempts = db.prepare(`
-    SELECT a.*, o.organization_id, o.event, o.handle, o.callback_url
-    FROM webhook_attempts a JOIN webhook_outbox o ON o.id = a.entry_id
-    WHERE o.organization_id = :organizationId AND a.id < :beforeId
-    ORDER BY a.id DESC LIMIT :limit`);
+  const sql = {
+    insertEntry: db.prepare(`
+      INSERT INTO webhook_outbox (organization_id, callback_url, event, handle, tool, data_json, next_attempt_at, created_at)
+      VALUES (:organizationId, :callbackUrl, :event, :handle, :tool, :dataJson, :now, :now)
+      ON CONFLICT (handle) DO NOTHING`),
+    selectEntryByHandle: db.prepare(`SELECT ${ENTRY_COLUMNS} FROM webhook_outbox WHERE handle = ?`),
+    selectExpiredLeases: db.prepare(`
+      SELECT o.id, o.leased_attempt_id, a.attempt_number, a.started_at
+      FROM webhook_outbox o LEFT JOIN webhook_attempts a ON a.id = o.leased_attempt_id
+      WHERE o.state = 'pending' AND o.lease_until <= ?`),
+    releaseLease: db.prepare('UPDATE webhook_outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ?'),
+    markInterrupted: db.prepare(`
+      UPDATE webhook_attempts SET outcome = 'interrupted', error = ?, finished_at = ? WHERE id = ? AND outcome = 'in_flight'`),
+    selectDue: db.prepare(`
+      SELECT ${ENTRY_COLUMNS} FROM webhook_outbox
+      WHERE state = 'pending' AND next_attempt_at <= ? AND lease_until IS NULL
+      ORDER BY next_attempt_at, id LIMIT ?`),
+    takeLease: db.prepare('UPDATE webhook_outbox SET lease_owner = ?, lease_until = ? WHERE id = ?'),
+    selectLeasedEntry: db.prepare(`SELECT attempts_made FROM webhook_outbox WHERE id = ? AND lease_owner = ? AND state = 'pending'`),
+    insertAttempt: db.prepare(`
+      INSERT INTO webhook_attempts (entry_id, attempt_number, delivery_id, request_headers, request_body, outcome, started_at)
+      VALUES (?, ?, ?, ?, ?, 'in_flight', ?)`),
+    countAttempt: db.prepare('UPDATE webhook_outbox SET attempts_made = ?, leased_attempt_id = ? WHERE id = ?'),
+    selectAttempt: db.prepare('SELECT entry_id, attempt_number FROM webhook_attempts WHERE id = ?'),
+    recordOutcome: db.prepare(`
+      UPDATE webhook_attempts
+      SET outcome = :outcome, status = :status, error = :error, response_body_start = :responseBodyStart,
+          duration_ms = :durationMs, finished_at = :finishedAt
+      WHERE id = :attemptId`),
+    selectLeaseOfAttempt: db.prepare('SELECT 1 FROM webhook_outbox WHERE id = ? AND leased_attempt_id = ?'),
+    updateSchedule: db.prepare(`
+      UPDATE webhook_outbox
+      SET state = :state, next_attempt_at = :next, lease_owner = NULL, lease_until = NULL, leased_attempt_id = NULL
+      WHERE id = :entryId`),
+    selectAttempts: db.prepare(`
+      SELECT a.*, o.organization_id, o.event, o.handle, o.callback_url
+      FROM webhook_attempts a JOIN webhook_outbox o ON o.id = a.entry_id
+      WHERE o.organization_id = :organizationId AND a.id < :beforeId
+      ORDER BY a.id DESC LIMIT :limit`),
+  };
 
-  const updateSchedule = db.prepare(`
-    UPDATE webhook_outbox
-    SET state = :state, next_attempt_at = :next, lease_owner = NULL, lease_until = NULL, leased_attempt_id = NULL
-    WHERE id = :entryId`);
   const rescheduleAfterFailure = (entryId: number, attemptNumber: number, failedAt: number) => {
     const next = nextAttemptAt(attemptNumber, failedAt);
-    updateSchedule.run({ state: next === null ? 'given_up' : 'pending', next, entryId });
+    sql.updateSchedule.run({ state: next === null ? 'given_up' : 'pending', next, entryId });
   };
 
   return {
     insertEntry(event, now) {
       return inTransaction(() => {
-        const { changes } = db.prepare(`
-          INSERT INTO webhook_outbox (organization_id, callback_url, event, handle, tool, data_json, next_attempt_at, created_at)
-          VALUES (:organizationId, :callbackUrl, :event, :handle, :tool, :dataJson, :now, :now)
-          ON CONFLICT (handle) DO NOTHING`,
-        ).run({
+        const { changes } = sql.insertEntry.run({
           organizationId: event.organizationId,
           callbackUrl: event.callbackUrl,
           event: event.event,
@@ -215,30 +248,25 @@ export function openOutboxStore(path: string): OutboxStore {
           dataJson: event.dataJson,
           now,
         });
-        return { entry: toEntry(selectEntryByHandle.get(event.handle) as unknown as EntryRow), created: changes === 1 };
+        return { entry: toEntry(sql.selectEntryByHandle.get(event.handle) as unknown as EntryRow), created: changes === 1 };
       });
     },
 
     findEntry(handle) {
-      const row = selectEntryByHandle.get(handle) as unknown as EntryRow | undefined;
+      const row = sql.selectEntryByHandle.get(handle) as unknown as EntryRow | undefined;
       return row === undefined ? undefined : toEntry(row);
     },
 
     recoverExpiredLeases(now) {
       inTransaction(() => {
-        const expired = db.prepare(`
-          SELECT o.id, o.leased_attempt_id, a.attempt_number, a.started_at
-          FROM webhook_outbox o LEFT JOIN webhook_attempts a ON a.id = o.leased_attempt_id
-          WHERE o.state = 'pending' AND o.lease_until <= ?`,
-        ).all(now) as unknown as Array<{ id: number; leased_attempt_id: number | null; attempt_number: number | null; started_at: number | null }>;
+        const expired = sql.selectExpiredLeases.all(now) as unknown as ExpiredLeaseRow[];
         for (const lease of expired) {
           if (lease.leased_attempt_id === null || lease.attempt_number === null || lease.started_at === null) {
             // Claimed but never sent: hand it back unchanged.
-            db.prepare('UPDATE webhook_outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ?').run(lease.id);
+            sql.releaseLease.run(lease.id);
             continue;
           }
-          db.prepare(`UPDATE webhook_attempts SET outcome = 'interrupted', error = ?, finished_at = ? WHERE id = ? AND outcome = 'in_flight'`)
-            .run(INTERRUPTED, now, lease.leased_attempt_id);
+          sql.markInterrupted.run(INTERRUPTED, now, lease.leased_attempt_id);
           rescheduleAfterFailure(lease.id, lease.attempt_number, lease.started_at);
         }
       });
@@ -246,43 +274,30 @@ export function openOutboxStore(path: string): OutboxStore {
 
     claimDue(now, leaseUntil, owner, limit) {
       return inTransaction(() => {
-        const rows = db.prepare(`
-          SELECT ${ENTRY_COLUMNS} FROM webhook_outbox
-          WHERE state = 'pending' AND next_attempt_at <= ? AND lease_until IS NULL
-          ORDER BY next_attempt_at, id LIMIT ?`,
-        ).all(now, limit) as unknown as EntryRow[];
-        const lease = db.prepare('UPDATE webhook_outbox SET lease_owner = ?, lease_until = ? WHERE id = ?');
-        for (const row of rows) lease.run(owner, leaseUntil, row.id);
+        const rows = sql.selectDue.all(now, limit) as unknown as EntryRow[];
+        for (const row of rows) sql.takeLease.run(owner, leaseUntil, row.id);
         return rows.map((row) => ({ ...toEntry(row), dataJson: row.data_json }));
       });
     },
 
     startAttempt(entryId, owner, start) {
       return inTransaction(() => {
-        const entry = db.prepare(`SELECT attempts_made FROM webhook_outbox WHERE id = ? AND lease_owner = ? AND state = 'pending'`)
-          .get(entryId, owner) as { attempts_made: number } | undefined;
+        const entry = sql.selectLeasedEntry.get(entryId, owner) as { attempts_made: number } | undefined;
         if (entry === undefined) return undefined;
         const attemptNumber = entry.attempts_made + 1;
-        const { lastInsertRowid } = db.prepare(`
-          INSERT INTO webhook_attempts (entry_id, attempt_number, delivery_id, request_headers, request_body, outcome, started_at)
-          VALUES (?, ?, ?, ?, ?, 'in_flight', ?)`,
-        ).run(entryId, attemptNumber, start.deliveryId, JSON.stringify(start.requestHeaders), start.requestBody, start.startedAt);
+        const { lastInsertRowid } = sql.insertAttempt.run(
+          entryId, attemptNumber, start.deliveryId, JSON.stringify(start.requestHeaders), start.requestBody, start.startedAt,
+        );
         const attemptId = Number(lastInsertRowid);
-        db.prepare('UPDATE webhook_outbox SET attempts_made = ?, leased_attempt_id = ? WHERE id = ?').run(attemptNumber, attemptId, entryId);
+        sql.countAttempt.run(attemptNumber, attemptId, entryId);
         return { attemptId, attemptNumber };
       });
     },
 
     finishAttempt(attemptId, finish) {
       inTransaction(() => {
-        const attempt = db.prepare('SELECT entry_id, attempt_number FROM webhook_attempts WHERE id = ?')
-          .get(attemptId) as { entry_id: number; attempt_number: number };
-        db.prepare(`
-          UPDATE webhook_attempts
-          SET outcome = :outcome, status = :status, error = :error, response_body_start = :responseBodyStart,
-              duration_ms = :durationMs, finished_at = :finishedAt
-          WHERE id = :attemptId`,
-        ).run({
+        const attempt = sql.selectAttempt.get(attemptId) as { entry_id: number; attempt_number: number };
+        sql.recordOutcome.run({
           outcome: finish.accepted ? 'accepted' : 'failed',
           status: finish.status,
           error: finish.error,
@@ -293,17 +308,18 @@ export function openOutboxStore(path: string): OutboxStore {
         });
         if (finish.accepted) {
           // Accepted wins even over a lease that ran out meanwhile: the receiver has the event.
-          updateSchedule.run({ state: 'accepted', next: null, entryId: attempt.entry_id });
+          sql.updateSchedule.run({ state: 'accepted', next: null, entryId: attempt.entry_id });
           return;
         }
-        const stillLeased = db.prepare('SELECT 1 FROM webhook_outbox WHERE id = ? AND leased_attempt_id = ?').get(attempt.entry_id, attemptId);
-        // Otherwise lease recovery has already counted this attempt and rescheduled the entry.
-        if (stillLeased !== undefined) rescheduleAfterFailure(attempt.entry_id, attempt.attempt_number, finish.finishedAt);
+        // If the lease moved on, recovery has already counted this attempt and rescheduled the entry.
+        if (sql.selectLeaseOfAttempt.get(attempt.entry_id, attemptId) !== undefined) {
+          rescheduleAfterFailure(attempt.entry_id, attempt.attempt_number, finish.finishedAt);
+        }
       });
     },
 
     listAttempts(organizationId, limit, beforeId) {
-      const rows = selectAttempts.all({ organizationId, limit, beforeId: beforeId ?? Number.MAX_SAFE_INTEGER }) as unknown as AttemptRow[];
+      const rows = sql.selectAttempts.all({ organizationId, limit, beforeId: beforeId ?? Number.MAX_SAFE_INTEGER }) as unknown as AttemptRow[];
       return rows.map(toAttempt);
     },
 

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,14 +21,17 @@ beforeAll(() => {
   writeFileSync(bodyFile, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{\r\n  "stage": "Fertig ✓"\r\n}  \n', 'utf8')]));
 });
 
-function run(...args: string[]) {
-  const result = spawnSync(NODE, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+function run(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolveRun) => {
+    const child = execFile(NODE, [CLI, ...args], { cwd: ROOT, encoding: 'utf8' }, (_error, stdout, stderr) =>
+      resolveRun({ code: child.exitCode, stdout, stderr }),
+    );
+  });
 }
 
-describe('webhook sign', () => {
-  it('prints only the signature header for the body file\'s exact bytes', () => {
-    expect(run('sign', '--secret', SECRET, '--timestamp', '1714000000', '--body-file', bodyFile)).toEqual({
+describe.concurrent('webhook sign', () => {
+  it('prints only the signature header for the body file\'s exact bytes', async () => {
+    expect(await run('sign', '--secret', SECRET, '--timestamp', '1714000000', '--body-file', bodyFile)).toEqual({
       code: 0,
       stdout: `${BOM_CRLF_HEADER}\n`,
       stderr: '',
@@ -36,15 +39,15 @@ describe('webhook sign', () => {
   });
 });
 
-describe('webhook verify', () => {
+describe.concurrent('webhook verify', () => {
   const verify = (...extra: string[]) => run('verify', '--body-file', bodyFile, '--now', '1714000100', ...extra);
 
-  it('accepts a matching signature', () => {
-    expect(verify('--secret', SECRET, '--header', BOM_CRLF_HEADER)).toEqual({ code: 0, stdout: 'accepted\n', stderr: '' });
+  it('accepts a matching signature', async () => {
+    expect(await verify('--secret', SECRET, '--header', BOM_CRLF_HEADER)).toEqual({ code: 0, stdout: 'accepted\n', stderr: '' });
   });
 
-  it('accepts when the second of two secrets matches', () => {
-    expect(verify('--secret', 'whsec_new', '--secret', SECRET, '--header', BOM_CRLF_HEADER).stdout).toBe('accepted\n');
+  it('accepts when the second of two secrets matches', async () => {
+    expect((await verify('--secret', 'whsec_new', '--secret', SECRET, '--header', BOM_CRLF_HEADER)).stdout).toBe('accepted\n');
   });
 
   it.each([
@@ -52,17 +55,17 @@ describe('webhook verify', () => {
     ['an old timestamp', ['--secret', SECRET, '--header', BOM_CRLF_HEADER, '--tolerance', '60'], 'rejected: timestamp too old: signed 100 s ago, tolerance is 60 s'],
     ['a missing v1', ['--secret', SECRET, '--header', 't=1714000000'], 'rejected: signature header has no v1'],
     ['uppercase hex', ['--secret', SECRET, '--header', BOM_CRLF_HEADER.toUpperCase().replace('T=', 't=').replace('V1=', 'v1=')], 'rejected: v1 must be lowercase hex'],
-  ])('rejects %s with exit code 1', (_name, args, line) => {
-    expect(verify(...args)).toEqual({ code: 1, stdout: `${line}\n`, stderr: '' });
+  ])('rejects %s with exit code 1', async (_name, args, line) => {
+    expect(await verify(...args)).toEqual({ code: 1, stdout: `${line}\n`, stderr: '' });
   });
 
-  it('rejects a future timestamp when --now is earlier than t', () => {
-    const result = run('verify', '--body-file', bodyFile, '--now', '1713999000', '--secret', SECRET, '--header', BOM_CRLF_HEADER);
+  it('rejects a future timestamp when --now is earlier than t', async () => {
+    const result = await run('verify', '--body-file', bodyFile, '--now', '1713999000', '--secret', SECRET, '--header', BOM_CRLF_HEADER);
     expect(result).toEqual({ code: 1, stdout: 'rejected: timestamp in the future: signed 1000 s ahead, tolerance is 300 s\n', stderr: '' });
   });
 });
 
-describe('webhook check-url', () => {
+describe.concurrent('webhook check-url', () => {
   it.each([
     [['https://hooks.example.com/hook', '--resolve', 'hooks.example.com=93.184.215.14'], 0, 'allowed'],
     [['https://hooks.example.com/hook', '--resolve', 'HOOKS.example.com.=93.184.215.14,2606:4700::1111'], 0, 'allowed'],
@@ -71,12 +74,12 @@ describe('webhook check-url', () => {
     [['http://hooks.example.com/hook'], 1, 'refused: scheme must be https, got http'],
     [['https://metadata.INTERNAL./'], 1, 'refused: host metadata.internal is a private name (.internal)'],
     [['https://hooks.example.invalid/hook'], 1, 'refused: could not resolve host hooks.example.invalid (ENOTFOUND)'],
-  ])('check-url %j exits %i with %s', (args, code, line) => {
-    expect(run('check-url', ...args)).toEqual({ code, stdout: `${line}\n`, stderr: '' });
+  ])('check-url %j exits %i with %s', async (args, code, line) => {
+    expect(await run('check-url', ...args)).toEqual({ code, stdout: `${line}\n`, stderr: '' });
   });
 });
 
-describe('webhook usage errors', () => {
+describe.concurrent('webhook usage errors', () => {
   it.each([
     ['no command', []],
     ['an unknown command', ['send']],
@@ -89,8 +92,8 @@ describe('webhook usage errors', () => {
     ['check-url without a URL', ['check-url']],
     ['a --resolve without an address', ['check-url', 'https://a.example.com/', '--resolve', 'a.example.com']],
     ['a --resolve with a name for an address', ['check-url', 'https://a.example.com/', '--resolve', 'a.example.com=b.example.com']],
-  ])('exits 2 with a usage message for %s', (_name, args) => {
-    const result = run(...args);
+  ])('exits 2 with a usage message for %s', async (_name, args) => {
+    const result = await run(...args);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^webhook: .+\nusage:\n/);

@@ -86,7 +86,7 @@ async function killWorker(worker: ChildProcess): Promise<void> {
 }
 
 async function waitFor(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 20_000;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; worker output:\n${workerOutput}`);
     await new Promise((resolveWait) => setTimeout(resolveWait, 20));
@@ -100,7 +100,8 @@ function idle(): Promise<void> {
 
 const outcomes = () => outbox.listAttempts(ORG).reverse().map((attempt) => `${attempt.attemptNumber}:${attempt.outcome}`);
 
-describe('outbox worker killed and restarted', () => {
+// Each test starts several real processes; a loaded machine needs more than the default 30 s.
+describe('outbox worker killed and restarted', { timeout: 90_000 }, () => {
   it('resumes the schedule after being killed between attempts, losing nothing and resending nothing accepted', async () => {
     await setUp([{ status: 500 }, { status: 503 }, { status: 200 }]);
 
@@ -119,7 +120,8 @@ describe('outbox worker killed and restarted', () => {
 
     setClock(T0 + 6 * MINUTE);
     const third = startWorker();
-    await waitFor(() => outcomes().includes('3:accepted'), 'attempt 3 to be accepted');
+    // The log line is written just after the commit; wait for both before killing.
+    await waitFor(() => outcomes().includes('3:accepted') && workerOutput.includes('attempt 3 for'), 'attempt 3 to be accepted');
     await killWorker(third);
 
     setClock(T0 + 24 * 60 * MINUTE);
