@@ -12,14 +12,20 @@ export type AddressClass =
   | 'broadcast'
   | 'reserved';
 
-interface Range<T> {
-  base: T;
+interface Ipv4Range {
+  base: number;
+  prefix: number;
+  outcome: AddressClass;
+}
+
+interface Ipv6Range {
+  base: bigint;
   prefix: number;
   /** The class, or for IPv6 forms carrying an IPv4 address the bit offset where it starts. */
   outcome: AddressClass | { embeddedIpv4At: number };
 }
 
-const IPV4_RANGES: Range<number>[] = [
+const IPV4_RANGES: Ipv4Range[] = [
   v4('0.0.0.0', 8, 'unspecified'),
   v4('10.0.0.0', 8, 'private'),
   v4('100.64.0.0', 10, 'shared (CGNAT)'),
@@ -39,7 +45,7 @@ const IPV4_RANGES: Range<number>[] = [
 ];
 
 // Order matters: the first matching range decides, so exact addresses precede the prefixes holding them.
-const IPV6_RANGES: Range<bigint>[] = [
+const IPV6_RANGES: Ipv6Range[] = [
   v6('::', 128, 'unspecified'),
   v6('::1', 128, 'loopback'),
   v6('::ffff:0:0', 96, { embeddedIpv4At: 96 }),
@@ -75,7 +81,7 @@ export function classifyAddress(address: string): AddressClass {
 
 function classifyIpv4(value: number): AddressClass {
   const range = IPV4_RANGES.find((candidate) => inRange(BigInt(value), BigInt(candidate.base), candidate.prefix, 32));
-  return range === undefined || typeof range.outcome !== 'string' ? 'public' : range.outcome;
+  return range?.outcome ?? 'public';
 }
 
 function classifyIpv6(value: bigint): AddressClass {
@@ -110,10 +116,10 @@ function parseIpv6(text: string): bigint | undefined {
   return groups.reduce((value, group) => (value << 16n) | BigInt(parseInt(group, 16)), 0n);
 }
 
-function v4(base: string, prefix: number, outcome: AddressClass): Range<number> {
+function v4(base: string, prefix: number, outcome: AddressClass): Ipv4Range {
   return { base: parseIpv4(base) ?? 0, prefix, outcome };
 }
 
-function v6(base: string, prefix: number, outcome: Range<bigint>['outcome']): Range<bigint> {
+function v6(base: string, prefix: number, outcome: Ipv6Range['outcome']): Ipv6Range {
   return { base: parseIpv6(base) ?? 0n, prefix, outcome };
 }

@@ -21,7 +21,7 @@ export interface OutboxOptions {
   timeoutMs?: number;
   /** Current time in epoch milliseconds; decides what is due. Default `Date.now`. */
   now?: () => number;
-  /** How long a claimed entry stays with its worker before another may recover it; default 60 s, above the timeout. */
+  /** How long a claimed entry stays with its worker before another may recover it; must exceed the timeout. Default 60 s, or twice a longer timeout. */
   leaseMs?: number;
   /** Real milliseconds between polls of a started worker; default 1000. */
   pollIntervalMs?: number;
@@ -71,7 +71,7 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
     trustedCa,
     timeoutMs = DELIVERY_TIMEOUT_MS,
     now = Date.now,
-    leaseMs = 60_000,
+    leaseMs = Math.max(60_000, 2 * timeoutMs),
     pollIntervalMs = 1000,
     concurrency = 8,
     onAttempt,

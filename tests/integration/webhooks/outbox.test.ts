@@ -211,6 +211,13 @@ describe('outbox enqueue', () => {
     expect(() => enqueue(strict, receiver)).toThrow('callback URL refused: address 127.0.0.1 is loopback');
   });
 
+  it('refuses a lease that a slow attempt could outlast', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'webhook-outbox-')), 'outbox.sqlite');
+    expect(() => openOutbox(path, { secretFor: () => secret, timeoutMs: 10_000, leaseMs: 10_000 })).toThrow(
+      'leaseMs (10000) must exceed timeoutMs (10000), or a slow attempt could be sent twice',
+    );
+  });
+
   it('records an attempt that could not be signed without sending anything', async () => {
     const { outbox, receiver } = await setUp([], { secretFor: () => '' });
     enqueue(outbox, receiver);
