@@ -1,4 +1,4 @@
-import { rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as astroBuild } from 'astro';
@@ -54,9 +54,7 @@ export async function buildSite({ recordsDir, outDir, site, onProgress = () => {
     await writeSiteIndexFile(indexFile, check.records.map((r) => r.summary));
     process.env.GARMENT_PRESS_RECORDS = path.resolve(recordsDir);
     process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
-    await timed('render', () =>
-      astroBuild({ root: projectRoot, outDir: staging, site, logLevel: 'warn' }, { teardownCompiler: true }),
-    );
+    await timed('render', () => renderSite(staging, site));
     onProgress(`render: ${check.records.length} records into pages and twins (${timings.render!.toFixed(1)} s)`);
     await swapInto(staging, target);
   } finally {
@@ -64,6 +62,24 @@ export async function buildSite({ recordsDir, outDir, site, onProgress = () => {
     await rm(indexFile, { force: true });
   }
   return { ok: true, problems: check.problems, timings, records: check.records.length };
+}
+
+/**
+ * Runs the Astro build into `staging`. Astro writes its intermediate server build to `.astro/`
+ * in the working directory, where two builds at once would overwrite each other, so each build
+ * works from a private folder inside the project (its chunks still resolve node_modules).
+ */
+async function renderSite(staging: string, site: string): Promise<void> {
+  const workingDir = process.cwd();
+  const privateDir = path.join(projectRoot, '.astro', 'builds', String(process.pid));
+  await mkdir(privateDir, { recursive: true });
+  process.chdir(privateDir);
+  try {
+    await astroBuild({ root: projectRoot, outDir: staging, site, logLevel: 'warn' }, { teardownCompiler: true });
+  } finally {
+    process.chdir(workingDir);
+    await rm(privateDir, { recursive: true, force: true });
+  }
 }
 
 /** Replaces `target` with `staging` so readers see the old site or the new one, never half of one. */

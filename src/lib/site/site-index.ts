@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { checkRecords, formatProblem, type GarmentRecord, type Projection } from '../record/index.ts';
 import { GarmentPressError } from '../errors.ts';
 import { plainText } from './text.ts';
@@ -11,7 +12,7 @@ export class InvalidRecordsError extends GarmentPressError {}
 export interface SiteEntry {
   slug: string;
   projection: Projection;
-  /** The record file, read again when its page is rendered. */
+  /** The record file's absolute path, read again when its page is rendered. */
   file: string;
   title: string;
   description: string | null;
@@ -40,7 +41,7 @@ export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
   return {
     slug: record.slug,
     projection: record.projection,
-    file,
+    file: path.resolve(file),
     title: plainText(title),
     description: record.page.description ? plainText(record.page.description.text) : null,
     category: identity.category,
