@@ -222,7 +222,10 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     count > 1 ? t('place.paragraph', { place: heading, number: index + 1 }) : heading;
 
   const { page } = record;
-  const title = plainText(page.title?.text ?? record.data.identity.official_name ?? record.catalog?.title ?? t('record.untitled', { slug: record.slug }));
+  // Only text blocks carry Markdown; identity and catalog names are plain data.
+  const title = page.title
+    ? plainText(page.title.text)
+    : record.data.identity.official_name ?? record.catalog?.title ?? t('record.untitled', { slug: record.slug });
   const titleCitations = page.title ? claimLinks(page.title.claim_ids) : [];
   if (page.title) for (const { id } of titleCitations) citedBy.set(id, [{ href: '#title', place: t('place.title') }]);
   const headline = page.headline ? blockView(page.headline, t('place.headline')) : null;

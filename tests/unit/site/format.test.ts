@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import {
+  decimalFromMinor, enumLabel, fieldLabel, formatBoolean, formatDate, formatDateTime, formatMoney, formatNumber, formatRange, formatValue, isoDate,
+  researchStatusLabel, researchStatusNote,
+} from '../../../src/lib/site/format.ts';
+import { fieldViews } from '../../../src/lib/site/data-view.ts';
+
+describe('formatMoney', () => {
+  it('formats US dollars from cents with exponent 2', () => {
+    expect(formatMoney(1299, 'USD', 2)).toBe('$12.99');
+    expect(formatMoney(5, 'USD', 2)).toBe('$0.05');
+    expect(formatMoney(123456789, 'USD', 2)).toBe('$1,234,567.89');
+  });
+
+  it('formats yen with exponent 0 and no decimals', () => {
+    expect(formatMoney(1500, 'JPY', 0)).toBe('¥1,500');
+  });
+
+  it('formats a currency with three minor digits', () => {
+    expect(formatMoney(12345, 'KWD', 3)).toBe('KWD\u00a012.345');
+  });
+
+  it('keeps the sign of a negative amount', () => {
+    expect(formatMoney(-500, 'USD', 2)).toBe('-$5.00');
+    expect(formatMoney(-5, 'USD', 2)).toBe('-$0.05');
+  });
+
+  it('returns null when there is no amount', () => {
+    expect(formatMoney(null, 'USD', 2)).toBeNull();
+    expect(formatMoney(undefined, 'USD', 2)).toBeNull();
+  });
+
+  it("uses the currency's own digits when the exponent is missing", () => {
+    expect(formatMoney(1500, 'JPY', null)).toBe('¥1,500');
+    expect(formatMoney(1500, 'USD', null)).toBe('$15.00');
+  });
+
+  it('accepts a lower-case currency code', () => {
+    expect(formatMoney(1299, 'usd', 2)).toBe('$12.99');
+  });
+
+  it('says so when the currency is not stated', () => {
+    expect(formatMoney(1299, null, 2)).toBe('12.99 (currency not stated)');
+  });
+
+  it('shows an unknown currency code after the number instead of failing', () => {
+    expect(formatMoney(1299, '<b>', 2)).toBe('12.99 <b>');
+  });
+
+  it('does not round through floating point', () => {
+    expect(formatMoney(1000000000000001, 'USD', 2)).toBe('$10,000,000,000,000.01');
+  });
+});
+
+describe('decimalFromMinor', () => {
+  it('places the decimal point by the exponent', () => {
+    expect(decimalFromMinor(1299, 2)).toBe('12.99');
+    expect(decimalFromMinor(-5, 2)).toBe('-0.05');
+    expect(decimalFromMinor(1500, 0)).toBe('1500');
+  });
+});
+
+describe('formatDate', () => {
+  it('formats an ISO timestamp as a date in UTC', () => {
+    expect(formatDate('2026-11-08T23:30:00Z')).toBe('November 8, 2026');
+    expect(formatDate('2026-11-08')).toBe('November 8, 2026');
+  });
+
+  it('returns text that is not a date unchanged', () => {
+    expect(formatDate('spring 2026')).toBe('spring 2026');
+    expect(formatDate('<script>')).toBe('<script>');
+  });
+
+  it('adds the time when the timestamp has one', () => {
+    expect(formatDateTime('2026-11-08T10:00:00Z')).toBe('November 8, 2026 at 10:00 AM UTC');
+    expect(formatDateTime('2026-11-08')).toBe('November 8, 2026');
+  });
+
+  it('gives a machine-readable date only for real dates', () => {
+    expect(isoDate('2026-11-08T10:00:00Z')).toBe('2026-11-08T10:00:00.000Z');
+    expect(isoDate('soon')).toBeNull();
+  });
+});
+
+describe('formatNumber and formatRange', () => {
+  it('groups digits and attaches the unit', () => {
+    expect(formatNumber(1234.5, 'g/m²')).toBe('1,234.5 g/m²');
+    expect(formatNumber(60, '%')).toBe('60%');
+    expect(formatNumber(3)).toBe('3');
+  });
+
+  it('joins a minimum and a maximum, or shows the one given', () => {
+    expect(formatRange(2, 5, 'days')).toBe('2 to 5 days');
+    expect(formatRange(3, null, 'days')).toBe('3 days');
+    expect(formatRange(4, 4)).toBe('4');
+    expect(formatRange(null, null)).toBeNull();
+  });
+});
+
+describe('formatValue', () => {
+  it('formats any JSON value of a claim on one line with its unit', () => {
+    expect(formatValue(220, 'g/m²')).toBe('220 g/m²');
+    expect(formatValue('side-seamed')).toBe('side-seamed');
+    expect(formatValue(true)).toBe('Yes');
+    expect(formatValue(null)).toBe('No value');
+    expect(formatValue(['S', 'M'])).toBe('S, M');
+    expect(formatValue({ S: 19.5, M: 21 }, 'in')).toBe('S: 19.5 in; M: 21 in');
+    expect(formatValue({ cotton: 90, polyester: 10 }, '%')).toBe('cotton: 90%; polyester: 10%');
+    expect(formatValue([])).toBe('None');
+  });
+
+  it('shows a number in minor currency units as money', () => {
+    expect(formatValue(1295, 'USD minor units (exponent 2)')).toBe('$12.95 (1,295 USD minor units (exponent 2))');
+  });
+});
+
+describe('labels', () => {
+  it('labels enumeration values, with words for values without a dedicated label', () => {
+    expect(enumLabel('decoration_method', 'dtg')).toBe('DTG (direct to garment)');
+    expect(enumLabel('stance', 'mixed')).toBe('Mixed');
+    expect(enumLabel('verification', 'not_verified')).toBe('Not verified');
+    expect(enumLabel('stance', null)).toBe('Not stated');
+  });
+
+  it('labels every research status and explains every unfinished one', () => {
+    expect(researchStatusLabel('complete_with_gaps')).toBe('Complete with gaps');
+    for (const status of ['in_progress', 'complete_with_gaps', 'identity_unresolved', 'incomplete']) {
+      expect(researchStatusNote(status)).toMatch(/\w/);
+    }
+  });
+
+  it('labels fields, with overrides for abbreviations', () => {
+    expect(fieldLabel('gtin')).toBe('GTIN');
+    expect(fieldLabel('size_label')).toBe('Size label');
+  });
+
+  it('formats booleans and says when one is not stated', () => {
+    expect([formatBoolean(true), formatBoolean(false), formatBoolean(null)]).toEqual(['Yes', 'No', 'Not stated']);
+  });
+});
+
+describe('fieldViews', () => {
+  const lookup = { ids: new Map([['offers', new Map([['o1', 0]])], ['provider_listings', new Map([['pl', 0]])]]), sourceIds: new Set(['s1']) };
+
+  it('formats money fields from minor units and leaves out the currency and exponent', () => {
+    const fields = fieldViews({ id: 'o1', currency: 'JPY', minor_unit_exponent: 0, base_amount_minor: 1800, notes: null }, lookup);
+    expect(fields).toEqual([{ name: 'base_amount_minor', label: 'Base price', parts: [{ kind: 'text', text: '¥1,800' }] }]);
+  });
+
+  it('links references to items that exist and leaves the others as text', () => {
+    const fields = fieldViews({ id: 'x', provider_listing_id: 'pl', offer_id: 'missing', source_id: 's1' }, lookup);
+    expect(fields.map((f) => f.parts[0])).toEqual([
+      { kind: 'link', text: 'pl', href: '#provider_listings-pl', external: false },
+      { kind: 'text', text: 'missing' },
+      { kind: 'link', text: 's1', href: '#source-s1', external: false },
+    ]);
+  });
+
+  it('links a URL only when it is http(s)', () => {
+    const fields = fieldViews({ id: 'x', product_url: 'https://example.org/p', price_url: 'javascript:alert(1)', template_url: 'data:text/html,x' }, lookup);
+    expect(fields.map((f) => f.parts[0]!.kind)).toEqual(['link', 'text', 'text']);
+    expect(fields[1]!.parts[0]).toEqual({ kind: 'text', text: 'javascript:alert(1) (not linked)' });
+  });
+
+  it('joins numbers to their units, ranges to one value and fibres to their shares', () => {
+    const fields = fieldViews({
+      id: 'x', value: 52, unit: 'cm', transit_days_min: 2, transit_days_max: 5, fiber_names: ['cotton', 'polyester'], fiber_percentages: [90, 10],
+    }, lookup);
+    expect(fields.map((f) => [f.label, f.parts.map((p) => p.text).join(', ')])).toEqual([
+      ['Value', '52 cm'],
+      ['Transit days', '2 to 5'],
+      ['Composition', '90% cotton, 10% polyester'],
+    ]);
+  });
+
+  it('leaves out empty values', () => {
+    expect(fieldViews({ id: 'x', notes: null, labels: [], name: '' }, lookup)).toEqual([]);
+  });
+});

@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import type { Claim, CommerceRecord, GarmentRecord, TextBlock } from '../../../src/lib/record/index.ts';
+import { anchorToken, claimAnchor } from '../../../src/lib/site/anchors.ts';
+import { pageView, resolveTarget } from '../../../src/lib/site/page-view.ts';
+import { copyOf, sampleRecords } from '../../support/records.ts';
+
+const svcSample = sampleRecords().find(({ record }) => record.projection === 'svc')!.record as CommerceRecord;
+
+const block = (text: string, claimIds: string[], kind: TextBlock['kind'] = 'fact'): TextBlock => ({ text, claim_ids: claimIds, kind });
+const claim = (id: string, extra: Partial<Claim> = {}): Claim => ({
+  id,
+  targets: ['identity/brand'],
+  value: 1,
+  unit: null,
+  scope: 'all',
+  kind: 'source_claim',
+  verification: 'source_checked',
+  references: [],
+  derived_from: [],
+  calculation: null,
+  checked_at: null,
+  check_note: null,
+  ...extra,
+});
+
+/** A commerce record with a small, known page: two sections with text, the rest empty. */
+function smallRecord(): CommerceRecord {
+  const record = copyOf(svcSample);
+  for (const key of Object.keys(record.page.sections)) (record.page.sections as unknown as Record<string, TextBlock[]>)[key] = [];
+  record.page.title = block('Tee', ['c-title']);
+  record.page.description = null;
+  record.page.headline = block('A **heavy** tee', ['c-b']);
+  record.page.summary = null;
+  record.page.sections.overview = [block('First', ['c-b', 'c-a']), block('Second', ['c-a'], 'interpretation')];
+  record.page.sections.decoration = [block('Third', ['c-c'])];
+  record.page.faq = [{ question: 'Why?', answer: block('Because', ['c-c'], 'generic_navigation') }];
+  record.selection_summary.suitable_for = [];
+  record.selection_summary.tradeoffs = [];
+  record.claims = [claim('c-a'), claim('c-b'), claim('c-c'), claim('c-title'), claim('c-unused'), claim('c-only-conflict')];
+  record.conflicts = [{ id: 'k1', target: 'identity/brand', claim_ids: ['c-a', 'c-only-conflict'], resolution: 'unresolved', selected_claim_id: null, reason: 'r', follow_up: null }];
+  record.decisions = [];
+  return record;
+}
+
+describe('pageView', () => {
+  it('numbers claims in order of first citation in reading order, title first', () => {
+    const view = pageView(smallRecord(), { otherProjectionExists: false });
+    expect(view.claims.map((c) => [c.number, c.id])).toEqual([
+      [1, 'c-title'],
+      [2, 'c-b'],
+      [3, 'c-a'],
+      [4, 'c-c'],
+      [5, 'c-unused'],
+      [6, 'c-only-conflict'],
+    ]);
+  });
+
+  it('gives a block the numbers of its claims in the order it cites them', () => {
+    const view = pageView(smallRecord(), { otherProjectionExists: false });
+    expect(view.sections[0]!.blocks[0]!.citations.map((c) => c.number)).toEqual([2, 3]);
+    expect(view.headline!.citations.map((c) => c.number)).toEqual([2]);
+  });
+
+  it('gives the same numbers when the page is built twice', () => {
+    const numbers = () => pageView(smallRecord(), { otherProjectionExists: false }).claims.map((c) => `${c.number}:${c.id}`);
+    expect(numbers()).toEqual(numbers());
+  });
+
+  it('links every claim back to each text block citing it, in reading order', () => {
+    const view = pageView(smallRecord(), { otherProjectionExists: false });
+    const byId = new Map(view.claims.map((c) => [c.id, c]));
+    const [first, second] = view.sections[0]!.blocks;
+    expect(byId.get('c-a')!.citedBy.map((b) => b.href)).toEqual([`#${first!.anchor}`, `#${second!.anchor}`]);
+    expect(byId.get('c-b')!.citedBy.map((b) => b.href)).toEqual([`#${view.headline!.anchor}`, `#${first!.anchor}`]);
+    expect(byId.get('c-c')!.citedBy.map((b) => b.place)).toEqual(['Decoration', 'Answer 1']);
+    expect(byId.get('c-title')!.citedBy).toEqual([{ href: '#title', place: 'Title' }]);
+    expect(byId.get('c-unused')!.citedBy).toEqual([]);
+  });
+
+  it('gives every text block a unique anchor', () => {
+    const view = pageView(smallRecord(), { otherProjectionExists: false });
+    const anchors = [view.headline!, ...view.sections.flatMap((s) => s.blocks), ...view.faq.map((f) => f.answer)].map((b) => b.anchor);
+    expect(new Set(anchors).size).toBe(anchors.length);
+  });
+
+  it('leaves out empty sections and keeps the specification order', () => {
+    const view = pageView(smallRecord(), { otherProjectionExists: false });
+    expect(view.sections.map((s) => [s.key, s.heading, s.anchor])).toEqual([
+      ['overview', 'Overview', 'overview'],
+      ['decoration', 'Decoration', 'decoration'],
+    ]);
+    expect(view.contents.map((c) => c.href)).not.toContain('#when-it-fits');
+  });
+
+  it('leaves out empty data collections and names them instead', () => {
+    const record = smallRecord();
+    record.data.reviews = [];
+    const view = pageView(record, { otherProjectionExists: false });
+    expect(view.collections.map((c) => c.name)).not.toContain('reviews');
+    expect(view.emptyCollections).toContain('Reviews');
+  });
+
+  it('names the kind of each text block in words', () => {
+    const view = pageView(smallRecord(), { otherProjectionExists: false });
+    expect(view.sections[0]!.blocks.map((b) => b.kindLabel)).toEqual(['Fact', 'Interpretation']);
+    expect(view.faq[0]!.answer.kindLabel).toBe('Navigation');
+  });
+
+  it('lists the conflicts a claim takes part in', () => {
+    const view = pageView(smallRecord(), { otherProjectionExists: false });
+    expect(view.claims.find((c) => c.id === 'c-only-conflict')!.conflicts).toEqual([{ href: '#conflict-k1', text: 'identity/brand' }]);
+  });
+
+  it('builds unique, safe anchors for claim ids holding any character', () => {
+    const record = smallRecord();
+    const ids = ['a b', 'a~20~b', '"><script>', 'ü', 'a_b'];
+    record.claims.push(...ids.map((id) => claim(id)));
+    const view = pageView(record, { otherProjectionExists: false });
+    const anchors = view.claims.map((c) => c.anchor);
+    expect(new Set(anchors).size).toBe(anchors.length);
+    for (const anchor of anchors) expect(anchor).toMatch(/^claim-[A-Za-z0-9_.~-]+$/);
+  });
+
+  it('renders text block Markdown through the sanitising renderer', () => {
+    const record = smallRecord();
+    record.page.sections.overview = [block('<img src=x onerror=alert(1)> **bold** [x](javascript:alert(1))', ['c-a'])];
+    const html = pageView(record, { otherProjectionExists: false }).sections[0]!.blocks[0]!.html;
+    expect(html).toContain('<strong>bold</strong>');
+    expect(html).not.toMatch(/<img|javascript:/);
+  });
+
+  it('links the other projection only when its record exists', () => {
+    expect(pageView(smallRecord(), { otherProjectionExists: false }).otherProjection).toBeNull();
+    expect(pageView(smallRecord(), { otherProjectionExists: true }).otherProjection?.href).toBe(`/garments/${svcSample.slug}/tech/`);
+  });
+
+  it('marks every research status but complete as unfinished', () => {
+    const record = smallRecord();
+    for (const status of ['in_progress', 'complete_with_gaps', 'identity_unresolved', 'incomplete'] as const) {
+      record.research.status = status;
+      const { research } = pageView(record, { otherProjectionExists: false });
+      expect(research.finished).toBe(false);
+      expect(research.note).not.toBe('');
+    }
+    record.research.status = 'complete';
+    expect(pageView(record, { otherProjectionExists: false }).research.finished).toBe(true);
+  });
+
+  it('falls back to the official name, then the slug, for the title and description', () => {
+    const record = smallRecord();
+    record.page.title = null;
+    record.page.headline = null;
+    record.data.identity.official_name = 'Official *Tee*';
+    let view = pageView(record, { otherProjectionExists: false });
+    expect(view.title).toBe('Official *Tee*');
+    expect(view.meta.description).toBe('Commerce research record for Official *Tee*.');
+    record.data.identity.official_name = null;
+    record.catalog = null;
+    view = pageView(record, { otherProjectionExists: false });
+    expect(view.title).toBe(`Garment ${record.slug}`);
+  });
+
+  it('uses no image address that is not http(s)', () => {
+    const record = smallRecord();
+    record.images = [
+      { kind: 'showcase', view: 'front', color_name: 'Black', url: 'javascript:alert(1)' },
+      { kind: 'blank', view: 'back', color_name: null, url: 'data:image/png;base64,AAAA' },
+      { kind: 'blank', view: 'label', color_name: null, url: 'https://img.example/label.jpg' },
+    ];
+    const view = pageView(record, { otherProjectionExists: false });
+    expect(view.images.map((i) => i.src)).toEqual([null, null, 'https://img.example/label.jpg']);
+    expect(view.images[0]!.alt).toBe('Tee: showcase, front view, Black');
+    expect(view.leadImage?.src).toBe('https://img.example/label.jpg');
+  });
+
+  it('links a source only when its address is http(s)', () => {
+    const record = smallRecord();
+    record.sources = [
+      { ...record.sources[0]!, id: 's-web', url: 'https://example.org/spec' },
+      { ...record.sources[0]!, id: 's-js', url: 'javascript:alert(1)' },
+    ];
+    record.claims = [claim('c-a', { references: [{ source_id: 's-js', locator: 'p. 1', short_excerpt: null }] })];
+    record.page.title = null;
+    record.page.headline = null;
+    record.page.sections.decoration = [];
+    record.page.faq = [];
+    record.conflicts = [];
+    const view = pageView(record, { otherProjectionExists: false });
+    expect(view.sources.map((s) => [s.url, s.unlinkedUrl])).toEqual([['https://example.org/spec', null], [null, 'javascript:alert(1)']]);
+    expect(view.claims[0]!.references[0]).toMatchObject({ sourceHref: '#source-s-js', url: null });
+    expect(view.sources[1]!.citedBy.map((c) => c.id)).toEqual(['c-a']);
+  });
+
+  it('groups gaps by priority, most urgent first, leaving out empty groups', () => {
+    const record = smallRecord();
+    const gap = { target: 'offers', reason: 'not_found', impact: 'i', next_action: 'n', owner: 'research' } as const;
+    record.gaps = [{ id: 'g1', priority: 'future', ...gap }, { id: 'g2', priority: 'blocking', ...gap }, { id: 'g3', priority: 'future', ...gap }];
+    const view = pageView(record, { otherProjectionExists: false });
+    expect(view.gapGroups.map((g) => [g.priority, g.gaps.map((x) => x.id)])).toEqual([['blocking', ['g2']], ['future', ['g1', 'g3']]]);
+    expect(view.research.gapSummary).toBe('3 gaps, 1 blocking');
+  });
+
+  it('links a claim from the data item its target names', () => {
+    const record = smallRecord();
+    const offer = record.data.offers[0]!;
+    record.claims = [claim('c-a', { targets: [`offers/${offer.id}/base_amount_minor`] })];
+    const view = pageView(record, { otherProjectionExists: false });
+    const item = view.collections.find((c) => c.name === 'offers')!.items.find((i) => i.id === offer.id)!;
+    expect(item.anchor).toBe(`offers-${offer.id}`);
+    expect(item.claims.map((c) => c.href)).toEqual([`#${claimAnchor('c-a')}`]);
+    expect(view.claims[0]!.targets).toEqual([{ text: `offers/${offer.id}/base_amount_minor`, href: `#offers-${offer.id}` }]);
+  });
+});
+
+describe('resolveTarget', () => {
+  const record = smallRecord() as GarmentRecord;
+  const offerId = (record as CommerceRecord).data.offers[0]!.id;
+
+  it.each([
+    [`offers/${offerId}`, `#offers-${offerId}`],
+    [`offers/${offerId}/base_amount_minor`, `#offers-${offerId}`],
+    [`data/offers/${offerId}`, `#offers-${offerId}`],
+    [`/data/offers/0`, `#offers-${offerId}`],
+    [`data.offers.${offerId}.currency`, `#offers-${offerId}`],
+    [`offers[${offerId}]`, `#offers-${offerId}`],
+    [`${record.claim_target_base}/offers/${offerId}`, `#offers-${offerId}`],
+    ['offers', '#data-offers'],
+    ['identity/brand', '#data-identity'],
+    ['conflicts/k1', '#conflict-k1'],
+    ['claims/c-a', '#claim-c-a'],
+  ])('resolves %s to %s', (target, href) => {
+    expect(resolveTarget(target, record).href).toBe(href);
+  });
+
+  it.each([
+    ['an item that does not exist', 'offers/no-such-offer'],
+    ['a collection the projection does not show', 'assets/a1'],
+    ['an index past the end', '/data/offers/999'],
+    ['an unknown place', 'nowhere/at/all'],
+    ['an empty target', '  '],
+  ])('does not link %s', (_, target) => {
+    expect(resolveTarget(target, record)).toEqual({ text: target, href: null });
+  });
+});
+
+describe('anchorToken', () => {
+  it('keeps fragment-safe characters and escapes the rest distinctly', () => {
+    expect(anchorToken('c-weight_2.1')).toBe('c-weight_2.1');
+    expect(anchorToken('a b')).toBe('a~20~b');
+    expect(anchorToken('a b')).not.toBe(anchorToken('a~20~b'));
+  });
+});

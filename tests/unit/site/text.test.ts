@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, isSafeHref, isWebUrl, plainText, renderInline } from '../../../src/lib/site/text.ts';
+
+const ALLOWED_TAGS = new Set(['a', 'strong', 'em', 'code', 'del', 'br']);
+
+/** Every opening tag the renderer produced, with its attributes, so a test can check nothing else got through. */
+function tagsOf(html: string): { name: string; attributes: string }[] {
+  return [...html.matchAll(/<([a-zA-Z][\w-]*)([^>]*)>/g)].map((m) => ({ name: m[1]!.toLowerCase(), attributes: m[2]!.trim() }));
+}
+
+const HOSTILE = [
+  ['a script element', '<script>alert(1)</script>'],
+  ['an image with an error handler', '<img src=x onerror=alert(1)>'],
+  ['an svg with an onload handler', '<svg onload=alert(1)>'],
+  ['an iframe', '<iframe src="javascript:alert(1)"></iframe>'],
+  ['a raw anchor with a javascript: href', '<a href="javascript:alert(1)">x</a>'],
+  ['a style element', '<style>body{display:none}</style>'],
+  ['a meta refresh', '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">'],
+  ['an HTML comment', '<!-- x --><b>'],
+  ['a Markdown javascript: link', '[x](javascript:alert(1))'],
+  ['a mixed-case javascript: link', '[x](JaVaScRiPt:alert(1))'],
+  ['a javascript: link hidden by an entity', '[x](java&#x73;cript:alert(1))'],
+  ['a javascript: link after spaces', '[x](   javascript:alert(1))'],
+  ['a data: link', '[x](data:text/html,<script>alert(1)</script>)'],
+  ['a vbscript: link', '[x](vbscript:msgbox(1))'],
+  ['a protocol-relative link', '[x](//evil.example/)'],
+  ['a backslash link', '[x](/\\evil.example)'],
+  ['a Markdown image', '![x](https://evil.example/pixel.png)'],
+  ['a Markdown image with javascript:', '![x](javascript:alert(1))'],
+  ['a reference-style javascript: link', '[x][r]\n\n[r]: javascript:alert(1)'],
+  ['an autolink with javascript:', '<javascript:alert(1)>'],
+  ['a title that breaks out of its attribute', '[x](https://example.org "a\\" onmouseover=\\"alert(1)")'],
+  ['quotes in a link destination', '[x](https://example.org/"onmouseover="alert(1))'],
+  ['template syntax', '{{constructor.constructor("alert(1)")()}} ${alert(1)}'],
+  ['an encoded tag', '&lt;script&gt;alert(1)&lt;/script&gt;'],
+] as const;
+
+describe('renderInline', () => {
+  it.each(HOSTILE)('keeps %s inert', (_, payload) => {
+    const html = renderInline(payload);
+    for (const tag of tagsOf(html)) {
+      expect(ALLOWED_TAGS).toContain(tag.name);
+      if (tag.name !== 'a') {
+        expect(tag.attributes).toBe('');
+        continue;
+      }
+      const attributes = [...tag.attributes.matchAll(/([\w-]+)="([^"]*)"/g)];
+      expect(attributes.map((a) => a[1])).toEqual(expect.arrayContaining(['href']));
+      for (const [, name, value] of attributes) {
+        expect(['href', 'rel']).toContain(name);
+        if (name === 'href') expect(value).toMatch(/^(https?:|mailto:|\/(?![/\\])|#)/i);
+      }
+    }
+    expect(html).not.toMatch(/href="\s*(javascript|data|vbscript):/i);
+  });
+
+  it('renders emphasis, code and safe links', () => {
+    expect(renderInline('**b** _i_ `c` [s](https://example.org) [m](mailto:a@example.org) [r](/garments/tee/)')).toBe(
+      '<strong>b</strong> <em>i</em> <code>c</code> <a href="https://example.org" rel="noopener noreferrer nofollow">s</a> '
+        + '<a href="mailto:a@example.org">m</a> <a href="/garments/tee/">r</a>',
+    );
+  });
+
+  it('shows raw HTML as text', () => {
+    expect(renderInline('<b>tee</b>')).toBe('&lt;b&gt;tee&lt;/b&gt;');
+  });
+
+  it('turns an unsafe link into its plain label', () => {
+    expect(renderInline('[click me](javascript:alert(1))')).toBe('click me');
+  });
+
+  it('turns an image into its alt text', () => {
+    expect(renderInline('![front view](https://example.org/a.png)')).toBe('front view');
+  });
+
+  it('does not create block elements', () => {
+    const html = renderInline('# heading\n\n> quote\n\n- item\n\n| a |\n|---|');
+    expect(tagsOf(html).map((t) => t.name)).toEqual([]);
+  });
+});
+
+describe('plainText', () => {
+  it('drops Markdown syntax and decodes nothing dangerous into markup', () => {
+    expect(plainText('**Heavy** [tee](https://example.org)')).toBe('Heavy tee');
+    expect(plainText('<script>x</script>')).toBe('<script>x</script>');
+  });
+});
+
+describe('isWebUrl and isSafeHref', () => {
+  it.each([
+    ['https://example.org/a', true, true],
+    ['http://example.org', true, true],
+    [' https://example.org ', true, true],
+    ['mailto:a@example.org', false, true],
+    ['/garments/tee/', false, true],
+    ['#claim-1', false, true],
+    ['//evil.example', false, false],
+    ['javascript:alert(1)', false, false],
+    ['JAVASCRIPT:alert(1)', false, false],
+    ['data:image/png;base64,AAAA', false, false],
+    ['ftp://example.org', false, false],
+    ['not a url', false, false],
+  ])('judges %s: web %s, safe href %s', (url, web, safe) => {
+    expect(isWebUrl(url)).toBe(web);
+    expect(isSafeHref(url)).toBe(safe);
+  });
+
+  it('treats a missing URL as not a web URL', () => {
+    expect(isWebUrl(null)).toBe(false);
+    expect(isWebUrl('')).toBe(false);
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five HTML-special characters', () => {
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+  });
+});
