@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../support/records.ts';
 import { node, runCli } from '../../support/run.ts';
+import { verifySignature } from '../../../src/lib/webhooks/index.ts';
 import { call, eventually, fingerprint, makeCertificate, sampleRecordAs, startReceiver, UUID, type Receiver } from './support.ts';
 
 /** A running `serve` process. */
@@ -30,6 +31,8 @@ let acme: { organization_id: string; api_key: string };
 let other: { organization_id: string; api_key: string };
 let secret: string;
 const outputs: string[] = [];
+/** Signing secrets rotated away, which may no more appear in a log than the current one. */
+const secrets: string[] = [];
 
 /** Starts `node src/cli/serve.ts` on a free port with the test-only flags, and waits for its address. */
 async function startServe(extraArgs: string[] = []): Promise<ServeProcess> {
@@ -251,6 +254,19 @@ describe('npm run serve', () => {
     expect(attempts).toEqual([[2, 'accepted', 200], [1, 'failed', 503]]);
   }, 60_000);
 
+  it('signs with a rotated secret at once: the old secret no longer verifies', async () => {
+    const oldSecret = secret;
+    secret = admin('secret', 'rotate', '--org', acme.organization_id).signing_secret;
+    expect(secret).not.toBe(oldSecret);
+    const handle = await publish({ schema_version: 'garment-access/2.4.0' }, `${receiver.url}/hooks/rotated`);
+    await finalText(handle);
+    const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the event');
+    const header = String(delivery!.headers['x-svc-signature']);
+    expect(verifySignature({ header, body: delivery!.rawBody, secrets: [secret] }).accepted).toBe(true);
+    expect(verifySignature({ header, body: delivery!.rawBody, secrets: [oldSecret] })).toMatchObject({ accepted: false });
+    secrets.push(oldSecret);
+  }, 30_000);
+
   it('stops on SIGTERM with exit code 0, and never logged a key, a secret or a signature', async () => {
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
@@ -258,6 +274,6 @@ describe('npm run serve', () => {
     const logged = outputs.join('\n');
     expect(logged).toMatch(/http POST \/api\/publish 202/);
     expect(logged).toMatch(/webhook [0-9a-f-]{36} attempt 1: accepted, 200/);
-    for (const secretText of [acme.api_key, other.api_key, secret, 'v1=']) expect(logged).not.toContain(secretText);
+    for (const secretText of [acme.api_key, other.api_key, secret, ...secrets, 'v1=']) expect(logged).not.toContain(secretText);
   }, 60_000);
 });
