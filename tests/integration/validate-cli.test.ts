@@ -37,7 +37,7 @@ describe('npm run validate', () => {
 
   it('names an unknown property and the allowed ones', () => {
     const record = commerce();
-    (record.data.colors[0] as Record<string, unknown>).colour = 'black';
+    (record.data.colors[0] as unknown as Record<string, unknown>).colour = 'black';
     write('tee.svc.json', record);
     const result = validate();
     expect(result.status).toBe(1);
@@ -46,7 +46,7 @@ describe('npm run validate', () => {
 
   it('lists the allowed values of an enumeration', () => {
     const record = commerce();
-    (record.research as Record<string, unknown>).status = 'finished';
+    (record.research as unknown as Record<string, unknown>).status = 'finished';
     write('tee.svc.json', record);
     expect(validate().stdout).toContain(
       'records/tee.svc.json: /research/status: expected one of "in_progress", "complete_with_gaps", "complete", "identity_unresolved", "incomplete"; got "finished"',

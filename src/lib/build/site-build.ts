@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { build as astroBuild } from 'astro';
 import { tmpdir } from 'node:os';
 import { checkRecords, type Problem } from '../record/index.ts';
+import { indexSite } from '../search/index-site.ts';
 import { siteEntryOf, writeSiteIndexFile } from '../site/site-index.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
@@ -27,8 +28,9 @@ export interface BuildResult {
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
- * Validates every record, builds the site into a staging folder, then swaps it into place.
- * Any validation error stops the build before Astro runs; the last good output stays untouched.
+ * Validates every record, builds the site into a staging folder, indexes it for search, then swaps
+ * it into place. Any validation error stops the build before Astro runs; a search index failure
+ * throws SearchIndexError before the swap; either way the last good output stays untouched.
  */
 export async function buildSite({ recordsDir, outDir, site, onProgress = () => {} }: BuildOptions): Promise<BuildResult> {
   const timings: Record<string, number> = {};
@@ -56,6 +58,9 @@ export async function buildSite({ recordsDir, outDir, site, onProgress = () => {
     process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
     await timed('render', () => renderSite(staging, site));
     onProgress(`render: ${check.records.length} records into pages and twins (${timings.render!.toFixed(1)} s)`);
+    // A failed index throws SearchIndexError before the swap: the last good site stays in place.
+    const search = await timed('search index', () => indexSite(staging, { expectedPages: check.records.length }));
+    onProgress(`search index: ${search.pages} pages indexed (${timings['search index']!.toFixed(1)} s)`);
     await swapInto(staging, target);
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -75,7 +80,7 @@ async function renderSite(staging: string, site: string): Promise<void> {
   await mkdir(privateDir, { recursive: true });
   process.chdir(privateDir);
   try {
-    await astroBuild({ root: projectRoot, outDir: staging, site, logLevel: 'warn' }, { teardownCompiler: true });
+    await astroBuild({ root: projectRoot, outDir: staging, site, logLevel: 'warn' });
   } finally {
     process.chdir(workingDir);
     await rm(privateDir, { recursive: true, force: true });
