@@ -91,7 +91,7 @@ async function sendFile(request: IncomingMessage, response: ServerResponse, file
   createReadStream(file).pipe(response);
 }
 
-/** Serves a built site on loopback; port 0 lets the system choose. */
+/** Serves a built site on loopback; port 0 lets the system choose. `close` stops at once, ending open connections. */
 export async function serveStaticFiles(rootDir: string, { port = 0, host = '127.0.0.1' } = {}): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const handle = staticFilesHandler(rootDir);
   const server = createServer((request, response) => {
@@ -106,6 +106,11 @@ export async function serveStaticFiles(rootDir: string, { port = 0, host = '127.
   return {
     url: `http://${host}:${actualPort}`,
     server,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections (fetch keeps them) would otherwise hold close() open for seconds.
+        server.closeAllConnections();
+      }),
   };
 }
