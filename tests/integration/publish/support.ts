@@ -103,7 +103,7 @@ export interface Answer {
 export async function call(baseUrl: string, pathAndQuery: string, options: { method?: string; key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers.Authorization = `Bearer ${options.key}`;
-  let body: string | Buffer | undefined = options.rawBody;
+  let body: string | Uint8Array<ArrayBuffer> | undefined = typeof options.rawBody === 'string' || options.rawBody === undefined ? options.rawBody : new Uint8Array(options.rawBody);
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
