@@ -228,21 +228,18 @@ const SAFE_LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
  * @example escapeData('a|b *c* <i>') → 'a\\|b \\*c\\* \\<i>'
  */
 export function escapeData(value: string): string {
-  return oneLine(escapeSyntax(value, DATA_SYNTAX).replace(/&(?=#?[A-Za-z0-9]+;)/g, '\\&'));
+  return value.replace(DATA_ESCAPES, (match) => (/[\r\n]/.test(match) ? ' ' : `\\${match}`)).trim();
 }
 
-// Characters that are inline syntax. `>` is not: it only matters at the start of a line.
-const DATA_SYNTAX = /[\\`*_[\]<|~#]/g;
-// In a plain-text run of a text block `&` stays, so entities render as on the page.
-const TEXT_SYNTAX = /[\\`*_[\]<|~#!]/g;
-
-/**
- * Backslash-escapes syntax characters, and stops GFM from linking bare `http://` and `www.`
- * addresses: inside such an autolink a parser keeps backslashes literally (micromark does).
- */
-function escapeSyntax(text: string, syntax: RegExp): string {
-  return text.replace(syntax, '\\$&').replace(/(https?|ftp):\/\//gi, '$1\\://').replace(/\bwww\./gi, 'www\\.');
-}
+// One pass each, since every string of a record goes through them. Escaped: inline syntax
+// characters (`>` only matters at the start of a line, which these strings never take); `&` before
+// an entity name (data only: in text blocks entities render as on the page); and the `:` of
+// `http://` and the `.` of `www.`, which stops GFM from autolinking a bare address, because
+// inside such an autolink a parser keeps backslashes literally (micromark does). In data, line
+// breaks and the space around them become one space.
+const URL_START = String.raw`(?<=\b(?:https?|ftp)):(?=//)|(?<=\bwww)\.`;
+const DATA_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#]|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`, 'gi');
+const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#!]|${URL_START}`, 'gi');
 
 /**
  * A text block's light Markdown with only inline syntax left: emphasis, code, strikethrough and
@@ -294,12 +291,12 @@ function serializeToken(token: Token, base: string | undefined): string {
       return `[${label}](${linkDestination(href)})`;
     }
     case 'image':
-      return escapeSyntax((token as Tokens.Image).text, TEXT_SYNTAX);
+      return (token as Tokens.Image).text.replace(TEXT_ESCAPES, '\\$&');
     case 'br':
       return '\\\n';
     default:
       // Plain text, raw HTML and anything else: shown as the characters it is.
-      return escapeSyntax(token.raw, TEXT_SYNTAX);
+      return token.raw.replace(TEXT_ESCAPES, '\\$&');
   }
 }
 
