@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { formatProblem } from '../lib/record/index.ts';
 
@@ -10,7 +11,8 @@ is left exactly as it was.
   --records DIR   records folder (default: records)
   --out DIR       output folder (default: dist)
   --site URL      absolute address the site is published at
-                  (default: $SITE_URL, else http://localhost:4321)`;
+                  (default: $SITE_URL, else http://localhost:4321)
+  --report FILE   also write timings and peak memory per stage as JSON`;
 
 function parseOptions() {
   try {
@@ -19,6 +21,7 @@ function parseOptions() {
         records: { type: 'string', default: 'records' },
         out: { type: 'string', default: 'dist' },
         site: { type: 'string', default: process.env.SITE_URL ?? 'http://localhost:4321' },
+        report: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -45,6 +48,10 @@ const result = await buildSite({
 });
 for (const problem of result.problems) process.stdout.write(`${formatProblem(problem)}\n`);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
+if (options.report) {
+  const { ok, records, timings, peakRssMb } = result;
+  await writeFile(options.report, `${JSON.stringify({ ok, records, seconds: Number(seconds), timings, peakRssMb }, null, 2)}\n`);
+}
 if (result.ok) {
   process.stdout.write(`built ${result.records} records into ${options.out}/ in ${seconds} s\n`);
 } else {

@@ -22,6 +22,8 @@ export interface BuildResult {
   problems: Problem[];
   /** Seconds per stage. */
   timings: Record<string, number>;
+  /** The process's peak resident memory (MiB) at the end of each stage. */
+  peakRssMb: Record<string, number>;
   records: number;
 }
 
@@ -34,19 +36,21 @@ const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
  */
 export async function buildSite({ recordsDir, outDir, site, onProgress = () => {} }: BuildOptions): Promise<BuildResult> {
   const timings: Record<string, number> = {};
+  const peakRssMb: Record<string, number> = {};
   const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
     const start = performance.now();
     try {
       return await work();
     } finally {
       timings[stage] = (performance.now() - start) / 1000;
+      peakRssMb[stage] = Math.round(process.resourceUsage().maxRSS / 1024);
     }
   };
 
   const check = await timed('validate', () => checkRecords([recordsDir], ({ file, record }) => siteEntryOf(record, file)));
   const errors = check.problems.filter((p) => p.severity === 'error');
   onProgress(`validate: ${check.files.length} files, ${check.records.length} valid records, ${errors.length} errors (${timings.validate!.toFixed(1)} s)`);
-  if (errors.length > 0) return { ok: false, problems: check.problems, timings, records: check.records.length };
+  if (errors.length > 0) return { ok: false, problems: check.problems, timings, peakRssMb, records: check.records.length };
 
   const target = path.resolve(outDir);
   const staging = `${target}.staging-${process.pid}`;
@@ -66,7 +70,7 @@ export async function buildSite({ recordsDir, outDir, site, onProgress = () => {
     await rm(staging, { recursive: true, force: true });
     await rm(indexFile, { force: true });
   }
-  return { ok: true, problems: check.problems, timings, records: check.records.length };
+  return { ok: true, problems: check.problems, timings, peakRssMb, records: check.records.length };
 }
 
 /**

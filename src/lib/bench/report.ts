@@ -1,0 +1,18 @@
+import type { BenchReport } from './bench.ts';
+
+/** The bench report as a table a person reads: one row per stage of each build. */
+export function formatBenchTable(report: BenchReport): string {
+  const rows = [['build', 'stage', 'wall s', 'records/s', 'peak RSS MiB']];
+  for (const run of report.runs) {
+    for (const [stage, seconds] of Object.entries(run.timings)) {
+      rows.push([run.name, stage, seconds.toFixed(2), (report.records / seconds).toFixed(0), String(run.peakRssMb[stage] ?? '')]);
+    }
+    const peak = Math.max(0, ...Object.values(run.peakRssMb));
+    rows.push([run.name, 'total', run.seconds.toFixed(2), (report.records / run.seconds).toFixed(0), String(peak)]);
+  }
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) => `| ${row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i < 2 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  const summary = `${report.records} records (${report.inputMb.toFixed(0)} MB in), ${report.outputFiles} files (${report.outputMb.toFixed(0)} MB out); ${report.machine.cpus} cores, Node ${report.machine.node}`;
+  return [summary, '', line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n');
+}
