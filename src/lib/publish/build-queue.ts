@@ -18,11 +18,13 @@ export interface CoalescingQueueOptions<T> {
   /** Runs one batch; items arrive in submission order. */
   run: (items: T[]) => Promise<void>;
   /**
-   * How long an idle queue waits after the first item before starting, so items submitted
-   * together share one batch. Items that arrive while a batch runs all go into the next one,
-   * which starts as soon as the running batch ends. Default 100 ms.
+   * How long an idle queue waits for more items before starting: each new item restarts the
+   * wait, so items arriving together share one batch. Items that arrive while a batch runs all
+   * go into the next one, which starts as soon as the running batch ends. Default 100 ms.
    */
   gatherMs?: number;
+  /** The longest an idle queue keeps gathering after its first item, however busy. Default 1000 ms. */
+  maxGatherMs?: number;
 }
 
 interface Waiting<T> {
@@ -35,10 +37,11 @@ interface Waiting<T> {
  * Returns a queue that coalesces work: everything submitted while a batch runs (or within the
  * gathering window of an idle queue) shares the next batch. Used for site rebuilds.
  */
-export function createCoalescingQueue<T>({ run, gatherMs = 100 }: CoalescingQueueOptions<T>): CoalescingQueue<T> {
+export function createCoalescingQueue<T>({ run, gatherMs = 100, maxGatherMs = 1000 }: CoalescingQueueOptions<T>): CoalescingQueue<T> {
   let waiting: Waiting<T>[] = [];
   let running: Promise<void> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let gatherDeadline = 0;
   let closed = false;
   let batchesStarted = 0;
 
@@ -67,7 +70,10 @@ export function createCoalescingQueue<T>({ run, gatherMs = 100 }: CoalescingQueu
       if (closed) return Promise.resolve(false);
       return new Promise<boolean>((resolve, reject) => {
         waiting.push({ item, resolve, reject });
-        if (running === undefined && timer === undefined) timer = setTimeout(startBatch, gatherMs);
+        if (running !== undefined) return;
+        if (timer === undefined) gatherDeadline = performance.now() + maxGatherMs;
+        clearTimeout(timer);
+        timer = setTimeout(startBatch, Math.max(0, Math.min(gatherMs, gatherDeadline - performance.now())));
       });
     },
     async close() {

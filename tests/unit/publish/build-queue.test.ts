@@ -39,6 +39,22 @@ describe('createCoalescingQueue', () => {
     expect(queue.batchesStarted).toBe(1);
   });
 
+  it('keeps gathering while items keep arriving, up to the longest gathering time', async () => {
+    const fake = recordingRun();
+    const queue = createCoalescingQueue({ run: fake.run, gatherMs: 200, maxGatherMs: 500 });
+    const submitted: Promise<boolean>[] = [];
+    const started = performance.now();
+    // One item every 20 ms for about 800 ms: the gap never reaches 200 ms, so only the cap starts a batch.
+    while (performance.now() - started < 800) {
+      submitted.push(queue.submit(`item-${submitted.length}`));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await Promise.all(submitted);
+    expect(fake.batches.flat()).toHaveLength(submitted.length);
+    expect(fake.batches).toHaveLength(2);
+    expect(fake.batches[0]!.length).toBeGreaterThan(submitted.length / 2);
+  });
+
   it('puts every item that arrives while a batch runs into the one next batch', async () => {
     const fake = recordingRun();
     fake.hold();
