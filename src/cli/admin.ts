@@ -7,6 +7,8 @@ import { GarmentPressError } from '../lib/errors.ts';
 import { openPublishStore, UnknownOrganizationError, type PublishStore } from '../lib/publish/index.ts';
 
 class UsageError extends GarmentPressError {}
+/** A command that names something (a key prefix) that is not there. */
+class NotFoundError extends GarmentPressError {}
 
 const USAGE = `usage: npm run -s admin -- <command> [--data DIR] [--json]
 
@@ -14,7 +16,7 @@ const USAGE = `usage: npm run -s admin -- <command> [--data DIR] [--json]
   org list                        lists organizations
   key create --org ID             makes another API key for an organization
   key list --org ID               lists an organization's keys (visible prefixes only)
-  key revoke --org ID --prefix P  revokes the organization's key(s) starting with P
+  key revoke --org ID --prefix P  revokes the organization's key with visible prefix P
   secret reveal --org ID          shows the webhook signing secret (created on first reveal)
   secret rotate --org ID          replaces it; the old secret stops verifying at once,
                                   pending deliveries included, so update receivers first
@@ -63,7 +65,7 @@ const COMMANDS: Record<string, (context: Context) => void> = {
     const organizationId = required(values.org, '--org');
     const prefix = required(values.prefix, '--prefix');
     const revoked = store.revokeApiKey(organizationId, prefix);
-    if (revoked === 0) throw new UnknownOrganizationError(`no active key starting with ${prefix} in organization ${organizationId}`);
+    if (revoked === 0) throw new NotFoundError(`no active key with prefix ${prefix} in organization ${organizationId}; see key list`);
     print(`revoked ${revoked} key${revoked === 1 ? '' : 's'}`, { revoked });
   },
   'secret reveal'({ store, values, print }) {
@@ -116,7 +118,7 @@ function main(argv: string[]): number {
       process.stderr.write(`admin: ${(error as Error).message}\n\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof UnknownOrganizationError) {
+    if (error instanceof UnknownOrganizationError || error instanceof NotFoundError) {
       process.stderr.write(`admin: ${error.message}\n`);
       return 1;
     }

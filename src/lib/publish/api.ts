@@ -228,7 +228,7 @@ function sendJson(request: IncomingMessage, response: ServerResponse, status: nu
     ...(unreadBody ? { Connection: 'close' } : {}),
     ...headers,
   });
-  response.end(request.method === 'HEAD' ? undefined : json);
+  response.end(json);
 }
 
 function readWholeNumber(raw: string | null, name: string, min: number, max: number): number | undefined {

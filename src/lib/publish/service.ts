@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
+import { GarmentPressError } from '../errors.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
 import { openOutbox, type AttemptSummary } from '../webhooks/index.ts';
@@ -51,6 +52,10 @@ export interface PublishService {
 export async function startPublishService(options: PublishServiceOptions): Promise<PublishService> {
   const { dataDir, recordsDir, outDir, port = 4321, host = '127.0.0.1', webhookClockOffsetMs = 0 } = options;
   const log = options.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
+  // A mistyped folder would otherwise become a site of one record at the first publish.
+  if (!statSync(recordsDir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new GarmentPressError(`records folder ${recordsDir} does not exist; create it, or pass the right --records`);
+  }
   // Compiling the schema takes about a second; do it before the first publish waits on it.
   recordValidator();
   mkdirSync(dataDir, { recursive: true });

@@ -38,6 +38,8 @@ export function runSiteBuildProcess({ recordsDir, outDir, site }: SiteBuildTarge
     const child = spawn(process.execPath, [buildCli, '--records', recordsDir, '--out', outDir, '--site', site], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: Ctrl+C in a terminal reaches the service, which lets the build finish.
+      detached: true,
       env: { ...process.env, NO_COLOR: '1' },
     });
     child.stdout.on('data', keep);

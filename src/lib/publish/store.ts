@@ -124,7 +124,7 @@ export interface PublishStore {
   /** Makes a new API key for an organization; the key is returned once and only its hash is kept. */
   createApiKey(organizationId: string): { key: string; visiblePrefix: string };
   listApiKeys(organizationId: string): ApiKeySummary[];
-  /** Revokes an organization's keys starting with `visiblePrefix`; returns how many. */
+  /** Revokes the organization's active key with this visible prefix; returns how many were revoked (0 or 1). */
   revokeApiKey(organizationId: string, visiblePrefix: string): number;
   /** The organization a key belongs to, or undefined for an unknown or revoked key. */
   organizationForKey(key: string): string | undefined;
