@@ -339,7 +339,9 @@ export type StringValues = Record<string, string | number>;
  * @example t('projection.other', { projection: 'Technical' }) → 'Read the Technical page'
  */
 export function t(key: StringKey, values: StringValues = {}): string {
-  return fill(STRINGS[key], values);
+  const text: string | undefined = STRINGS[key];
+  if (text === undefined) throw new Error(`unknown UI string "${key}": add it to STRINGS in src/lib/site/strings.ts`);
+  return fill(text, values);
 }
 
 /**
