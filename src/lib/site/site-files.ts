@@ -19,6 +19,14 @@ export function entryLinks(index: SiteIndex, entry: SiteEntry, site: string | UR
   return linksFor(entry, site, Boolean(index.garments.get(entry.slug)?.[otherProjection(entry.projection)]));
 }
 
+/**
+ * The static paths of a per-record route (twins and page): one per record. Props carry the index
+ * entry, not the record, so no more than one record is in memory while a route renders.
+ */
+export function recordRoutes(index: SiteIndex) {
+  return index.entries.map((entry) => ({ params: { slug: entry.slug, projection: entry.projection }, props: { entry } }));
+}
+
 /** One record in /records.json. */
 export interface RecordsIndexEntry {
   slug: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexEntries, siteEntryOf } from '../../../src/lib/site/site-index.ts';
-import { entryLinks, jsonFile, llmsTxt, MissingSiteError, recordsIndex, siteOf, sitemapPages, sitemapXml } from '../../../src/lib/site/site-files.ts';
+import { entryLinks, jsonFile, llmsTxt, MissingSiteError, recordRoutes, recordsIndex, siteOf, sitemapPages, sitemapXml } from '../../../src/lib/site/site-files.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const SITE = 'https://garments.example.org';
@@ -17,6 +17,14 @@ describe('entryLinks', () => {
     const loneEntry = withLone.entries.find((e) => e.slug === 'lone-garment')!;
     expect(entryLinks(withLone, loneEntry, SITE).other_projection).toBeNull();
     for (const entry of index.entries) expect(entryLinks(index, entry, SITE).other_projection).toMatch(/\.json$/);
+  });
+});
+
+describe('recordRoutes', () => {
+  it('gives one path per record, carrying the index entry rather than the record', () => {
+    const routes = recordRoutes(index);
+    expect(routes.map((r) => `${r.params.slug}/${r.params.projection}`).sort()).toEqual(samples.map((s) => `${s.record.slug}/${s.record.projection}`).sort());
+    for (const route of routes) expect(route.props.entry).toBe(index.entries.find((e) => e.slug === route.params.slug && e.projection === route.params.projection));
   });
 });
 

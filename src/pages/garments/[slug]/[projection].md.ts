@@ -2,13 +2,10 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { recordMarkdown } from '../../../lib/site/markdown.ts';
 import { readRecord, type SiteEntry } from '../../../lib/site/site-index.ts';
-import { entryLinks, siteOf } from '../../../lib/site/site-files.ts';
+import { entryLinks, recordRoutes, siteOf } from '../../../lib/site/site-files.ts';
 import { siteIndex } from '../../../site.ts';
 
-export const getStaticPaths = (async () => {
-  const { entries } = await siteIndex();
-  return entries.map((entry) => ({ params: { slug: entry.slug, projection: entry.projection }, props: { entry } }));
-}) satisfies GetStaticPaths;
+export const getStaticPaths = (async () => recordRoutes(await siteIndex())) satisfies GetStaticPaths;
 
 export const GET: APIRoute<{ entry: SiteEntry }> = async ({ props, site }) => {
   const links = entryLinks(await siteIndex(), props.entry, siteOf(site));
