@@ -349,7 +349,10 @@ function partsMarkdown(parts: Part[], inTable: boolean): string {
     .map((part) => {
       if (part.kind === 'link' && part.external && isWebUrl(part.href)) return `[${escapeData(part.text)}](${linkDestination(part.href)})`;
       // In a table GFM unescapes `\|` even inside code, so the cell cannot split.
-      if (part.kind === 'code') return codeSpan(inTable ? oneLine(part.text).replace(/\|/g, '\\|') : oneLine(part.text));
+      if (part.kind === 'code') {
+        const code = part.text.replace(/\r\n|\r|\n/g, ' ');
+        return codeSpan(inTable ? code.replace(/\|/g, '\\|') : code);
+      }
       return escapeData(part.text);
     })
     .join(', ');
@@ -415,6 +418,7 @@ function claimFootnote(claim: ClaimView, label: string, ref: (id: string) => str
 function codeSpan(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  // CommonMark strips one space from each end when both ends have one, or to separate a backtick.
+  const pad = /^[`]|[`]$/.test(text) || (/^ .*[^ ].* $/s.test(text)) ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
 }

@@ -222,6 +222,31 @@ describe('escapeData', () => {
   });
 });
 
+describe('code in the data', () => {
+  it('keeps backticks, pipes and surrounding spaces of code values exactly', () => {
+    const record = copyOf(slimTee);
+    const data = record.data as unknown as Record<string, Record<string, unknown>[]>;
+    // gtin is shown as code; one variant per tricky value.
+    const values = ['`tick`', ' spaced ', 'a | b', '``x`'];
+    data.variants = values.map((gtin, i) => ({ ...tee.data.variants[0]!, id: `v-${i}`, gtin }));
+    const { tree } = twin(record);
+    const inlineCode = nodesOf(tree, 'inlineCode').map((node) => node.value);
+    for (const value of values) expect(inlineCode).toContain(value);
+  });
+
+  it('keeps a pipe inside code from splitting a table cell', () => {
+    const record = copyOf(slimTee);
+    const data = record.data as unknown as Record<string, Record<string, unknown>[]>;
+    const blank = Object.fromEntries(Object.keys(tee.data.variants[0]!).map((key) => [key, null]));
+    // With few fields a collection is a table.
+    data.variants = [{ ...blank, id: 'v-1', gtin: 'a | b', size_label: 'M' }];
+    const { tree } = twin(record);
+    const variants = nodesOf(tree, 'table').find((table) => textOf(table.children[0]!).includes('GTIN'))!;
+    expect(variants.children[1]!.children).toHaveLength(variants.children[0]!.children.length);
+    expect(nodesOf(variants, 'inlineCode').map((node) => node.value)).toContain('a | b');
+  });
+});
+
 describe('footnoteLabels', () => {
   it('uses safe, case-insensitively unique ids as they are', () => {
     expect([...footnoteLabels(['c1', 'clm-weight.2']).values()]).toEqual(['c1', 'clm-weight.2']);
