@@ -191,8 +191,9 @@ function frontMatter(record: GarmentRecord, view: PageView, links: Links): strin
     research_status: record.research.status,
     links,
   };
-  // lineWidth 0: never fold long strings, so every value stays on its key's line.
-  return `---\n${stringify(fields, { lineWidth: 0 })}---`;
+  // Every string double-quoted, so YAML 1.1 readers too see strings, never a date or a boolean
+  // (`published_at`, a slug like `no`); lineWidth 0: no folding, each value on its key's line.
+  return `---\n${stringify(fields, { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' })}---`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { textBlocksOf, type GarmentRecord, type TextBlock } from '../../../src/lib/record/index.ts';
 import { linksFor } from '../../../src/lib/site/links.ts';
 import { escapeData, footnoteLabels, recordMarkdown, textBlockLines } from '../../../src/lib/site/markdown.ts';
@@ -167,6 +168,15 @@ describe('recordMarkdown', () => {
     // FAQ questions are plain data, shown exactly.
     const questions = nodesOf(attacked.tree, 'heading').filter((h) => h.depth === 3).map(textOf);
     expect(questions.filter((q) => q === HOSTILE.replace(/\s+/g, ' '))).toHaveLength(hostile.page.faq.length);
+  });
+
+  it('quotes front matter strings, so YAML 1.1 readers see no booleans or dates', () => {
+    const record = copyOf(slimTee);
+    record.slug = 'no';
+    const { markdown } = twin(record);
+    const yaml11 = parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(markdown)![1]!, { version: '1.1' }) as Record<string, unknown>;
+    expect(yaml11.slug).toBe('no');
+    expect(yaml11.published_at).toBe(record.published_at);
   });
 
   it('keeps a title with YAML syntax inside the front matter', () => {
