@@ -52,6 +52,22 @@ export interface CollectionView {
   items: ItemView[];
   /** Large collections start folded (a `<details>` element) so the page stays scannable. */
   collapsed: boolean;
+  /** Measurements as size charts, when they fit; the grid cells then carry the items' anchors. */
+  grids: MeasurementGrid[] | null;
+}
+
+/** A cell of a size chart: the value, anchored as its measurement item. */
+export interface GridCell {
+  text: string;
+  anchor: string;
+  claims: ClaimLink[];
+}
+
+/** A size chart built from measurement items. */
+export interface MeasurementGrid {
+  caption: string;
+  sizes: string[];
+  rows: { label: string; cells: (GridCell | null)[] }[];
 }
 
 /** The data collections a projection carries, in the specification's order (2.2). */
@@ -177,24 +193,21 @@ export function collectionViews(context: DataContext): CollectionView[] {
       // A duplicated id (a warning, not an error) keeps its first anchor; later copies get none of their own.
       const anchor = seen.has(id) ? '' : itemAnchor(name, id);
       seen.add(id);
-      return {
-        id,
-        anchor,
-        title: itemTitle(item),
-        fields: fieldViews(item, { ids, sourceIds }),
-        claims: context.claimsByAnchor.get(anchor) ?? [],
-      };
+      return { id, anchor, ...itemTitle(item), fields: fieldViews(item, { ids, sourceIds }), claims: context.claimsByAnchor.get(anchor) ?? [] };
     });
-    const columnNames = [...new Set(itemViews.flatMap((item) => item.fields.map((f) => f.name)))];
     const columns = itemViews.flatMap((item) => item.fields).filter((f, i, all) => all.findIndex((g) => g.name === f.name) === i);
+    const layout = columns.length <= TABLE_MAX_COLUMNS ? 'table' : 'cards';
     views.push({
       name,
       anchor: collectionAnchor(name),
       heading: collectionLabel(name),
-      layout: columnNames.length <= TABLE_MAX_COLUMNS ? 'table' : 'cards',
+      layout,
       columns: columns.map(({ name: field, label }) => ({ name: field, label })),
-      items: itemViews,
+      // A card is headed by its title; the field it came from would only repeat it.
+      items: itemViews.map(({ titleField, ...item }) =>
+        layout === 'cards' && titleField ? { ...item, fields: item.fields.filter((f) => f.name !== titleField) } : item),
       collapsed: items.length > COLLAPSE_AFTER,
+      grids: name === 'measurements' ? measurementGrids(items, itemViews) : null,
     });
   }
   return views;
@@ -211,13 +224,44 @@ export function identityFields(record: GarmentRecord): FieldView[] {
   return fieldViews(record.data.identity as unknown as Record<string, unknown>, { ids: itemIdsOf(record), sourceIds: new Set() });
 }
 
-/** An item's human name, from its first naming field with a value. */
-export function itemTitle(item: Record<string, unknown>): string {
+/** An item's human name, from its first naming field with a value (and that field), else its id. */
+export function itemTitle(item: Record<string, unknown>): { title: string; titleField: string | null } {
   for (const field of TITLE_FIELDS) {
     const value = item[field];
-    if (typeof value === 'string' && value.trim()) return ENUM_GROUPS[field] ? enumLabel(ENUM_GROUPS[field], value) : value;
+    if (typeof value === 'string' && value.trim()) {
+      return { title: ENUM_GROUPS[field] ? enumLabel(ENUM_GROUPS[field], value) : value, titleField: field };
+    }
   }
-  return String(item.id ?? '');
+  return { title: String(item.id ?? ''), titleField: null };
+}
+
+/**
+ * Measurements as size charts: one grid per dataset, a row per measurement (and unit), a column per
+ * size, each cell anchored as its item. Null when the measurements do not fit a grid (a value missing,
+ * or two values for one cell).
+ */
+export function measurementGrids(items: Record<string, unknown>[], views: { id: string; anchor: string; claims: ClaimLink[] }[]): MeasurementGrid[] | null {
+  type GridDraft = { caption: string; sizes: string[]; rows: Map<string, { label: string; cells: Map<string, GridCell> }> };
+  const grids = new Map<string, GridDraft>();
+  for (const [i, item] of items.entries()) {
+    const { size_label: size, measurement_name: measurement, value, unit } = item as Record<string, string | number | null>;
+    if (typeof size !== 'string' || typeof measurement !== 'string' || typeof value !== 'number') return null;
+    const dataset = String(item.dataset_id ?? item.scope ?? '');
+    const grid: GridDraft = grids.get(dataset) ?? { caption: [item.dataset_id, item.scope].filter(Boolean).join(': '), sizes: [], rows: new Map() };
+    grids.set(dataset, grid);
+    if (!grid.sizes.includes(size)) grid.sizes.push(size);
+    const kind = item.measurement_kind && item.measurement_kind !== 'finished_garment' ? ` (${enumLabel('measurement_kind', String(item.measurement_kind))})` : '';
+    const rowKey = `${measurement}|${unit ?? ''}|${kind}`;
+    const row = grid.rows.get(rowKey) ?? { label: `${enumLabel('measurement_name', measurement)}${kind}${unit ? `, ${unit}` : ''}`, cells: new Map() };
+    grid.rows.set(rowKey, row);
+    if (row.cells.has(size)) return null;
+    row.cells.set(size, { text: formatNumber(value), anchor: views[i]!.anchor, claims: views[i]!.claims });
+  }
+  return [...grids.values()].map((grid) => ({
+    caption: grid.caption || collectionLabel('measurements'),
+    sizes: grid.sizes,
+    rows: [...grid.rows.values()].map((row) => ({ label: row.label, cells: grid.sizes.map((size) => row.cells.get(size) ?? null) })),
+  }));
 }
 
 interface Lookup {

@@ -139,6 +139,8 @@ export interface PageView {
   /** Head: plain text. */
   meta: { title: string; description: string; path: string; image: string | null };
   title: string;
+  /** The garment's own name (for the breadcrumb), where the title describes the page. */
+  garmentName: string;
   titleCitations: ClaimLink[];
   headline: TextBlockView | null;
   summary: TextBlockView | null;
@@ -407,6 +409,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       image: images.find((i) => i.src)?.src ?? null,
     },
     title,
+    garmentName: record.data.identity.official_name ?? title,
     titleCitations,
     headline,
     summary,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim, CommerceRecord, GarmentRecord, TextBlock } from '../../../src/lib/record/index.ts';
 import { anchorToken, claimAnchor } from '../../../src/lib/site/anchors.ts';
+import { measurementGrids } from '../../../src/lib/site/data-view.ts';
 import { pageView, resolveTarget } from '../../../src/lib/site/page-view.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
@@ -248,5 +249,35 @@ describe('anchorToken', () => {
     expect(anchorToken('c-weight_2.1')).toBe('c-weight_2.1');
     expect(anchorToken('a b')).toBe('a~20~b');
     expect(anchorToken('a b')).not.toBe(anchorToken('a~20~b'));
+  });
+});
+
+describe('measurementGrids', () => {
+  const measurement = (id: string, size: string, name: string, value: number | null, extra: Record<string, unknown> = {}) =>
+    ({ id, size_label: size, measurement_name: name, value, unit: 'in', dataset_id: 'chart', scope: null, measurement_kind: 'finished_garment', ...extra });
+  const views = (items: { id: string }[]) => items.map((i) => ({ id: i.id, anchor: `measurements-${i.id}`, claims: [] }));
+
+  it('lays measurements out as a size chart with each cell anchored as its item', () => {
+    const items = [measurement('c-s', 'S', 'chest_width_flat', 19.5), measurement('c-m', 'M', 'chest_width_flat', 21), measurement('l-m', 'M', 'body_length_hps', 29)];
+    expect(measurementGrids(items, views(items))).toEqual([{
+      caption: 'chart',
+      sizes: ['S', 'M'],
+      rows: [
+        { label: 'Chest width flat, in', cells: [{ text: '19.5', anchor: 'measurements-c-s', claims: [] }, { text: '21', anchor: 'measurements-c-m', claims: [] }] },
+        { label: 'Body length (HPS), in', cells: [null, { text: '29', anchor: 'measurements-l-m', claims: [] }] },
+      ],
+    }]);
+  });
+
+  it('gives each dataset its own chart', () => {
+    const items = [measurement('a', 'M', 'chest_width_flat', 21), measurement('b', 'M', 'chest_width_flat', 53, { dataset_id: 'sample', unit: 'cm' })];
+    expect(measurementGrids(items, views(items))!.map((g) => g.caption)).toEqual(['chart', 'sample']);
+  });
+
+  it('gives up when a value is missing or two values share a cell', () => {
+    const missing = [measurement('a', 'M', 'chest_width_flat', null)];
+    expect(measurementGrids(missing, views(missing))).toBeNull();
+    const twice = [measurement('a', 'M', 'chest_width_flat', 21), measurement('b', 'M', 'chest_width_flat', 22)];
+    expect(measurementGrids(twice, views(twice))).toBeNull();
   });
 });

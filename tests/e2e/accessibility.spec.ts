@@ -1,0 +1,47 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from './fixtures.ts';
+import { sampleRecords } from './site.ts';
+
+const svc = sampleRecords().find(({ record }) => record.projection === 'svc')!.record;
+const tech = sampleRecords().find(({ record }) => record.projection === 'tech')!.record;
+const pages = {
+  'the index': '/',
+  'a garment page': `/garments/${svc.slug}/`,
+  'a commerce page': `/garments/${svc.slug}/svc/`,
+  'a technical page': `/garments/${tech.slug}/tech/`,
+};
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`in ${scheme} mode`, () => {
+    test.use({ colorScheme: scheme });
+
+    for (const [name, path] of Object.entries(pages)) {
+      test(`${name} has no serious or critical accessibility violations`, async ({ page }) => {
+        await page.goto(path);
+        const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        const blocking = results.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+        expect(blocking).toEqual([]);
+      });
+    }
+  });
+}
+
+test('the skip link is the first thing to focus and moves focus to the main content', async ({ page }) => {
+  await page.goto(`/garments/${svc.slug}/svc/`);
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#main$/);
+});
+
+test('focus is visible on links', async ({ page }) => {
+  await page.goto('/');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+  expect(outline).not.toBe('none');
+});

@@ -1,0 +1,183 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { builtRecords } from './site.ts';
+
+// Search runs in the browser over the Pagefind index the build wrote into the site.
+
+const status = (page: Page) => page.locator('[data-search-status]');
+const hitLinks = (page: Page) => page.locator('[data-search-results] a.search-hit-link');
+
+/** Waits for a search to finish, then returns the paths of its hits, in the order shown. */
+async function hitPaths(page: Page): Promise<string[]> {
+  await expect(status(page)).toHaveText(/\bresults? for\b|\bmatch(es)? the filters\b|^No /);
+  return hitLinks(page).evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname));
+}
+
+/** The garments (by slug) whose records mention a word anywhere. */
+function garmentsMentioning(word: string): Set<string> {
+  const pattern = new RegExp(`\\b${word}`, 'i');
+  return new Set(builtRecords().filter(({ record }) => pattern.test(JSON.stringify(record))).map(({ record }) => record.slug));
+}
+
+/** The record pages of one garment, as the site links them. */
+function pagesOf(slug: string): string[] {
+  return builtRecords().filter(({ record }) => record.slug === slug).map(({ record }) => `/garments/${slug}/${record.projection}/`).sort();
+}
+
+test('a word found in only one garment finds that garment’s pages, commerce and technical, and no others', async ({ page }) => {
+  const word = 'twill';
+  const garments = [...garmentsMentioning(word)];
+  expect(garments, `“${word}” should appear in one garment's records only; pick another word`).toHaveLength(1);
+  await page.goto('/search/');
+  await page.getByRole('searchbox', { name: 'Search garments' }).fill(word);
+  expect((await hitPaths(page)).sort()).toEqual(pagesOf(garments[0]!));
+  // Both projections appear, told apart by name and badge.
+  await expect(page.getByRole('link', { name: /\(Commerce\)$/ })).toHaveCount(1);
+  await expect(page.getByRole('link', { name: /\(Technical\)$/ })).toHaveCount(1);
+  await expect(page.locator('.search-hit .projection-badge')).toHaveText(['Commerce', 'Technical'], { useInnerText: true, ignoreCase: true }).catch(async () => {
+    await expect(page.locator('.search-hit .projection-badge')).toHaveText(['Technical', 'Commerce'], { ignoreCase: true });
+  });
+});
+
+test('?q= in the address runs the search on arrival, on /search/ and on the home page', async ({ page }) => {
+  for (const path of ['/search/?q=twill', '/?q=twill']) {
+    await page.goto(path);
+    await expect(page.getByRole('searchbox', { name: 'Search garments' })).toHaveValue('twill');
+    expect(await hitPaths(page), path).not.toHaveLength(0);
+  }
+});
+
+test('a filter narrows the results, and stays in the address', async ({ page }) => {
+  await page.goto('/search/?q=cotton');
+  const all = await hitPaths(page);
+  expect(all.some((path) => path.endsWith('/svc/')) && all.some((path) => path.endsWith('/tech/'))).toBe(true);
+
+  await page.locator('summary', { hasText: 'Projection' }).click();
+  await page.getByRole('checkbox', { name: /^Technical/ }).check();
+  await expect(page).toHaveURL(/[?&]projection=Technical\b/);
+  const technical = await hitPaths(page);
+  expect(technical.length).toBeGreaterThan(0);
+  expect(technical.length).toBeLessThan(all.length);
+  expect(technical.every((path) => path.endsWith('/tech/'))).toBe(true);
+
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: /^Technical/ })).toBeChecked();
+  expect((await hitPaths(page)).sort()).toEqual(technical.sort());
+});
+
+test('results sort by title and by published date', async ({ page }) => {
+  const published = new Map(builtRecords().map(({ record }) => [`/garments/${record.slug}/${record.projection}/`, Date.parse(record.published_at)]));
+  await page.goto('/search/?q=cotton&sort=title');
+  await expect(page.getByRole('combobox', { name: 'Sort by' })).toHaveValue('title');
+  await hitPaths(page);
+  const titles = (await hitLinks(page).evaluateAll((links) => links.map((link) => link.firstChild!.textContent!))).map((title) => title.toLowerCase());
+  expect(titles.length).toBeGreaterThan(1);
+  expect(titles).toEqual([...titles].sort());
+
+  await page.getByRole('combobox', { name: 'Sort by' }).selectOption('published');
+  await expect(page).toHaveURL(/sort=published/);
+  const dates = (await hitPaths(page)).map((path) => published.get(path)!).filter((date) => !Number.isNaN(date));
+  expect(dates).toEqual([...dates].sort((a, b) => b - a));
+});
+
+test('the keyboard alone reaches a result and follows it', async ({ page }) => {
+  await page.goto('/search/');
+  const box = page.getByRole('searchbox', { name: 'Search garments' });
+  for (let i = 0; i < 10 && !(await box.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(box).toBeFocused();
+  await page.keyboard.type('twill');
+  await page.keyboard.press('Enter');
+  const paths = await hitPaths(page);
+
+  // Tab walks on through the sort, the filters and into the results.
+  let reached = '';
+  for (let i = 0; i < 40 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate(() => (document.activeElement?.matches('a.search-hit-link') ? new URL((document.activeElement as HTMLAnchorElement).href).pathname : ''));
+  }
+  expect(paths).toContain(reached);
+
+  // Arrow keys are the short way: down from the box to the hits and between them, up back to the box.
+  await box.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(hitLinks(page).nth(0)).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(hitLinks(page).nth(1)).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await expect(box).toBeFocused();
+
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`${paths[0]}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});
+
+test.describe('a hostile record’s text in results', () => {
+  test.skip(!builtRecords().some(({ file }) => file.startsWith('hostile')), 'the hostile fixture is missing from tests/fixtures/hostile');
+
+  for (const word of ['hostile', 'script', 'onerror', 'iframe', 'javascript']) {
+    test(`searching “${word}” runs nothing and injects no element`, async ({ page }) => {
+      const dialogs: string[] = [];
+      page.on('dialog', async (dialog) => {
+        dialogs.push(dialog.message());
+        await dialog.dismiss();
+      });
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      await page.goto(`/search/?q=${word}`);
+      expect(await hitPaths(page)).toContainEqual(expect.stringMatching(/^\/garments\/hostile-/));
+      for (const summary of await page.locator('.search-filter summary').all()) await summary.click();
+      await page.mouse.move(300, 300);
+      await page.mouse.move(700, 500);
+      await page.waitForTimeout(300);
+
+      expect(dialogs).toEqual([]);
+      expect(errors).toEqual([]);
+      const found = await page.locator('[data-search]').evaluate((root) => ({
+        // Inside the search box, only the elements the script itself builds.
+        elements: [...root.querySelectorAll('*')].map((el) => el.tagName.toLowerCase())
+          .filter((tag) => !['h2', 'div', 'p', 'label', 'input', 'button', 'select', 'option', 'ol', 'ul', 'li', 'details', 'summary', 'fieldset', 'legend', 'bdi', 'span', 'a', 'img', 'mark'].includes(tag)),
+        handlers: [...root.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => a.name)),
+        images: [...root.querySelectorAll('img')].filter((img) => !img.classList.contains('search-hit-image') || !/^https?:/.test(img.getAttribute('src') ?? '')).length,
+        links: [...root.querySelectorAll('a')].map((a) => a.getAttribute('href') ?? '').filter((href) => !href.startsWith('/garments/')),
+        marksOutsideExcerpts: [...root.querySelectorAll('mark')].filter((mark) => !mark.parentElement?.matches('.search-hit-excerpt')).length,
+      }));
+      expect(found).toEqual({ elements: [], handlers: [], images: 0, links: [], marksOutsideExcerpts: 0 });
+      expect(await page.evaluate(() => (window as unknown as { pwned?: unknown }).pwned)).toBeUndefined();
+    });
+  }
+
+  test('its markup is shown as text, in the title and the excerpt', async ({ page }) => {
+    await page.goto('/search/?q=hostile');
+    await hitPaths(page);
+    await expect(hitLinks(page).first()).toContainText('<script>');
+    await expect(page.locator('.search-hit-excerpt').first()).toContainText('<');
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the home page lists every garment and shows no dead search box', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.locator('li.garment')).toHaveCount(new Set(builtRecords().map(({ record }) => record.slug)).size);
+    await expect(page.locator('[data-search]')).toBeHidden();
+  });
+
+  test('/search/ says search needs JavaScript and leads to the full list', async ({ page }) => {
+    await page.goto('/search/?q=twill');
+    await expect(page.getByText('Search runs in your browser and needs JavaScript')).toBeVisible();
+    await page.getByRole('link', { name: 'Browse all garments' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+});
+
+test('the search page is captured with results at desktop and mobile width', async ({ page }) => {
+  for (const [name, viewport] of Object.entries({ desktop: { width: 1280, height: 900 }, mobile: { width: 375, height: 800 } })) {
+    await page.setViewportSize(viewport);
+    await page.goto('/search/?q=fleece');
+    await hitPaths(page);
+    await page.screenshot({ path: `test-results/screenshots/search-${name}.png`, fullPage: true });
+  }
+});
