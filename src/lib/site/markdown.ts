@@ -359,9 +359,16 @@ function partsMarkdown(parts: Part[], inTable: boolean): string {
     .join(', ');
 }
 
-/** A collection as the page shows it: a table for few fields, else one entry per item. */
+/** A collection as the page shows it: size charts first where it has them, then a table for few fields, else one entry per item. */
 function collectionMarkdown(collection: CollectionView, linkRefs: (links: ClaimLink[]) => string): string[] {
   const heading = `### ${escapeData(collection.heading)} (${escapeData(tCount('data.items', collection.items.length))})`;
+  const charts = (collection.grids ?? []).flatMap((grid) => [
+    `#### ${escapeData(t('data.sizeChart', { caption: grid.caption }))}`,
+    table(
+      [t('data.measurement'), ...grid.sizes],
+      grid.rows.map((row) => [escapeData(row.label), ...row.cells.map((cell) => (cell ? `${escapeData(cell.text)} ${linkRefs(cell.claims)}`.trim() : escapeData(t('value.notStated'))))]),
+    ),
+  ]);
   const withClaims = collection.items.some((item) => item.claims.length > 0);
   if (collection.layout === 'table') {
     const header = [fieldLabel('id'), ...collection.columns.map((column) => column.label), ...(withClaims ? [t('part.claims')] : [])];
@@ -373,10 +380,11 @@ function collectionMarkdown(collection: CollectionView, linkRefs: (links: ClaimL
       }),
       ...(withClaims ? [linkRefs(item.claims)] : []),
     ]);
-    return [heading, table(header, rows)];
+    return [heading, ...charts, table(header, rows)];
   }
   return [
     heading,
+    ...charts,
     ...collection.items.map((item) => {
       const title = item.title === item.id ? codeSpan(item.id) : `${escapeData(item.title)} ${codeSpan(item.id)}`;
       const claims = item.claims.length ? `\n- **${escapeData(t('part.claims'))}**: ${linkRefs(item.claims)}` : '';
