@@ -1,0 +1,41 @@
+// The part of Pagefind's browser API (`/pagefind/pagefind.js`) the search UI uses.
+// Pagefind ships no types for it; these follow https://pagefind.app/docs/api/.
+
+/** Counts per value, per filter: `{ projection: { Commerce: 3 } }`. */
+export type FilterCounts = Record<string, Record<string, number>>;
+
+/** One hit's data, loaded on demand. `meta` is raw text; `excerpt` is entity-encoded text with `<mark>` added. */
+export interface PagefindResultData {
+  url: string;
+  excerpt: string;
+  meta: Record<string, string | undefined>;
+}
+
+/** One hit before its data is loaded. */
+export interface PagefindResult {
+  id: string;
+  data: () => Promise<PagefindResultData>;
+}
+
+/** What a search returns; `filters` holds the count each value would leave if it were selected too. */
+export interface PagefindSearch {
+  results: PagefindResult[];
+  unfilteredResultCount: number;
+  filters?: FilterCounts;
+}
+
+/** Options of a search: filters every hit must match, and a sort replacing relevance. */
+export interface PagefindSearchOptions {
+  filters?: Record<string, string[]>;
+  sort?: Record<string, 'asc' | 'desc'>;
+}
+
+/** The module `/pagefind/pagefind.js` exports. */
+export interface PagefindApi {
+  options: (options: { excerptLength?: number }) => Promise<void>;
+  init: () => Promise<void>;
+  filters: () => Promise<FilterCounts>;
+  search: (term: string | null, options?: PagefindSearchOptions) => Promise<PagefindSearch>;
+  /** Resolves to null when a later call superseded this one. */
+  debouncedSearch: (term: string | null, options?: PagefindSearchOptions, timeoutMs?: number) => Promise<PagefindSearch | null>;
+}

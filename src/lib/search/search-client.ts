@@ -1,0 +1,231 @@
+// The search box in the browser: Pagefind's API behind plain fields. The fields are the search
+// state, mirrored in the query string (`?q=fleece&projection=Technical&sort=title`).
+import type { FilterCounts, PagefindApi, PagefindResult, PagefindSearch } from './pagefind-api.ts';
+import { filterValueOrder, resultView, type ResultView } from './result-view.ts';
+import { SEARCH_FILTERS } from './search-keys.ts';
+import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
+import { isSearchable, pagefindOptions, parseSearchState, searchQueryString, type SearchState } from './search-state.ts';
+
+/** Where the build writes Pagefind's script (see index-site.ts). */
+const PAGEFIND_SCRIPT = '/pagefind/pagefind.js';
+/** Hits whose data is loaded at once; more on request. */
+const PAGE_SIZE = 20;
+/** Pause after a keystroke before searching. */
+const TYPING_DELAY_MS = 200;
+
+/**
+ * Brings a rendered SearchBox to life: shows it, loads Pagefind when the reader reaches for the box
+ * (or at once when the URL already asks for a search), then searches as its fields change.
+ */
+export function mountSearch(root: HTMLElement): void {
+  const input = root.querySelector<HTMLInputElement>('input[name="q"]')!;
+  const sort = root.querySelector<HTMLSelectElement>('select[name="sort"]')!;
+  const submit = root.querySelector<HTMLButtonElement>('[data-search-submit]')!;
+  const filtersBox = root.querySelector<HTMLElement>('[data-search-filters]')!;
+  const filtersHeading = root.querySelector<HTMLElement>('[data-search-filters-heading]')!;
+  const clearButton = root.querySelector<HTMLButtonElement>('[data-search-clear]')!;
+  const status = root.querySelector<HTMLElement>('[data-search-status]')!;
+  const list = root.querySelector<HTMLOListElement>('[data-search-results]')!;
+  const moreButton = root.querySelector<HTMLButtonElement>('[data-search-more]')!;
+  const messages = JSON.parse(root.dataset.messages!) as SearchMessages;
+
+  let pagefind: Promise<PagefindApi> | null = null;
+  let totals: FilterCounts = {};
+  let hits: PagefindResult[] = [];
+  let shown = 0;
+  let searchId = 0;
+
+  const initial = parseSearchState(new URLSearchParams(location.search));
+  input.value = initial.query;
+  sort.value = initial.sort ?? '';
+  root.hidden = false;
+  for (const note of document.querySelectorAll<HTMLElement>('[data-search-fallback]')) note.hidden = true;
+
+  const load = () =>
+    (pagefind ??= (async () => {
+      const api = (await import(/* @vite-ignore */ PAGEFIND_SCRIPT)) as PagefindApi;
+      await api.options({ excerptLength: 24 });
+      totals = await api.filters();
+      renderFilters(initial);
+      return api;
+    })());
+
+  async function run(typing: boolean): Promise<void> {
+    const id = ++searchId;
+    let api: PagefindApi;
+    try {
+      api = await load();
+    } catch (error) {
+      setStatus(fillMessage(messages.unavailable, { message: (error as Error).message }));
+      return;
+    }
+    if (id !== searchId) return;
+    // Read after loading: the filter boxes exist only once Pagefind has listed the filters.
+    const state = formState();
+    writeUrl(state);
+    if (!isSearchable(state)) {
+      hits = [];
+      list.replaceChildren();
+      moreButton.hidden = true;
+      updateCounts(totals);
+      setStatus(messages.prompt);
+      return;
+    }
+    setStatus(messages.loading);
+    const term = state.query === '' ? null : state.query;
+    const search: PagefindSearch | null = typing
+      ? await api.debouncedSearch(term, pagefindOptions(state), TYPING_DELAY_MS)
+      : await api.search(term, pagefindOptions(state));
+    if (search === null || id !== searchId) return;
+    updateCounts(search.filters ?? totals);
+    hits = search.results;
+    shown = 0;
+    list.replaceChildren();
+    await showMore(id);
+    if (id !== searchId) return;
+    setStatus(summary(state, hits.length));
+  }
+
+  async function showMore(id: number): Promise<HTMLAnchorElement | null> {
+    const batch = hits.slice(shown, shown + PAGE_SIZE);
+    const data = await Promise.all(batch.map((hit) => hit.data()));
+    if (id !== searchId) return null;
+    shown += batch.length;
+    const items = data.map(resultView).filter((view): view is ResultView => view !== null).map(resultItem);
+    list.append(...items);
+    moreButton.hidden = shown >= hits.length;
+    return items[0]?.querySelector('a') ?? null;
+  }
+
+  function summary(state: SearchState, count: number): string {
+    if (state.query === '') return count === 0 ? messages.noneFiltered : countMessage(messages.matches, count);
+    return count === 0 ? fillMessage(messages.none, { query: state.query }) : countMessage(messages.results, count, { query: state.query });
+  }
+
+  function resultItem(view: ResultView): HTMLLIElement {
+    const item = element('li', 'search-hit');
+    if (view.image) {
+      const image = element('img', 'search-hit-image');
+      Object.assign(image, { src: view.image.src, alt: '', width: 64, height: 64, loading: 'lazy', decoding: 'async' });
+      // A picture that does not load says nothing the title does not: drop it rather than show a broken icon.
+      image.addEventListener('error', () => image.remove(), { once: true });
+      item.append(image);
+    }
+    const body = element('div', 'search-hit-body');
+    const link = element('a', 'search-hit-link');
+    link.href = view.href;
+    link.append(view.title, element('span', 'visually-hidden', ` (${view.projection})`));
+    const meta = element('p', 'search-hit-meta');
+    // The link's name already carries the projection; the badge repeats it for the eye.
+    const badge = element('span', `projection-badge projection-badge--${view.projectionCode === 'tech' ? 'tech' : 'svc'}`, view.projection);
+    badge.setAttribute('aria-hidden', 'true');
+    meta.append(badge);
+    if (view.status) meta.append(element('span', 'visually-hidden', `${messages.status}: `), view.status);
+    const excerpt = element('p', 'search-hit-excerpt');
+    // The one HTML insertion: Pagefind's encoded excerpt, where safeExcerpt leaves `<mark>` as the only element.
+    excerpt.innerHTML = view.excerptHtml;
+    body.append(link, meta, excerpt);
+    item.append(body);
+    return item;
+  }
+
+  function renderFilters(state: SearchState): void {
+    const groups = SEARCH_FILTERS.flatMap((key) => {
+      const values = new Set([...Object.keys(totals[key] ?? {}), ...(state.filters[key] ?? [])]);
+      if (values.size === 0) return [];
+      const selected = new Set(state.filters[key] ?? []);
+      const group = element('details', 'search-filter');
+      group.open = selected.size > 0;
+      const fieldset = element('fieldset');
+      const legend = element('legend', 'visually-hidden', messages.filters[key]);
+      const options = element('ul', 'search-filter-values');
+      for (const value of [...values].sort(filterValueOrder(key))) {
+        const box = element('input');
+        Object.assign(box, { type: 'checkbox', name: key, value, checked: selected.has(value) });
+        const label = element('label');
+        label.append(box, ' ', element('bdi', '', value), ' ', element('span', 'count'));
+        const option = element('li');
+        option.append(label);
+        options.append(option);
+      }
+      fieldset.append(legend, options);
+      group.append(element('summary', '', messages.filters[key]), fieldset);
+      return [group];
+    });
+    filtersBox.replaceChildren(...groups);
+    filtersHeading.hidden = groups.length === 0;
+    updateCounts(totals);
+  }
+
+  /** Shows, beside each value, how many hits there would be with it selected too. */
+  function updateCounts(counts: FilterCounts): void {
+    for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) {
+      const count = counts[box.name]?.[box.value] ?? 0;
+      const label = box.closest('label')!;
+      label.querySelector('.count')!.textContent = `(${count})`;
+      label.classList.toggle('search-filter-empty', count === 0 && !box.checked);
+    }
+    clearButton.hidden = filtersBox.querySelector('input:checked') === null;
+  }
+
+  function formState(): SearchState {
+    const params = new URLSearchParams({ q: input.value, sort: sort.value });
+    for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input:checked')) params.append(box.name, box.value);
+    return parseSearchState(params);
+  }
+
+  function writeUrl(state: SearchState): void {
+    const query = searchQueryString(state);
+    // The hash stays: the index page's no-script filters live there.
+    const url = `${location.pathname}${query ? `?${query}` : ''}${location.hash}`;
+    if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
+  }
+
+  function setStatus(text: string): void {
+    if (status.textContent !== text) status.textContent = text;
+  }
+
+  submit.addEventListener('click', () => void run(false));
+  input.addEventListener('input', () => void run(true));
+  sort.addEventListener('change', () => void run(false));
+  filtersBox.addEventListener('change', () => void run(false));
+  clearButton.addEventListener('click', () => {
+    for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input:checked')) box.checked = false;
+    void run(false);
+  });
+  moreButton.addEventListener('click', async () => {
+    (await showMore(searchId))?.focus();
+  });
+  root.addEventListener('focusin', () => void load().catch(() => {}), { once: true });
+
+  // Arrow keys move between the box and the hits; Tab still walks through everything.
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') {
+      event.preventDefault();
+      void run(false);
+    }
+    const first = list.querySelector<HTMLAnchorElement>('a.search-hit-link');
+    if (event.key === 'ArrowDown' && first) {
+      event.preventDefault();
+      first.focus();
+    }
+  });
+  list.addEventListener('keydown', (event) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    const links = [...list.querySelectorAll<HTMLAnchorElement>('a.search-hit-link')];
+    const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+    if (at === -1) return;
+    event.preventDefault();
+    const next = event.key === 'ArrowDown' ? links[at + 1] : links[at - 1];
+    (next ?? (event.key === 'ArrowUp' ? input : links[at]))!.focus();
+  });
+
+  if (isSearchable(initial)) void run(false);
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}

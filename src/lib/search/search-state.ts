@@ -1,0 +1,60 @@
+import { SEARCH_FILTERS, type SearchFilter, type SearchSort } from './search-keys.ts';
+
+/** What the reader asked for: kept in the page's query string so a search can be shared. */
+export interface SearchState {
+  /** The words typed, trimmed; '' when none. */
+  query: string;
+  /** Selected values per filter; a page must carry every one of them. */
+  filters: Partial<Record<SearchFilter, string[]>>;
+  /** Null: best match first. */
+  sort: SearchSort | null;
+}
+
+/** The sort orders a reader can pick, and the direction each runs in. */
+export const SORT_ORDERS: Record<SearchSort, 'asc' | 'desc'> = { title: 'asc', published: 'desc' };
+
+const FILTER_KEYS = new Set<string>(SEARCH_FILTERS);
+
+/**
+ * The search a query string asks for; unknown parameters and sorts are ignored.
+ * @example parseSearchState(new URLSearchParams('q=fleece&projection=Technical&sort=title'))
+ *   → { query: 'fleece', filters: { projection: ['Technical'] }, sort: 'title' }
+ */
+export function parseSearchState(params: URLSearchParams): SearchState {
+  const filters: SearchState['filters'] = {};
+  for (const [key, raw] of params) {
+    const value = raw.trim();
+    if (!FILTER_KEYS.has(key) || value === '') continue;
+    const values = (filters[key as SearchFilter] ??= []);
+    if (!values.includes(value)) values.push(value);
+  }
+  const sort = params.get('sort');
+  return {
+    query: (params.get('q') ?? '').trim(),
+    filters,
+    sort: sort !== null && Object.hasOwn(SORT_ORDERS, sort) ? (sort as SearchSort) : null,
+  };
+}
+
+/**
+ * The query string of a search: `q` first, then filters in the order the UI shows them, then `sort`.
+ * @example searchQueryString({ query: 'fleece', filters: { projection: ['Technical'] }, sort: null }) → 'q=fleece&projection=Technical'
+ */
+export function searchQueryString(state: SearchState): string {
+  const params = new URLSearchParams();
+  if (state.query !== '') params.set('q', state.query);
+  for (const key of SEARCH_FILTERS) for (const value of state.filters[key] ?? []) params.append(key, value);
+  if (state.sort) params.set('sort', state.sort);
+  return params.toString();
+}
+
+/** Whether there is anything to search for: words, or at least one filter. */
+export function isSearchable(state: SearchState): boolean {
+  return state.query !== '' || Object.values(state.filters).some((values) => values.length > 0);
+}
+
+/** The options Pagefind's `search` takes for a state: every selected filter value must match. */
+export function pagefindOptions(state: SearchState): { filters: Record<string, string[]>; sort?: Record<string, 'asc' | 'desc'> } {
+  const filters = Object.fromEntries(Object.entries(state.filters).filter(([, values]) => values.length > 0));
+  return state.sort ? { filters, sort: { [state.sort]: SORT_ORDERS[state.sort] } } : { filters };
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { filterValueOrder, resultView, safeExcerpt } from '../../../src/lib/search/result-view.ts';
+
+const hit = (overrides: { url?: string; excerpt?: string; meta?: Record<string, string> } = {}) => ({
+  url: '/garments/tee/svc/',
+  excerpt: 'a <mark>heavy</mark> tee',
+  ...overrides,
+  meta: { title: 'Heavy tee', projection: 'Commerce', projection_code: 'svc', status: 'Complete', ...overrides.meta },
+});
+
+describe('safeExcerpt', () => {
+  it('keeps Pagefind’s mark elements and its encoded text', () => {
+    expect(safeExcerpt('&lt;b&gt; <mark>fleece</mark> &amp; <mark>hood</mark>')).toBe('&lt;b&gt; <mark>fleece</mark> &amp; <mark>hood</mark>');
+  });
+
+  it('escapes any other tag, so only mark can become an element', () => {
+    expect(safeExcerpt('<img src=x onerror=alert(1)> <mark><script>x</script></mark> <MARK>')).toBe(
+      '&lt;img src=x onerror=alert(1)&gt; <mark>&lt;script&gt;x&lt;/script&gt;</mark> &lt;MARK&gt;',
+    );
+  });
+
+  it('does not take a mark with attributes for a mark', () => {
+    expect(safeExcerpt('<mark onclick=alert(1)>x</mark>')).toBe('&lt;mark onclick=alert(1)&gt;x</mark>');
+  });
+});
+
+describe('resultView', () => {
+  it('shows the title, projection and status from the metadata', () => {
+    expect(resultView(hit())).toEqual({
+      href: '/garments/tee/svc/',
+      title: 'Heavy tee',
+      projection: 'Commerce',
+      projectionCode: 'svc',
+      status: 'Complete',
+      image: null,
+      excerptHtml: 'a <mark>heavy</mark> tee',
+    });
+  });
+
+  it('keeps only http(s) images', () => {
+    expect(resultView(hit({ meta: { image: ' https://img.example/a.jpg ', image_alt: 'Front' } }))!.image).toEqual({ src: 'https://img.example/a.jpg', alt: 'Front' });
+    for (const image of ['javascript:alert(1)', '//evil.example/a.jpg', 'data:image/png;base64,AA', '/local.png']) {
+      expect(resultView(hit({ meta: { image } }))!.image, image).toBeNull();
+    }
+  });
+
+  it('drops a hit whose address is not a path on this site', () => {
+    for (const url of ['javascript:alert(1)', '//evil.example/', '/\\evil.example/', 'https://evil.example/']) {
+      expect(resultView(hit({ url })), url).toBeNull();
+    }
+  });
+
+  it('falls back to the address when a page has no title', () => {
+    expect(resultView(hit({ meta: { title: '' } }))!.title).toBe('/garments/tee/svc/');
+  });
+});
+
+describe('filterValueOrder', () => {
+  it('orders sizes from small to large, unknown sizes last', () => {
+    expect(['XL', 'One size', 'S', '2XL', 'xs', 'M', '4XL', 'L'].sort(filterValueOrder('size'))).toEqual(['xs', 'S', 'M', 'L', 'XL', '2XL', '4XL', 'One size']);
+  });
+
+  it('orders other values by name, numbers by value', () => {
+    expect(['tops', 'Outerwear', '2x1 rib', '10x1 rib'].sort(filterValueOrder('category'))).toEqual(['2x1 rib', '10x1 rib', 'Outerwear', 'tops']);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { isSearchable, pagefindOptions, parseSearchState, searchQueryString } from '../../../src/lib/search/search-state.ts';
+
+const params = (query: string) => new URLSearchParams(query);
+
+describe('parseSearchState', () => {
+  it('reads the words, the filters and the sort from a query string', () => {
+    expect(parseSearchState(params('q=+fleece+&projection=Technical&fibre=cotton&fibre=elastane&sort=published'))).toEqual({
+      query: 'fleece',
+      filters: { projection: ['Technical'], fibre: ['cotton', 'elastane'] },
+      sort: 'published',
+    });
+  });
+
+  it('ignores unknown parameters, unknown sorts, empty and repeated values', () => {
+    expect(parseSearchState(params('q=&colour=&colour=Navy&colour=Navy&utm_source=x&constructor=1&sort=price'))).toEqual({
+      query: '',
+      filters: { colour: ['Navy'] },
+      sort: null,
+    });
+  });
+
+  it('reads back what searchQueryString writes', () => {
+    const state = { query: 'heavy tee & co', filters: { size: ['2XL'], projection: ['Commerce'] }, sort: 'title' as const };
+    expect(parseSearchState(params(searchQueryString(state)))).toEqual(state);
+  });
+});
+
+describe('searchQueryString', () => {
+  it('writes q first, the filters in the order the search shows them, then the sort', () => {
+    expect(searchQueryString({ query: 'fleece', filters: { size: ['S'], projection: ['Technical'] }, sort: 'title' }))
+      .toBe('q=fleece&projection=Technical&size=S&sort=title');
+  });
+
+  it('writes nothing for an empty search', () => {
+    expect(searchQueryString({ query: '', filters: {}, sort: null })).toBe('');
+  });
+});
+
+describe('isSearchable', () => {
+  it('needs words or at least one filter value', () => {
+    expect(isSearchable({ query: '', filters: {}, sort: 'title' })).toBe(false);
+    expect(isSearchable({ query: '', filters: { colour: [] }, sort: null })).toBe(false);
+    expect(isSearchable({ query: 'tee', filters: {}, sort: null })).toBe(true);
+    expect(isSearchable({ query: '', filters: { colour: ['Navy'] }, sort: null })).toBe(true);
+  });
+});
+
+describe('pagefindOptions', () => {
+  it('passes the selected filters and no sort for best match', () => {
+    expect(pagefindOptions({ query: 'x', filters: { colour: ['Navy', 'Black'], size: [] }, sort: null })).toEqual({ filters: { colour: ['Navy', 'Black'] } });
+  });
+
+  it('sorts titles A to Z and published dates newest first', () => {
+    expect(pagefindOptions({ query: 'x', filters: {}, sort: 'title' }).sort).toEqual({ title: 'asc' });
+    expect(pagefindOptions({ query: 'x', filters: {}, sort: 'published' }).sort).toEqual({ published: 'desc' });
+  });
+});
