@@ -1,6 +1,8 @@
 import { GarmentPressError } from '../errors.ts';
 import { SCHEMA_VERSION, type Links } from '../record/types.ts';
+import { researchStatusLabel } from './format.ts';
 import { linksFor } from './links.ts';
+import { escapeData } from './markdown.ts';
 import type { SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
 import { absoluteUrl, API_DOCS_PATH, garmentPath, otherProjection, pagePath, SCHEMA_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
@@ -73,13 +75,14 @@ export function jsonFile(value: unknown): string {
  */
 export function llmsTxt(index: SiteIndex, site: string | URL): string {
   const url = (sitePath: string) => absoluteUrl(sitePath, site);
-  const item = (name: string, href: string, notes: string) => `- [${linkText(name)}](${href}): ${oneLine(notes)}`;
+  // Record text is untrusted: names and notes are escaped so a title cannot add Markdown or HTML.
+  const item = (name: string, href: string, notes: string) => `- [${escapeData(name)}](${href}): ${escapeData(notes)}`;
   const records = index.entries.map((entry) => {
     const links = entryLinks(index, entry, site);
     const notes = [
       `${projectionLabel(entry.projection)} research record`,
       [entry.brand, entry.category].filter(Boolean).join(', '),
-      `research status ${entry.researchStatus}`,
+      `research ${researchStatusLabel(entry.researchStatus).toLowerCase()}`,
       `revision ${entry.recordRevision}`,
       entry.description,
     ].filter(Boolean).join('; ');
@@ -93,21 +96,12 @@ export function llmsTxt(index: SiteIndex, site: string | URL): string {
     records.length ? records.join('\n') : t('index.empty'),
     `## Docs`,
     [
-      item('API and mirroring', url(API_DOCS_PATH), 'what each URL holds, the record schema, `links`, records.json, and how to mirror the site'),
+      item('API and mirroring', url(API_DOCS_PATH), 'what each URL holds, the record schema, links, records.json, and how to mirror the site'),
       item('Completion webhooks', url(WEBHOOK_DOCS_PATH), 'the publish API, signed completion callbacks, verification and retries'),
       item(`JSON Schema ${SCHEMA_VERSION}`, url(SCHEMA_PATH), 'the schema every record validates against (draft 2020-12)'),
       item('Records index', url('/records.json'), 'every published record with its links, as JSON'),
     ].join('\n'),
   ].join('\n\n').concat('\n');
-}
-
-/** A link text for Markdown: brackets and backslashes escaped, on one line. */
-function linkText(text: string): string {
-  return oneLine(text).replace(/[\\[\]]/g, '\\$&');
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** A page of the sitemap: a site path, and the date it last changed when known. */

@@ -75,8 +75,8 @@ describe('llmsTxt', () => {
     for (const path of ['/docs/api/', '/docs/webhooks/', '/schema/garment-access-2.4.0.json', '/records.json']) expect(text).toContain(`(${SITE}${path})`);
   });
 
-  it('escapes brackets in link names', () => {
-    expect(text).toContain('- [Lone \\[tech\\] & <only> (Technical)]');
+  it('escapes record text, so a title cannot add Markdown or HTML', () => {
+    expect(text).toContain('- [Lone \\[tech\\] & \\<only> (Technical)]');
   });
 });
 
