@@ -109,13 +109,19 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     server.emit('request', request, response);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await outbox.close();
+    store.close();
+    throw error;
+  }
   const address = server.address();
   const actualPort = typeof address === 'object' && address !== null ? address.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
