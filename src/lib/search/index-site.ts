@@ -1,12 +1,11 @@
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import { GarmentPressError } from '../errors.ts';
+import { SEARCH_BUNDLE_PATH } from './search-keys.ts';
 
 /** Pagefind could not index a built site; the site being built must not be published. */
 export class SearchIndexError extends GarmentPressError {}
 
-/** The folder under a built site that holds the search index and Pagefind's scripts. */
-export const SEARCH_BUNDLE_DIR = 'pagefind';
 
 /** Only record pages carry `data-pagefind-body`; reading just them keeps a large site quick to index. */
 const RECORD_PAGES = 'garments/*/*/index.html';
@@ -38,7 +37,7 @@ export async function indexSite(siteDir: string, { expectedPages }: { expectedPa
       throw failed('reading', `indexed ${added.page_count} pages, expected ${expectedPages} (one per record); is data-pagefind-body missing from a record page?`);
     }
 
-    const written = await index.writeFiles({ outputPath: path.join(siteDir, SEARCH_BUNDLE_DIR) });
+    const written = await index.writeFiles({ outputPath: path.join(siteDir, SEARCH_BUNDLE_PATH) });
     if (written.errors.length > 0) throw failed('writing the index into', written.errors.join('; '));
 
     return { pages: added.page_count, seconds: (performance.now() - started) / 1000 };

@@ -33,7 +33,6 @@ export interface PagefindSearchOptions {
 /** The module `/pagefind/pagefind.js` exports. */
 export interface PagefindApi {
   options: (options: { excerptLength?: number }) => Promise<void>;
-  init: () => Promise<void>;
   filters: () => Promise<FilterCounts>;
   search: (term: string | null, options?: PagefindSearchOptions) => Promise<PagefindSearch>;
   /** Resolves to null when a later call superseded this one. */

@@ -2,12 +2,11 @@
 // state, mirrored in the query string (`?q=fleece&projection=Technical&sort=title`).
 import type { FilterCounts, PagefindApi, PagefindResult, PagefindSearch } from './pagefind-api.ts';
 import { filterValueOrder, resultView, type ResultView } from './result-view.ts';
-import { SEARCH_FILTERS } from './search-keys.ts';
+import { SEARCH_BUNDLE_PATH, SEARCH_FILTERS } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { isSearchable, pagefindOptions, parseSearchState, searchQueryString, type SearchState } from './search-state.ts';
 
-/** Where the build writes Pagefind's script (see index-site.ts). */
-const PAGEFIND_SCRIPT = '/pagefind/pagefind.js';
+const PAGEFIND_SCRIPT = `${SEARCH_BUNDLE_PATH}pagefind.js`;
 /** Hits whose data is loaded at once; more on request. */
 const PAGE_SIZE = 20;
 /** Pause after a keystroke before searching. */

@@ -19,11 +19,11 @@ export const SEARCH_FILTERS = [
 /** A filter of the search index. */
 export type SearchFilter = (typeof SEARCH_FILTERS)[number];
 
-/** The sort keys every record page carries: both are set on every page, so sorting never drops one. */
-export const SEARCH_SORTS = ['title', 'published'] as const;
+/** A sort key every record page carries: a page without it would drop out of results sorted by it. */
+export type SearchSort = 'title' | 'published';
 
-/** A sort key of the search index. */
-export type SearchSort = (typeof SEARCH_SORTS)[number];
+/** Where the build writes the index and Pagefind's scripts, on the site. */
+export const SEARCH_BUNDLE_PATH = '/pagefind/';
 
 /** The search page's path; the search box's form is sent there when the script cannot run. */
 export const SEARCH_PAGE_PATH = '/search/';
