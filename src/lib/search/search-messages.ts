@@ -2,8 +2,8 @@ import { t } from '../site/strings.ts';
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 
 /**
- * The UI text the search script needs, handed to it as JSON so the browser never loads the whole
- * strings module. Counted and quoted messages keep their `{count}` / `{query}` placeholders.
+ * The UI text the search script needs, handed to it as JSON in an attribute so the browser never
+ * loads the whole strings module. Counted and quoted messages keep their `{count}` / `{query}` placeholders.
  */
 export interface SearchMessages {
   filters: Record<SearchFilter, string>;
