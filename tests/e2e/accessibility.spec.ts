@@ -17,6 +17,8 @@ for (const scheme of ['light', 'dark'] as const) {
 
     for (const [name, path] of Object.entries(pages)) {
       test(`${name} has no serious or critical accessibility violations`, async ({ page }) => {
+        // axe checks the contrast of every text node: a record page has thousands.
+        test.setTimeout(180_000);
         await page.goto(path);
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         const blocking = results.violations

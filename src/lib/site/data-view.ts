@@ -50,8 +50,12 @@ export interface CollectionView {
   /** Table columns: the fields any item has a value for. */
   columns: { name: string; label: string }[];
   items: ItemView[];
-  /** Large collections start folded (a `<details>` element) so the page stays scannable. */
-  collapsed: boolean;
+  /**
+   * Items from this index on start folded (a `<details>` element) so the page stays scannable:
+   * a large collection of cards shows its first few; a large table folds whole. Equal to the
+   * number of items when nothing is folded.
+   */
+  foldAt: number;
   /** Measurements as size charts, when they fit; the grid cells then carry the items' anchors. */
   grids: MeasurementGrid[] | null;
 }
@@ -160,6 +164,8 @@ export interface DataContext {
 
 /** Items beyond which a collection starts folded. */
 export const COLLAPSE_AFTER = 8;
+/** Cards a folded collection still shows. */
+const CARDS_BEFORE_FOLD = 4;
 /** A collection is a table when its items have at most this many fields with a value. */
 const TABLE_MAX_COLUMNS = 7;
 
@@ -206,7 +212,7 @@ export function collectionViews(context: DataContext): CollectionView[] {
       // A card is headed by its title; the field it came from would only repeat it.
       items: itemViews.map(({ titleField, ...item }) =>
         layout === 'cards' && titleField ? { ...item, fields: item.fields.filter((f) => f.name !== titleField) } : item),
-      collapsed: items.length > COLLAPSE_AFTER,
+      foldAt: items.length <= COLLAPSE_AFTER ? items.length : layout === 'cards' ? CARDS_BEFORE_FOLD : 0,
       grids: name === 'measurements' ? measurementGrids(items, itemViews) : null,
     });
   }

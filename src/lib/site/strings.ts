@@ -256,9 +256,11 @@ export const STRINGS = {
   'data.items.one': '{count} item',
   'data.items.many': '{count} items',
   'data.showAll': 'Show all {count}',
+  'data.showMore': 'Show {more} more ({count} in all)',
   'data.allDetails': 'Every measurement with its method and conditions ({count})',
   'data.sizeChart': 'Size chart: {caption}',
   'data.measurement': 'Measurement',
+  'data.table': '{heading}, table',
   'data.item': 'Item {id}',
   'data.none': 'None recorded.',
 
