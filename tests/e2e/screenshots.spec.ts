@@ -13,6 +13,8 @@ for (const projection of ['svc', 'tech'] as const) {
       await page.goto(`/garments/${sample!.record.slug}/${projection}/`);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await page.screenshot({ path: `test-results/screenshots/${projection}-${name}.png`, fullPage: true });
+      // The first screen alone, readable at a glance (the full page is very tall).
+      await page.screenshot({ path: `test-results/screenshots/${projection}-${name}-top.png` });
     });
   }
 }

@@ -163,7 +163,7 @@ export interface DataContext {
 }
 
 /** Items beyond which a collection starts folded. */
-export const COLLAPSE_AFTER = 8;
+const COLLAPSE_AFTER = 8;
 /** Cards a folded collection still shows. */
 const CARDS_BEFORE_FOLD = 4;
 /** A collection is a table when its items have at most this many fields with a value. */

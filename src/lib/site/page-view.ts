@@ -228,8 +228,9 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const title = page.title
     ? plainText(page.title.text)
     : record.data.identity.official_name ?? record.catalog?.title ?? t('record.untitled', { slug: record.slug });
-  const titleCitations = page.title ? claimLinks(page.title.claim_ids) : [];
-  if (page.title) for (const { id } of titleCitations) citedBy.set(id, [{ href: '#title', place: t('place.title') }]);
+  // The title is the h1 (not a paragraph): its claims link back to the heading.
+  const titleCitations = page.title ? claimLinks([...new Set(page.title.claim_ids)]) : [];
+  for (const { id } of titleCitations) citedBy.set(id, [{ href: '#title', place: t('place.title') }]);
   const headline = page.headline ? blockView(page.headline, t('place.headline')) : null;
   const summary = page.summary ? blockView(page.summary, t('place.summary')) : null;
   const shownTexts = new Set([page.headline, page.summary].filter(Boolean).map((b) => plainText(b!.text).trim()));
