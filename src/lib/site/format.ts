@@ -15,11 +15,25 @@ export function formatMoney(amountMinor: number | null | undefined, currency: st
   const code = currency?.trim().toUpperCase() ?? '';
   const digits = exponent ?? (isCurrencyCode(code) ? currencyDigits(code) : 2);
   const amount = decimalFromMinor(amountMinor, digits);
-  const fraction = { minimumFractionDigits: Math.min(digits, 20), maximumFractionDigits: Math.min(digits, 20) };
-  const number = new Intl.NumberFormat(LOCALE, fraction);
+  const fractionDigits = Math.min(digits, 20);
+  const number = numberFormatter(fractionDigits);
   if (!code) return t('value.currencyNotStated', { amount: number.format(amount as never) });
   if (!isCurrencyCode(code)) return `${number.format(amount as never)} ${currency}`;
-  return new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code, ...fraction }).format(amount as never);
+  return numberFormatter(fractionDigits, code).format(amount as never);
+}
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/** One formatter per (digits, currency): making an Intl.NumberFormat costs far more than using one. */
+function numberFormatter(fractionDigits: number, currency?: string): Intl.NumberFormat {
+  const key = `${fractionDigits}:${currency ?? ''}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    const fraction = { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits };
+    formatter = new Intl.NumberFormat(LOCALE, currency ? { style: 'currency', currency, ...fraction } : fraction);
+    formatters.set(key, formatter);
+  }
+  return formatter;
 }
 
 /**
@@ -37,7 +51,7 @@ export function decimalFromMinor(amountMinor: number, exponent: number): string 
 function isCurrencyCode(code: string): boolean {
   if (!/^[A-Z]{3}$/.test(code)) return false;
   try {
-    new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code });
+    numberFormatter(0, code);
     return true;
   } catch {
     return false;
