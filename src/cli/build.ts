@@ -12,6 +12,7 @@ is left exactly as it was.
   --out DIR       output folder (default: dist)
   --site URL      absolute address the site is published at
                   (default: $SITE_URL, else http://localhost:4321)
+  --fresh         render everything, ignoring what the last build left
   --report FILE   also write timings and peak memory per stage as JSON`;
 
 function parseOptions() {
@@ -22,6 +23,7 @@ function parseOptions() {
         out: { type: 'string', default: 'dist' },
         site: { type: 'string', default: process.env.SITE_URL ?? 'http://localhost:4321' },
         report: { type: 'string' },
+        fresh: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -44,16 +46,17 @@ const result = await buildSite({
   recordsDir: options.records,
   outDir: options.out,
   site: options.site,
+  fresh: options.fresh,
   onProgress: (line) => process.stdout.write(`${line}\n`),
 });
 for (const problem of result.problems) process.stdout.write(`${formatProblem(problem)}\n`);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 if (options.report) {
-  const { ok, records, timings, peakRssMb } = result;
-  await writeFile(options.report, `${JSON.stringify({ ok, records, seconds: Number(seconds), timings, peakRssMb }, null, 2)}\n`);
+  const { ok, records, rendered, timings, peakRssMb } = result;
+  await writeFile(options.report, `${JSON.stringify({ ok, records, rendered, seconds: Number(seconds), timings, peakRssMb }, null, 2)}\n`);
 }
 if (result.ok) {
-  process.stdout.write(`built ${result.records} records into ${options.out}/ in ${seconds} s\n`);
+  process.stdout.write(`built ${result.records} records (${result.rendered} rendered) into ${options.out}/ in ${seconds} s\n`);
 } else {
   const errors = result.problems.filter((p) => p.severity === 'error').length;
   process.stderr.write(`build stopped: ${errors} error(s) in the records; ${options.out}/ was left unchanged\n`);

@@ -6,12 +6,16 @@ import { tmpdir } from 'node:os';
 import { checkRecords, type Problem } from '../record/index.ts';
 import { indexSite } from '../search/index-site.ts';
 import { siteEntryOf, writeSiteIndexFile } from '../site/site-index.ts';
+import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
+import { carryOver, listGarmentOutput, missingOutput } from './carry-over.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
 export interface BuildOptions {
   recordsDir: string;
   outDir: string;
   site: string;
+  /** Ignore the previous build's output and render everything. */
+  fresh?: boolean;
   /** Called with one line per stage as the build goes. */
   onProgress?: (line: string) => void;
 }
@@ -25,16 +29,19 @@ export interface BuildResult {
   /** The process's peak resident memory (MiB) at the end of each stage. */
   peakRssMb: Record<string, number>;
   records: number;
+  /** Records whose pages and twins were rendered (the others were carried over from the previous build). */
+  rendered: number;
 }
 
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 /**
- * Validates every record, builds the site into a staging folder, indexes it for search, then swaps
- * it into place. Any validation error stops the build before Astro runs; a search index failure
- * throws SearchIndexError before the swap; either way the last good output stays untouched.
+ * Validates every record, builds the site into a staging folder, then swaps it into place.
+ * Any validation error stops the build before Astro runs; the last good output stays untouched.
+ * When the previous build was made by the same code and settings, unchanged records are not
+ * validated again and their garments' output is carried over; when nothing changed, nothing is done.
  */
-export async function buildSite({ recordsDir, outDir, site, onProgress = () => {} }: BuildOptions): Promise<BuildResult> {
+export async function buildSite({ recordsDir, outDir, site, fresh = false, onProgress = () => {} }: BuildOptions): Promise<BuildResult> {
   const timings: Record<string, number> = {};
   const peakRssMb: Record<string, number> = {};
   const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
@@ -46,31 +53,66 @@ export async function buildSite({ recordsDir, outDir, site, onProgress = () => {
       peakRssMb[stage] = Math.round(process.resourceUsage().maxRSS / 1024);
     }
   };
-
-  const check = await timed('validate', () => checkRecords([recordsDir], ({ file, record }) => siteEntryOf(record, file)));
-  const errors = check.problems.filter((p) => p.severity === 'error');
-  onProgress(`validate: ${check.files.length} files, ${check.records.length} valid records, ${errors.length} errors (${timings.validate!.toFixed(1)} s)`);
-  if (errors.length > 0) return { ok: false, problems: check.problems, timings, peakRssMb, records: check.records.length };
+  const seconds = (stage: string) => `${timings[stage]!.toFixed(1)} s`;
 
   const target = path.resolve(outDir);
+  const recordsRoot = path.resolve(recordsDir);
+  const fingerprint = await buildFingerprint(projectRoot, { site, records: recordsRoot });
+  const previous = fresh ? undefined : await readBuildState(target);
+  const reusable = previous?.fingerprint === fingerprint ? previous : undefined;
+  const storedByFile = new Map(reusable?.checks.map((check) => [check.file, check]));
+
+  const check = await timed('validate', () =>
+    checkRecords([recordsDir], {
+      summarize: ({ file, record }) => siteEntryOf(record, file),
+      reuse: (file, size, mtimeMs) => {
+        const stored = storedByFile.get(path.relative(recordsRoot, path.resolve(file)));
+        return stored && stored.size === size && stored.mtimeMs === mtimeMs ? restoredCheck(stored, file, recordsRoot) : undefined;
+      },
+    }),
+  );
+  const errors = check.problems.filter((p) => p.severity === 'error');
+  const unchanged = check.files.length - check.checked;
+  onProgress(
+    `validate: ${check.files.length} files (${unchanged} unchanged since the last build), ${check.records.length} valid records, ${errors.length} errors (${seconds('validate')})`,
+  );
+  const result = (ok: boolean, rendered: number): BuildResult => ({ ok, problems: check.problems, timings, peakRssMb, records: check.records.length, rendered });
+  if (errors.length > 0) return result(false, 0);
+
+  const checks = storedChecks(check.checks, recordsRoot);
+  const entries = check.records.map((record) => record.summary);
+  const previousOutput = reusable ? await listGarmentOutput(target) : new Map<string, string[]>();
+  const renderedSlugs = reusable ? changedGarments(reusable.checks, checks) : null;
+  for (const slug of renderedSlugs ? missingOutput(entries, previousOutput) : []) renderedSlugs!.add(slug);
+  if (renderedSlugs?.size === 0) {
+    onProgress(`nothing changed since the last build: ${outDir}/ is up to date`);
+    return result(true, 0);
+  }
+
+  const rendering = renderedSlugs ? entries.filter((entry) => renderedSlugs.has(entry.slug)) : entries;
   const staging = `${target}.staging-${process.pid}`;
   const indexFile = path.join(tmpdir(), `garment-press-index-${process.pid}.json`);
   await rm(staging, { recursive: true, force: true });
   try {
-    await writeSiteIndexFile(indexFile, check.records.map((r) => r.summary));
-    process.env.GARMENT_PRESS_RECORDS = path.resolve(recordsDir);
+    await writeSiteIndexFile(indexFile, entries, renderedSlugs);
+    process.env.GARMENT_PRESS_RECORDS = recordsRoot;
     process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
     await timed('render', () => renderSite(staging, site));
-    onProgress(`render: ${check.records.length} records into pages and twins (${timings.render!.toFixed(1)} s)`);
+    onProgress(`render: ${rendering.length} records into pages and twins (${seconds('render')})`);
+    if (renderedSlugs) {
+      const kept = await timed('carry over', () => carryOver(previousOutput, renderedSlugs, target, staging));
+      onProgress(`carry over: ${entries.length - rendering.length} unchanged records, ${kept} files linked from the last build (${seconds('carry over')})`);
+    }
     // A failed index throws SearchIndexError before the swap: the last good site stays in place.
     const search = await timed('search index', () => indexSite(staging, { expectedPages: check.records.length }));
-    onProgress(`search index: ${search.pages} pages indexed (${timings['search index']!.toFixed(1)} s)`);
+    onProgress(`search index: ${search.pages} pages indexed (${seconds('search index')})`);
+    await writeBuildState(staging, { version: 1, fingerprint, checks });
     await swapInto(staging, target);
   } finally {
     await rm(staging, { recursive: true, force: true });
     await rm(indexFile, { force: true });
   }
-  return { ok: true, problems: check.problems, timings, peakRssMb, records: check.records.length };
+  return result(true, rendering.length);
 }
 
 /**

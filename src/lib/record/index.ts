@@ -1,4 +1,4 @@
-export { checkRecords, checkRecordFile, listRecordFiles, MissingPathError, type CheckedRecord, type RecordCheck } from './load.ts';
+export { checkRecords, checkRecordFile, listRecordFiles, MissingPathError, type CheckedRecord, type CheckOptions, type FileCheck, type RecordCheck } from './load.ts';
 export { checkRecordIntegrity, checkSiteIntegrity, textBlocksOf, type RecordFile, type RecordKey } from './integrity.ts';
 export { recordSchema, recordValidator, validateRecord } from './validate.ts';
 export { formatProblem, type Problem } from './problem.ts';

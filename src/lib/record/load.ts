@@ -15,6 +15,24 @@ export interface CheckedRecord<Summary> extends RecordKey {
   summary: Summary;
 }
 
+/** What checking one file found, with the size and modification time it had then. */
+export interface FileCheck<Summary> {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  /** Present when the file holds a valid record. */
+  record?: CheckedRecord<Summary>;
+  problems: Problem[];
+}
+
+/** How to check a set of records. */
+export interface CheckOptions<Summary> {
+  /** What to keep of each valid record (ten thousand whole records would not fit in memory). */
+  summarize?: (record: RecordFile) => Summary;
+  /** A previous check of a file that still has this size and modification time, used instead of reading it again. */
+  reuse?: (file: string, size: number, mtimeMs: number) => FileCheck<Summary> | undefined;
+}
+
 /** What checking a set of record files found. */
 export interface RecordCheck<Summary = undefined> {
   /** Every file looked at, as displayed in problems. */
@@ -23,6 +41,10 @@ export interface RecordCheck<Summary = undefined> {
   records: CheckedRecord<Summary>[];
   /** Every error and warning, in file order. */
   problems: Problem[];
+  /** Each file's own check, in file order, for reuse by a later check. */
+  checks: FileCheck<Summary>[];
+  /** How many files were read and checked (the others were reused). */
+  checked: number;
 }
 
 /** Lists the `.json` files under the given files and folders (folders recursively), sorted. */
@@ -61,29 +83,31 @@ export async function checkRecordFile(file: string): Promise<{ record?: GarmentR
 
 /**
  * Checks every record under the given paths, and the set as a whole.
- * Records are not kept (ten thousand of them would not fit); `summarize` keeps what the caller needs.
  * Expected failures (bad JSON, schema, integrity) are problems, never throws.
  */
-export async function checkRecords<Summary = undefined>(
-  paths: string[],
-  summarize: (record: RecordFile) => Summary = () => undefined as Summary,
-): Promise<RecordCheck<Summary>> {
+export async function checkRecords<Summary = undefined>(paths: string[], options: CheckOptions<Summary> = {}): Promise<RecordCheck<Summary>> {
+  const { summarize = () => undefined as Summary, reuse } = options;
   const files = await listRecordFiles(paths);
-  const problems: Problem[] = [];
-  const checked = await mapInBatches(files, 64, async (file): Promise<CheckedRecord<Summary> | undefined> => {
+  let checked = 0;
+  const checks = await mapInBatches(files, 64, async (file): Promise<FileCheck<Summary>> => {
+    const { size, mtimeMs } = await stat(file);
+    const previous = reuse?.(file, size, mtimeMs);
+    if (previous) return previous;
+    checked++;
     const result = await checkRecordFile(file);
-    problems.push(...result.problems);
-    if (!result.record) return undefined;
+    if (!result.record) return { file, size, mtimeMs, problems: result.problems };
     const { slug, projection } = result.record;
-    return { file, slug, projection, summary: summarize({ file, record: result.record }) };
+    return { file, size, mtimeMs, problems: result.problems, record: { file, slug, projection, summary: summarize({ file, record: result.record }) } };
   });
-  const records = checked.filter((record) => record !== undefined);
+  const records = checks.flatMap((check) => (check.record ? [check.record] : []));
   const siteProblems = checkSiteIntegrity(records);
   const duplicated = new Set(siteProblems.map((p) => p.file));
   return {
     files,
     records: records.filter((r) => !duplicated.has(r.file)),
-    problems: sortByFile([...problems, ...siteProblems], files),
+    problems: sortByFile([...checks.flatMap((check) => check.problems), ...siteProblems], files),
+    checks,
+    checked,
   };
 }
 

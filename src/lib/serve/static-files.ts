@@ -58,7 +58,9 @@ export function staticFilesHandler(rootDir: string): (request: IncomingMessage, 
       response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('bad path\n');
       return;
     }
-    const info = await stat(file).catch(() => undefined);
+    // Dot folders hold build state, never content.
+    const hidden = path.relative(root, file).split(path.sep).some((segment) => segment.startsWith('.'));
+    const info = hidden ? undefined : await stat(file).catch(() => undefined);
     if (info?.isDirectory()) {
       if (!url.pathname.endsWith('/')) {
         response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();

@@ -3,7 +3,7 @@ import { SCHEMA_VERSION, type Links } from '../record/types.ts';
 import { researchStatusLabel } from './format.ts';
 import { linksFor } from './links.ts';
 import { escapeData } from './markdown.ts';
-import type { SiteEntry, SiteIndex } from './site-index.ts';
+import { rendersGarment, type SiteEntry, type SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
 import { absoluteUrl, API_DOCS_PATH, garmentPath, otherProjection, pagePath, SCHEMA_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
 
@@ -26,7 +26,9 @@ export function entryLinks(index: SiteIndex, entry: SiteEntry, site: string | UR
  * entry, not the record, so no more than one record is in memory while a route renders.
  */
 export function recordRoutes(index: SiteIndex) {
-  return index.entries.map((entry) => ({ params: { slug: entry.slug, projection: entry.projection }, props: { entry } }));
+  return index.entries
+    .filter((entry) => rendersGarment(index, entry.slug))
+    .map((entry) => ({ params: { slug: entry.slug, projection: entry.projection }, props: { entry } }));
 }
 
 /** One record in /records.json. */

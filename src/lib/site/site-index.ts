@@ -29,6 +29,8 @@ export interface SiteEntry {
 export interface SiteIndex {
   /** Sorted by title, then slug, then projection. */
   entries: SiteEntry[];
+  /** The garments whose pages this build renders; null for all (the others' output is carried over from the previous build). */
+  renderedSlugs: Set<string> | null;
   /** The projections each garment has, by slug. */
   garments: Map<string, Partial<Record<Projection, SiteEntry>>>;
 }
@@ -55,13 +57,13 @@ export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
 }
 
 /** Builds the index from entries: sorted, and grouped by garment. */
-export function indexEntries(entries: SiteEntry[]): SiteIndex {
+export function indexEntries(entries: SiteEntry[], renderedSlugs: Set<string> | null = null): SiteIndex {
   const sorted = [...entries].sort(
     (a, b) => a.title.localeCompare(b.title, 'en') || a.slug.localeCompare(b.slug) || a.projection.localeCompare(b.projection),
   );
   const garments = new Map<string, Partial<Record<Projection, SiteEntry>>>();
   for (const entry of sorted) garments.set(entry.slug, { ...garments.get(entry.slug), [entry.projection]: entry });
-  return { entries: sorted, garments };
+  return { entries: sorted, renderedSlugs, garments };
 }
 
 const loaded = new Map<string, Promise<SiteIndex>>();
@@ -69,7 +71,7 @@ const loaded = new Map<string, Promise<SiteIndex>>();
 /** Loads and validates the records of a folder once per process; refuses to build from invalid records. */
 export function loadSiteIndex(recordsDir: string): Promise<SiteIndex> {
   return once(`records:${recordsDir}`, async () => {
-    const { records, problems } = await checkRecords([recordsDir], ({ file, record }) => siteEntryOf(record, file));
+    const { records, problems } = await checkRecords([recordsDir], { summarize: ({ file, record }) => siteEntryOf(record, file) });
     const errors = problems.filter((p) => p.severity === 'error');
     if (errors.length > 0) {
       throw new InvalidRecordsError(`${errors.length} invalid record problem(s); run npm run validate:\n${errors.map(formatProblem).join('\n')}`);
@@ -78,14 +80,25 @@ export function loadSiteIndex(recordsDir: string): Promise<SiteIndex> {
   });
 }
 
-/** Writes the entries of records already validated, for the build to read instead of validating again. */
-export async function writeSiteIndexFile(file: string, entries: SiteEntry[]): Promise<void> {
-  await writeFile(file, JSON.stringify(entries));
+/**
+ * Writes the entries of records already validated, for the build to read instead of validating
+ * again, and which garments to render (null: all).
+ */
+export async function writeSiteIndexFile(file: string, entries: SiteEntry[], renderedSlugs: Set<string> | null = null): Promise<void> {
+  await writeFile(file, JSON.stringify({ entries, renderedSlugs: renderedSlugs && [...renderedSlugs] }));
 }
 
-/** Reads entries written by writeSiteIndexFile, once per process. */
+/** Reads what writeSiteIndexFile wrote, once per process. */
 export function readSiteIndexFile(file: string): Promise<SiteIndex> {
-  return once(`file:${file}`, async () => indexEntries(JSON.parse(await readFile(file, 'utf8')) as SiteEntry[]));
+  return once(`file:${file}`, async () => {
+    const { entries, renderedSlugs } = JSON.parse(await readFile(file, 'utf8')) as { entries: SiteEntry[]; renderedSlugs: string[] | null };
+    return indexEntries(entries, renderedSlugs && new Set(renderedSlugs));
+  });
+}
+
+/** Whether this build renders a garment's pages (else they are carried over unchanged). */
+export function rendersGarment(index: SiteIndex, slug: string): boolean {
+  return index.renderedSlugs === null || index.renderedSlugs.has(slug);
 }
 
 function once(key: string, load: () => Promise<SiteIndex>): Promise<SiteIndex> {

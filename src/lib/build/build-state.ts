@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FileCheck } from '../record/index.ts';
+import type { SiteEntry } from '../site/site-index.ts';
+
+/** What a finished build leaves in its output so the next build knows what it may keep. */
+export interface BuildState {
+  version: 1;
+  /** Hash of everything besides the records that shapes the output: code, dependencies, site address, records folder. */
+  fingerprint: string;
+  /** Each record file's check, its path relative to the records folder. */
+  checks: FileCheck<SiteEntry>[];
+}
+
+/** Where a build keeps its state: a dot folder the site's own server never serves. */
+export const STATE_FILE = path.join('.garment-press', 'build-state.json');
+
+/**
+ * A hash of the code, dependencies and settings a build's output depends on: when it changes,
+ * nothing of the previous output may be kept.
+ */
+export async function buildFingerprint(projectRoot: string, settings: Record<string, string>): Promise<string> {
+  const hash = createHash('sha256').update(JSON.stringify({ node: process.version, settings }));
+  const sources = (await readdir(path.join(projectRoot, 'src'), { recursive: true, withFileTypes: true }))
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of [...sources, ...['astro.config.mjs', 'package-lock.json', 'tsconfig.json'].map((name) => path.join(projectRoot, name))]) {
+    hash.update(path.relative(projectRoot, file)).update('\0').update(await readFile(file).catch(() => Buffer.alloc(0)));
+  }
+  return hash.digest('hex');
+}
+
+/** The state the build in `outDir` left, or undefined when there is none or it cannot be read. */
+export async function readBuildState(outDir: string): Promise<BuildState | undefined> {
+  try {
+    const state = JSON.parse(await readFile(path.join(outDir, STATE_FILE), 'utf8')) as BuildState;
+    return state.version === 1 ? state : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a build's state into its output folder. */
+export async function writeBuildState(outDir: string, state: BuildState): Promise<void> {
+  const file = path.join(outDir, STATE_FILE);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(state));
+}
+
+/** The file checks as stored: paths relative to the records folder, so the state holds no machine paths. */
+export function storedChecks(checks: FileCheck<SiteEntry>[], recordsDir: string): FileCheck<SiteEntry>[] {
+  return checks.map((check) => {
+    const relative = path.relative(recordsDir, path.resolve(check.file));
+    return withFile(check, relative, relative);
+  });
+}
+
+/** A stored check as the current build names its file (`file` as displayed; the entry keeps an absolute path). */
+export function restoredCheck(stored: FileCheck<SiteEntry>, file: string, recordsDir: string): FileCheck<SiteEntry> {
+  return withFile(stored, file, path.resolve(recordsDir, stored.file));
+}
+
+function withFile(check: FileCheck<SiteEntry>, file: string, entryFile: string): FileCheck<SiteEntry> {
+  return {
+    ...check,
+    file,
+    problems: check.problems.map((problem) => ({ ...problem, file })),
+    record: check.record && { ...check.record, file, summary: { ...check.record.summary, file: entryFile } },
+  };
+}
+
+/**
+ * The garments whose output must be made again: those with a record added, removed or changed
+ * (by size or modification time) since the previous build, comparing stored checks. Both
+ * projections of a garment go together, since each page links the other.
+ */
+export function changedGarments(previous: FileCheck<SiteEntry>[], current: FileCheck<SiteEntry>[]): Set<string> {
+  const signatures = (checks: FileCheck<SiteEntry>[]) => {
+    const bySlug = new Map<string, string[]>();
+    for (const { record, size, mtimeMs } of checks) {
+      if (record) bySlug.set(record.slug, [...(bySlug.get(record.slug) ?? []), `${record.file}|${record.projection}|${size}|${mtimeMs}`]);
+    }
+    return new Map([...bySlug].map(([slug, parts]) => [slug, parts.sort().join('\n')]));
+  };
+  const before = signatures(previous);
+  const after = signatures(current);
+  return new Set([...new Set([...before.keys(), ...after.keys()])].filter((slug) => before.get(slug) !== after.get(slug)));
+}

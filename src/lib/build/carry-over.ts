@@ -1,0 +1,47 @@
+import { copyFile, link, mkdir, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { SiteEntry } from '../site/site-index.ts';
+
+/** The files under `garments/` of a built site, relative to it, grouped by garment slug. */
+export async function listGarmentOutput(siteDir: string): Promise<Map<string, string[]>> {
+  const garmentsDir = path.join(siteDir, 'garments');
+  const entries = await readdir(garmentsDir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const bySlug = new Map<string, string[]>();
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const file = path.relative(siteDir, path.join(entry.parentPath, entry.name));
+    const slug = file.split(path.sep)[1]!;
+    bySlug.set(slug, [...(bySlug.get(slug) ?? []), file]);
+  }
+  return bySlug;
+}
+
+/** Garments whose output is incomplete in the previous build (deleted by hand, say), so they must be rendered. */
+export function missingOutput(entries: SiteEntry[], previousOutput: Map<string, string[]>): Set<string> {
+  const missing = new Set<string>();
+  const has = new Map([...previousOutput].map(([slug, files]) => [slug, new Set(files)]));
+  for (const { slug, projection } of entries) {
+    const files = has.get(slug);
+    const expected = ['index.html', `${projection}/index.html`, `${projection}.json`, `${projection}.md`].map((name) => path.join('garments', slug, name));
+    if (!files || !expected.every((file) => files.has(file))) missing.add(slug);
+  }
+  return missing;
+}
+
+/**
+ * Links the previous build's files of every garment not rendered again into the new build.
+ * Hard links cost no copying; a file system that refuses them gets copies.
+ */
+export async function carryOver(previousOutput: Map<string, string[]>, renderedSlugs: Set<string>, previousDir: string, nextDir: string): Promise<number> {
+  const files = [...previousOutput].filter(([slug]) => !renderedSlugs.has(slug)).flatMap(([, slugFiles]) => slugFiles);
+  const folders = new Set(files.map((file) => path.dirname(path.join(nextDir, file))));
+  for (const folder of folders) await mkdir(folder, { recursive: true });
+  for (let start = 0; start < files.length; start += 256) {
+    await Promise.all(
+      files.slice(start, start + 256).map((file) =>
+        link(path.join(previousDir, file), path.join(nextDir, file)).catch(() => copyFile(path.join(previousDir, file), path.join(nextDir, file))),
+      ),
+    );
+  }
+  return files.length;
+}

@@ -1,0 +1,81 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot, sampleRecords } from '../support/records.ts';
+import { runCli } from '../support/run.ts';
+
+const samples = sampleRecords();
+const [first, second] = [...new Set(samples.map((s) => s.record.slug))] as [string, string];
+
+describe('rebuilding a site that was built before', () => {
+  let work: string;
+  let records: string;
+  let out: string;
+
+  /** Runs a build and returns its report; fails the test when the build fails. */
+  function build(...extra: string[]): { records: number; rendered: number; timings: Record<string, number> } {
+    const report = path.join(work, 'report.json');
+    const result = runCli('build.ts', ['--records', records, '--out', out, '--site', 'https://garments.example.org', '--report', report, ...extra]);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    return JSON.parse(readFileSync(report, 'utf8'));
+  }
+  const inode = (file: string) => statSync(path.join(out, file)).ino;
+  const page = (slug: string, projection: string) => readFileSync(path.join(out, 'garments', slug, projection, 'index.html'), 'utf8');
+  const recordFile = (slug: string, projection: string) => path.join(records, path.basename(samples.find((s) => s.record.slug === slug && s.record.projection === projection)!.file));
+
+  beforeAll(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'incremental-'));
+    records = path.join(work, 'records');
+    out = path.join(work, 'dist');
+    cpSync(path.join(projectRoot, 'records'), records, { recursive: true });
+    expect(build().rendered).toBe(samples.length);
+  });
+
+  it('does nothing when no record changed, leaving every file as it was', () => {
+    const before = inode(`garments/${first}/svc/index.html`);
+    const report = build();
+    expect(report).toMatchObject({ records: samples.length, rendered: 0 });
+    expect(report.timings.render).toBeUndefined();
+    expect(inode(`garments/${first}/svc/index.html`)).toBe(before);
+  });
+
+  it('renders only the garment whose record changed, and carries the others over unchanged', () => {
+    const untouched = [`garments/${second}/svc/index.html`, `garments/${second}/tech.json`, `garments/${second}/tech.md`].map(inode);
+    const file = recordFile(first, 'svc');
+    const record = JSON.parse(readFileSync(file, 'utf8'));
+    record.page.sections.overview.push({ text: 'Now sold in a recycled mailer.', claim_ids: [], kind: 'fact' });
+    writeFileSync(file, JSON.stringify(record, null, 2));
+
+    expect(build().rendered).toBe(2);
+    expect(page(first, 'svc')).toContain('Now sold in a recycled mailer.');
+    expect(readFileSync(path.join(out, 'garments', first, 'svc.md'), 'utf8')).toContain('Now sold in a recycled mailer.');
+    expect(JSON.parse(readFileSync(path.join(out, 'garments', first, 'svc.json'), 'utf8')).page.sections.overview.at(-1).text).toBe('Now sold in a recycled mailer.');
+    expect([`garments/${second}/svc/index.html`, `garments/${second}/tech.json`, `garments/${second}/tech.md`].map(inode)).toEqual(untouched);
+  });
+
+  it('updates the other projection and the site-wide files when a record is removed', () => {
+    rmSync(recordFile(first, 'tech'));
+    expect(build().rendered).toBe(1);
+    expect(() => statSync(path.join(out, 'garments', first, 'tech.json'))).toThrow();
+    expect(JSON.parse(readFileSync(path.join(out, 'garments', first, 'svc.json'), 'utf8')).links.other_projection).toBeNull();
+    const listed = JSON.parse(readFileSync(path.join(out, 'records.json'), 'utf8'));
+    expect(JSON.stringify(listed)).not.toContain(`${first}/tech`);
+  });
+
+  it('renders a garment again when its output was deleted by hand', () => {
+    rmSync(path.join(out, 'garments', second, 'tech.md'));
+    expect(build().rendered).toBe(2);
+    expect(readFileSync(path.join(out, 'garments', second, 'tech.md'), 'utf8')).toContain('schema_version');
+  });
+
+  it('renders everything again when the site address changes or when asked to start fresh', () => {
+    const report = path.join(work, 'report.json');
+    const moved = runCli('build.ts', ['--records', records, '--out', out, '--site', 'https://elsewhere.example.org', '--report', report]);
+    expect(moved.status).toBe(0);
+    expect(JSON.parse(readFileSync(report, 'utf8')).rendered).toBe(samples.length - 1);
+    expect(JSON.parse(readFileSync(path.join(out, 'garments', second, 'svc.json'), 'utf8')).links.self).toMatch(/^https:\/\/elsewhere\.example\.org\//);
+    expect(build('--fresh').rendered).toBe(samples.length - 1);
+  });
+});
