@@ -33,6 +33,13 @@ export interface CheckOptions<Summary> {
   reuse?: (file: string, size: number, mtimeMs: number) => FileCheck<Summary> | undefined;
 }
 
+/** A file with the size and modification time it had when listed. */
+interface FileStat {
+  file: string;
+  size: number;
+  mtimeMs: number;
+}
+
 /** What checking a set of record files found. */
 export interface RecordCheck<Summary = undefined> {
   /** Every file looked at, as displayed in problems. */
@@ -81,6 +88,14 @@ export async function checkRecordFile(file: string): Promise<{ record?: GarmentR
   return problems.some((p) => p.severity === 'error') ? { problems } : { record, problems };
 }
 
+/** Checks one file and keeps what `summarize` chooses of its record. */
+async function checkFile<Summary>({ file, size, mtimeMs }: FileStat, summarize: (record: RecordFile) => Summary): Promise<FileCheck<Summary>> {
+  const result = await checkRecordFile(file);
+  if (!result.record) return { file, size, mtimeMs, problems: result.problems };
+  const { slug, projection } = result.record;
+  return { file, size, mtimeMs, problems: result.problems, record: { file, slug, projection, summary: summarize({ file, record: result.record }) } };
+}
+
 /**
  * Checks every record under the given paths, and the set as a whole.
  * Expected failures (bad JSON, schema, integrity) are problems, never throws.
@@ -88,17 +103,15 @@ export async function checkRecordFile(file: string): Promise<{ record?: GarmentR
 export async function checkRecords<Summary = undefined>(paths: string[], options: CheckOptions<Summary> = {}): Promise<RecordCheck<Summary>> {
   const { summarize = () => undefined as Summary, reuse } = options;
   const files = await listRecordFiles(paths);
-  let checked = 0;
-  const checks = await mapInBatches(files, 64, async (file): Promise<FileCheck<Summary>> => {
-    const { size, mtimeMs } = await stat(file);
+  const stats = await mapInBatches(files, 256, async (file): Promise<FileStat> => ({ file, ...(await stat(file)) }));
+  const reused = new Map<string, FileCheck<Summary>>();
+  for (const { file, size, mtimeMs } of stats) {
     const previous = reuse?.(file, size, mtimeMs);
-    if (previous) return previous;
-    checked++;
-    const result = await checkRecordFile(file);
-    if (!result.record) return { file, size, mtimeMs, problems: result.problems };
-    const { slug, projection } = result.record;
-    return { file, size, mtimeMs, problems: result.problems, record: { file, slug, projection, summary: summarize({ file, record: result.record }) } };
-  });
+    if (previous) reused.set(file, previous);
+  }
+  const toCheck = stats.filter(({ file }) => !reused.has(file));
+  const fresh = new Map((await mapInBatches(toCheck, 64, (file) => checkFile(file, summarize))).map((check) => [check.file, check]));
+  const checks = files.map((file) => reused.get(file) ?? fresh.get(file)!);
   const records = checks.flatMap((check) => (check.record ? [check.record] : []));
   const siteProblems = checkSiteIntegrity(records);
   const duplicated = new Set(siteProblems.map((p) => p.file));
@@ -107,7 +120,7 @@ export async function checkRecords<Summary = undefined>(paths: string[], options
     records: records.filter((r) => !duplicated.has(r.file)),
     problems: sortByFile([...checks.flatMap((check) => check.problems), ...siteProblems], files),
     checks,
-    checked,
+    checked: fresh.size,
   };
 }
 
