@@ -9,10 +9,14 @@
  * @example anchorToken('c-weight') → 'c-weight'; anchorToken('a b"') → 'a~20~b~22~'
  */
 export function anchorToken(id: string): string {
+  // Almost every id is already safe: one test instead of one per character.
+  if (SAFE_ID.test(id)) return id;
   let token = '';
   for (const ch of id) token += /[A-Za-z0-9_.-]/.test(ch) ? ch : `~${ch.codePointAt(0)!.toString(16)}~`;
   return token;
 }
+
+const SAFE_ID = /^[A-Za-z0-9_.-]*$/;
 
 /** Fragment id of a claim entry. @example claimAnchor('c-weight') → 'claim-c-weight' */
 export function claimAnchor(id: string): string {

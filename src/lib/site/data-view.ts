@@ -275,6 +275,50 @@ interface Lookup {
   sourceIds: Set<string>;
 }
 
+/** How a field is shown, read from its name alone. */
+interface FieldRule {
+  label: string;
+  /** Money in minor units, when the value is a number. */
+  minor: boolean;
+  /** `<base>` of a `<base>_min` or `<base>_max` field, which may pair with its twin. */
+  rangeBase: string | null;
+  /** How each string (or list element) of the field is shown. */
+  scalar:
+    | { kind: 'reference'; collection: string }
+    | { kind: 'source' | 'url' | 'date' | 'code' | 'text' }
+    | { kind: 'enum'; group: string };
+}
+
+/** Rules by field name: an item of a page has a few dozen distinct names, and a page thousands of fields. */
+const rules = new Map<string, FieldRule>();
+/** Field names come from the schema; the cap only guards against odd input. */
+const RULES_MAX = 10_000;
+
+function ruleOf(name: string): FieldRule {
+  let rule = rules.get(name);
+  if (rule) return rule;
+  const group = ENUM_GROUPS[name];
+  const collection = REFERENCES[name];
+  rule = {
+    label: fieldLabel(name),
+    minor: name.endsWith('_minor'),
+    rangeBase: /^(.*)_(min|max)$/.exec(name)?.[1] ?? null,
+    // The same precedence as a chain of checks: references, sources, URLs, enumerations, dates, code.
+    scalar: collection ? { kind: 'reference', collection }
+      : name === 'source_id' ? { kind: 'source' }
+        : name.endsWith('_url') ? { kind: 'url' }
+          : group ? { kind: 'enum', group }
+            : DATE_FIELD.test(name) ? { kind: 'date' }
+              : CODE_FIELDS.has(name) ? { kind: 'code' }
+                : { kind: 'text' },
+  };
+  if (rules.size < RULES_MAX) rules.set(name, rule);
+  return rule;
+}
+
+/** The number fields that carry a unit, and the unit's field. */
+const UNIT_FIELDS = Object.entries(UNIT_OF);
+
 /**
  * The displayed fields of one item: empty values left out, the id left out (it titles the item),
  * money formatted from minor units, numbers joined to their units, min/max pairs joined to ranges,
@@ -283,59 +327,72 @@ interface Lookup {
 export function fieldViews(item: Record<string, unknown>, lookup: Lookup): FieldView[] {
   const consumed = new Set<string>(['id']);
   const fields: FieldView[] = [];
-  const hasMoney = Object.keys(item).some((key) => key.endsWith('_minor') && typeof item[key] === 'number');
-  if (hasMoney) consumed.add('currency').add('minor_unit_exponent');
+  const names = Object.keys(item);
+  for (const name of names) {
+    if (ruleOf(name).minor && typeof item[name] === 'number') {
+      consumed.add('currency').add('minor_unit_exponent');
+      break;
+    }
+  }
   // A unit is shown with its number; a unit without any number is still shown on its own.
-  for (const [numberField, unitField] of Object.entries(UNIT_OF)) if (!isEmpty(item[numberField])) consumed.add(unitField);
+  for (const [numberField, unitField] of UNIT_FIELDS) if (!isEmpty(item[numberField])) consumed.add(unitField);
 
-  for (const [name, value] of Object.entries(item)) {
+  for (const name of names) {
     if (consumed.has(name)) continue;
     consumed.add(name);
-    const combined = combinedField(name, item, consumed);
+    const rule = ruleOf(name);
+    const combined = combinedField(name, rule, item, consumed);
     if (combined) {
       fields.push(combined);
       continue;
     }
+    const value = item[name];
     if (isEmpty(value)) continue;
-    const parts = valueParts(name, value, item, lookup);
-    if (parts.length > 0) fields.push({ name, label: fieldLabel(name), parts });
+    const parts = valueParts(name, rule, value, item, lookup);
+    if (parts.length > 0) fields.push({ name, label: rule.label, parts });
   }
   return fields;
 }
 
 /** Fields shown together: fibre names with their shares, min/max ranges, ratings out of a scale. */
-function combinedField(name: string, item: Record<string, unknown>, consumed: Set<string>): FieldView | null {
-  const composition = (names: string, shares: string, label: string): FieldView | null => {
-    const fibres = item[names];
-    const percentages = item[shares];
-    if (!Array.isArray(fibres) || !Array.isArray(percentages) || fibres.length !== percentages.length || fibres.length === 0) return null;
-    consumed.add(names).add(shares);
-    return { name: names, label, parts: fibres.map((fibre, i) => text(`${formatNumber(Number(percentages[i]), '%')} ${String(fibre)}`)) };
-  };
-  if (name === 'fiber_names' || name === 'fiber_percentages') return composition('fiber_names', 'fiber_percentages', fieldLabel('composition'));
+function combinedField(name: string, rule: FieldRule, item: Record<string, unknown>, consumed: Set<string>): FieldView | null {
+  if (name === 'fiber_names' || name === 'fiber_percentages') return composition('fiber_names', 'fiber_percentages', 'composition', item, consumed);
   if (name === 'face_fiber_names' || name === 'face_fiber_percentages') {
-    return composition('face_fiber_names', 'face_fiber_percentages', fieldLabel('face_composition'));
+    return composition('face_fiber_names', 'face_fiber_percentages', 'face_composition', item, consumed);
   }
-  const range = /^(.*)_(min|max)$/.exec(name);
-  if (range && `${range[1]}_min` in item && `${range[1]}_max` in item) {
-    const min = item[`${range[1]}_min`];
-    const max = item[`${range[1]}_max`];
-    consumed.add(`${range[1]}_min`).add(`${range[1]}_max`);
-    const value = formatRange(typeof min === 'number' ? min : null, typeof max === 'number' ? max : null);
-    return value === null ? null : { name: `${range[1]}_min`, label: fieldLabel(range[1]!), parts: [text(value)] };
+  const base = rule.rangeBase;
+  if (base !== null) {
+    const minName = `${base}_min`;
+    const maxName = `${base}_max`;
+    if (minName in item && maxName in item) {
+      const min = item[minName];
+      const max = item[maxName];
+      consumed.add(minName).add(maxName);
+      const value = formatRange(typeof min === 'number' ? min : null, typeof max === 'number' ? max : null);
+      return value === null ? null : { name: minName, label: fieldLabel(base), parts: [text(value)] };
+    }
   }
   if ((name === 'rating_value' || name === 'displayed_rating') && typeof item[name] === 'number') {
     const scale = item.rating_scale_max;
     if (typeof scale === 'number') {
       consumed.add('rating_scale_max');
-      return { name, label: fieldLabel(name), parts: [text(`${formatNumber(item[name] as number)} / ${formatNumber(scale)}`)] };
+      return { name, label: rule.label, parts: [text(`${formatNumber(item[name] as number)} / ${formatNumber(scale)}`)] };
     }
   }
   return null;
 }
 
-function valueParts(name: string, value: unknown, item: Record<string, unknown>, lookup: Lookup): Part[] {
-  if (name.endsWith('_minor') && typeof value === 'number') {
+/** Fibre names with their shares, when both lists are there and of one length. */
+function composition(names: string, shares: string, labelField: string, item: Record<string, unknown>, consumed: Set<string>): FieldView | null {
+  const fibres = item[names];
+  const percentages = item[shares];
+  if (!Array.isArray(fibres) || !Array.isArray(percentages) || fibres.length !== percentages.length || fibres.length === 0) return null;
+  consumed.add(names).add(shares);
+  return { name: names, label: fieldLabel(labelField), parts: fibres.map((fibre, i) => text(`${formatNumber(Number(percentages[i]), '%')} ${String(fibre)}`)) };
+}
+
+function valueParts(name: string, rule: FieldRule, value: unknown, item: Record<string, unknown>, lookup: Lookup): Part[] {
+  if (rule.minor && typeof value === 'number') {
     const money = formatMoney(value, item.currency as string | null, item.minor_unit_exponent as number | null);
     return money === null ? [] : [text(money)];
   }
@@ -346,22 +403,33 @@ function valueParts(name: string, value: unknown, item: Record<string, unknown>,
     const signed = name === 'tolerance_plus' ? '+' : name === 'tolerance_minus' ? '−' : '';
     return [text(`${signed}${formatNumber(value, unit)}`)];
   }
-  const values = Array.isArray(value) ? value.filter((v) => !isEmpty(v)) : [value];
-  return values.map((v) => scalarPart(name, v, lookup));
+  if (!Array.isArray(value)) return [scalarPart(rule, value, lookup)];
+  const parts: Part[] = [];
+  for (const v of value) if (!isEmpty(v)) parts.push(scalarPart(rule, v, lookup));
+  return parts;
 }
 
-function scalarPart(name: string, value: unknown, lookup: Lookup): Part {
+function scalarPart(rule: FieldRule, value: unknown, lookup: Lookup): Part {
   if (typeof value !== 'string') return text(typeof value === 'number' ? formatNumber(value) : String(value));
-  const target = REFERENCES[name];
-  if (target) {
-    return lookup.ids.get(target)?.has(value) ? { kind: 'link', text: value, href: `#${itemAnchor(target, value)}`, external: false } : text(value);
+  const { scalar } = rule;
+  switch (scalar.kind) {
+    case 'reference':
+      return lookup.ids.get(scalar.collection)?.has(value)
+        ? { kind: 'link', text: value, href: `#${itemAnchor(scalar.collection, value)}`, external: false }
+        : text(value);
+    case 'source':
+      return lookup.sourceIds.has(value) ? { kind: 'link', text: value, href: `#${sourceAnchor(value)}`, external: false } : text(value);
+    case 'url':
+      return urlPart(value);
+    case 'enum':
+      return text(enumLabel(scalar.group, value));
+    case 'date':
+      return text(formatDate(value));
+    case 'code':
+      return { kind: 'code', text: value };
+    default:
+      return text(value);
   }
-  if (name === 'source_id') return lookup.sourceIds.has(value) ? { kind: 'link', text: value, href: `#${sourceAnchor(value)}`, external: false } : text(value);
-  if (name.endsWith('_url')) return urlPart(value);
-  if (ENUM_GROUPS[name]) return text(enumLabel(ENUM_GROUPS[name], value));
-  if (DATE_FIELD.test(name)) return text(formatDate(value));
-  if (CODE_FIELDS.has(name)) return { kind: 'code', text: value };
-  return text(value);
 }
 
 /** A URL from a record: a link when http(s), else the address as plain text, marked as not linked. */

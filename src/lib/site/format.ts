@@ -70,9 +70,20 @@ const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', time
  * @example formatDate('2025-03-12T10:00:00Z') → 'March 12, 2025'
  */
 export function formatDate(value: string): string {
-  const date = parseTimestamp(value);
-  return date ? dateFormat.format(date) : value;
+  // A record repeats the same few timestamps (observed, checked, accessed) many times over.
+  let text = formattedDates.get(value);
+  if (text === undefined) {
+    const date = parseTimestamp(value);
+    text = date ? dateFormat.format(date) : value;
+    if (formattedDates.size >= CACHE_MAX) formattedDates.clear();
+    formattedDates.set(value, text);
+  }
+  return text;
 }
+
+const formattedDates = new Map<string, string>();
+/** Entries a per-process cache of formatted values holds before it starts again. */
+const CACHE_MAX = 10_000;
 
 /**
  * A timestamp as date and time (UTC) when it carries a time, else as a date.
@@ -103,9 +114,24 @@ const numberFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 6 })
  * @example formatNumber(180, 'gsm') → '180 gsm'; formatNumber(1234.5) → '1,234.5'; formatNumber(60, '%') → '60%'
  */
 export function formatNumber(value: number, unit?: string | null): string {
-  const number = numberFormat.format(value);
+  const number = numberText(value);
   if (!unit) return number;
   return /^[%°]/.test(unit) ? `${number}${unit}` : `${number} ${unit}`;
+}
+
+function numberText(value: number): string {
+  return plainNumber(value) ?? numberFormat.format(value);
+}
+
+/**
+ * The number as `numberFormat` writes it, without Intl (which is slow next to String) when String gives
+ * the same text: below 1,000 (no grouping), not -0, no exponent, at most 6 decimals (so no rounding).
+ */
+function plainNumber(value: number): string | null {
+  if (!(value > -1000 && value < 1000) || Object.is(value, -0)) return null;
+  const text = String(value);
+  const point = text.indexOf('.');
+  return text.includes('e') || (point >= 0 && text.length - point - 1 > 6) ? null : text;
 }
 
 /**
@@ -115,7 +141,7 @@ export function formatNumber(value: number, unit?: string | null): string {
 export function formatRange(min: number | null, max: number | null, unit?: string | null): string | null {
   if (min === null && max === null) return null;
   if (min === null || max === null || min === max) return formatNumber((min ?? max)!, unit);
-  return `${t('value.range', { min: numberFormat.format(min), max: numberFormat.format(max) })}${unit ? ` ${unit}` : ''}`;
+  return `${t('value.range', { min: numberText(min), max: numberText(max) })}${unit ? ` ${unit}` : ''}`;
 }
 
 /** Yes, No, or Not stated. */
@@ -157,7 +183,9 @@ const MINOR_UNITS = /\b([A-Z]{3})\b.*\bminor units?\b.*\bexponent\D*(\d+)/i;
  */
 export function enumLabel(group: string, value: string | null | undefined): string {
   if (value === null || value === undefined) return t('value.notStated');
-  return lookup(`enum.${group}.${value}`) ?? humanize(value);
+  let labelOf = enumLabels.get(group);
+  if (!labelOf) enumLabels.set(group, (labelOf = labelsOf(`enum.${group}.`)));
+  return labelOf(value);
 }
 
 /** The label of a research status. @example researchStatusLabel('complete_with_gaps') → 'Complete with gaps' */
@@ -175,10 +203,31 @@ export function researchStatusNote(status: string): string | undefined {
  * @example fieldLabel('gtin') → 'GTIN'; fieldLabel('size_label') → 'Size label'
  */
 export function fieldLabel(field: string): string {
-  return lookup(`field.${field}`) ?? humanize(field);
+  return fieldLabels(field);
 }
 
 /** The heading of a data collection. @example collectionLabel('price_components') → 'Price components' */
 export function collectionLabel(collection: string): string {
-  return lookup(`collection.${collection}`) ?? humanize(collection);
+  return collectionLabels(collection);
 }
+
+/**
+ * The labels of one kind (UI string `<prefix><key>`, else the key in words), each worked out once:
+ * a page asks for the same few hundred labels thousands of times.
+ */
+function labelsOf(prefix: string): (key: string) => string {
+  const labels = new Map<string, string>();
+  return (key) => {
+    let text = labels.get(key);
+    if (text === undefined) {
+      text = lookup(`${prefix}${key}`) ?? humanize(key);
+      // Keys are field names and enumeration values of the schema; the cap only guards against odd input.
+      if (labels.size < CACHE_MAX) labels.set(key, text);
+    }
+    return text;
+  };
+}
+
+const fieldLabels = labelsOf('field.');
+const collectionLabels = labelsOf('collection.');
+const enumLabels = new Map<string, (value: string) => string>();

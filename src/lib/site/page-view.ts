@@ -217,7 +217,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const blockView = (block: TextBlock, place: string): TextBlockView => {
     const anchor = textBlockAnchor(++ordinal);
     const citations = claimLinks([...new Set(block.claim_ids)]);
-    for (const { id } of citations) citedBy.set(id, [...(citedBy.get(id) ?? []), { href: `#${anchor}`, place }]);
+    for (const { id } of citations) append(citedBy, id, { href: `#${anchor}`, place });
     return { anchor, kind: block.kind, kindLabel: t(`textBlock.${block.kind}`), html: renderInline(block.text), citations, place };
   };
   const placed = (heading: string, index: number, count: number) =>
@@ -260,13 +260,19 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   for (const claim of record.claims) number(claim.id);
 
   const ids = itemIdsOf(record);
-  const resolve = (target: string) => resolveTarget(target, record, ids, sections.map((s) => s.key));
+  const shownSections = sections.map((s) => s.key);
+  // A claim's targets are resolved twice (its anchors, its entry), and many claims share targets.
+  const resolved = new Map<string, TargetView>();
+  const resolve = (target: string) => {
+    let view = resolved.get(target);
+    if (!view) resolved.set(target, (view = resolveTarget(target, record, ids, shownSections)));
+    return view;
+  };
 
   const claimsByAnchor = new Map<string, ClaimLink[]>();
   for (const claim of claimsById.values()) {
     for (const target of new Set(claim.targets.map(resolve).map((r) => r.href).filter((href): href is string => href !== null))) {
-      const key = target.slice(1);
-      claimsByAnchor.set(key, [...(claimsByAnchor.get(key) ?? []), claimLink(claim.id)!]);
+      append(claimsByAnchor, target.slice(1), claimLink(claim.id)!);
     }
   }
 
@@ -274,7 +280,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const conflictsOf = new Map<string, { href: string; text: string }[]>();
   for (const conflict of record.conflicts) {
     for (const id of new Set([...conflict.claim_ids, ...(conflict.selected_claim_id ? [conflict.selected_claim_id] : [])])) {
-      conflictsOf.set(id, [...(conflictsOf.get(id) ?? []), { href: `#${conflictAnchor(conflict.id)}`, text: conflict.target }]);
+      append(conflictsOf, id, { href: `#${conflictAnchor(conflict.id)}`, text: conflict.target });
     }
   }
 
@@ -313,7 +319,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const claimsOfSource = new Map<string, ClaimLink[]>();
   for (const claim of claims) {
     for (const sourceId of new Set(claimsById.get(claim.id)!.references.map((r) => r.source_id))) {
-      claimsOfSource.set(sourceId, [...(claimsOfSource.get(sourceId) ?? []), claimLink(claim.id)!]);
+      append(claimsOfSource, sourceId, claimLink(claim.id)!);
     }
   }
   const seenSources = new Set<string>();
@@ -457,6 +463,13 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   };
 }
 
+/** Adds a value to the list under a key. */
+function append<T>(lists: Map<string, T[]>, key: string, value: T): void {
+  const list = lists.get(key);
+  if (list) list.push(value);
+  else lists.set(key, [value]);
+}
+
 function part(shown: boolean, anchor: string, label: string) {
   return shown ? [{ href: `#${anchor}`, label }] : [];
 }
@@ -580,5 +593,5 @@ export function resolveTarget(
 }
 
 function decodePointerToken(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+  return token.includes('~') ? token.replace(/~1/g, '/').replace(/~0/g, '~') : token;
 }

@@ -369,19 +369,19 @@ export type StringValues = Record<string, string | number>;
  * The UI text for a key, with named placeholders filled.
  * @example t('projection.other', { projection: 'Technical' }) → 'Read the Technical page'
  */
-export function t(key: StringKey, values: StringValues = {}): string {
+export function t(key: StringKey, values?: StringValues): string {
   const text: string | undefined = STRINGS[key];
   if (text === undefined) throw new Error(`unknown UI string "${key}": add it to STRINGS in src/lib/site/strings.ts`);
-  return fill(text, values);
+  return values ? fill(text, values) : text;
 }
 
 /**
  * The UI text for a key that may or may not exist (for keys built from record values).
  * @returns undefined when there is no such key
  */
-export function lookup(key: string, values: StringValues = {}): string | undefined {
+export function lookup(key: string, values?: StringValues): string | undefined {
   const text = (STRINGS as Record<string, string>)[key];
-  return text === undefined ? undefined : fill(text, values);
+  return text === undefined || !values ? text : fill(text, values);
 }
 
 /**
@@ -399,6 +399,8 @@ export type CountKey = {
 }[StringKey];
 
 function fill(text: string, values: StringValues): string {
+  // Most strings have no placeholder: skip the regular expression for them (labels are looked up per field).
+  if (!text.includes('{')) return text;
   // Placeholders are replaced in one pass, so a value containing `{name}` is never expanded again.
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
 }

@@ -89,6 +89,16 @@ describe('formatNumber and formatRange', () => {
     expect(formatNumber(3)).toBe('3');
   });
 
+  it('writes every number as Intl does, whether or not it takes the fast path', () => {
+    const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+    const numbers = [0, -0, 7, -42, 999, 1000, -1000, 0.1 + 0.2, 19.5, -3.25, 999.9999995, 0.000001, 1e-7, -1e-7, 123.4567891, 1e21, Number.NaN, Infinity];
+    for (const value of numbers) expect(formatNumber(value), String(value)).toBe(intl.format(value));
+  });
+
+  it('says the same of a repeated date each time', () => {
+    expect([formatDate('2026-01-02'), formatDate('2026-01-02'), formatDate('later'), formatDate('later')]).toEqual(['January 2, 2026', 'January 2, 2026', 'later', 'later']);
+  });
+
   it('joins a minimum and a maximum, or shows the one given', () => {
     expect(formatRange(2, 5, 'days')).toBe('2 to 5 days');
     expect(formatRange(3, null, 'days')).toBe('3 days');
@@ -120,6 +130,10 @@ describe('labels', () => {
     expect(enumLabel('stance', 'mixed')).toBe('Mixed');
     expect(enumLabel('verification', 'not_verified')).toBe('Not verified');
     expect(enumLabel('stance', null)).toBe('Not stated');
+  });
+
+  it('keeps the labels of one value in different groups apart', () => {
+    expect([enumLabel('decoration_method', 'dtg'), enumLabel('stance', 'dtg'), enumLabel('decoration_method', 'dtg')]).toEqual(['DTG (direct to garment)', 'Dtg', 'DTG (direct to garment)']);
   });
 
   it('labels every research status and explains every unfinished one', () => {

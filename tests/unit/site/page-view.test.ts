@@ -250,6 +250,10 @@ describe('anchorToken', () => {
     expect(anchorToken('a b')).toBe('a~20~b');
     expect(anchorToken('a b')).not.toBe(anchorToken('a~20~b'));
   });
+
+  it('escapes a trailing line break of an otherwise safe id', () => {
+    expect(anchorToken('c1\n')).toBe('c1~a~');
+  });
 });
 
 describe('measurementGrids', () => {
