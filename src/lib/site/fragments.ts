@@ -1,0 +1,60 @@
+import type { ClaimLink, FieldView, Part } from './data-view.ts';
+import type { TargetView } from './page-view.ts';
+import { t } from './strings.ts';
+import { escapeHtml } from './text.ts';
+
+/**
+ * Small HTML fragments that a record page repeats hundreds of times (a value, a field list, claim
+ * markers, a target), built as strings: rendered through an Astro component each, they cost more
+ * than the rest of the page. Components inject them with `set:html`, so every piece of record
+ * text in them goes through escapeHtml, and the markup is the components' markup, byte for byte.
+ */
+
+/**
+ * One displayed value: text, links (external ones marked and opened without referrer) and code, comma-separated.
+ * @example partsHtml([{ kind: 'code', text: '<b>' }, { kind: 'text', text: 'x' }]) → '<code>&lt;b&gt;</code>, x'
+ */
+export function partsHtml(parts: Part[]): string {
+  let html = '';
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (i > 0) html += ', ';
+    const text = escapeHtml(part.text);
+    if (part.kind === 'link') {
+      html += part.external
+        ? `<a href="${escapeHtml(part.href)}" class="external" rel="noopener noreferrer">${text}</a>`
+        : `<a href="${escapeHtml(part.href)}">${text}</a>`;
+    } else {
+      html += part.kind === 'code' ? `<code>${text}</code>` : text;
+    }
+  }
+  return html;
+}
+
+/** The rows of a description list of labelled values (what goes inside `<dl>`). */
+export function fieldRowsHtml(fields: FieldView[]): string {
+  let html = '';
+  for (const field of fields) html += `<div><dt>${escapeHtml(field.label)}</dt><dd>${partsHtml(field.parts)}</dd></div>`;
+  return html;
+}
+
+/**
+ * Numbered links to claim entries, like footnote markers (`[1] [4]`): superscript after text, or
+ * inline in a list of facts. Empty when there are no links.
+ */
+export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline'): string {
+  if (links.length === 0) return '';
+  const tag = variant === 'marker' ? 'sup' : 'span';
+  let html = `<${tag} data-pagefind-ignore="true" class="claim-refs claim-refs--${variant}">`;
+  for (const link of links) {
+    const label = escapeHtml(t('textBlock.claimRef', { number: link.number }));
+    html += `<a href="${escapeHtml(link.href)}" class="claim-ref" aria-label="${label}">[${link.number}]</a>`;
+  }
+  return `${html}</${tag}>`;
+}
+
+/** What a claim, conflict or gap is about: linked when the page shows it, else plain code. */
+export function targetHtml(target: TargetView): string {
+  const text = escapeHtml(target.text);
+  return target.href ? `<a href="${escapeHtml(target.href)}" class="target"><code>${text}</code></a>` : `<code class="target">${text}</code>`;
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { claimLinksHtml, fieldRowsHtml, partsHtml, targetHtml } from '../../../src/lib/site/fragments.ts';
+
+const HOSTILE = [
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  "' onmouseover='alert(1)",
+  '</dd></dl><iframe src="javascript:alert(1)">',
+  '&lt;already escaped&gt; & &amp;',
+  '<!-- comment',
+];
+
+/** The tags of a fragment with their attributes; attribute values are quoted, so any tag a value smuggled in would show here. */
+function tagsOf(html: string): string[] {
+  return [...html.matchAll(/<\/?([a-zA-Z][\w-]*)((?:\s+[\w-]+="[^"]*")*)\s*\/?>/g)].map((m) => m[1]!.toLowerCase());
+}
+
+/** The fragment with every well-formed tag removed: what is left must hold no markup characters. */
+function textOf(html: string): string {
+  return html.replace(/<\/?[a-zA-Z][\w-]*(?:\s+[\w-]+="[^"]*")*\s*\/?>/g, '');
+}
+
+describe('partsHtml', () => {
+  it('joins text, links and code with commas', () => {
+    expect(partsHtml([
+      { kind: 'text', text: 'Navy' },
+      { kind: 'link', text: 'v1', href: '#variants-v1', external: false },
+      { kind: 'link', text: 'https://example.org/a?b=1&c=2', href: 'https://example.org/a?b=1&c=2', external: true },
+      { kind: 'code', text: 'sha-1' },
+    ])).toBe(
+      'Navy, <a href="#variants-v1">v1</a>, '
+      + '<a href="https://example.org/a?b=1&amp;c=2" class="external" rel="noopener noreferrer">https://example.org/a?b=1&amp;c=2</a>, <code>sha-1</code>',
+    );
+  });
+
+  it('gives nothing for no parts', () => {
+    expect(partsHtml([])).toBe('');
+  });
+
+  it.each(HOSTILE)('escapes hostile text, addresses and code: %s', (hostile) => {
+    const html = partsHtml([
+      { kind: 'text', text: hostile },
+      { kind: 'link', text: hostile, href: hostile, external: true },
+      { kind: 'link', text: hostile, href: hostile, external: false },
+      { kind: 'code', text: hostile },
+    ]);
+    expect(tagsOf(html).filter((tag) => !['a', 'code'].includes(tag))).toEqual([]);
+    expect(textOf(html)).not.toMatch(/[<>"']/);
+    // Attribute values hold no raw quote, so none can be closed early.
+    for (const [, value] of html.matchAll(/href="([^"]*)"/g)) expect(value).not.toMatch(/[<>"']/);
+  });
+});
+
+describe('fieldRowsHtml', () => {
+  it('writes a labelled row per field', () => {
+    expect(fieldRowsHtml([{ name: 'color', label: 'Colour', parts: [{ kind: 'text', text: 'Navy & white' }] }]))
+      .toBe('<div><dt>Colour</dt><dd>Navy &amp; white</dd></div>');
+  });
+
+  it.each(HOSTILE)('escapes a hostile label and value: %s', (hostile) => {
+    const html = fieldRowsHtml([{ name: 'x', label: hostile, parts: [{ kind: 'text', text: hostile }] }]);
+    expect(tagsOf(html)).toEqual(['div', 'dt', 'dt', 'dd', 'dd', 'div']);
+    expect(textOf(html)).not.toMatch(/[<>"']/);
+  });
+});
+
+describe('claimLinksHtml', () => {
+  const links = [{ number: 1, href: '#claim-c1', id: 'c1' }, { number: 4, href: '#claim-c~20~2', id: 'c 2' }];
+
+  it('writes superscript markers after text', () => {
+    expect(claimLinksHtml(links, 'marker')).toBe(
+      '<sup data-pagefind-ignore="true" class="claim-refs claim-refs--marker">'
+      + '<a href="#claim-c1" class="claim-ref" aria-label="Claim 1">[1]</a><a href="#claim-c~20~2" class="claim-ref" aria-label="Claim 4">[4]</a></sup>',
+    );
+  });
+
+  it('writes inline markers in a list of facts', () => {
+    expect(claimLinksHtml(links.slice(0, 1), 'inline')).toBe(
+      '<span data-pagefind-ignore="true" class="claim-refs claim-refs--inline"><a href="#claim-c1" class="claim-ref" aria-label="Claim 1">[1]</a></span>',
+    );
+  });
+
+  it('gives nothing for no links', () => {
+    expect(claimLinksHtml([], 'marker')).toBe('');
+  });
+
+  it.each(HOSTILE)('escapes a hostile address: %s', (hostile) => {
+    const html = claimLinksHtml([{ number: 2, href: hostile, id: hostile }], 'inline');
+    expect(tagsOf(html)).toEqual(['span', 'a', 'a', 'span']);
+    expect(textOf(html)).toBe('[2]');
+  });
+});
+
+describe('targetHtml', () => {
+  it('links a target the page shows and leaves the others as code', () => {
+    expect(targetHtml({ text: 'offers/o1', href: '#offers-o1' })).toBe('<a href="#offers-o1" class="target"><code>offers/o1</code></a>');
+    expect(targetHtml({ text: 'nowhere', href: null })).toBe('<code class="target">nowhere</code>');
+  });
+
+  it.each(HOSTILE)('escapes a hostile target: %s', (hostile) => {
+    for (const href of [hostile, null]) {
+      const html = targetHtml({ text: hostile, href });
+      expect(tagsOf(html).filter((tag) => !['a', 'code'].includes(tag))).toEqual([]);
+      expect(textOf(html)).not.toMatch(/[<>"']/);
+    }
+  });
+});
