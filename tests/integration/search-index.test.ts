@@ -1,10 +1,13 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildSearchIndex, buildSearchIndexInWorker, SearchIndexError } from '../../src/lib/search/index-site.ts';
+import { searchRecord } from '../../src/lib/search/search-record.ts';
+import { readRecord, siteEntryOf, type SiteEntry } from '../../src/lib/site/site-index.ts';
 import { t } from '../../src/lib/site/strings.ts';
-import { projectRoot } from '../support/records.ts';
+import { projectRoot, sampleRecords } from '../support/records.ts';
 import { runCli } from '../support/run.ts';
 
 /** A page as Pagefind stored it: one fragment file per indexed page. */
@@ -16,8 +19,8 @@ interface Fragment {
 }
 
 /** Pagefind's fragments are gzipped JSON behind a 12-byte signature (`pagefind_dcd`). */
-function readFragments(dist: string): Fragment[] {
-  const dir = path.join(dist, 'pagefind/fragment');
+function readFragments(dist: string, bundle = path.join(dist, 'pagefind')): Fragment[] {
+  const dir = path.join(bundle, 'fragment');
   return readdirSync(dir).map((name) => {
     const bytes = gunzipSync(readFileSync(path.join(dir, name)));
     expect(bytes.subarray(0, 12).toString()).toBe('pagefind_dcd');
@@ -96,6 +99,17 @@ describe('the search index built by npm run build', () => {
     }
   });
 
+  it('holds each page’s reading text and the names a searcher types', () => {
+    const fragments = new Map(readFragments(dist).map((f) => [f.url, f]));
+    for (const { file, record } of sampleRecords()) {
+      const entry = siteEntryOf(record, path.join(projectRoot, file));
+      const fragment = fragments.get(`/garments/${record.slug}/${record.projection}/`);
+      expect(fragment?.content, file).toBe(searchRecord(entry, readRecord(entry)).content);
+      expect(fragment!.content).toContain(entry.title);
+      if (record.data.identity.style_code) expect(fragment!.content).toContain(record.data.identity.style_code);
+    }
+  });
+
   it('gives every page its filters and result metadata', () => {
     for (const fragment of readFragments(dist)) {
       expect(fragment.filters.projection, fragment.url).toEqual([fragment.url.endsWith('/svc/') ? 'Commerce' : 'Technical']);
@@ -108,7 +122,8 @@ describe('the search index built by npm run build', () => {
 
   it('fails the build when Pagefind fails, leaving the last good output as it was', () => {
     const before = fingerprint(dist);
-    const result = runCli('build.ts', ['--records', records, '--out', dist], {
+    // --fresh: with nothing changed, an incremental build would not index again.
+    const result = runCli('build.ts', ['--records', records, '--out', dist, '--fresh'], {
       env: { PAGEFIND_EXTENDED_BINARY_PATH: path.join(work, 'no-such-pagefind'), PAGEFIND_BINARY_PATH: path.join(work, 'no-such-pagefind') },
     });
     expect(result.status).not.toBe(0);
@@ -117,4 +132,57 @@ describe('the search index built by npm run build', () => {
     expect(fingerprint(dist)).toEqual(before);
     expect(readdirSync(work).sort()).toEqual(['dist', 'records']);
   }, 120_000);
+});
+
+describe('buildSearchIndex', () => {
+  let work: string;
+  const entries = (): SiteEntry[] => sampleRecords().map(({ file, record }) => siteEntryOf(record, path.join(projectRoot, file)));
+
+  beforeAll(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'search-records-'));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('indexes one page per record straight from the records, with no HTML, replacing what the output folder held', async () => {
+    const out = path.join(work, 'direct');
+    mkdirSync(path.join(out, 'fragment'), { recursive: true });
+    writeFileSync(path.join(out, 'fragment/stale.pf_fragment'), 'left by an older index');
+    const progress: string[] = [];
+    const summary = await buildSearchIndex(entries(), out, { concurrency: 2, onProgress: (indexed, total) => progress.push(`${indexed}/${total}`) });
+    expect(summary.pages).toBe(entries().length);
+    expect(progress.at(-1)).toBe(`${entries().length}/${entries().length}`);
+    expect(readFragments(work, out).map((f) => f.url).sort()).toEqual(entries().map((e) => `/garments/${e.slug}/${e.projection}/`).sort());
+  });
+
+  it('names the record it could not read, and leaves no Pagefind process behind', async () => {
+    const [first, ...rest] = entries();
+    const missing = { ...first!, file: path.join(work, 'gone.json') };
+    const failure = await buildSearchIndex([missing, ...rest], path.join(work, 'missing')).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SearchIndexError);
+    expect((failure as Error).message).toMatch(/^search index: could not read .*gone\.json: ENOENT/);
+    // The service was closed: a new index starts a fresh one.
+    expect((await buildSearchIndex(rest, path.join(work, 'after'))).pages).toBe(rest.length);
+  });
+
+  it('refuses an index that would hold fewer pages than records, as when two records share a page', async () => {
+    const [first, ...rest] = entries();
+    const failure = await buildSearchIndex([first!, first!, ...rest], path.join(work, 'twice')).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SearchIndexError);
+    expect((failure as Error).message).toMatch(/holds \d+ pages, expected \d+ \(one per record\)/);
+  });
+
+  it('builds the same index in a worker thread, and reports a failure there as a SearchIndexError', async () => {
+    const out = path.join(work, 'worker');
+    const progress: number[] = [];
+    const summary = await buildSearchIndexInWorker(entries(), out, { onProgress: (indexed) => progress.push(indexed) });
+    expect(summary.pages).toBe(entries().length);
+    expect(progress.at(-1)).toBe(entries().length);
+    const direct = readFragments(work, path.join(work, 'direct')).sort((a, b) => a.url.localeCompare(b.url));
+    expect(readFragments(work, out).sort((a, b) => a.url.localeCompare(b.url))).toEqual(direct);
+
+    const missing = { ...entries()[0]!, file: path.join(work, 'gone.json') };
+    const failure = await buildSearchIndexInWorker([missing], path.join(work, 'worker-missing')).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SearchIndexError);
+    expect((failure as Error).message).toMatch(/could not read .*gone\.json/);
+  });
 });

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { build as astroBuild } from 'astro';
 import { tmpdir } from 'node:os';
 import { checkRecords, type Problem } from '../record/index.ts';
-import { indexSite } from '../search/index-site.ts';
+import { buildSearchIndex } from '../search/index-site.ts';
+import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { siteEntryOf, writeSiteIndexFile } from '../site/site-index.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
 import { carryOver, listGarmentOutput, missingOutput } from './carry-over.ts';
@@ -104,7 +105,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
       onProgress(`carry over: ${entries.length - rendering.length} unchanged records, ${kept} files linked from the last build (${seconds('carry over')})`);
     }
     // A failed index throws SearchIndexError before the swap: the last good site stays in place.
-    const search = await timed('search index', () => indexSite(staging, { expectedPages: check.records.length }));
+    const search = await timed('search index', () => buildSearchIndex(entries, path.join(staging, SEARCH_BUNDLE_PATH)));
     onProgress(`search index: ${search.pages} pages indexed (${seconds('search index')})`);
     await writeBuildState(staging, { version: 1, fingerprint, checks });
     await swapInto(staging, target);

@@ -1,46 +1,81 @@
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import * as pagefind from 'pagefind';
 import { GarmentPressError } from '../errors.ts';
-import { SEARCH_BUNDLE_PATH } from './search-keys.ts';
+import { readRecord, type SiteEntry } from '../site/site-index.ts';
+import type { IndexWorkerData, IndexWorkerMessage } from './index-worker.ts';
+import { searchRecord } from './search-record.ts';
 
-/** Pagefind could not index a built site; the site being built must not be published. */
+/** Pagefind could not build the search index; the site being built must not be published. */
 export class SearchIndexError extends GarmentPressError {}
-
-
-/** Only record pages carry `data-pagefind-body`; reading just them keeps a large site quick to index. */
-const RECORD_PAGES = 'garments/*/*/index.html';
 
 /** How indexing went. */
 export interface SearchIndexSummary {
-  /** Pages in the index. */
+  /** Pages in the index: one per record. */
   pages: number;
   seconds: number;
 }
 
+/** How to build the index. */
+export interface SearchIndexOptions {
+  /**
+   * Records handed to Pagefind before waiting for its answers (default 200). One at a time leaves
+   * Pagefind idle between records; a few hundred keep it busy while little is held in memory.
+   */
+  concurrency?: number;
+  /** Called every 1,000 records and once at the end, with the records indexed so far. */
+  onProgress?: (indexed: number, total: number) => void;
+}
+
+const PROGRESS_EVERY = 1000;
+
 /**
- * Indexes the record pages of a built site, once, with Pagefind's Node API, and writes the
- * index into `<siteDir>/pagefind/`. Any error Pagefind reports, or an index that does not hold
- * `expectedPages` pages (one per record), becomes a SearchIndexError.
+ * Builds the search index of a site straight from its records (no rendered HTML needed), one
+ * Pagefind custom record per record page, and writes it to `outputPath`, which it replaces.
+ * Records are read one at a time as they are handed to Pagefind, never all at once. Any error
+ * Pagefind reports, a record that cannot be read, or an index that does not hold one page per
+ * entry becomes a SearchIndexError naming the step (and the record file).
  */
-export async function indexSite(siteDir: string, { expectedPages }: { expectedPages?: number } = {}): Promise<SearchIndexSummary> {
+export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath: string, options: SearchIndexOptions = {}): Promise<SearchIndexSummary> {
+  const { concurrency = 200, onProgress = () => {} } = options;
   const started = performance.now();
   const failed = (step: string, detail: string, cause?: unknown) =>
-    new SearchIndexError(`search index: Pagefind failed while ${step} ${siteDir}: ${detail}`, { cause });
+    new SearchIndexError(`search index: Pagefind failed while ${step}: ${detail}`, { cause });
   try {
     const created = await pagefind.createIndex({});
     if (!created.index || created.errors.length > 0) throw failed('starting to index', created.errors.join('; ') || 'no index was created');
     const { index } = created;
 
-    const added = await index.addDirectory({ path: siteDir, glob: RECORD_PAGES });
-    if (added.errors.length > 0) throw failed('reading', added.errors.join('; '));
-    if (expectedPages !== undefined && added.page_count !== expectedPages) {
-      throw failed('reading', `indexed ${added.page_count} pages, expected ${expectedPages} (one per record); is data-pagefind-body missing from a record page?`);
+    let indexed = 0;
+    const add = async (entry: SiteEntry) => {
+      let record;
+      try {
+        record = searchRecord(entry, readRecord(entry));
+      } catch (error) {
+        throw new SearchIndexError(`search index: could not read ${entry.file}: ${(error as Error).message}`, { cause: error });
+      }
+      const added = await index.addCustomRecord(record);
+      if (added.errors.length > 0) throw failed(`adding ${entry.file}`, added.errors.join('; '));
+      if (++indexed % PROGRESS_EVERY === 0) onProgress(indexed, entries.length);
+    };
+    // A window of records in flight: Pagefind works on some while the next are read.
+    const inFlight = new Set<Promise<void>>();
+    for (const entry of entries) {
+      const adding: Promise<void> = add(entry).finally(() => inFlight.delete(adding));
+      inFlight.add(adding);
+      if (inFlight.size >= concurrency) await Promise.race(inFlight);
     }
+    await Promise.all(inFlight);
+    onProgress(indexed, entries.length);
 
-    const written = await index.writeFiles({ outputPath: path.join(siteDir, SEARCH_BUNDLE_PATH) });
-    if (written.errors.length > 0) throw failed('writing the index into', written.errors.join('; '));
+    await rm(outputPath, { recursive: true, force: true });
+    const written = await index.writeFiles({ outputPath });
+    if (written.errors.length > 0) throw failed(`writing the index into ${outputPath}`, written.errors.join('; '));
+    const pages = await indexedPages(outputPath);
+    if (pages !== entries.length) throw failed('checking the index', `it holds ${pages} pages, expected ${entries.length} (one per record); do two records share a page?`);
 
-    return { pages: added.page_count, seconds: (performance.now() - started) / 1000 };
+    return { pages, seconds: (performance.now() - started) / 1000 };
   } catch (error) {
     if (error instanceof SearchIndexError) throw error;
     // The service itself broke (binary missing, process crashed): say so, keep the cause.
@@ -48,4 +83,37 @@ export async function indexSite(siteDir: string, { expectedPages }: { expectedPa
   } finally {
     await pagefind.close();
   }
+}
+
+/** The pages a written index holds, from its entry file (every language counts). */
+async function indexedPages(outputPath: string): Promise<number> {
+  const entry = JSON.parse(await readFile(path.join(outputPath, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
+  return Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0);
+}
+
+/**
+ * Runs buildSearchIndex in a worker thread and resolves to its summary. Reading and converting
+ * records then happens beside the main thread (where Astro renders pages), not in turns with it.
+ * A failure in the worker becomes a SearchIndexError with the worker's message.
+ */
+export function buildSearchIndexInWorker(
+  entries: readonly SiteEntry[],
+  outputPath: string,
+  { onProgress = () => {} }: Pick<SearchIndexOptions, 'onProgress'> = {},
+): Promise<SearchIndexSummary> {
+  return new Promise((resolve, reject) => {
+    const workerData: IndexWorkerData = { entries: [...entries], outputPath };
+    const worker = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData });
+    let settled = false;
+    const settle = (done: () => void) => {
+      if (!settled) (settled = true), done();
+    };
+    worker.on('message', (message: IndexWorkerMessage) => {
+      if (message.type === 'progress') onProgress(message.indexed, message.total);
+      else if (message.type === 'done') settle(() => resolve({ pages: message.pages, seconds: message.seconds }));
+      else settle(() => reject(new SearchIndexError(message.message)));
+    });
+    worker.on('error', (error) => settle(() => reject(new SearchIndexError(`search index: the indexing thread failed: ${error.message}`, { cause: error }))));
+    worker.on('exit', (code) => settle(() => reject(new SearchIndexError(`search index: the indexing thread stopped (exit code ${code}) before it finished`))));
+  });
 }

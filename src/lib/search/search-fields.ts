@@ -19,7 +19,7 @@ export interface SearchMeta {
   image_alt?: string;
 }
 
-/** What a record page tells the search index: its filter values, result metadata and sort keys. */
+/** What the search index holds about a record page besides its text: filter values, result metadata and sort keys. */
 export interface SearchFields {
   /** Values per filter, deduplicated, in record order; filters without a value are left out. */
   filters: Partial<Record<SearchFilter, string[]>>;
@@ -32,7 +32,7 @@ const MAX_FILTER_VALUE = 80;
 
 /**
  * The search fields of a record page, from its site entry (title, image, identity) and the full record
- * (decoration methods, materials, colours, sizes).
+ * (decoration methods, materials, colours, sizes); searchRecord adds them to the page's text.
  */
 export function searchFields(entry: SiteEntry, record: GarmentRecord): SearchFields {
   const { data } = record;
