@@ -160,6 +160,8 @@ export interface DataContext {
   record: GarmentRecord;
   /** Claims whose targets name an item, by item anchor. */
   claimsByAnchor: Map<string, ClaimLink[]>;
+  /** The record's item ids ({@link itemIdsOf}), when the caller has them already. */
+  ids?: Map<string, Map<string, number>>;
 }
 
 /** Items beyond which a collection starts folded. */
@@ -185,35 +187,42 @@ export function itemIdsOf(record: GarmentRecord): Map<string, Map<string, number
 
 /** The non-empty data collections of a record, in the specification's order for its projection. */
 export function collectionViews(context: DataContext): CollectionView[] {
-  const { record } = context;
+  const { record, ids = itemIdsOf(record) } = context;
   const data = record.data as unknown as Record<string, Record<string, unknown>[]>;
-  const ids = itemIdsOf(record);
-  const sourceIds = new Set(record.sources.map((s) => s.id));
+  const lookup = { ids, sourceIds: new Set(record.sources.map((s) => s.id)) };
   const views: CollectionView[] = [];
   for (const name of COLLECTION_ORDER[record.projection]) {
     const items = data[name] ?? [];
     if (items.length === 0) continue;
     const seen = new Set<string>();
-    const itemViews = items.map((item) => {
+    const drafts = items.map((item) => {
       const id = String(item.id);
       // A duplicated id (a warning, not an error) keeps its first anchor; later copies get none of their own.
       const anchor = seen.has(id) ? '' : itemAnchor(name, id);
       seen.add(id);
-      return { id, anchor, ...itemTitle(item), fields: fieldViews(item, { ids, sourceIds }), claims: context.claimsByAnchor.get(anchor) ?? [] };
+      const { title, titleField } = itemTitle(item);
+      return { id, anchor, title, titleField, fields: fieldViews(item, lookup), claims: context.claimsByAnchor.get(anchor) ?? [] };
     });
-    const columns = itemViews.flatMap((item) => item.fields).filter((f, i, all) => all.findIndex((g) => g.name === f.name) === i);
-    const layout = columns.length <= TABLE_MAX_COLUMNS ? 'table' : 'cards';
+    // Every field any item shows, in order of first appearance, labelled as there.
+    const columns = new Map<string, string>();
+    for (const draft of drafts) for (const field of draft.fields) if (!columns.has(field.name)) columns.set(field.name, field.label);
+    const layout = columns.size <= TABLE_MAX_COLUMNS ? 'table' : 'cards';
     views.push({
       name,
       anchor: collectionAnchor(name),
       heading: collectionLabel(name),
       layout,
-      columns: columns.map(({ name: field, label }) => ({ name: field, label })),
+      columns: Array.from(columns, ([field, label]) => ({ name: field, label })),
       // A card is headed by its title; the field it came from would only repeat it.
-      items: itemViews.map(({ titleField, ...item }) =>
-        layout === 'cards' && titleField ? { ...item, fields: item.fields.filter((f) => f.name !== titleField) } : item),
+      items: drafts.map(({ id, anchor, title, titleField, fields, claims }) => ({
+        id,
+        anchor,
+        title,
+        fields: layout === 'cards' && titleField ? fields.filter((f) => f.name !== titleField) : fields,
+        claims,
+      })),
       foldAt: items.length <= COLLAPSE_AFTER ? items.length : layout === 'cards' ? CARDS_BEFORE_FOLD : 0,
-      grids: name === 'measurements' ? measurementGrids(items, itemViews) : null,
+      grids: name === 'measurements' ? measurementGrids(items, drafts) : null,
     });
   }
   return views;
@@ -226,8 +235,8 @@ export function emptyCollections(record: GarmentRecord): string[] {
 }
 
 /** The identity object's fields with a value. */
-export function identityFields(record: GarmentRecord): FieldView[] {
-  return fieldViews(record.data.identity as unknown as Record<string, unknown>, { ids: itemIdsOf(record), sourceIds: new Set() });
+export function identityFields(record: GarmentRecord, ids = itemIdsOf(record)): FieldView[] {
+  return fieldViews(record.data.identity as unknown as Record<string, unknown>, { ids, sourceIds: new Set() });
 }
 
 /** An item's human name, from its first naming field with a value (and that field), else its id. */
@@ -282,6 +291,8 @@ interface FieldRule {
   minor: boolean;
   /** `<base>` of a `<base>_min` or `<base>_max` field, which may pair with its twin. */
   rangeBase: string | null;
+  /** The field holding this number's unit. */
+  unitField: string | null;
   /** How each string (or list element) of the field is shown. */
   scalar:
     | { kind: 'reference'; collection: string }
@@ -303,6 +314,7 @@ function ruleOf(name: string): FieldRule {
     label: fieldLabel(name),
     minor: name.endsWith('_minor'),
     rangeBase: /^(.*)_(min|max)$/.exec(name)?.[1] ?? null,
+    unitField: Object.hasOwn(UNIT_OF, name) ? UNIT_OF[name]! : null,
     // The same precedence as a chain of checks: references, sources, URLs, enumerations, dates, code.
     scalar: collection ? { kind: 'reference', collection }
       : name === 'source_id' ? { kind: 'source' }
@@ -316,31 +328,30 @@ function ruleOf(name: string): FieldRule {
   return rule;
 }
 
-/** The number fields that carry a unit, and the unit's field. */
-const UNIT_FIELDS = Object.entries(UNIT_OF);
-
 /**
  * The displayed fields of one item: empty values left out, the id left out (it titles the item),
  * money formatted from minor units, numbers joined to their units, min/max pairs joined to ranges,
  * references linked to the items they name, URLs linked only when http(s).
  */
 export function fieldViews(item: Record<string, unknown>, lookup: Lookup): FieldView[] {
-  const consumed = new Set<string>(['id']);
-  const fields: FieldView[] = [];
   const names = Object.keys(item);
-  for (const name of names) {
-    if (ruleOf(name).minor && typeof item[name] === 'number') {
-      consumed.add('currency').add('minor_unit_exponent');
-      break;
-    }
+  const itemRules = names.map(ruleOf);
+  // Fields shown with another (a unit, a currency, a range's other end) or not at all (the id).
+  // Each name comes up once, so a field shown on its own need not be added.
+  const consumed = new Set<string>(['id']);
+  for (let i = 0; i < names.length; i++) {
+    const rule = itemRules[i]!;
+    const value = item[names[i]!];
+    if (rule.minor && typeof value === 'number') consumed.add('currency').add('minor_unit_exponent');
+    // A unit is shown with its number; a unit without any number is still shown on its own.
+    if (rule.unitField !== null && !isEmpty(value)) consumed.add(rule.unitField);
   }
-  // A unit is shown with its number; a unit without any number is still shown on its own.
-  for (const [numberField, unitField] of UNIT_FIELDS) if (!isEmpty(item[numberField])) consumed.add(unitField);
 
-  for (const name of names) {
+  const fields: FieldView[] = [];
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
     if (consumed.has(name)) continue;
-    consumed.add(name);
-    const rule = ruleOf(name);
+    const rule = itemRules[i]!;
     const combined = combinedField(name, rule, item, consumed);
     if (combined) {
       fields.push(combined);
@@ -398,8 +409,7 @@ function valueParts(name: string, rule: FieldRule, value: unknown, item: Record<
   }
   if (typeof value === 'boolean') return [text(formatBoolean(value))];
   if (typeof value === 'number') {
-    const unitField = UNIT_OF[name];
-    const unit = unitField ? (item[unitField] as string | null) : null;
+    const unit = rule.unitField ? (item[rule.unitField] as string | null) : null;
     const signed = name === 'tolerance_plus' ? '+' : name === 'tolerance_minus' ? '−' : '';
     return [text(`${signed}${formatNumber(value, unit)}`)];
   }

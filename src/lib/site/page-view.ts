@@ -380,8 +380,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   })).filter((group) => group.gaps.length > 0);
 
   const images = record.images.map((image) => imageView(image, title));
-  const collections = collectionViews({ record, claimsByAnchor });
-  const identity = identityFields(record);
+  const collections = collectionViews({ record, claimsByAnchor, ids });
+  const identity = identityFields(record, ids);
   const catalog = catalogView(record);
   const { research } = record;
   const blocking = record.gaps.filter((g) => g.priority === 'blocking').length;

@@ -390,8 +390,11 @@ export function lookup(key: string, values?: StringValues): string | undefined {
  */
 export function tCount(baseKey: CountKey, count: number, values: StringValues = {}): string {
   const key = `${baseKey}.${count === 1 ? 'one' : 'many'}` as StringKey;
-  return t(key, { count: count.toLocaleString('en'), ...values });
+  return t(key, { count: countFormat.format(count), ...values });
 }
+
+/** Counts as `toLocaleString('en')` writes them, without making a formatter per call. */
+const countFormat = new Intl.NumberFormat('en');
 
 /** The base keys that have `.one` and `.many` forms. */
 export type CountKey = {
@@ -399,11 +402,24 @@ export type CountKey = {
 }[StringKey];
 
 function fill(text: string, values: StringValues): string {
-  // Most strings have no placeholder: skip the regular expression for them (labels are looked up per field).
-  if (!text.includes('{')) return text;
+  let pieces = templates.get(text);
+  if (!pieces) templates.set(text, (pieces = text.split(/\{(\w+)\}/)));
+  if (pieces.length === 1) return text;
   // Placeholders are replaced in one pass, so a value containing `{name}` is never expanded again.
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  let filled = pieces[0]!;
+  for (let i = 1; i < pieces.length; i += 2) {
+    const name = pieces[i]!;
+    filled += `${name in values ? String(values[name]) : `{${name}}`}${pieces[i + 1]}`;
+  }
+  return filled;
 }
+
+/**
+ * Each UI string split at its placeholders, once: text at even indexes, placeholder names at odd ones.
+ * Keys are the strings of STRINGS, so the cache is as small as the table.
+ * @example 'Read the {projection} page' → ['Read the ', 'projection', ' page']
+ */
+const templates = new Map<string, string[]>();
 
 /** The section keys of each projection's page, in the specification's order (2.10.1, 2.10.2). */
 export const SECTION_ORDER = {

@@ -13,6 +13,12 @@ describe('t', () => {
   it('leaves a placeholder without a value visible', () => {
     expect(t('projection.other')).toBe('Read the {projection} page');
   });
+
+  it('fills several placeholders, the same way every time', () => {
+    expect(t('record.period', { start: 'May 1', end: 'June 2' })).toBe('May 1 to June 2');
+    expect(t('record.period', { end: 'July 3' })).toBe('{start} to July 3');
+    expect(t('record.period', { start: 'May 1', end: 'June 2' })).toBe('May 1 to June 2');
+  });
 });
 
 describe('tCount', () => {
