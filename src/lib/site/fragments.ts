@@ -1,12 +1,12 @@
-import type { ClaimLink, FieldView, Part } from './data-view.ts';
+import type { ClaimLink, CollectionView, FieldView, ItemView, Part } from './data-view.ts';
 import type { TargetView } from './page-view.ts';
 import { t } from './strings.ts';
 import { escapeHtml } from './text.ts';
 
 /**
  * Small HTML fragments that a record page repeats hundreds of times (a value, a field list, claim
- * markers, a target), built as strings: rendered through an Astro component each, they cost more
- * than the rest of the page. Components inject them with `set:html`, so every piece of record
+ * markers, a target, a data item's card or table row), built as strings: rendered through Astro
+ * components and templates, they cost more than the rest of the page. Components inject them with `set:html`, so every piece of record
  * text in them goes through escapeHtml, and the markup is the components' markup, byte for byte.
  */
 
@@ -57,4 +57,47 @@ export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline')
 export function targetHtml(target: TargetView): string {
   const text = escapeHtml(target.text);
   return target.href ? `<a href="${escapeHtml(target.href)}" class="target"><code>${text}</code></a>` : `<code class="target">${text}</code>`;
+}
+
+/**
+ * The cards of a collection's items: title and id, fields, claim markers. `anchored` false leaves
+ * out the items' fragment ids (they are on the cells of a size chart).
+ */
+export function itemCardsHtml(collection: CollectionView, items: ItemView[], anchored: boolean): string {
+  const claimsLabel = escapeHtml(t('part.claims'));
+  let html = '';
+  for (const item of items) {
+    const title = escapeHtml(item.title);
+    html += `<article${idAttribute(anchored, item)} class="item-card" aria-label="${escapeHtml(collection.heading)}: ${title}">`;
+    html += `<h4>${title}${item.title !== item.id ? ` <code class="item-id">${escapeHtml(item.id)}</code>` : ''}</h4>`;
+    if (item.fields.length > 0) html += `<dl class="fields">${fieldRowsHtml(item.fields)}</dl>`;
+    if (item.claims.length > 0) html += `<p class="item-claims">${claimsLabel}: ${claimLinksHtml(item.claims, 'inline')}</p>`;
+    html += '</article>';
+  }
+  return html;
+}
+
+/**
+ * The table rows of a collection's items: id, a cell per column (a dash, spoken as "not stated",
+ * where the item has no value) and, when any item has claims, their markers.
+ */
+export function itemRowsHtml(collection: CollectionView, items: ItemView[], anchored: boolean): string {
+  const withClaims = collection.items.some((item) => item.claims.length > 0);
+  const notStated = `<td><span aria-hidden="true" class="not-stated">–</span><span class="visually-hidden">${escapeHtml(t('value.notStated'))}</span></td>`;
+  let html = '';
+  for (const item of items) {
+    html += `<tr${idAttribute(anchored, item)}><th scope="row"><code>${escapeHtml(item.id)}</code></th>`;
+    for (const column of collection.columns) {
+      const field = item.fields.find((f) => f.name === column.name);
+      html += field ? `<td>${partsHtml(field.parts)}</td>` : notStated;
+    }
+    if (withClaims) html += `<td>${claimLinksHtml(item.claims, 'inline')}</td>`;
+    html += '</tr>';
+  }
+  return html;
+}
+
+/** ` id="<anchor>"` for an anchored item, else nothing (an item with a duplicated id has no anchor). */
+function idAttribute(anchored: boolean, item: ItemView): string {
+  return anchored && item.anchor ? ` id="${escapeHtml(item.anchor)}"` : '';
 }

@@ -32,8 +32,12 @@ const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => escapes[ch]!);
+  // Most text has nothing to escape; testing first spares a replace (and its callback) per string.
+  return HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIALS, (ch) => escapes[ch]!) : text;
 }
+
+const HTML_SPECIAL = /[&<>"']/;
+const HTML_SPECIALS = /[&<>"']/g;
 
 const inline = new Marked({ gfm: true, async: false });
 inline.use({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { claimLinksHtml, fieldRowsHtml, partsHtml, targetHtml } from '../../../src/lib/site/fragments.ts';
+import type { CollectionView } from '../../../src/lib/site/data-view.ts';
+import { claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, partsHtml, targetHtml } from '../../../src/lib/site/fragments.ts';
 
 const HOSTILE = [
   '<script>alert(1)</script>',
@@ -101,6 +102,52 @@ describe('targetHtml', () => {
     for (const href of [hostile, null]) {
       const html = targetHtml({ text: hostile, href });
       expect(tagsOf(html).filter((tag) => !['a', 'code'].includes(tag))).toEqual([]);
+      expect(textOf(html)).not.toMatch(/[<>"']/);
+    }
+  });
+});
+
+describe('itemCardsHtml and itemRowsHtml', () => {
+  const collection = (items: CollectionView['items'], layout: CollectionView['layout']): CollectionView => ({
+    name: 'colors',
+    anchor: 'data-colors',
+    heading: 'Colors',
+    layout,
+    columns: [{ name: 'name', label: 'Name' }, { name: 'hex', label: 'Hex' }],
+    items,
+    foldAt: items.length,
+    grids: null,
+  });
+  const navy = { id: 'navy', anchor: 'colors-navy', title: 'Navy', fields: [{ name: 'hex', label: 'Hex', parts: [{ kind: 'code' as const, text: '#000080' }] }], claims: [{ number: 3, href: '#claim-c3', id: 'c3' }] };
+  const plain = { id: 'white', anchor: '', title: 'white', fields: [], claims: [] };
+
+  it('writes a card per item: anchor, title, id, fields and claims', () => {
+    expect(itemCardsHtml(collection([navy, plain], 'cards'), [navy, plain], true)).toBe(
+      '<article id="colors-navy" class="item-card" aria-label="Colors: Navy"><h4>Navy <code class="item-id">navy</code></h4>'
+      + '<dl class="fields"><div><dt>Hex</dt><dd><code>#000080</code></dd></div></dl>'
+      + '<p class="item-claims">Claims: <span data-pagefind-ignore="true" class="claim-refs claim-refs--inline"><a href="#claim-c3" class="claim-ref" aria-label="Claim 3">[3]</a></span></p></article>'
+      + '<article class="item-card" aria-label="Colors: white"><h4>white</h4></article>',
+    );
+  });
+
+  it('writes a row per item, a dash for a missing value and a claims cell when any item has claims', () => {
+    expect(itemRowsHtml(collection([navy, plain], 'table'), [plain], true)).toBe(
+      '<tr><th scope="row"><code>white</code></th>'
+      + '<td><span aria-hidden="true" class="not-stated">–</span><span class="visually-hidden">Not stated</span></td>'.repeat(2)
+      + '<td></td></tr>',
+    );
+  });
+
+  it('leaves out the anchors when the page has them elsewhere', () => {
+    expect(itemRowsHtml(collection([navy], 'table'), [navy], false)).toMatch(/^<tr><th/);
+    expect(itemCardsHtml(collection([navy], 'cards'), [navy], false)).toMatch(/^<article class="item-card"/);
+  });
+
+  it.each(HOSTILE)('escapes hostile ids, titles, headings and values: %s', (hostile) => {
+    const item = { id: hostile, anchor: hostile, title: hostile, fields: [{ name: 'hex', label: hostile, parts: [{ kind: 'text' as const, text: hostile }] }], claims: [] };
+    const hostileCollection = { ...collection([item], 'cards'), heading: hostile, columns: [{ name: 'hex', label: hostile }] };
+    for (const html of [itemCardsHtml(hostileCollection, [item], true), itemRowsHtml(hostileCollection, [item], true)]) {
+      expect(tagsOf(html).filter((tag) => !['article', 'h4', 'code', 'dl', 'div', 'dt', 'dd', 'tr', 'th', 'td'].includes(tag))).toEqual([]);
       expect(textOf(html)).not.toMatch(/[<>"']/);
     }
   });
