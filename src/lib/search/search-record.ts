@@ -25,7 +25,7 @@ export interface SearchRecord {
  * The search record of a record page. Its content is the page's reading text (title, headline,
  * summary, description, every section, the selection summary, the FAQ) followed by the names a
  * searcher types (official name, aliases, style code, brand, manufacturer, category, colours,
- * materials, fibres, decoration methods); the data tables, claims and sources are left out, as
+ * materials, fibres, decoration methods) the text does not already say; the data tables, claims and sources are left out, as
  * is the page's chrome. Text stays text: the browser escapes everything in an excerpt but `<mark>`.
  */
 export function searchRecord(entry: SiteEntry, record: GarmentRecord): SearchRecord {
@@ -78,11 +78,28 @@ function searchContent(entry: SiteEntry, record: GarmentRecord, filters: Partial
 
   const seen = new Set<string>();
   const sentences: string[] = [];
-  for (const raw of [...reading, ...names]) {
+  const add = (raw: string | null | undefined) => {
     const text = (raw ?? '').replace(/\s+/g, ' ').replace(PAGEFIND_SENTINEL, '$1').trim();
-    if (text === '' || seen.has(text)) continue;
+    if (text === '' || seen.has(text)) return;
     seen.add(text);
     sentences.push(/[.!?:;…]$/.test(text) ? text : `${text}.`);
-  }
+  };
+  reading.forEach(add);
+  // A name the text already says adds nothing to find, and a list of repeats would draw the excerpt.
+  const said = sentences.join(' ').toLocaleLowerCase('en');
+  for (const name of names) if (!saysWords(said, name.toLocaleLowerCase('en'))) add(name);
   return sentences.join(' ');
 }
+
+/**
+ * Whether `text` holds `phrase` as whole words; both already lower-cased.
+ * @example saysWords('navy, black.', 'black') → true; saysWords('blackish', 'black') → false
+ */
+function saysWords(text: string, phrase: string): boolean {
+  for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + 1)) {
+    if (!WORD_CHAR.test(text[at - 1] ?? ' ') && !WORD_CHAR.test(text[at + phrase.length] ?? ' ')) return true;
+  }
+  return false;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;

@@ -54,10 +54,20 @@ describe('searchRecord', () => {
     const base = record.data.decoration_methods[0]!;
     record.data.decoration_methods = [{ ...base, method: 'screen_print', supported: true }, { ...base, id: 'x', method: 'cut_and_sew_print', supported: false }];
     const { content } = recordOf(record);
-    for (const word of ['ZX-900', 'Quillback crew', 'Brandnova', 'Makerco', 'Outerwearish', 'Heather Lagoon', 'Loopback terry shell', 'yakwool', 'waffle knit', 'Screen']) {
+    for (const word of ['ZX-900', 'Quillback crew', 'Brandnova', 'Makerco', 'Outerwearish', 'Heather Lagoon', 'Loopback terry shell', 'yakwool', 'waffle knit', 'screen print']) {
       expect(content).toContain(word);
     }
     expect(content).not.toMatch(/cut.and.sew/i);
+  });
+
+  it('leaves out a name the text already says, as whole words in any case', () => {
+    const record = copyOf(technical);
+    record.page.sections.overview = [block('Dyed in Heather Lagoon and navy.')];
+    record.data.colors = record.data.colors.slice(0, 3).map((color, i) => ({ ...color, manufacturer_name: ['heather lagoon', 'Navy', 'Nav'][i]! }));
+    const { content } = recordOf(record);
+    expect(content.match(/heather lagoon/gi)).toHaveLength(1);
+    expect(content.match(/\bnavy\b/gi)).toHaveLength(1);
+    expect(content).toMatch(/\bNav\.(?: |$)/);
   });
 
   it('leaves out the data tables, claims and sources', () => {
