@@ -204,15 +204,22 @@ export function collectionViews(context: DataContext): CollectionView[] {
       return { id, anchor, title, titleField, fields: fieldViews(item, lookup), claims: context.claimsByAnchor.get(anchor) ?? [] };
     });
     // Every field any item shows, in order of first appearance, labelled as there.
-    const columns = new Map<string, string>();
-    for (const draft of drafts) for (const field of draft.fields) if (!columns.has(field.name)) columns.set(field.name, field.label);
-    const layout = columns.size <= TABLE_MAX_COLUMNS ? 'table' : 'cards';
+    const columnNames = new Set<string>();
+    const columns: CollectionView['columns'] = [];
+    for (const draft of drafts) {
+      for (const field of draft.fields) {
+        if (columnNames.has(field.name)) continue;
+        columnNames.add(field.name);
+        columns.push({ name: field.name, label: field.label });
+      }
+    }
+    const layout = columns.length <= TABLE_MAX_COLUMNS ? 'table' : 'cards';
     views.push({
       name,
       anchor: collectionAnchor(name),
       heading: collectionLabel(name),
       layout,
-      columns: Array.from(columns, ([field, label]) => ({ name: field, label })),
+      columns,
       // A card is headed by its title; the field it came from would only repeat it.
       items: drafts.map(({ id, anchor, title, titleField, fields, claims }) => ({
         id,

@@ -442,7 +442,8 @@ function claimFootnote(claim: ClaimView, label: string, ref: (id: string) => str
 
 /** Literal text in a code span, fenced with more backticks than any run inside. */
 function codeSpan(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  // Ids rarely hold a backtick: look for runs only when there is one.
+  const longest = text.includes('`') ? Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) : 0;
   const fence = '`'.repeat(longest + 1);
   // CommonMark strips one space from each end when both ends have one, or to separate a backtick.
   const pad = /^[`]|[`]$/.test(text) || (/^ .*[^ ].* $/s.test(text)) ? ' ' : '';

@@ -277,6 +277,16 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   }
 
   const sourcesById = new Map(record.sources.map((s) => [s.id, s]));
+  // A source's web address and host, parsed once: claims cite the same few sources many times.
+  const webAddresses = new Map<Source, { url: string; host: string } | null>();
+  const webAddressOf = (source: Source) => {
+    let address = webAddresses.get(source);
+    if (address === undefined) {
+      address = isWebUrl(source.url) ? { url: source.url.trim(), host: new URL(source.url.trim()).hostname } : null;
+      webAddresses.set(source, address);
+    }
+    return address;
+  };
   const conflictsOf = new Map<string, { href: string; text: string }[]>();
   for (const conflict of record.conflicts) {
     for (const id of new Set([...conflict.claim_ids, ...(conflict.selected_claim_id ? [conflict.selected_claim_id] : [])])) {
@@ -298,11 +308,12 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       targets: claim.targets.map(resolve),
       references: claim.references.map((reference) => {
         const source = sourcesById.get(reference.source_id);
+        const address = source ? webAddressOf(source) : null;
         return {
           sourceHref: source ? `#${sourceAnchor(source.id)}` : null,
           sourceTitle: source ? sourceTitle(source) : t('claim.unknownSource', { id: reference.source_id }),
-          url: source && isWebUrl(source.url) ? source.url.trim() : null,
-          host: source && isWebUrl(source.url) ? new URL(source.url.trim()).hostname : null,
+          url: address?.url ?? null,
+          host: address?.host ?? null,
           locator: reference.locator,
           excerpt: reference.short_excerpt,
         };
@@ -327,8 +338,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     id: source.id,
     anchor: sourceAnchor(source.id),
     title: sourceTitle(source),
-    url: isWebUrl(source.url) ? source.url.trim() : null,
-    unlinkedUrl: source.url && !isWebUrl(source.url) ? source.url : null,
+    url: webAddressOf(source)?.url ?? null,
+    unlinkedUrl: source.url && !webAddressOf(source) ? source.url : null,
     facts: [
       fact('source.publisher', source.publisher),
       fact('source.type', enumLabel('source_type', source.source_type)),
@@ -478,7 +489,9 @@ function fact(key: Parameters<typeof t>[0], value: string | null | undefined): F
   return value ? { name: key, label: t(key), parts: [{ kind: 'text', text: value }] } : null;
 }
 
-function sourceTitle(source: GarmentRecord['sources'][number]): string {
+type Source = GarmentRecord['sources'][number];
+
+function sourceTitle(source: Source): string {
   return source.title ?? source.publisher ?? t('source.untitled', { id: source.id });
 }
 
