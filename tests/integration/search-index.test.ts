@@ -14,6 +14,7 @@ import { runCli } from '../support/run.ts';
 interface Fragment {
   url: string;
   content: string;
+  word_count: number;
   filters: Record<string, string[]>;
   meta: Record<string, string>;
 }
@@ -169,6 +170,43 @@ describe('buildSearchIndex', () => {
     const failure = await buildSearchIndex([first!, first!, ...rest], path.join(work, 'twice')).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SearchIndexError);
     expect((failure as Error).message).toMatch(/holds \d+ pages, expected \d+ \(one per record\)/);
+  });
+
+  it('rebuilds from the previous index, reading only the changed garment’s records, into the index a fresh build makes', async () => {
+    const records = path.join(work, 'changed-records');
+    mkdirSync(records);
+    cpSync(path.join(projectRoot, 'records'), records, { recursive: true });
+    const entriesIn = () => sampleRecords().map(({ file, record }) => siteEntryOf(record, path.join(records, path.basename(file))));
+    const before = path.join(work, 'before');
+    await buildSearchIndex(entriesIn(), before);
+
+    const [changed] = sampleRecords();
+    const edited = { ...changed!.record, page: { ...changed!.record.page, headline: { text: 'Freshly rewritten headline about quokkas', claim_ids: [], kind: 'fact' } } };
+    writeFileSync(path.join(records, path.basename(changed!.file)), JSON.stringify(edited));
+    // Unchanged records must not be read: their files are gone.
+    const current = entriesIn();
+    const unchanged = current.filter((e) => e.slug !== changed!.record.slug);
+    for (const entry of unchanged) rmSync(entry.file, { force: true });
+
+    const rebuilt = path.join(work, 'rebuilt');
+    const summary = await buildSearchIndex(current, rebuilt, { previous: { bundleDir: before, changedSlugs: new Set([changed!.record.slug]) } });
+    expect(summary).toMatchObject({ pages: current.length, reused: unchanged.length });
+    const byUrl = (dir: string) => readFragments(work, dir).sort((a, b) => a.url.localeCompare(b.url));
+    const rebuiltPages = byUrl(rebuilt);
+    expect(rebuiltPages.find((f) => f.content.includes('quokkas'))?.url).toBe(`/garments/${changed!.record.slug}/${changed!.record.projection}/`);
+    // The same index as a fresh build of the current records.
+    const fresh = byUrl(path.join(work, 'direct'));
+    const freshChanged = searchRecord(current.find((e) => e.file.endsWith(path.basename(changed!.file)))!, edited as never);
+    expect(rebuiltPages.map((f) => f.url)).toEqual(fresh.map((f) => f.url));
+    for (const page of rebuiltPages) {
+      const expected = fresh.find((f) => f.url === page.url)!;
+      expect(page, page.url).toEqual(page.content.includes('quokkas') ? { ...expected, content: freshChanged.content, word_count: page.word_count } : expected);
+    }
+  });
+
+  it('reads every record when the previous index is missing', async () => {
+    const summary = await buildSearchIndex(entries(), path.join(work, 'no-previous'), { previous: { bundleDir: path.join(work, 'nowhere'), changedSlugs: new Set() } });
+    expect(summary).toMatchObject({ pages: entries().length, reused: 0 });
   });
 
   it('builds the same index in a worker thread, and reports a failure there as a SearchIndexError', async () => {

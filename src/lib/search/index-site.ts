@@ -4,8 +4,10 @@ import { Worker } from 'node:worker_threads';
 import * as pagefind from 'pagefind';
 import { GarmentPressError } from '../errors.ts';
 import { readRecord, type SiteEntry } from '../site/site-index.ts';
+import { pagePath } from '../site/urls.ts';
 import type { IndexWorkerData, IndexWorkerMessage } from './index-worker.ts';
-import { searchRecord } from './search-record.ts';
+import { readIndexedPages } from './indexed-pages.ts';
+import { reindexedRecord, searchRecord, type IndexedPage } from './search-record.ts';
 
 /** Pagefind could not build the search index; the site being built must not be published. */
 export class SearchIndexError extends GarmentPressError {}
@@ -14,6 +16,8 @@ export class SearchIndexError extends GarmentPressError {}
 export interface SearchIndexSummary {
   /** Pages in the index: one per record. */
   pages: number;
+  /** Pages indexed again from the previous index, without reading their records. */
+  reused: number;
   seconds: number;
 }
 
@@ -26,6 +30,21 @@ export interface SearchIndexOptions {
   concurrency?: number;
   /** Called every 1,000 records and once at the end, with the records indexed so far. */
   onProgress?: (indexed: number, total: number) => void;
+  /**
+   * The last build's index and the garments (slugs) whose records changed since, for a rebuild:
+   * every other garment's pages are indexed again from the text and filters that index holds,
+   * instead of reading and converting their records, which is most of the work. Only pass an
+   * index this code wrote. A page it lacks is read from its record as usual.
+   */
+  previous?: PreviousIndex;
+}
+
+/** An index written by an earlier build, and what changed since. */
+export interface PreviousIndex {
+  /** The earlier build's Pagefind folder, e.g. `dist/pagefind`. */
+  bundleDir: string;
+  /** Slugs of garments with a record added, changed or removed since that build. */
+  changedSlugs: ReadonlySet<string>;
 }
 
 const PROGRESS_EVERY = 1000;
@@ -38,7 +57,7 @@ const PROGRESS_EVERY = 1000;
  * entry becomes a SearchIndexError naming the step (and the record file).
  */
 export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath: string, options: SearchIndexOptions = {}): Promise<SearchIndexSummary> {
-  const { concurrency = 200, onProgress = () => {} } = options;
+  const { concurrency = 200, onProgress = () => {}, previous } = options;
   const started = performance.now();
   const failed = (step: string, detail: string, cause?: unknown) =>
     new SearchIndexError(`search index: Pagefind failed while ${step}: ${detail}`, { cause });
@@ -47,14 +66,18 @@ export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath
     if (!created.index || created.errors.length > 0) throw failed('starting to index', created.errors.join('; ') || 'no index was created');
     const { index } = created;
 
+    const kept: ReadonlyMap<string, IndexedPage> = previous ? readIndexedPages(previous.bundleDir) : new Map();
     let indexed = 0;
+    let reused = 0;
     const add = async (entry: SiteEntry) => {
+      const keptPage = previous?.changedSlugs.has(entry.slug) ? undefined : kept.get(pagePath(entry.slug, entry.projection));
       let record;
       try {
-        record = searchRecord(entry, readRecord(entry));
+        record = keptPage ? reindexedRecord(entry, keptPage) : searchRecord(entry, readRecord(entry));
       } catch (error) {
         throw new SearchIndexError(`search index: could not read ${entry.file}: ${(error as Error).message}`, { cause: error });
       }
+      if (keptPage) reused++;
       const added = await index.addCustomRecord(record);
       if (added.errors.length > 0) throw failed(`adding ${entry.file}`, added.errors.join('; '));
       if (++indexed % PROGRESS_EVERY === 0) onProgress(indexed, entries.length);
@@ -75,7 +98,7 @@ export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath
     const pages = await indexedPages(outputPath);
     if (pages !== entries.length) throw failed('checking the index', `it holds ${pages} pages, expected ${entries.length} (one per record); do two records share a page?`);
 
-    return { pages, seconds: (performance.now() - started) / 1000 };
+    return { pages, reused, seconds: (performance.now() - started) / 1000 };
   } catch (error) {
     if (error instanceof SearchIndexError) throw error;
     // The service itself broke (binary missing, process crashed): say so, keep the cause.
@@ -99,10 +122,10 @@ async function indexedPages(outputPath: string): Promise<number> {
 export function buildSearchIndexInWorker(
   entries: readonly SiteEntry[],
   outputPath: string,
-  { onProgress = () => {} }: Pick<SearchIndexOptions, 'onProgress'> = {},
+  { onProgress = () => {}, previous }: Pick<SearchIndexOptions, 'onProgress' | 'previous'> = {},
 ): Promise<SearchIndexSummary> {
   return new Promise((resolve, reject) => {
-    const workerData: IndexWorkerData = { entries: [...entries], outputPath };
+    const workerData: IndexWorkerData = { entries: [...entries], outputPath, previous };
     const worker = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData });
     let settled = false;
     const settle = (done: () => void) => {
@@ -110,7 +133,7 @@ export function buildSearchIndexInWorker(
     };
     worker.on('message', (message: IndexWorkerMessage) => {
       if (message.type === 'progress') onProgress(message.indexed, message.total);
-      else if (message.type === 'done') settle(() => resolve({ pages: message.pages, seconds: message.seconds }));
+      else if (message.type === 'done') settle(() => resolve(message.summary));
       else settle(() => reject(new SearchIndexError(message.message)));
     });
     worker.on('error', (error) => settle(() => reject(new SearchIndexError(`search index: the indexing thread failed: ${error.message}`, { cause: error }))));

@@ -59,20 +59,26 @@ export function searchFields(entry: SiteEntry, record: GarmentRecord): SearchFie
     if (values.length > 0) filters[key] = values;
   }
 
+  return { filters, meta: searchMeta(entry), sort: searchSort(entry) };
+}
+
+/** A record page's result metadata, from its site entry alone. */
+export function searchMeta(entry: SiteEntry): SearchMeta {
   const image = entry.image && isWebUrl(entry.image.url) ? { image: entry.image.url.trim(), image_alt: entry.image.alt } : {};
   return {
-    filters,
-    meta: {
-      title: entry.title,
-      projection: projectionLabel(entry.projection),
-      projection_code: entry.projection,
-      status: researchStatusLabel(entry.researchStatus),
-      ...image,
-    },
-    sort: {
-      title: entry.title.toLocaleLowerCase('en'),
-      published: isoDate(entry.publishedAt) ?? entry.publishedAt.trim(),
-    },
+    title: entry.title,
+    projection: projectionLabel(entry.projection),
+    projection_code: entry.projection,
+    status: researchStatusLabel(entry.researchStatus),
+    ...image,
+  };
+}
+
+/** A record page's sort keys, from its site entry alone: lower-case title, published date as an ISO timestamp. */
+export function searchSort(entry: SiteEntry): Record<SearchSort, string> {
+  return {
+    title: entry.title.toLocaleLowerCase('en'),
+    published: isoDate(entry.publishedAt) ?? entry.publishedAt.trim(),
   };
 }
 

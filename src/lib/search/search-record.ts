@@ -3,7 +3,7 @@ import type { SiteEntry } from '../site/site-index.ts';
 import { SECTION_ORDER } from '../site/strings.ts';
 import { plainText } from '../site/text.ts';
 import { pagePath } from '../site/urls.ts';
-import { distinctValues, searchFields } from './search-fields.ts';
+import { distinctValues, searchFields, searchMeta, searchSort, type SearchMeta } from './search-fields.ts';
 
 /**
  * What the search index holds for one record page: Pagefind's custom record
@@ -34,10 +34,36 @@ export function searchRecord(entry: SiteEntry, record: GarmentRecord): SearchRec
     url: pagePath(entry.slug, entry.projection),
     content: searchContent(entry, record, filters),
     language: 'en',
-    meta: Object.fromEntries(Object.entries(meta).filter((field): field is [string, string] => field[1] !== undefined)),
+    meta: presentFields(meta),
     filters,
     sort,
   };
+}
+
+/** What an index already holds of a page: the text and filters its record gave when it was indexed. */
+export interface IndexedPage {
+  content: string;
+  filters: Record<string, string[]>;
+}
+
+/**
+ * The search record of a page whose record has not changed since it was last indexed: its text and
+ * filters as that index holds them (they come from the record alone), its metadata and sort keys
+ * from the entry, as searchRecord makes them.
+ */
+export function reindexedRecord(entry: SiteEntry, page: IndexedPage): SearchRecord {
+  return {
+    url: pagePath(entry.slug, entry.projection),
+    content: page.content,
+    language: 'en',
+    meta: presentFields(searchMeta(entry)),
+    filters: page.filters,
+    sort: searchSort(entry),
+  };
+}
+
+function presentFields(meta: SearchMeta): Record<string, string> {
+  return Object.fromEntries(Object.entries(meta).filter((field): field is [string, string] => field[1] !== undefined));
 }
 
 /** Pagefind reads a word starting `___PAGEFIND_` (or `___END_PAGEFIND_`) in content as an instruction; record text gives none. */
