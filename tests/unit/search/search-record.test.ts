@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CommerceRecord, GarmentRecord, TextBlock } from '../../../src/lib/record/index.ts';
 import { searchFields } from '../../../src/lib/search/search-fields.ts';
-import { searchRecord } from '../../../src/lib/search/search-record.ts';
+import { reindexedRecord, searchRecord } from '../../../src/lib/search/search-record.ts';
 import { siteEntryOf } from '../../../src/lib/site/site-index.ts';
 import { plainText } from '../../../src/lib/site/text.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
@@ -115,5 +115,22 @@ describe('searchRecord', () => {
     const record = copyOf(commerce);
     record.images = [];
     expect(Object.keys(recordOf(record).meta).sort()).toEqual(['projection', 'projection_code', 'status', 'title']);
+  });
+});
+
+describe('reindexedRecord', () => {
+  it('makes the record searchRecord made, from the text and filters the index holds and the entry', () => {
+    for (const { record } of samples) {
+      const entry = siteEntryOf(record, 'record.json');
+      const made = searchRecord(entry, record);
+      expect(reindexedRecord(entry, { content: made.content, filters: made.filters })).toEqual(made);
+    }
+  });
+
+  it('takes metadata and sort keys from the current entry', () => {
+    const entry = { ...siteEntryOf(commerce, 'record.json'), title: 'Renamed Tee', researchStatus: 'complete' as const };
+    const { meta, sort } = reindexedRecord(entry, { content: 'Old text.', filters: {} });
+    expect(meta).toMatchObject({ title: 'Renamed Tee', status: 'Complete' });
+    expect(sort.title).toBe('renamed tee');
   });
 });
