@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { textBlocksOf, type GarmentRecord, type TextBlock } from '../../../src/lib/record/index.ts';
 import { linksFor } from '../../../src/lib/site/links.ts';
-import { escapeData, footnoteLabels, recordMarkdown, textBlockLines } from '../../../src/lib/site/markdown.ts';
+import { escapeData, footnoteLabels, frontMatterYaml, recordMarkdown, textBlockLines } from '../../../src/lib/site/markdown.ts';
 import { plainText } from '../../../src/lib/site/text.ts';
 import { nodesOf, pageText, parseMarkdown, parseTwin, textOf } from '../../support/markdown.ts';
 import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
@@ -205,6 +205,36 @@ describe('recordMarkdown', () => {
     const urls = nodesOf(tree, 'link').map((link) => link.url);
     expect(urls).toContain('https://garments.example.org/garments/x/tech/');
     expect(urls).toContain(`https://garments.example.org/garments/${tee.slug}/${tee.projection}/#claims`);
+  });
+});
+
+describe('frontMatterYaml', () => {
+  const library = (fields: Parameters<typeof frontMatterYaml>[0]) =>
+    stringifyYaml(fields, { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
+
+  it.each([
+    ['plain text', 'Heavyweight tee'],
+    ['a YAML 1.1 boolean', 'no'],
+    ['a date', '2026-11-21T00:00:00Z'],
+    ['a document marker', '--- ...'],
+    ['quotes and a backslash', 'a "quoted" \\ path'],
+    ['a line break', 'one\ntwo'],
+    ['a space before a line break', 'one \n two'],
+    ['control characters', 'bell\u0007 null\u0000 escape\u001b'],
+    ['line and paragraph separators', 'a\u2028b\u2029c'],
+    ['a no-break space and NEL', 'a\u00a0b\u0085c'],
+    ['non-ASCII text', 'Café ‘quoted’ – 🧵'],
+    ['YAML syntax', '{a: [1, 2]} # not a comment & *alias !tag'],
+    ['an empty string', ''],
+    ['a very long line', 'word '.repeat(100)],
+  ])('writes %s as the yaml library does', (_, value) => {
+    const fields = { slug: 'tee', title: value, links: { page: value, other_projection: null } };
+    expect(frontMatterYaml(fields)).toBe(library(fields));
+    expect(parseYaml(frontMatterYaml(fields))).toEqual(fields);
+  });
+
+  it('writes empty nested fields as the yaml library does', () => {
+    expect(frontMatterYaml({ slug: 'tee', links: {} })).toBe(library({ slug: 'tee', links: {} }));
   });
 });
 
