@@ -5,6 +5,7 @@ import * as pagefind from 'pagefind';
 import { GarmentPressError } from '../errors.ts';
 import { readRecord, type SiteEntry } from '../site/site-index.ts';
 import { pagePath } from '../site/urls.ts';
+import { pagefindPeakRssMb } from './child-memory.ts';
 import type { IndexWorkerData, IndexWorkerMessage } from './index-worker.ts';
 import { readIndexedPages } from './indexed-pages.ts';
 import { reindexedRecord, searchRecord, type IndexedPage } from './search-record.ts';
@@ -19,6 +20,8 @@ export interface SearchIndexSummary {
   /** Pages indexed again from the previous index, without reading their records. */
   reused: number;
   seconds: number;
+  /** Peak resident memory (MiB) of the Pagefind process, a child this process's own figure leaves out; unknown off Linux. */
+  pagefindPeakRssMb?: number;
 }
 
 /** How to build the index. */
@@ -98,7 +101,7 @@ export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath
     const pages = await indexedPages(outputPath);
     if (pages !== entries.length) throw failed('checking the index', `it holds ${pages} pages, expected ${entries.length} (one per record); do two records share a page?`);
 
-    return { pages, reused, seconds: (performance.now() - started) / 1000 };
+    return { pages, reused, seconds: (performance.now() - started) / 1000, pagefindPeakRssMb: pagefindPeakRssMb() };
   } catch (error) {
     if (error instanceof SearchIndexError) throw error;
     // The service itself broke (binary missing, process crashed): say so, keep the cause.
