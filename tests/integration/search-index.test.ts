@@ -121,6 +121,26 @@ describe('the search index built by npm run build', () => {
     }
   });
 
+  it('after one record changed, a rebuild indexes its new text and every other page as before', () => {
+    const before = new Map(readFragments(dist).map((f) => [f.url, f]));
+    const [changed] = sampleRecords();
+    const file = path.join(records, path.basename(changed!.file));
+    const edited = JSON.parse(readFileSync(file, 'utf8'));
+    edited.page.sections.overview.push({ text: 'A rebuild marker about wombats', claim_ids: [], kind: 'fact' });
+    writeFileSync(file, JSON.stringify(edited, null, 2));
+    const result = runCli('build.ts', ['--records', records, '--out', dist]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/\(2 rendered\)/);
+
+    const changedUrl = `/garments/${changed!.record.slug}/${changed!.record.projection}/`;
+    const after = readFragments(dist);
+    expect(after.map((f) => f.url).sort()).toEqual([...before.keys()].sort());
+    for (const fragment of after) {
+      if (fragment.url === changedUrl) expect(fragment.content).toContain('A rebuild marker about wombats.');
+      else expect(fragment, fragment.url).toEqual(before.get(fragment.url));
+    }
+  }, 120_000);
+
   it('fails the build when Pagefind fails, leaving the last good output as it was', () => {
     const before = fingerprint(dist);
     // --fresh: with nothing changed, an incremental build would not index again.

@@ -105,7 +105,9 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
       onProgress(`carry over: ${entries.length - rendering.length} unchanged records, ${kept} files linked from the last build (${seconds('carry over')})`);
     }
     // A failed index throws SearchIndexError before the swap: the last good site stays in place.
-    const search = await timed('search index', () => buildSearchIndex(entries, path.join(staging, SEARCH_BUNDLE_PATH)));
+    // Unchanged garments' pages are indexed again from the last index instead of reading their records.
+    const previous = renderedSlugs ? { bundleDir: path.join(target, SEARCH_BUNDLE_PATH), changedSlugs: renderedSlugs } : undefined;
+    const search = await timed('search index', () => buildSearchIndex(entries, path.join(staging, SEARCH_BUNDLE_PATH), { previous }));
     onProgress(`search index: ${search.pages} pages indexed (${seconds('search index')})`);
     await writeBuildState(staging, { version: 1, fingerprint, checks });
     await swapInto(staging, target);
