@@ -1,11 +1,11 @@
 import type { ClaimLink, CollectionView, FieldView, ItemView, Part } from './data-view.ts';
-import type { TargetView } from './page-view.ts';
+import type { ClaimView, TargetView } from './page-view.ts';
 import { t } from './strings.ts';
 import { escapeHtml } from './text.ts';
 
 /**
  * Small HTML fragments that a record page repeats hundreds of times (a value, a field list, claim
- * markers, a target, a data item's card or table row), built as strings: rendered through Astro
+ * markers, a target, a data item's card or table row, a claim entry), built as strings: rendered through Astro
  * components and templates, they cost more than the rest of the page. Components inject them with `set:html`, so every piece of record
  * text in them goes through escapeHtml, and the markup is the components' markup, byte for byte.
  */
@@ -100,4 +100,61 @@ export function itemRowsHtml(collection: CollectionView, items: ItemView[], anch
 /** ` id="<anchor>"` for an anchored item, else nothing (an item with a duplicated id has no anchor). */
 function idAttribute(anchored: boolean, item: ItemView): string {
   return anchored && item.anchor ? ` id="${escapeHtml(item.anchor)}"` : '';
+}
+
+/** Verification levels shown as a warning badge. */
+const WEAK_VERIFICATION = new Set<ClaimView['verification']>(['conflicting', 'not_verified']);
+
+/**
+ * A claim's entry: number, value and verification badge; scope, kind, targets, calculation,
+ * derivation, check and conflicts; references to sources with locators and excerpts; backlinks
+ * to every text block citing it.
+ */
+export function claimEntryHtml(claim: ClaimView): string {
+  const badge = WEAK_VERIFICATION.has(claim.verification) ? 'badge--warn' : 'badge--ok';
+  let html = `<li id="${escapeHtml(claim.anchor)}" class="claim"><p class="claim-head">`
+    + `<span class="claim-number">${claim.number}<span class="visually-hidden">.</span></span>`
+    + `<span class="claim-value">${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>`
+    + '<dl class="fields fields--inline">'
+    + factHtml(t('claim.scope'), escapeHtml(claim.scope))
+    + factHtml(t('claim.kind'), escapeHtml(claim.kindLabel))
+    + factHtml(t('claim.targets'), claim.targets.map(targetHtml).join(', '));
+  if (claim.calculation) html += factHtml(t('claim.calculation'), escapeHtml(claim.calculation));
+  if (claim.derivedFrom.length > 0) {
+    html += factHtml(t('claim.derivedFrom'), claim.derivedFrom.map((from) => ('number' in from ? claimLinksHtml([from], 'inline') : escapeHtml(from.text))).join(' '));
+  }
+  if (claim.checkedAt) html += factHtml(t('claim.checked'), escapeHtml(claim.checkedAt));
+  if (claim.checkNote) html += factHtml(t('claim.checkNote'), escapeHtml(claim.checkNote));
+  if (claim.conflicts.length > 0) {
+    html += factHtml(t('claim.conflicts'), claim.conflicts.map((c) => `<a href="${escapeHtml(c.href)}"><code>${escapeHtml(c.text)}</code></a>`).join(', '));
+  }
+  html += '</dl>';
+  if (claim.references.length > 0) {
+    html += `<ul class="references" aria-label="${escapeHtml(t('claim.references'))}">`;
+    for (const reference of claim.references) {
+      const title = escapeHtml(reference.sourceTitle);
+      html += `<li>${reference.sourceHref ? `<a href="${escapeHtml(reference.sourceHref)}">${title}</a>` : title}`;
+      if (reference.url) html += ` (<a href="${escapeHtml(reference.url)}" class="external" rel="noopener noreferrer">${escapeHtml(reference.host ?? '')}</a>)`;
+      html += `, ${escapeHtml(t('claim.locator'))} ${escapeHtml(reference.locator)}`;
+      if (reference.excerpt) html += `<blockquote class="excerpt"><p>${escapeHtml(reference.excerpt)}</p></blockquote>`;
+      html += '</li>';
+    }
+    html += '</ul>';
+  }
+  html += '<p class="backlinks" data-pagefind-ignore>';
+  if (claim.citedBy.length > 0) {
+    const prefix = escapeHtml(t('claim.backlinkPrefix'));
+    html += `${escapeHtml(t('claim.citedBy'))}: `;
+    for (const back of claim.citedBy) {
+      html += `<a href="${escapeHtml(back.href)}" class="backlink"><span aria-hidden="true">↩ </span><span class="visually-hidden">${prefix} </span>${escapeHtml(back.place)}</a>`;
+    }
+  } else {
+    html += escapeHtml(t('claim.notCited'));
+  }
+  return `${html}</p></li>`;
+}
+
+/** One labelled row of a description list, its value already HTML. */
+function factHtml(label: string, valueHtml: string): string {
+  return `<div><dt>${escapeHtml(label)}</dt><dd>${valueHtml}</dd></div>`;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CollectionView } from '../../../src/lib/site/data-view.ts';
-import { claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, partsHtml, targetHtml } from '../../../src/lib/site/fragments.ts';
+import { claimEntryHtml, claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, partsHtml, targetHtml } from '../../../src/lib/site/fragments.ts';
+import type { ClaimView } from '../../../src/lib/site/page-view.ts';
 
 const HOSTILE = [
   '<script>alert(1)</script>',
@@ -150,5 +151,73 @@ describe('itemCardsHtml and itemRowsHtml', () => {
       expect(tagsOf(html).filter((tag) => !['article', 'h4', 'code', 'dl', 'div', 'dt', 'dd', 'tr', 'th', 'td'].includes(tag))).toEqual([]);
       expect(textOf(html)).not.toMatch(/[<>"']/);
     }
+  });
+});
+
+describe('claimEntryHtml', () => {
+  const claim = (fields: Partial<ClaimView> = {}): ClaimView => ({
+    id: 'c1',
+    number: 2,
+    anchor: 'claim-c1',
+    value: '220 g/m²',
+    unit: null,
+    scope: 'All colours',
+    kindLabel: 'Calculation',
+    verification: 'source_checked',
+    verificationLabel: 'Checked against source',
+    targets: [{ text: 'colors/navy', href: '#colors-navy' }],
+    references: [],
+    derivedFrom: [],
+    calculation: null,
+    checkedAt: null,
+    checkNote: null,
+    conflicts: [],
+    citedBy: [],
+    ...fields,
+  });
+
+  it('writes the head, the facts and a note when no text cites the claim', () => {
+    expect(claimEntryHtml(claim())).toBe(
+      '<li id="claim-c1" class="claim"><p class="claim-head"><span class="claim-number">2<span class="visually-hidden">.</span></span>'
+      + '<span class="claim-value">220 g/m²</span><span class="badge badge--ok">Checked against source</span></p>'
+      + '<dl class="fields fields--inline"><div><dt>Scope</dt><dd>All colours</dd></div><div><dt>Kind</dt><dd>Calculation</dd></div>'
+      + '<div><dt>About</dt><dd><a href="#colors-navy" class="target"><code>colors/navy</code></a></dd></div></dl>'
+      + '<p class="backlinks" data-pagefind-ignore>Not cited in the text above.</p></li>',
+    );
+  });
+
+  it('writes references with their hosts, locators and excerpts, and backlinks', () => {
+    const html = claimEntryHtml(claim({
+      verification: 'not_verified',
+      references: [
+        { sourceHref: '#source-s1', sourceTitle: 'Line sheet', url: 'https://example.org/a', host: 'example.org', locator: 'p. 2', excerpt: '6.5 oz' },
+        { sourceHref: null, sourceTitle: 'Unknown source s9', url: null, host: null, locator: 'row 3', excerpt: null },
+      ],
+      derivedFrom: [{ number: 1, href: '#claim-c0', id: 'c0' }, { text: 'Unknown claim c8', href: null }],
+      conflicts: [{ href: '#conflict-x', text: 'colors/navy' }],
+      citedBy: [{ href: '#text-3', place: 'Overview' }],
+    }));
+    expect(html).toContain('<span class="badge badge--warn">');
+    expect(html).toContain('<ul class="references" aria-label="References"><li><a href="#source-s1">Line sheet</a> '
+      + '(<a href="https://example.org/a" class="external" rel="noopener noreferrer">example.org</a>), at p. 2'
+      + '<blockquote class="excerpt"><p>6.5 oz</p></blockquote></li><li>Unknown source s9, at row 3</li></ul>');
+    expect(html).toContain('<dd><span data-pagefind-ignore="true" class="claim-refs claim-refs--inline"><a href="#claim-c0" class="claim-ref" aria-label="Claim 1">[1]</a></span> Unknown claim c8</dd>');
+    expect(html).toContain('<div><dt>Conflicts</dt><dd><a href="#conflict-x"><code>colors/navy</code></a></dd></div>');
+    expect(html).toContain('Cited by: <a href="#text-3" class="backlink"><span aria-hidden="true">↩ </span><span class="visually-hidden">Back to </span>Overview</a></p></li>');
+  });
+
+  it.each(HOSTILE)('escapes every piece of hostile record text: %s', (hostile) => {
+    const html = claimEntryHtml(claim({
+      id: hostile, anchor: hostile, value: hostile, scope: hostile, kindLabel: hostile, verificationLabel: hostile,
+      targets: [{ text: hostile, href: hostile }, { text: hostile, href: null }],
+      references: [{ sourceHref: hostile, sourceTitle: hostile, url: hostile, host: hostile, locator: hostile, excerpt: hostile }],
+      derivedFrom: [{ text: hostile, href: null }],
+      calculation: hostile, checkedAt: hostile, checkNote: hostile,
+      conflicts: [{ href: hostile, text: hostile }],
+      citedBy: [{ href: hostile, place: hostile }],
+    }));
+    const allowed = ['li', 'p', 'span', 'dl', 'div', 'dt', 'dd', 'a', 'code', 'ul', 'blockquote'];
+    expect(tagsOf(html.replace(' data-pagefind-ignore>', '>')).filter((tag) => !allowed.includes(tag))).toEqual([]);
+    expect(textOf(html.replace(' data-pagefind-ignore>', '>'))).not.toMatch(/[<>"']/);
   });
 });
