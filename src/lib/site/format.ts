@@ -82,7 +82,7 @@ export function formatDate(value: string): string {
 }
 
 const formattedDates = new Map<string, string>();
-/** Entries a per-process cache of formatted values holds before it starts again. */
+/** The most entries a per-process cache of dates or labels holds: their keys come from records, so only practice bounds them. */
 const CACHE_MAX = 10_000;
 
 /**
@@ -119,6 +119,7 @@ export function formatNumber(value: number, unit?: string | null): string {
   return /^[%°]/.test(unit) ? `${number}${unit}` : `${number} ${unit}`;
 }
 
+/** A number without its unit, as `numberFormat` writes it. */
 function numberText(value: number): string {
   return plainNumber(value) ?? numberFormat.format(value);
 }
