@@ -1,21 +1,10 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fingerprint } from '../support/fingerprint.ts';
 import { projectRoot } from '../support/records.ts';
 import { runCli } from '../support/run.ts';
-
-/** Every file under a folder with its size and modification time: a fingerprint of a build. */
-function fingerprint(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => {
-      const file = path.join(entry.parentPath, entry.name);
-      const info = statSync(file);
-      return `${path.relative(dir, file)} ${info.size} ${info.mtimeMs}`;
-    })
-    .sort();
-}
 
 describe('npm run build', () => {
   let work: string;

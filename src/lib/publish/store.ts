@@ -1,5 +1,5 @@
+import { openDurableDatabase } from '../sqlite-database.ts';
 import { randomBytes } from 'node:crypto';
-import { DatabaseSync } from 'node:sqlite';
 import { GarmentPressError } from '../errors.ts';
 import { createApiKey, createSigningSecret, hashApiKey } from './keys.ts';
 import { STAGES, type StageName, type Task, type TaskStatus } from './tasks.ts';
@@ -162,24 +162,7 @@ export interface PublishStore {
 
 /** Opens (creating if needed) the service database at `path`: WAL, full sync, foreign keys. */
 export function openPublishStore(path: string): PublishStore {
-  const db = new DatabaseSync(path);
-  db.exec('PRAGMA busy_timeout = 5000');
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec('PRAGMA synchronous = FULL');
-  db.exec('PRAGMA foreign_keys = ON');
-  db.exec(SCHEMA);
-
-  const inTransaction = <T>(work: () => T): T => {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      db.exec('ROLLBACK');
-      throw error;
-    }
-  };
+  const { db, inTransaction } = openDurableDatabase(path, SCHEMA);
 
   const selectOrganization = db.prepare('SELECT id, name, signing_secret, created_at FROM organizations WHERE id = ?');
   const selectTask = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks WHERE handle = ?`);

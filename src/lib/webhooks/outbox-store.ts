@@ -1,4 +1,4 @@
-import { DatabaseSync } from 'node:sqlite';
+import { openDurableDatabase } from '../sqlite-database.ts';
 import { nextAttemptAt } from './retry-schedule.ts';
 import type { CompletionEvent } from './event-body.ts';
 
@@ -170,25 +170,7 @@ export interface OutboxStore {
 
 /** Opens (creating if needed) the outbox database at `path` in WAL mode with full sync. */
 export function openOutboxStore(path: string): OutboxStore {
-  const db = new DatabaseSync(path);
-  db.exec('PRAGMA busy_timeout = 5000');
-  db.exec('PRAGMA journal_mode = WAL');
-  // FULL syncs every commit, so an accepted attempt survives power loss too, not only a crash.
-  db.exec('PRAGMA synchronous = FULL');
-  db.exec('PRAGMA foreign_keys = ON');
-  db.exec(SCHEMA);
-
-  const inTransaction = <T>(work: () => T): T => {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      const result = work();
-      db.exec('COMMIT');
-      return result;
-    } catch (error) {
-      db.exec('ROLLBACK');
-      throw error;
-    }
-  };
+  const { db, inTransaction } = openDurableDatabase(path, SCHEMA);
 
   const sql = {
     insertEntry: db.prepare(`

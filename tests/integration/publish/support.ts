@@ -1,7 +1,7 @@
 // Shared by the publish integration tests: a self-signed HTTPS receiver that verifies every
 // delivery with the webhook library, JSON requests, folder fingerprints and sample records.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import path from 'node:path';
 import { readVerifiedEvent, type ReceivedEvent } from '../../../src/lib/webhooks/index.ts';
@@ -113,17 +113,7 @@ export async function call(baseUrl: string, pathAndQuery: string, options: { met
   return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
 }
 
-/** Every file under a folder with its size, modification time and content hash: equal fingerprints, unchanged folder. */
-export function fingerprint(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => {
-      const file = path.join(entry.parentPath, entry.name);
-      const info = statSync(file);
-      return `${path.relative(dir, file)} ${info.size} ${info.mtimeMs}`;
-    })
-    .sort();
-}
+export { fingerprint } from '../../support/fingerprint.ts';
 
 /** A copy of a sample record of the projection, under a new slug so it makes a new page. */
 export function sampleRecordAs(slug: string, projection: 'svc' | 'tech' = 'svc'): Record<string, unknown> {
