@@ -25,7 +25,8 @@ async function injected(page: Page) {
   });
 }
 
-test.skip(hostile.length === 0, 'the hostile fixture is missing from tests/fixtures/hostile');
+// A missing fixture must fail the suite, not quietly test nothing.
+if (hostile.length === 0) throw new Error('the hostile fixture is missing from tests/fixtures/hostile');
 
 for (const path of ['/', ...new Set(hostile.map(({ record }) => `/garments/${record.slug}/`)), ...hostile.map(({ record }) => `/garments/${record.slug}/${record.projection}/`)]) {
   test(`${path} runs no script and carries no injected element or dangerous link`, async ({ page }) => {
