@@ -196,3 +196,11 @@ test('the search page is captured with results at desktop and mobile width', asy
     await page.screenshot({ path: `test-results/screenshots/search-${name}.png`, fullPage: true });
   }
 });
+
+test('the site header leads to search from any page', async ({ page }) => {
+  const { record } = builtRecords().find(({ file }) => !file.startsWith('hostile'))!;
+  await page.goto(`/garments/${record.slug}/${record.projection}/`);
+  await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'Search' }).click();
+  await expect(page).toHaveURL(/\/search\/$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+});

@@ -12,6 +12,7 @@ export const STRINGS = {
 
   'nav.skip': 'Skip to content',
   'nav.home': 'All garments',
+  'nav.search': 'Search',
   'nav.primary': 'Site',
   'nav.breadcrumb': 'Breadcrumb',
   'nav.contents': 'On this page',
