@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { watchForScripts } from './script-watch.ts';
 import { builtRecords } from './site.ts';
 
 // The hostile fixture carries markup, script, javascript:/data: URLs and Markdown tricks in every
@@ -30,13 +31,7 @@ if (hostile.length === 0) throw new Error('the hostile fixture is missing from t
 
 for (const path of ['/', ...new Set(hostile.map(({ record }) => `/garments/${record.slug}/`)), ...hostile.map(({ record }) => `/garments/${record.slug}/${record.projection}/`)]) {
   test(`${path} runs no script and carries no injected element or dangerous link`, async ({ page }) => {
-    const dialogs: string[] = [];
-    page.on('dialog', async (dialog) => {
-      dialogs.push(dialog.message());
-      await dialog.dismiss();
-    });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const { dialogs, errors } = watchForScripts(page);
     await page.goto(path);
     await page.mouse.move(10, 10);
     await page.mouse.move(400, 400);

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
+import { watchForScripts } from './script-watch.ts';
 import { builtRecords } from './site.ts';
 
 // Search runs in the browser over the Pagefind index the build wrote into the site.
@@ -119,13 +120,7 @@ test.describe('a hostile record’s text in results', () => {
 
   for (const word of ['hostile', 'script', 'onerror', 'iframe', 'javascript']) {
     test(`searching “${word}” runs nothing and injects no element`, async ({ page }) => {
-      const dialogs: string[] = [];
-      page.on('dialog', async (dialog) => {
-        dialogs.push(dialog.message());
-        await dialog.dismiss();
-      });
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
+      const { dialogs, errors } = watchForScripts(page);
       await page.goto(`/search/?q=${word}`);
       expect(await hitPaths(page)).toContainEqual(expect.stringMatching(/^\/garments\/hostile-/));
       for (const summary of await page.locator('.search-filter summary').all()) await summary.click();
