@@ -4,7 +4,7 @@ import { checkCallbackUrl, type AttemptRecord, type CallbackUrlPolicy, type Outb
 import { bearerToken } from './keys.ts';
 import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
 import type { Publisher } from './publisher.ts';
-import { DEFAULT_BODY_LIMIT_BYTES, readBody } from './request-body.ts';
+import { DEFAULT_BODY_LIMIT_BYTES, discardRest, readBody } from './request-body.ts';
 import type { PublishStore } from './store.ts';
 import { generationText, isTerminal } from './tasks.ts';
 
@@ -83,7 +83,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
     const task = publisher.submit({ organizationId, record, callbackUrl });
     const statusUrl = `/api/generations/${task.handle}`;
-    sendJson(request, response, 202, JSON.stringify({ handle: task.handle, status_url: statusUrl }), { Location: statusUrl });
+    sendJson(response, 202, JSON.stringify({ handle: task.handle, status_url: statusUrl }), { Location: statusUrl });
   };
 
   const getGeneration = async (request: IncomingMessage, response: ServerResponse, url: URL, handle: string) => {
@@ -102,7 +102,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       response.off('close', onClose);
       if (gone.signal.aborted) return;
     }
-    sendJson(request, response, 200, generationText(store.getTask(handle)!));
+    sendJson(response, 200, generationText(store.getTask(handle)!));
   };
 
   const listDeliveries = (request: IncomingMessage, response: ServerResponse, url: URL) => {
@@ -112,12 +112,12 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     const attempts = outbox.listAttempts(organizationId, { limit, ...(before === undefined ? {} : { beforeId: before }) });
     const last = attempts.at(-1);
     const page = { deliveries: attempts.map(describeAttempt), next_before: attempts.length === limit && last !== undefined ? last.id : null };
-    sendJson(request, response, 200, JSON.stringify(page));
+    sendJson(response, 200, JSON.stringify(page));
   };
 
   const health = (request: IncomingMessage, response: ServerResponse) => {
     const builds = store.buildCounts();
-    sendJson(request, response, 200, JSON.stringify({ status: 'ok', builds: { ...builds, this_run: publisher.buildsStarted } }));
+    sendJson(response, 200, JSON.stringify({ status: 'ok', builds: { ...builds, this_run: publisher.buildsStarted } }));
   };
 
   const routes: Array<{ match: (pathname: string) => string[] | undefined; methods: string[]; handle: (request: IncomingMessage, response: ServerResponse, url: URL, ...params: string[]) => Promise<void> | void }> = [
@@ -142,7 +142,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       throw new ApiRefusal(404, 'not_found', `no API route ${request.method} ${url.pathname.slice(0, 200)}`);
     } catch (error) {
       if (!(error instanceof ApiRefusal)) throw error;
-      sendJson(request, response, error.status, JSON.stringify({ error: { code: error.code, message: error.message } }), error.headers);
+      const headers = (await bodyDiscarded(request, 2 * maxBodyBytes)) ? error.headers : { ...error.headers, Connection: 'close' };
+      sendJson(response, error.status, JSON.stringify({ error: { code: error.code, message: error.message } }), headers);
     }
   };
 }
@@ -215,17 +216,22 @@ function describeAttempt(attempt: AttemptRecord) {
 }
 
 /**
- * Sends a JSON answer. When the request body was not read (a refusal), the connection is closed
- * afterwards rather than reading whatever the client still sends.
+ * Reads and discards what is left of a refused request's body, unless it is declared larger than
+ * `limitBytes`, so the client can read the answer. False means the connection should be closed.
  */
-function sendJson(request: IncomingMessage, response: ServerResponse, status: number, json: string, headers: Record<string, string> = {}) {
+async function bodyDiscarded(request: IncomingMessage, limitBytes: number): Promise<boolean> {
   const unreadBody = !request.readableEnded && (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined);
+  if (!unreadBody) return true;
+  if (Number(request.headers['content-length'] ?? 0) > limitBytes) return false;
+  return discardRest(request, limitBytes);
+}
+
+function sendJson(response: ServerResponse, status: number, json: string, headers: Record<string, string> = {}) {
   response.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(json),
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
-    ...(unreadBody ? { Connection: 'close' } : {}),
     ...headers,
   });
   response.end(json);

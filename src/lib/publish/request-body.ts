@@ -12,38 +12,53 @@ export type BodyRead = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_l
  * stream is paused rather than destroyed, so the caller can still answer before closing.
  * @example await readBody(request, 1024, request.headers['content-length']) → { ok: false, reason: 'too_large' }
  */
-export function readBody(stream: Readable, limitBytes: number, declaredLength?: string): Promise<BodyRead> {
+export async function readBody(stream: Readable, limitBytes: number, declaredLength?: string): Promise<BodyRead> {
   if (declaredLength !== undefined && /^\d+$/.test(declaredLength) && Number(declaredLength) > limitBytes) {
-    return Promise.resolve({ ok: false, reason: 'too_large' });
+    return { ok: false, reason: 'too_large' };
   }
+  const chunks: Buffer[] = [];
+  const outcome = await readUpTo(stream, limitBytes, (bytes) => chunks.push(bytes));
+  return outcome === 'ended' ? { ok: true, bytes: Buffer.concat(chunks) } : { ok: false, reason: outcome };
+}
+
+/**
+ * Reads and throws away the rest of a refused body, up to `limitBytes`, so a client that sends its
+ * whole body before reading the answer (as fetch does) gets the answer rather than a broken pipe.
+ * @returns whether the body ended within the limit (if not, the connection should be closed)
+ */
+export async function discardRest(stream: Readable, limitBytes: number): Promise<boolean> {
+  return (await readUpTo(stream, limitBytes, () => {})) === 'ended';
+}
+
+function readUpTo(stream: Readable, limitBytes: number, take: (bytes: Buffer) => void): Promise<'ended' | 'too_large' | 'aborted'> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const settle = (result: BodyRead) => {
+    const settle = (outcome: 'ended' | 'too_large' | 'aborted') => {
       if (settled) return;
       settled = true;
       stream.off('data', onData);
       stream.off('end', onEnd);
       stream.off('error', onAbort);
       stream.off('close', onAbort);
-      resolve(result);
+      resolve(outcome);
     };
     const onData = (chunk: Buffer | string) => {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       size += bytes.length;
       if (size > limitBytes) {
         stream.pause();
-        settle({ ok: false, reason: 'too_large' });
+        settle('too_large');
         return;
       }
-      chunks.push(bytes);
+      take(bytes);
     };
-    const onEnd = () => settle({ ok: true, bytes: Buffer.concat(chunks, size) });
-    const onAbort = () => settle({ ok: false, reason: 'aborted' });
+    const onEnd = () => settle('ended');
+    const onAbort = () => settle('aborted');
     stream.on('data', onData);
     stream.on('end', onEnd);
     stream.on('error', onAbort);
     stream.on('close', onAbort);
+    stream.resume();
   });
 }

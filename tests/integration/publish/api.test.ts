@@ -2,6 +2,7 @@
 // stand-in the test controls (real builds are covered by service.test.ts).
 import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,12 +185,40 @@ describe('POST /api/publish', () => {
       expect(snapshot()).toEqual(before);
     });
 
-    it('refuses a body whose declared length is over the limit with 413, before reading it', async () => {
+    it('refuses a body declared far over the limit with 413 at once, and closes the connection', async () => {
       before = snapshot();
-      const answer = await rawPost({ 'Content-Length': String(BODY_LIMIT + 1) }, (req) => req.write('{"record":'));
+      const answer = await rawPost({ 'Content-Length': String(64 * BODY_LIMIT) }, (req) => req.write('{"record":'));
       expect(answer.status).toBe(413);
       expect(JSON.parse(answer.text).error.code).toBe('payload_too_large');
       expect(answer.headers.connection).toBe('close');
+      expect(snapshot()).toEqual(before);
+    });
+
+    it('lets a client that goes on sending a body somewhat over the limit read its 413, without a broken pipe', async () => {
+      before = snapshot();
+      // Like fetch, this client sends its whole body before it reads the answer.
+      const length = 2 * BODY_LIMIT;
+      const port = new URL(service.url).port;
+      const outcome = await new Promise<{ answer: string; error: string | undefined }>((resolve) => {
+        const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+        let answer = '';
+        let error: string | undefined;
+        socket.on('data', (bytes: Buffer) => (answer += bytes.toString('utf8')));
+        socket.on('error', (failure: NodeJS.ErrnoException) => (error = failure.code ?? failure.message));
+        socket.on('close', () => resolve({ answer, error }));
+        socket.write(`POST /api/publish HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`);
+        const chunk = Buffer.alloc(length / 16, 0x20);
+        let sent = 0;
+        const sendNext = () => {
+          if (error !== undefined) return;
+          if (sent++ === 16) return void socket.end();
+          socket.write(chunk, () => setTimeout(sendNext, 20));
+        };
+        sendNext();
+      });
+      expect(outcome.error).toBeUndefined();
+      expect(outcome.answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(outcome.answer).toContain('"payload_too_large"');
       expect(snapshot()).toEqual(before);
     });
 

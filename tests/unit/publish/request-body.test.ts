@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readBody } from '../../../src/lib/publish/request-body.ts';
+import { discardRest, readBody } from '../../../src/lib/publish/request-body.ts';
 
 /** A stream of the given chunks that counts how many of them were read. */
 function countingStream(chunks: Buffer[]) {
@@ -55,5 +55,20 @@ describe('readBody', () => {
       },
     });
     expect(await readBody(stream, 100)).toEqual({ ok: false, reason: 'aborted' });
+  });
+});
+
+describe('discardRest', () => {
+  it('reads the rest of a refused body to its end, after a refusal paused it', async () => {
+    const { stream, chunksRead } = countingStream(Array.from({ length: 40 }, () => Buffer.alloc(1024)));
+    expect((await readBody(stream, 4096)).ok).toBe(false);
+    expect(await discardRest(stream, 64 * 1024)).toBe(true);
+    expect(chunksRead()).toBe(40);
+  });
+
+  it('gives up on a body that goes on past its limit, so the connection can be closed', async () => {
+    const { stream, chunksRead } = countingStream(Array.from({ length: 1000 }, () => Buffer.alloc(1024)));
+    expect(await discardRest(stream, 8 * 1024)).toBe(false);
+    expect(chunksRead()).toBeLessThan(100);
   });
 });
