@@ -3,9 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSearchIndex, buildSearchIndexInWorker, SearchIndexError } from '../../src/lib/search/index-site.ts';
+import { TwinsError, writeRecordOutputs } from '../../src/lib/build/record-outputs.ts';
+import { buildSearchIndex, SearchIndexError } from '../../src/lib/search/index-site.ts';
 import { searchRecord } from '../../src/lib/search/search-record.ts';
-import { readRecord, siteEntryOf, type SiteEntry } from '../../src/lib/site/site-index.ts';
+import { publishedRecord } from '../../src/lib/site/links.ts';
+import { recordMarkdown } from '../../src/lib/site/markdown.ts';
+import { entryLinks, jsonFile } from '../../src/lib/site/site-files.ts';
+import { indexEntries, readRecord, siteEntryOf, type SiteEntry } from '../../src/lib/site/site-index.ts';
 import { t } from '../../src/lib/site/strings.ts';
 import { projectRoot, sampleRecords } from '../support/records.ts';
 import { runCli } from '../support/run.ts';
@@ -231,19 +235,41 @@ describe('buildSearchIndex', () => {
     expect(summary).toMatchObject({ pages: entries().length, reused: 0 });
   });
 
-  it('builds the same index in a worker thread, and reports a failure there as a SearchIndexError', async () => {
-    const out = path.join(work, 'worker');
+  it('writes the twins of the rendered garments and the same index from one read of each record, in a worker thread', async () => {
+    const siteDir = path.join(work, 'outputs');
+    const site = 'https://garments.example/';
+    const all = entries();
+    const rendered = all[0]!.slug;
     const progress: number[] = [];
-    const summary = await buildSearchIndexInWorker(entries(), out, { onProgress: (indexed) => progress.push(indexed) });
-    expect(summary.pages).toBe(entries().length);
-    expect(progress.at(-1)).toBe(entries().length);
-    if (process.platform === 'linux') expect(summary.pagefindPeakRssMb).toBeGreaterThan(0);
+    const summary = await writeRecordOutputs({ entries: all, renderedSlugs: [rendered], siteDir, site }, (indexed) => progress.push(indexed));
+    expect(summary.search.pages).toBe(all.length);
+    expect(progress.at(-1)).toBe(all.length);
+    const index = indexEntries(all, new Set([rendered]));
+    const twinned = all.filter((entry) => entry.slug === rendered);
+    expect(summary.twins.records).toBe(twinned.length);
+    for (const entry of twinned) {
+      const record = readRecord(entry);
+      const links = entryLinks(index, entry, site);
+      expect(readFileSync(path.join(siteDir, `garments/${entry.slug}/${entry.projection}.json`), 'utf8')).toBe(jsonFile(publishedRecord(record, links)));
+      expect(readFileSync(path.join(siteDir, `garments/${entry.slug}/${entry.projection}.md`), 'utf8')).toBe(recordMarkdown(record, links));
+    }
+    // Garments not rendered keep the twins the last build made (carried over), so none are written for them.
+    expect(readdirSync(path.join(siteDir, 'garments')).sort()).toEqual([rendered]);
     const direct = readFragments(work, path.join(work, 'direct')).sort((a, b) => a.url.localeCompare(b.url));
-    expect(readFragments(work, out).sort((a, b) => a.url.localeCompare(b.url))).toEqual(direct);
+    expect(readFragments(work, path.join(siteDir, 'pagefind')).sort((a, b) => a.url.localeCompare(b.url))).toEqual(direct);
+  });
 
+  it('reports a record it cannot read as a SearchIndexError, and twins it cannot write as a TwinsError', async () => {
     const missing = { ...entries()[0]!, file: path.join(work, 'gone.json') };
-    const failure = await buildSearchIndexInWorker([missing], path.join(work, 'worker-missing')).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(SearchIndexError);
-    expect((failure as Error).message).toMatch(/could not read .*gone\.json/);
+    const unreadable = await writeRecordOutputs({ entries: [missing], renderedSlugs: null, siteDir: path.join(work, 'outputs-missing'), site: 'https://x.example/' }).catch((error: unknown) => error);
+    expect(unreadable).toBeInstanceOf(SearchIndexError);
+    expect((unreadable as Error).message).toMatch(/could not read .*gone\.json/);
+
+    const blocked = path.join(work, 'outputs-blocked');
+    mkdirSync(blocked);
+    writeFileSync(path.join(blocked, 'garments'), 'a file where the garments folder goes');
+    const unwritable = await writeRecordOutputs({ entries: entries(), renderedSlugs: null, siteDir: blocked, site: 'https://x.example/' }).catch((error: unknown) => error);
+    expect(unwritable).toBeInstanceOf(TwinsError);
+    expect((unwritable as Error).message).toMatch(/^twins: could not write the twins of .*\.json: /);
   });
 });

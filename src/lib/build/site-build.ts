@@ -4,11 +4,11 @@ import { fileURLToPath } from 'node:url';
 import { build as astroBuild } from 'astro';
 import { tmpdir } from 'node:os';
 import { checkRecords, type Problem } from '../record/index.ts';
-import { buildSearchIndex } from '../search/index-site.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { siteEntryOf, writeSiteIndexFile } from '../site/site-index.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
 import { carryOver, listGarmentOutput, missingOutput } from './carry-over.ts';
+import { writeRecordOutputs } from './record-outputs.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
 export interface BuildOptions {
@@ -94,21 +94,39 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
   const staging = `${target}.staging-${process.pid}`;
   const indexFile = path.join(tmpdir(), `garment-press-index-${process.pid}.json`);
   await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
   try {
     await writeSiteIndexFile(indexFile, entries, renderedSlugs);
+    // Twins and the search index come from one read of each record, in a thread beside Astro's.
+    // Unchanged garments' pages are indexed again from the last index instead of reading their records.
+    const started = performance.now();
+    const recordOutputs = writeRecordOutputs(
+      {
+        entries,
+        renderedSlugs: renderedSlugs && [...renderedSlugs],
+        siteDir: staging,
+        site,
+        ...(renderedSlugs ? { previous: { bundleDir: path.join(target, SEARCH_BUNDLE_PATH), changedSlugs: renderedSlugs } } : {}),
+      },
+      (indexed, total) => onProgress(`twins and search index: ${indexed} of ${total} records`),
+    );
+    // Settled at once so a failure here cannot go unhandled while Astro still renders.
+    const outputs = recordOutputs.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
     process.env.GARMENT_PRESS_RECORDS = recordsRoot;
     process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
     await timed('render', () => renderSite(staging, site));
-    onProgress(`render: ${rendering.length} records into pages and twins (${seconds('render')})`);
+    onProgress(`render: ${rendering.length} records into pages (${seconds('render')})`);
     if (renderedSlugs) {
       const kept = await timed('carry over', () => carryOver(previousOutput, renderedSlugs, target, staging));
       onProgress(`carry over: ${entries.length - rendering.length} unchanged records, ${kept} files linked from the last build (${seconds('carry over')})`);
     }
-    // A failed index throws SearchIndexError before the swap: the last good site stays in place.
-    // Unchanged garments' pages are indexed again from the last index instead of reading their records.
-    const previous = renderedSlugs ? { bundleDir: path.join(target, SEARCH_BUNDLE_PATH), changedSlugs: renderedSlugs } : undefined;
-    const search = await timed('search index', () => buildSearchIndex(entries, path.join(staging, SEARCH_BUNDLE_PATH), { previous }));
-    onProgress(`search index: ${search.pages} pages indexed (${seconds('search index')})`);
+    // A failed index or twin throws before the swap: the last good site stays in place.
+    const done = await timed('wait for twins and search index', () => outputs);
+    if ('error' in done) throw done.error;
+    timings.twins = done.summary.twins.seconds;
+    timings['search index'] = done.seconds;
+    onProgress(`twins: ${done.summary.twins.records} records into JSON and Markdown (${seconds('twins')}, beside the render)`);
+    onProgress(`search index: ${done.summary.search.pages} pages indexed (${seconds('search index')})`);
     await writeBuildState(staging, { version: 1, fingerprint, checks });
     await swapInto(staging, target);
   } finally {
@@ -129,7 +147,8 @@ async function renderSite(staging: string, site: string): Promise<void> {
   await mkdir(privateDir, { recursive: true });
   process.chdir(privateDir);
   try {
-    await astroBuild({ root: projectRoot, outDir: staging, site, logLevel: 'warn' });
+    // The twins are being written into the same folder: Astro must not empty it first.
+    await astroBuild({ root: projectRoot, outDir: staging, site, logLevel: 'warn', vite: { build: { emptyOutDir: false } } });
   } finally {
     process.chdir(workingDir);
     await rm(privateDir, { recursive: true, force: true });

@@ -1,12 +1,11 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import * as pagefind from 'pagefind';
 import { GarmentPressError } from '../errors.ts';
+import type { GarmentRecord } from '../record/types.ts';
 import { readRecord, type SiteEntry } from '../site/site-index.ts';
 import { pagePath } from '../site/urls.ts';
 import { pagefindPeakRssMb } from './child-memory.ts';
-import type { IndexWorkerData, IndexWorkerMessage } from './index-worker.ts';
 import { readIndexedPages } from './indexed-pages.ts';
 import { reindexedRecord, searchRecord, type IndexedPage } from './search-record.ts';
 
@@ -40,6 +39,12 @@ export interface SearchIndexOptions {
    * index this code wrote. A page it lacks is read from its record as usual.
    */
   previous?: PreviousIndex;
+  /**
+   * Called with every record read for the index, before its page is added: lets the same read
+   * serve other output (the build writes the record's twins). It should use the record before it
+   * first awaits; its failure fails the index.
+   */
+  eachRecord?: (entry: SiteEntry, record: GarmentRecord) => Promise<void>;
 }
 
 /** An index written by an earlier build, and what changed since. */
@@ -60,7 +65,7 @@ const PROGRESS_EVERY = 1000;
  * entry becomes a SearchIndexError naming the step (and the record file).
  */
 export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath: string, options: SearchIndexOptions = {}): Promise<SearchIndexSummary> {
-  const { concurrency = 200, onProgress = () => {}, previous } = options;
+  const { concurrency = 200, onProgress = () => {}, previous, eachRecord } = options;
   const started = performance.now();
   const failed = (step: string, detail: string, cause?: unknown) =>
     new SearchIndexError(`search index: Pagefind failed while ${step}: ${detail}`, { cause });
@@ -74,14 +79,18 @@ export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath
     let reused = 0;
     const add = async (entry: SiteEntry) => {
       const keptPage = previous?.changedSlugs.has(entry.slug) ? undefined : kept.get(pagePath(entry.slug, entry.projection));
-      let record;
-      try {
-        record = keptPage ? reindexedRecord(entry, keptPage) : searchRecord(entry, readRecord(entry));
-      } catch (error) {
-        throw new SearchIndexError(`search index: could not read ${entry.file}: ${(error as Error).message}`, { cause: error });
+      let page;
+      if (keptPage) {
+        page = reindexedRecord(entry, keptPage);
+        reused++;
+      } else {
+        const record = readEntry(entry);
+        const other = eachRecord?.(entry, record);
+        page = searchRecord(entry, record);
+        // The record is let go here, not held while the other output is written.
+        await other;
       }
-      if (keptPage) reused++;
-      const added = await index.addCustomRecord(record);
+      const added = await index.addCustomRecord(page);
       if (added.errors.length > 0) throw failed(`adding ${entry.file}`, added.errors.join('; '));
       if (++indexed % PROGRESS_EVERY === 0) onProgress(indexed, entries.length);
     };
@@ -93,7 +102,7 @@ export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath
       if (inFlight.size >= concurrency) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
-    onProgress(indexed, entries.length);
+    if (indexed % PROGRESS_EVERY !== 0) onProgress(indexed, entries.length);
 
     await rm(outputPath, { recursive: true, force: true });
     const written = await index.writeFiles({ outputPath });
@@ -103,7 +112,7 @@ export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath
 
     return { pages, reused, seconds: (performance.now() - started) / 1000, pagefindPeakRssMb: pagefindPeakRssMb() };
   } catch (error) {
-    if (error instanceof SearchIndexError) throw error;
+    if (error instanceof GarmentPressError) throw error;
     // The service itself broke (binary missing, process crashed): say so, keep the cause.
     throw failed('indexing', (error as Error).message ?? String(error), error);
   } finally {
@@ -111,35 +120,16 @@ export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath
   }
 }
 
+function readEntry(entry: SiteEntry): GarmentRecord {
+  try {
+    return readRecord(entry);
+  } catch (error) {
+    throw new SearchIndexError(`search index: could not read ${entry.file}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 /** The pages a written index holds, from its entry file (every language counts). */
 async function indexedPages(outputPath: string): Promise<number> {
   const entry = JSON.parse(await readFile(path.join(outputPath, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
   return Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0);
-}
-
-/**
- * Runs buildSearchIndex in a worker thread and resolves to its summary. Reading and converting
- * records then happens beside the main thread (where Astro renders pages), not in turns with it.
- * A failure in the worker becomes a SearchIndexError with the worker's message.
- */
-export function buildSearchIndexInWorker(
-  entries: readonly SiteEntry[],
-  outputPath: string,
-  { onProgress = () => {}, previous }: Pick<SearchIndexOptions, 'onProgress' | 'previous'> = {},
-): Promise<SearchIndexSummary> {
-  return new Promise((resolve, reject) => {
-    const workerData: IndexWorkerData = { entries: [...entries], outputPath, previous };
-    const worker = new Worker(new URL('./index-worker.ts', import.meta.url), { workerData });
-    let settled = false;
-    const settle = (done: () => void) => {
-      if (!settled) (settled = true), done();
-    };
-    worker.on('message', (message: IndexWorkerMessage) => {
-      if (message.type === 'progress') onProgress(message.indexed, message.total);
-      else if (message.type === 'done') settle(() => resolve(message.summary));
-      else settle(() => reject(new SearchIndexError(message.message)));
-    });
-    worker.on('error', (error) => settle(() => reject(new SearchIndexError(`search index: the indexing thread failed: ${error.message}`, { cause: error }))));
-    worker.on('exit', (code) => settle(() => reject(new SearchIndexError(`search index: the indexing thread stopped (exit code ${code}) before it finished`))));
-  });
 }
