@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { build as astroBuild } from 'astro';
 import { tmpdir } from 'node:os';
 import { checkRecords, type Problem } from '../record/index.ts';
+import { PAGEFIND_PROCESS } from '../search/child-memory.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { siteEntryOf, writeSiteIndexFile } from '../site/site-index.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
@@ -27,7 +28,7 @@ export interface BuildResult {
   problems: Problem[];
   /** Seconds per stage. */
   timings: Record<string, number>;
-  /** The process's peak resident memory (MiB) at the end of each stage. */
+  /** The process's peak resident memory (MiB) at the end of each stage, and the Pagefind process's own peak. */
   peakRssMb: Record<string, number>;
   records: number;
   /** Records whose pages and twins were rendered (the others were carried over from the previous build). */
@@ -51,7 +52,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
       return await work();
     } finally {
       timings[stage] = (performance.now() - start) / 1000;
-      peakRssMb[stage] = Math.round(process.resourceUsage().maxRSS / 1024);
+      peakRssMb[stage] = peakRss();
     }
   };
   const seconds = (stage: string) => `${timings[stage]!.toFixed(1)} s`;
@@ -121,10 +122,12 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
       onProgress(`carry over: ${entries.length - rendering.length} unchanged records, ${kept} files linked from the last build (${seconds('carry over')})`);
     }
     // A failed index or twin throws before the swap: the last good site stays in place.
-    const done = await timed('wait for twins and search index', () => outputs);
+    const done = await outputs;
     if ('error' in done) throw done.error;
     timings.twins = done.summary.twins.seconds;
     timings['search index'] = done.seconds;
+    peakRssMb.twins = peakRssMb['search index'] = peakRss();
+    if (done.summary.search.pagefindPeakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = done.summary.search.pagefindPeakRssMb;
     onProgress(`twins: ${done.summary.twins.records} records into JSON and Markdown (${seconds('twins')}, beside the render)`);
     onProgress(`search index: ${done.summary.search.pages} pages indexed (${seconds('search index')})`);
     await writeBuildState(staging, { version: 1, fingerprint, checks });
@@ -134,6 +137,11 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
     await rm(indexFile, { force: true });
   }
   return result(true, rendering.length);
+}
+
+/** This process's peak resident memory so far, MiB (its threads included, its child processes not). */
+function peakRss(): number {
+  return Math.round(process.resourceUsage().maxRSS / 1024);
 }
 
 /**

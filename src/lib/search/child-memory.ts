@@ -1,5 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
+/** Where a build's report puts the Pagefind process's peak memory, beside its stages' own. */
+export const PAGEFIND_PROCESS = 'Pagefind process';
+
 /**
  * The peak resident memory (MiB) of this process's Pagefind service, which process.resourceUsage()
  * does not count, read from Linux's /proc while the service still runs; undefined where there is
