@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchReport } from '../../../src/lib/bench/bench.ts';
+import { formatBenchTable } from '../../../src/lib/bench/report.ts';
+
+const report: BenchReport = {
+  records: 2000,
+  inputMb: 245.4,
+  outputMb: 838.2,
+  outputFiles: 9012,
+  machine: { cpus: 2, node: '24.21.0' },
+  runs: [
+    {
+      name: 'full',
+      seconds: 40,
+      timings: { validate: 2.5, render: 30, twins: 9.5, 'search index': 28 },
+      peakRssMb: { validate: 400, render: 900, twins: 950, 'search index': 950, 'Pagefind process': 700 },
+    },
+    { name: 'no change', seconds: 1.6, timings: { validate: 1.2 }, peakRssMb: { validate: 200 } },
+  ],
+};
+
+describe('formatBenchTable', () => {
+  const table = formatBenchTable(report);
+  const rows = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| build'));
+  const cells = (row: string) => row.split('|').slice(1, -1).map((cell) => cell.trim());
+
+  it('says what was built from what, on what machine', () => {
+    expect(table.split('\n')[0]).toBe('2000 records (245 MB in), 9012 files (838 MB out); 2 cores, Node 24.21.0');
+  });
+
+  it('gives each stage its wall time, records per second and peak memory, then the build total', () => {
+    expect(rows.map(cells)).toEqual([
+      ['full', 'validate', '2.50', '800', '400'],
+      ['full', 'render', '30.00', '67', '900'],
+      ['full', 'twins', '9.50', '211', '950'],
+      ['full', 'search index', '28.00', '71', '950'],
+      ['full', 'Pagefind process (beside the build)', '', '', '700'],
+      ['full', 'total', '40.00', '50', '950'],
+      ['no change', 'validate', '1.20', '1667', '200'],
+      ['no change', 'total', '1.60', '1250', '200'],
+    ]);
+  });
+
+  it('is a Markdown table whose columns line up', () => {
+    const lines = table.split('\n').slice(2);
+    expect(new Set(lines.map((line) => line.length)).size).toBe(1);
+    expect(lines[1]).toMatch(/^\|:-+\|:-+\|-+:\|-+:\|-+:\|$/);
+  });
+});
