@@ -41,6 +41,7 @@ if (options.help) {
 
 // Astro loads slowly, so it is imported only once the arguments are known to be good.
 const { buildSite } = await import('../lib/build/site-build.ts');
+const { GarmentPressError } = await import('../lib/errors.ts');
 const started = performance.now();
 const result = await buildSite({
   recordsDir: options.records,
@@ -48,6 +49,11 @@ const result = await buildSite({
   site: options.site,
   fresh: options.fresh,
   onProgress: (line) => process.stdout.write(`${line}\n`),
+}).catch((error: Error) => {
+  // Our own failures say what went wrong; anything else keeps its stack for a bug report.
+  const told = error instanceof GarmentPressError ? `${error.name}: ${error.message}` : (error.stack ?? String(error));
+  process.stderr.write(`${told}\nbuild failed; ${options.out}/ was left unchanged\n`);
+  process.exit(1);
 });
 for (const problem of result.problems) process.stdout.write(`${formatProblem(problem)}\n`);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -38,11 +38,18 @@ const errorClasses: Record<string, new (message: string) => GarmentPressError> =
 /**
  * Writes the JSON and Markdown twins of every rendered record and the site's search index, from
  * one read of each record, in a worker thread: the work goes on beside the main thread, where
- * Astro renders the pages. A failure rejects with the thread's SearchIndexError or TwinsError.
+ * Astro renders the pages. A failure rejects with the thread's SearchIndexError or TwinsError;
+ * an abort stops the thread.
  */
-export function writeRecordOutputs(job: RecordOutputsJob, onProgress: (indexed: number, total: number) => void = () => {}): Promise<RecordOutputsSummary> {
+export function writeRecordOutputs(
+  job: RecordOutputsJob,
+  onProgress: (indexed: number, total: number) => void = () => {},
+  signal?: AbortSignal,
+): Promise<RecordOutputsSummary> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./record-outputs-worker.ts', import.meta.url), { workerData: job });
+    // Stopped (the build failed elsewhere): settles only once the thread has ended, so nothing more is written.
+    signal?.addEventListener('abort', () => void worker.terminate(), { once: true });
     let settled = false;
     const settle = (done: () => void) => {
       if (!settled) (settled = true), done();

@@ -9,7 +9,7 @@ import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { siteEntryOf, writeSiteIndexFile } from '../site/site-index.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
 import { carryOver, listGarmentOutput, missingOutput } from './carry-over.ts';
-import { writeRecordOutputs } from './record-outputs.ts';
+import { writeRecordOutputs, type RecordOutputsSummary } from './record-outputs.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
 export interface BuildOptions {
@@ -96,6 +96,8 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
   const indexFile = path.join(tmpdir(), `garment-press-index-${process.pid}.json`);
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
+  const stop = new AbortController();
+  let outputs: Promise<{ summary: RecordOutputsSummary; seconds: number } | { error: unknown }> | undefined;
   try {
     await writeSiteIndexFile(indexFile, entries, renderedSlugs);
     // Twins and the search index come from one read of each record, in a thread beside Astro's.
@@ -110,9 +112,10 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
         ...(renderedSlugs ? { previous: { bundleDir: path.join(target, SEARCH_BUNDLE_PATH), changedSlugs: renderedSlugs } } : {}),
       },
       (indexed, total) => onProgress(`twins and search index: ${indexed} of ${total} records`),
+      stop.signal,
     );
     // Settled at once so a failure here cannot go unhandled while Astro still renders.
-    const outputs = recordOutputs.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
+    outputs = recordOutputs.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
     process.env.GARMENT_PRESS_RECORDS = recordsRoot;
     process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
     await timed('render', () => renderSite(staging, site));
@@ -133,6 +136,9 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
     await writeBuildState(staging, { version: 1, fingerprint, checks });
     await swapInto(staging, target);
   } finally {
+    // A failed render must not leave the thread writing into the staging folder being removed.
+    stop.abort();
+    await outputs;
     await rm(staging, { recursive: true, force: true });
     await rm(indexFile, { force: true });
   }
