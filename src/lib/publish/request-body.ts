@@ -30,11 +30,14 @@ export async function discardRest(stream: Readable, limitBytes: number): Promise
   return (await readUpTo(stream, limitBytes, () => {})) === 'ended';
 }
 
-function readUpTo(stream: Readable, limitBytes: number, take: (bytes: Buffer) => void): Promise<'ended' | 'too_large' | 'aborted'> {
+/** How reading a body up to a limit ended. */
+type ReadOutcome = 'ended' | 'too_large' | 'aborted';
+
+function readUpTo(stream: Readable, limitBytes: number, take: (bytes: Buffer) => void): Promise<ReadOutcome> {
   return new Promise((resolve) => {
     let size = 0;
     let settled = false;
-    const settle = (outcome: 'ended' | 'too_large' | 'aborted') => {
+    const settle = (outcome: ReadOutcome) => {
       if (settled) return;
       settled = true;
       stream.off('data', onData);
