@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TwinsError, writeRecordOutputs } from '../../src/lib/build/record-outputs.ts';
+import { recordFiles } from '../../src/lib/build/record-files.ts';
+import { RecordFilesError, writeRecordOutputs } from '../../src/lib/build/record-outputs.ts';
 import { buildSearchIndex, SearchIndexError } from '../../src/lib/search/index-site.ts';
 import { searchRecord } from '../../src/lib/search/search-record.ts';
 import { publishedRecord } from '../../src/lib/site/links.ts';
@@ -235,23 +236,27 @@ describe('buildSearchIndex', () => {
     expect(summary).toMatchObject({ pages: entries().length, reused: 0 });
   });
 
-  it('writes the twins of the rendered garments and the same index from one read of each record, in a worker thread', async () => {
+  it('writes the pages and twins of the rendered garments and the same index from one read of each record, in worker threads', async () => {
     const siteDir = path.join(work, 'outputs');
     const site = 'https://garments.example/';
+    const stylesheet = '/styles/site.test.css';
     const all = entries();
     const rendered = all[0]!.slug;
     const progress: number[] = [];
-    const summary = await writeRecordOutputs({ entries: all, renderedSlugs: [rendered], siteDir, site }, (indexed) => progress.push(indexed));
+    const summary = await writeRecordOutputs({ entries: all, renderedSlugs: [rendered], siteDir, site, stylesheet }, (indexed) => progress.push(indexed));
     expect(summary.search.pages).toBe(all.length);
     expect(progress.at(-1)).toBe(all.length);
     const index = indexEntries(all, new Set([rendered]));
-    const twinned = all.filter((entry) => entry.slug === rendered);
-    expect(summary.twins.records).toBe(twinned.length);
-    for (const entry of twinned) {
-      const record = readRecord(entry);
-      const links = entryLinks(index, entry, site);
-      expect(readFileSync(path.join(siteDir, `garments/${entry.slug}/${entry.projection}.json`), 'utf8')).toBe(jsonFile(publishedRecord(record, links)));
-      expect(readFileSync(path.join(siteDir, `garments/${entry.slug}/${entry.projection}.md`), 'utf8')).toBe(recordMarkdown(record, links));
+    const written = all.filter((entry) => entry.slug === rendered);
+    expect(summary.pages.records).toBe(written.length);
+    for (const entry of written) {
+      const files = recordFiles(index, entry, readRecord(entry), { site, stylesheet });
+      expect(files.map((file) => file.sitePath)).toEqual([
+        `/garments/${entry.slug}/${entry.projection}/index.html`,
+        `/garments/${entry.slug}/${entry.projection}.json`,
+        `/garments/${entry.slug}/${entry.projection}.md`,
+      ]);
+      for (const file of files) expect(readFileSync(path.join(siteDir, file.sitePath), 'utf8')).toBe(file.text);
     }
     // Garments not rendered keep the twins the last build made (carried over), so none are written for them.
     expect(readdirSync(path.join(siteDir, 'garments')).sort()).toEqual([rendered]);
@@ -259,17 +264,18 @@ describe('buildSearchIndex', () => {
     expect(readFragments(work, path.join(siteDir, 'pagefind')).sort((a, b) => a.url.localeCompare(b.url))).toEqual(direct);
   });
 
-  it('reports a record it cannot read as a SearchIndexError, and twins it cannot write as a TwinsError', async () => {
+  it('reports a record it cannot read, and files it cannot write, as a RecordFilesError naming the record', async () => {
+    const job = { site: 'https://x.example/', stylesheet: '/styles/site.test.css' };
     const missing = { ...entries()[0]!, file: path.join(work, 'gone.json') };
-    const unreadable = await writeRecordOutputs({ entries: [missing], renderedSlugs: null, siteDir: path.join(work, 'outputs-missing'), site: 'https://x.example/' }).catch((error: unknown) => error);
-    expect(unreadable).toBeInstanceOf(SearchIndexError);
-    expect((unreadable as Error).message).toMatch(/could not read .*gone\.json/);
+    const unreadable = await writeRecordOutputs({ ...job, entries: [missing], renderedSlugs: null, siteDir: path.join(work, 'outputs-missing') }).catch((error: unknown) => error);
+    expect(unreadable).toBeInstanceOf(RecordFilesError);
+    expect((unreadable as Error).message).toMatch(/^pages: failed while reading .*gone\.json: /);
 
     const blocked = path.join(work, 'outputs-blocked');
     mkdirSync(blocked);
     writeFileSync(path.join(blocked, 'garments'), 'a file where the garments folder goes');
-    const unwritable = await writeRecordOutputs({ entries: entries(), renderedSlugs: null, siteDir: blocked, site: 'https://x.example/' }).catch((error: unknown) => error);
-    expect(unwritable).toBeInstanceOf(TwinsError);
-    expect((unwritable as Error).message).toMatch(/^twins: could not write the twins of .*\.json: /);
+    const unwritable = await writeRecordOutputs({ ...job, entries: entries(), renderedSlugs: null, siteDir: blocked }).catch((error: unknown) => error);
+    expect(unwritable).toBeInstanceOf(RecordFilesError);
+    expect((unwritable as Error).message).toMatch(/^pages: failed while writing the page of \/garments\/[\w-]+\/: ENOTDIR/);
   });
 });

@@ -1,37 +1,41 @@
-// The worker thread behind writeRecordOutputs: reads each rendered record once for its twins and its search page.
-import path from 'node:path';
+// A record thread behind writeRecordOutputs: writes its garments' pages, and reads each of their records once for its page, its twins and its search page.
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildSearchIndex } from '../search/index-site.ts';
-import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
-import { indexEntries, rendersGarment } from '../site/site-index.ts';
-import { TwinsError, type RecordOutputsJob, type RecordOutputsMessage } from './record-outputs.ts';
-import { twinFiles, writeTwinFiles } from './twins.ts';
+import { searchRecord } from '../search/search-record.ts';
+import { indexEntries, readRecord, rendersGarment } from '../site/site-index.ts';
+import { garmentPath } from '../site/urls.ts';
+import { garmentFile, recordFiles, writeSiteFiles } from './record-files.ts';
+import type { RecordThreadData, RecordThreadMessage } from './record-outputs.ts';
 
 if (parentPort) {
   const port = parentPort;
-  const say = (message: RecordOutputsMessage) => port.postMessage(message);
-  const { entries, renderedSlugs, siteDir, site, previous } = workerData as RecordOutputsJob;
+  const say = (message: RecordThreadMessage) => port.postMessage(message);
+  const { entries, renderedSlugs, siteDir, site, stylesheet, thread, threads } = workerData as RecordThreadData;
   const index = indexEntries(entries, renderedSlugs && new Set(renderedSlugs));
-  const twins = { records: 0, seconds: 0 };
+  const options = { site, stylesheet };
+  // Every thread takes every n-th rendered garment, so all go through the index's order together.
+  const mine = [...index.garments].filter(([slug]) => rendersGarment(index, slug)).filter((_, position) => position % threads === thread);
+  let records = 0;
+  let step = 'writing';
+  let current = '';
   try {
-    const search = await buildSearchIndex(entries, path.join(siteDir, SEARCH_BUNDLE_PATH), {
-      previous,
-      onProgress: (indexed, total) => say({ type: 'progress', indexed, total }),
-      eachRecord: async (entry, record) => {
-        if (!rendersGarment(index, entry.slug)) return;
-        const started = performance.now();
-        const files = twinFiles(index, entry, record, site);
-        twins.seconds += (performance.now() - started) / 1000;
-        await writeTwinFiles(siteDir, entry.slug, files).catch((error: Error) => {
-          throw new TwinsError(`twins: could not write the twins of ${entry.file}: ${error.message}`, { cause: error });
-        });
-        twins.records++;
-      },
-    });
-    const expected = entries.filter((entry) => rendersGarment(index, entry.slug)).length;
-    if (twins.records !== expected) throw new TwinsError(`twins: wrote the twins of ${twins.records} records, expected ${expected}`);
-    say({ type: 'done', summary: { search, twins } });
+    for (const [slug, garment] of mine) {
+      current = `the page of ${garmentPath(slug)}`;
+      writeSiteFiles(siteDir, [garmentFile(slug, garment, options)]);
+      for (const entry of [garment.svc, garment.tech]) {
+        if (!entry) continue;
+        current = entry.file;
+        step = 'reading';
+        const record = readRecord(entry);
+        step = 'rendering';
+        const files = recordFiles(index, entry, record, options);
+        step = 'writing';
+        writeSiteFiles(siteDir, files);
+        say({ type: 'page', page: searchRecord(entry, record) });
+        records++;
+      }
+    }
+    say({ type: 'done', records });
   } catch (error) {
-    say({ type: 'failed', name: (error as Error).name, message: (error as Error).message ?? String(error) });
+    say({ type: 'failed', message: `pages: failed while ${step} ${current}: ${(error as Error).message ?? String(error)}` });
   }
 }

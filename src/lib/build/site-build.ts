@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as astroBuild } from 'astro';
@@ -7,6 +7,7 @@ import { checkRecords, type Problem } from '../record/index.ts';
 import { PAGEFIND_PROCESS } from '../search/child-memory.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { siteEntryOf, writeSiteIndexFile } from '../site/site-index.ts';
+import { stylesheetOf } from '../site/stylesheet.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
 import { carryOver, listGarmentOutput, missingOutput } from './carry-over.ts';
 import { writeRecordOutputs, type RecordOutputsSummary } from './record-outputs.ts';
@@ -100,7 +101,9 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
   let outputs: Promise<{ summary: RecordOutputsSummary; seconds: number } | { error: unknown }> | undefined;
   try {
     await writeSiteIndexFile(indexFile, entries, renderedSlugs);
-    // Twins and the search index come from one read of each record, in a thread beside Astro's.
+    const stylesheet = stylesheetOf(await readFile(path.join(projectRoot, 'src/styles/global.css'), 'utf8'));
+    // Record pages and twins are made in threads of their own, one read of each record each, while
+    // Astro renders the rest of the site here; the search index is fed here as their pages come.
     // Unchanged garments' pages are indexed again from the last index instead of reading their records.
     const started = performance.now();
     const recordOutputs = writeRecordOutputs(
@@ -109,30 +112,32 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
         renderedSlugs: renderedSlugs && [...renderedSlugs],
         siteDir: staging,
         site,
+        stylesheet: stylesheet.path,
         ...(renderedSlugs ? { previous: { bundleDir: path.join(target, SEARCH_BUNDLE_PATH), changedSlugs: renderedSlugs } } : {}),
       },
-      (indexed, total) => onProgress(`twins and search index: ${indexed} of ${total} records`),
+      (indexed, total) => onProgress(`pages, twins and search index: ${indexed} of ${total} records`),
       stop.signal,
     );
     // Settled at once so a failure here cannot go unhandled while Astro still renders.
     outputs = recordOutputs.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
     process.env.GARMENT_PRESS_RECORDS = recordsRoot;
     process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
-    await timed('render', () => renderSite(staging, site));
-    onProgress(`render: ${rendering.length} records into pages (${seconds('render')})`);
+    await timed('site pages', () => renderSite(staging, site));
+    onProgress(`site pages: home, search and documentation pages for ${entries.length} records (${seconds('site pages')})`);
     if (renderedSlugs) {
       const kept = await timed('carry over', () => carryOver(previousOutput, renderedSlugs, target, staging));
       onProgress(`carry over: ${entries.length - rendering.length} unchanged records, ${kept} files linked from the last build (${seconds('carry over')})`);
     }
-    // A failed index or twin throws before the swap: the last good site stays in place.
+    // A failed index, page or twin throws before the swap: the last good site stays in place.
     const done = await outputs;
     if ('error' in done) throw done.error;
-    timings.twins = done.summary.twins.seconds;
+    const { pages, search } = done.summary;
+    timings.render = pages.seconds;
     timings['search index'] = done.seconds;
-    peakRssMb.twins = peakRssMb['search index'] = peakRss();
-    if (done.summary.search.pagefindPeakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = done.summary.search.pagefindPeakRssMb;
-    onProgress(`twins: ${done.summary.twins.records} records into JSON and Markdown (${seconds('twins')}, beside the render)`);
-    onProgress(`search index: ${done.summary.search.pages} pages indexed (${seconds('search index')})`);
+    peakRssMb.render = peakRssMb['search index'] = peakRss();
+    if (search.pagefindPeakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefindPeakRssMb;
+    onProgress(`render: ${pages.records} records into pages, JSON and Markdown in ${pages.threads} threads (${seconds('render')})`);
+    onProgress(`search index: ${search.pages} pages indexed (${seconds('search index')})`);
     await writeBuildState(staging, { version: 1, fingerprint, checks });
     await swapInto(staging, target);
   } finally {
@@ -151,7 +156,7 @@ function peakRss(): number {
 }
 
 /**
- * Runs the Astro build into `staging`. Astro writes its intermediate server build to `.astro/`
+ * Runs the Astro build (every page but the records' own) into `staging`. Astro writes its intermediate server build to `.astro/`
  * in the working directory, where two builds at once would overwrite each other, so each build
  * works from a private folder inside the project (its chunks still resolve node_modules).
  */
@@ -161,7 +166,7 @@ async function renderSite(staging: string, site: string): Promise<void> {
   await mkdir(privateDir, { recursive: true });
   process.chdir(privateDir);
   try {
-    // The twins are being written into the same folder: Astro must not empty it first.
+    // Record pages and twins are being written into the same folder: Astro must not empty it first.
     await astroBuild({ root: projectRoot, outDir: staging, site, logLevel: 'warn', vite: { build: { emptyOutDir: false } } });
   } finally {
     process.chdir(workingDir);

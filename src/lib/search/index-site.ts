@@ -2,12 +2,11 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import { GarmentPressError } from '../errors.ts';
-import type { GarmentRecord } from '../record/types.ts';
 import { readRecord, type SiteEntry } from '../site/site-index.ts';
 import { pagePath } from '../site/urls.ts';
 import { pagefindPeakRssMb } from './child-memory.ts';
 import { readIndexedPages } from './indexed-pages.ts';
-import { reindexedRecord, searchRecord, type IndexedPage } from './search-record.ts';
+import { reindexedRecord, searchRecord, type IndexedPage, type SearchRecord } from './search-record.ts';
 
 /** Pagefind could not build the search index; the site being built must not be published. */
 export class SearchIndexError extends GarmentPressError {}
@@ -40,11 +39,11 @@ export interface SearchIndexOptions {
    */
   previous?: PreviousIndex;
   /**
-   * Called with every record read for the index, before its page is added: lets the same read
-   * serve other output (the build writes the record's twins). It should use the record before it
-   * first awaits; its failure fails the index.
+   * The search record of a page the previous index does not give, from a caller that makes it
+   * from a record it reads anyway (the build's record threads); undefined, or no such option,
+   * and the record is read here. Its failure fails the index.
    */
-  eachRecord?: (entry: SiteEntry, record: GarmentRecord) => Promise<void>;
+  pageOf?: (entry: SiteEntry) => Promise<SearchRecord> | undefined;
 }
 
 /** An index written by an earlier build, and what changed since. */
@@ -65,7 +64,7 @@ const PROGRESS_EVERY = 1000;
  * entry becomes a SearchIndexError naming the step (and the record file).
  */
 export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath: string, options: SearchIndexOptions = {}): Promise<SearchIndexSummary> {
-  const { concurrency = 200, onProgress = () => {}, previous, eachRecord } = options;
+  const { concurrency = 200, onProgress = () => {}, previous, pageOf } = options;
   const started = performance.now();
   const failed = (step: string, detail: string, cause?: unknown) =>
     new SearchIndexError(`search index: Pagefind failed while ${step}: ${detail}`, { cause });
@@ -79,17 +78,8 @@ export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath
     let reused = 0;
     const add = async (entry: SiteEntry) => {
       const keptPage = previous?.changedSlugs.has(entry.slug) ? undefined : kept.get(pagePath(entry.slug, entry.projection));
-      let page;
-      if (keptPage) {
-        page = reindexedRecord(entry, keptPage);
-        reused++;
-      } else {
-        const record = readEntry(entry);
-        const other = eachRecord?.(entry, record);
-        page = searchRecord(entry, record);
-        // The record is let go here, not held while the other output is written.
-        await other;
-      }
+      if (keptPage) reused++;
+      const page = keptPage ? reindexedRecord(entry, keptPage) : await (pageOf?.(entry) ?? recordPage(entry));
       const added = await index.addCustomRecord(page);
       if (added.errors.length > 0) throw failed(`adding ${entry.file}`, added.errors.join('; '));
       if (++indexed % PROGRESS_EVERY === 0) onProgress(indexed, entries.length);
@@ -120,9 +110,9 @@ export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath
   }
 }
 
-function readEntry(entry: SiteEntry): GarmentRecord {
+async function recordPage(entry: SiteEntry): Promise<SearchRecord> {
   try {
-    return readRecord(entry);
+    return searchRecord(entry, readRecord(entry));
   } catch (error) {
     throw new SearchIndexError(`search index: could not read ${entry.file}: ${(error as Error).message}`, { cause: error });
   }

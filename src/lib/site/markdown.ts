@@ -11,10 +11,9 @@ import { isSafeHref, isWebUrl } from './text.ts';
  * footnotes, then what the page shows (images, catalog, gaps, data, conflicts, decisions, claims,
  * sources), formatted as the page formats it. Record text is untrusted: text blocks keep their
  * inline Markdown, but nothing in them can start a block (heading, list, table, quote, HTML,
- * footnote definition) or end the front matter.
+ * footnote definition) or end the front matter. `view` is the record page's view, when already built.
  */
-export function recordMarkdown(record: GarmentRecord, links: Links): string {
-  const view = pageView(record, { otherProjectionExists: links.other_projection !== null });
+export function recordMarkdown(record: GarmentRecord, links: Links, view: PageView = pageView(record, { otherProjectionExists: links.other_projection !== null })): string {
   const labels = footnoteLabels(record.claims.map((claim) => claim.id));
   const ref = (claimId: string) => {
     const label = labels.get(claimId);

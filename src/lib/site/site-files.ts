@@ -3,7 +3,7 @@ import { SCHEMA_VERSION, type Links } from '../record/types.ts';
 import { researchStatusLabel } from './format.ts';
 import { linksFor } from './links.ts';
 import { escapeData } from './markdown.ts';
-import { rendersGarment, type SiteEntry, type SiteIndex } from './site-index.ts';
+import type { SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
 import { absoluteUrl, API_DOCS_PATH, garmentPath, otherProjection, pagePath, SCHEMA_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
 
@@ -19,16 +19,6 @@ export function siteOf(site: URL | undefined): URL {
 /** The `links` of the record behind an index entry: `other_projection` only when that record is published. */
 export function entryLinks(index: SiteIndex, entry: SiteEntry, site: string | URL): Links {
   return linksFor(entry, site, Boolean(index.garments.get(entry.slug)?.[otherProjection(entry.projection)]));
-}
-
-/**
- * The static paths of a per-record route (twins and page): one per record. Props carry the index
- * entry, not the record, so no more than one record is in memory while a route renders.
- */
-export function recordRoutes(index: SiteIndex) {
-  return index.entries
-    .filter((entry) => rendersGarment(index, entry.slug))
-    .map((entry) => ({ params: { slug: entry.slug, projection: entry.projection }, props: { entry } }));
 }
 
 /** One record in /records.json. */
@@ -113,25 +103,24 @@ export interface SitemapPage {
 }
 
 /**
- * The site paths of the HTML pages, from the route files under src/pages (relative names such as
- * `./garments/[slug]/[projection].astro`): static routes as they are, the garment and record routes
- * once per garment and per record. Endpoints (`.ts`), 404 and unknown dynamic routes are left out.
+ * The site paths of the HTML pages: the static routes among the route files under src/pages
+ * (relative names such as `./docs/api.astro`), then every garment's page and every record's page.
+ * Endpoints (`.ts`), 404 and dynamic routes are left out.
  */
 export function sitemapPages(routeFiles: string[], index: SiteIndex): SitemapPage[] {
   const pages: SitemapPage[] = [];
   for (const file of [...routeFiles].sort()) {
     const route = file.replace(/^\.\//, '').replace(/\.(astro|md|mdx|html)$/, '').replace(/(^|\/)index$/, '');
     if (route === '404' || route === '500' || route.split('/').some((part) => part.startsWith('_'))) continue;
-    if (route === 'garments/[slug]/[projection]') {
-      for (const entry of index.entries) {
-        const lastmod = lastmodOf(entry.publishedAt);
-        pages.push(lastmod ? { path: pagePath(entry.slug, entry.projection), lastmod } : { path: pagePath(entry.slug, entry.projection) });
-      }
-    } else if (route === 'garments/[slug]') {
-      for (const slug of [...index.garments.keys()].sort()) pages.push({ path: garmentPath(slug) });
-    } else if (!route.includes('[')) {
+    if (!route.includes('[')) {
       pages.push({ path: route === '' ? '/' : `/${route}/` });
     }
+  }
+  // Garment and record pages are written beside Astro's routes (src/lib/build/record-files.ts).
+  for (const slug of [...index.garments.keys()].sort()) pages.push({ path: garmentPath(slug) });
+  for (const entry of index.entries) {
+    const lastmod = lastmodOf(entry.publishedAt);
+    pages.push(lastmod ? { path: pagePath(entry.slug, entry.projection), lastmod } : { path: pagePath(entry.slug, entry.projection) });
   }
   return pages;
 }

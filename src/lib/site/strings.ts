@@ -100,6 +100,8 @@ export const STRINGS = {
   'record.gapsBlocking': '{gaps}, {blocking} blocking',
   'record.seeGaps': 'Check the research gaps ({gaps}) before relying on this page.',
   'record.downloads': 'Download this record',
+  'record.downloadJson': 'Download JSON',
+  'record.downloadMarkdown': 'Download Markdown',
   'record.untitled': 'Garment {slug}',
   'record.metaTitle': '{title}: {projection}',
   'record.fallbackDescription': '{projection} research record for {title}.',

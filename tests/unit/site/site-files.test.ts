@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexEntries, siteEntryOf } from '../../../src/lib/site/site-index.ts';
-import { entryLinks, jsonFile, llmsTxt, MissingSiteError, recordRoutes, recordsIndex, siteOf, sitemapPages, sitemapXml } from '../../../src/lib/site/site-files.ts';
+import { entryLinks, jsonFile, llmsTxt, MissingSiteError, recordsIndex, siteOf, sitemapPages, sitemapXml } from '../../../src/lib/site/site-files.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const SITE = 'https://garments.example.org';
@@ -17,14 +17,6 @@ describe('entryLinks', () => {
     const loneEntry = withLone.entries.find((e) => e.slug === 'lone-garment')!;
     expect(entryLinks(withLone, loneEntry, SITE).other_projection).toBeNull();
     for (const entry of index.entries) expect(entryLinks(index, entry, SITE).other_projection).toMatch(/\.json$/);
-  });
-});
-
-describe('recordRoutes', () => {
-  it('gives one path per record, carrying the index entry rather than the record', () => {
-    const routes = recordRoutes(index);
-    expect(routes.map((r) => `${r.params.slug}/${r.params.projection}`).sort()).toEqual(samples.map((s) => `${s.record.slug}/${s.record.projection}`).sort());
-    for (const route of routes) expect(route.props.entry).toBe(index.entries.find((e) => e.slug === route.params.slug && e.projection === route.params.projection));
   });
 });
 
@@ -85,14 +77,13 @@ describe('sitemapPages', () => {
     './index.astro',
     './404.astro',
     './garments/[slug]/index.astro',
-    './garments/[slug]/[projection].astro',
     './docs/api.astro',
     './docs/webhooks/index.astro',
     './search.astro',
     './things/[...rest].astro',
   ];
 
-  it('lists static pages, every garment page and every record page; not 404 or unknown dynamic routes', () => {
+  it('lists static pages, every garment page and every record page; not 404 or dynamic routes', () => {
     const paths = sitemapPages(routes, index).map((p) => p.path);
     const garments = [...new Set(samples.map((s) => s.record.slug))];
     expect(paths.sort()).toEqual(
@@ -108,7 +99,7 @@ describe('sitemapPages', () => {
   });
 
   it('dates record pages by their publication when it is an ISO date', () => {
-    const page = sitemapPages(['./garments/[slug]/[projection].astro'], index)[0]!;
+    const page = sitemapPages([], index).find((p) => p.path === `/garments/${index.entries[0]!.slug}/${index.entries[0]!.projection}/`)!;
     expect(page.lastmod).toBe(index.entries[0]!.publishedAt);
   });
 });

@@ -1,0 +1,48 @@
+import { escapeHtml } from './text.ts';
+
+/** Markup that goes into a page as it is: built by `html`, or trusted with `trustedHtml`. */
+export class SafeHtml {
+  readonly markup: string;
+  constructor(markup: string) {
+    this.markup = markup;
+  }
+  toString(): string {
+    return this.markup;
+  }
+}
+
+/** What a template may hold: text is escaped, markup is kept, nothing (null, undefined, false) is left out. */
+export type HtmlValue = string | number | SafeHtml | null | undefined | false | readonly HtmlValue[];
+
+/**
+ * Builds markup from a template whose every interpolated string is escaped, so record text can
+ * never become markup; arrays are joined, SafeHtml is inserted as it is.
+ * @example html`<p title="${'"x"'}">${'<b>'}</p>` → '<p title="&quot;x&quot;">&lt;b&gt;</p>'
+ */
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
+  let markup = strings[0]!;
+  for (let i = 0; i < values.length; i++) markup += markupOf(values[i]) + strings[i + 1]!;
+  return new SafeHtml(markup);
+}
+
+/** Marks markup built elsewhere by escaping functions (fragments.ts, the text renderer) as safe to insert. */
+export function trustedHtml(markup: string): SafeHtml {
+  return new SafeHtml(markup);
+}
+
+/** The `class` attribute's value from optional names. */
+export function classList(...names: (string | null | undefined | false)[]): string {
+  return names.filter(Boolean).join(' ');
+}
+
+function markupOf(value: HtmlValue): string {
+  if (value instanceof SafeHtml) return value.markup;
+  if (typeof value === 'string') return escapeHtml(value);
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) {
+    let markup = '';
+    for (const item of value as readonly HtmlValue[]) markup += markupOf(item);
+    return markup;
+  }
+  return '';
+}

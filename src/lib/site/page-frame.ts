@@ -1,0 +1,44 @@
+import { html, type SafeHtml } from './html.ts';
+import { t } from './strings.ts';
+import { API_DOCS_PATH } from './urls.ts';
+
+/** What a page's head says about it. */
+export interface PageHead {
+  title: string;
+  description?: string | null;
+  /** The page's absolute address, when the site has one. */
+  canonical: string | null;
+  /** An absolute http(s) image for link previews. */
+  image?: string | null;
+  ogType: 'website' | 'article';
+  /** The site's stylesheet (see stylesheet.ts). */
+  stylesheet: string;
+}
+
+/** The head every page shares: title, description, canonical, Open Graph, icon and stylesheet. */
+export function headHtml({ title, description, canonical, image, ogType, stylesheet }: PageHead): SafeHtml {
+  return html`<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${title}</title>${
+    description && html`<meta name="description" content="${description}">`
+  }${canonical && html`<link rel="canonical" href="${canonical}">`}<meta property="og:site_name" content="${t('site.name')}"><meta property="og:title" content="${title}"><meta property="og:type" content="${ogType}">${
+    description && html`<meta property="og:description" content="${description}">`
+  }${canonical && html`<meta property="og:url" content="${canonical}">`}${image && html`<meta property="og:image" content="${image}">`}<meta name="twitter:card" content="${
+    image ? 'summary_large_image' : 'summary'
+  }"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="${stylesheet}">`;
+}
+
+/** The skip link and the site's header with its navigation. */
+export function siteHeaderHtml(): SafeHtml {
+  return html`<a class="skip-link" href="#main">${t('nav.skip')}</a><header class="site-header"><nav aria-label="${t('nav.primary')}" class="site-nav"><a href="/" class="site-name">${t(
+    'site.name',
+  )}</a><ul><li><a href="/">${t('nav.home')}</a></li><li><a href="/search/">${t('nav.search')}</a></li><li><a href="${API_DOCS_PATH}">${t('site.docs')}</a></li></ul></nav></header>`;
+}
+
+/** The site's footer. */
+export function siteFooterHtml(): SafeHtml {
+  return html`<footer class="site-footer"><div class="site-footer-inner"><p>${t('site.footer')}</p></div></footer>`;
+}
+
+/** A whole page built outside Astro, in the frame Base.astro gives Astro's pages. */
+export function pageDocument(head: PageHead, main: SafeHtml, moreHead: SafeHtml | null = null): string {
+  return html`<!DOCTYPE html><html lang="en"><head>${headHtml(head)}${moreHead}</head><body>${siteHeaderHtml()}<main id="main" tabindex="-1">${main}</main>${siteFooterHtml()}</body></html>`.markup;
+}

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { GarmentRecord } from '../../../src/lib/record/types.ts';
+import { linksFor } from '../../../src/lib/site/links.ts';
+import { pageView } from '../../../src/lib/site/page-view.ts';
+import { recordPageHtml } from '../../../src/lib/site/record-page.ts';
+import { siteEntryOf } from '../../../src/lib/site/site-index.ts';
+import { escapeHtml, plainText } from '../../../src/lib/site/text.ts';
+import { sampleRecords } from '../../support/records.ts';
+
+const SITE = 'https://garments.example';
+const STYLESHEET = '/styles/site.test.css';
+
+function page(record: GarmentRecord): string {
+  const links = linksFor(siteEntryOf(record, 'record.json'), SITE, true);
+  return recordPageHtml(record, pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET);
+}
+
+const hostile = ['svc', 'tech'].map((projection) => JSON.parse(readFileSync(`tests/fixtures/hostile/hostile-tee.${projection}.json`, 'utf8')) as GarmentRecord);
+
+describe('recordPageHtml', () => {
+  it('makes a whole document: one h1, landmarks, the stylesheet, alternates and canonical address', () => {
+    for (const { record } of sampleRecords()) {
+      const markup = page(record);
+      expect(markup.startsWith('<!DOCTYPE html><html lang="en"><head>')).toBe(true);
+      expect(markup.match(/<h1\b/g)).toHaveLength(1);
+      for (const landmark of ['<header class="site-header">', '<main id="main" tabindex="-1">', '<footer class="site-footer">', '<nav class="contents"']) expect(markup).toContain(landmark);
+      expect(markup).toContain(`<link rel="stylesheet" href="${STYLESHEET}">`);
+      expect(markup).toContain(`<link rel="canonical" href="${SITE}/garments/${record.slug}/${record.projection}/">`);
+      expect(markup).toContain(`<link rel="alternate" type="application/json" href="${SITE}/garments/${record.slug}/${record.projection}.json">`);
+      expect(markup.endsWith('</footer></body></html>')).toBe(true);
+    }
+  });
+
+  it('shows every text block of every section', () => {
+    for (const { record } of sampleRecords()) {
+      const text = page(record).replace(/<[^>]+>/g, '');
+      for (const blocks of Object.values(record.page.sections)) {
+        for (const block of blocks) expect(text.includes(escapeHtml(plainText(block.text)))).toBe(true);
+      }
+    }
+  });
+
+  it('lets no hostile record text become markup: one script (the JSON-LD), no event handlers, no javascript: or data: addresses', () => {
+    for (const record of hostile) {
+      const markup = page(record);
+      expect([...markup.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script type="application/ld+json">']);
+      const tags = [...markup.matchAll(/<([a-zA-Z][\w-]*)((?:\s+[\w-]+(?:="[^"]*")?)*)\s*>/g)];
+      for (const [, name, attributes] of tags) {
+        expect(['iframe', 'object', 'embed', 'svg', 'math', 'style', 'form', 'base']).not.toContain(name!.toLowerCase());
+        for (const [, attribute, value = ''] of attributes!.matchAll(/\s([\w-]+)(?:="([^"]*)")?/g)) {
+          expect(attribute).not.toMatch(/^on/i);
+          if (attribute === 'href' || attribute === 'src') expect(value).not.toMatch(/^\s*(javascript|data|vbscript):/i);
+        }
+      }
+      // Outside tags and the JSON-LD, no markup character is left unescaped.
+      const text = markup.replace(/<script type="application\/ld\+json">[\s\S]*?<\/script>/, '').replace(/<\/?[a-zA-Z][\w-]*(?:\s+[\w-]+(?:="[^"]*")?)*\s*>|<!DOCTYPE html>/g, '');
+      expect(text).not.toMatch(/[<>]/);
+    }
+  });
+});
