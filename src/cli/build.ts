@@ -13,6 +13,9 @@ is left exactly as it was.
   --site URL      absolute address the site is published at
                   (default: $SITE_URL, else http://localhost:4321)
   --fresh         render everything, ignoring what the last build left
+  --search-shard-pages N
+                  pages per search index shard (default 2000): fewer make
+                  rebuilds quicker, more make searches fetch less
   --report FILE   also write timings and peak memory per stage as JSON`;
 
 function parseOptions() {
@@ -24,6 +27,7 @@ function parseOptions() {
         site: { type: 'string', default: process.env.SITE_URL ?? 'http://localhost:4321' },
         report: { type: 'string' },
         fresh: { type: 'boolean', default: false },
+        'search-shard-pages': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values;
@@ -38,6 +42,11 @@ if (options.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
+const searchShardPages = options['search-shard-pages'] === undefined ? undefined : Number(options['search-shard-pages']);
+if (searchShardPages !== undefined && !(Number.isInteger(searchShardPages) && searchShardPages >= 1)) {
+  process.stderr.write(`build: --search-shard-pages must be a whole number of at least 1, got ${options['search-shard-pages']}\n`);
+  process.exit(2);
+}
 
 // Astro loads slowly, so it is imported only once the arguments are known to be good.
 const { buildSite } = await import('../lib/build/site-build.ts');
@@ -48,6 +57,7 @@ const result = await buildSite({
   outDir: options.out,
   site: options.site,
   fresh: options.fresh,
+  ...(searchShardPages ? { searchShardPages } : {}),
   onProgress: (line) => process.stdout.write(`${line}\n`),
 }).catch((error: Error) => {
   // Our own failures say what went wrong; anything else keeps its stack for a bug report.

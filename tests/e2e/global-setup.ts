@@ -21,7 +21,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   }
 
   const node = path.join(root, 'node_modules/.bin/node');
-  execFileSync(existsSync(node) ? node : process.execPath, ['src/cli/build.ts', '--records', records, '--out', dist], { cwd: root, stdio: 'inherit' });
+  // Three pages a shard: the browser searches several shards, as on a large site.
+  const build = ['src/cli/build.ts', '--records', records, '--out', dist, '--search-shard-pages', '3'];
+  execFileSync(existsSync(node) ? node : process.execPath, build, { cwd: root, stdio: 'inherit' });
 
   const server = await serveStaticFiles(dist, { port: 0 });
   process.env.GARMENT_PRESS_E2E_URL = server.url;

@@ -7,6 +7,7 @@ import { recordFiles } from '../../src/lib/build/record-files.ts';
 import { RecordFilesError, writeRecordOutputs } from '../../src/lib/build/record-outputs.ts';
 import { buildSearchIndex, SearchIndexError } from '../../src/lib/search/index-site.ts';
 import { searchRecord } from '../../src/lib/search/search-record.ts';
+import { shardOf } from '../../src/lib/search/search-shards.ts';
 import { publishedRecord } from '../../src/lib/site/links.ts';
 import { recordMarkdown } from '../../src/lib/site/markdown.ts';
 import { entryLinks, jsonFile } from '../../src/lib/site/site-files.ts';
@@ -24,14 +25,30 @@ interface Fragment {
   meta: Record<string, string>;
 }
 
-/** Pagefind's fragments are gzipped JSON behind a 12-byte signature (`pagefind_dcd`). */
-function readFragments(dist: string, bundle = path.join(dist, 'pagefind')): Fragment[] {
-  const dir = path.join(bundle, 'fragment');
-  return readdirSync(dir).map((name) => {
-    const bytes = gunzipSync(readFileSync(path.join(dir, name)));
-    expect(bytes.subarray(0, 12).toString()).toBe('pagefind_dcd');
-    return JSON.parse(bytes.subarray(12).toString('utf8')) as Fragment;
+/** The Pagefind bundles of an index, one per shard, as its shard list names them. */
+function shardBundles(index: string): string[] {
+  const list = JSON.parse(readFileSync(path.join(index, 'shards.json'), 'utf8')) as { count: number; shards: string[] };
+  return list.shards.map((shard) => path.join(index, path.basename(shard)));
+}
+
+/** Pagefind's fragments, over every shard: gzipped JSON behind a 12-byte signature (`pagefind_dcd`). */
+function readFragments(dist: string, index = path.join(dist, 'pagefind')): Fragment[] {
+  return shardBundles(index).flatMap((bundle) => {
+    const dir = path.join(bundle, 'fragment');
+    return readdirSync(dir).map((name) => {
+      const bytes = gunzipSync(readFileSync(path.join(dir, name)));
+      expect(bytes.subarray(0, 12).toString()).toBe('pagefind_dcd');
+      return JSON.parse(bytes.subarray(12).toString('utf8')) as Fragment;
+    });
   });
+}
+
+/** Pages an index holds, from its shards' entry files. */
+function indexedPages(index: string): number {
+  return shardBundles(index).reduce((sum, bundle) => {
+    const entry = JSON.parse(readFileSync(path.join(bundle, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
+    return sum + Object.values(entry.languages).reduce((pages, language) => pages + language.page_count, 0);
+  }, 0);
 }
 
 /** The record pages of a built site: /garments/<slug>/<projection>/. */
@@ -81,16 +98,14 @@ describe('the search index built by npm run build', () => {
 
   it('is a step of the build, reported with its page count and duration', () => {
     const pages = recordPages(dist).length;
-    expect(stdout).toMatch(new RegExp(`^search index: ${pages} pages indexed \\(\\d+\\.\\d s\\)$`, 'm'));
+    expect(stdout).toMatch(new RegExp(`^search index: ${pages} pages in 1 shard, 1 built, 0 pages reused \\(\\d+\\.\\d s\\)$`, 'm'));
     expect(stdout.indexOf('search index:')).toBeLessThan(stdout.indexOf('built '));
   });
 
   it('covers every record page in dist/garments, and nothing else', () => {
     const pages = recordPages(dist);
-    const entry = JSON.parse(readFileSync(path.join(dist, 'pagefind/pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
-    const indexed = Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0);
     expect(pages.length).toBeGreaterThan(0);
-    expect(indexed).toBe(pages.length);
+    expect(indexedPages(path.join(dist, 'pagefind'))).toBe(pages.length);
     expect(readFragments(dist).map((f) => f.url).sort()).toEqual(pages);
   });
 
@@ -231,6 +246,28 @@ describe('buildSearchIndex', () => {
     }
   });
 
+  it('splits a large index into shards, and a rebuild keeps every shard no changed garment falls in', async () => {
+    const all = entries();
+    const before = path.join(work, 'shards-before');
+    const first = await buildSearchIndex(all, before, { shardPages: 2 });
+    expect(first).toMatchObject({ pages: all.length, shards: 3 });
+    expect(shardBundles(before).length).toBe(first.built);
+    expect(indexedPages(before)).toBe(all.length);
+
+    const changed = all[0]!.slug;
+    const after = path.join(work, 'shards-after');
+    const rebuilt = await buildSearchIndex(all, after, { shardPages: 2, previous: { bundleDir: before, changedSlugs: new Set([changed]) } });
+    expect(rebuilt).toMatchObject({ pages: all.length, shards: 3, built: 1 });
+    // Kept shards are the previous files themselves (linked), not files written again.
+    const kept = shardBundles(after).filter((bundle) => path.basename(bundle) !== String(shardOf(changed, 3)));
+    expect(kept.length).toBe(shardBundles(after).length - 1);
+    for (const bundle of kept) {
+      for (const name of readdirSync(path.join(bundle, 'fragment'))) expect(statSync(path.join(bundle, 'fragment', name)).ino).toBe(statSync(path.join(before, path.basename(bundle), 'fragment', name)).ino);
+    }
+    const byUrl = (dir: string) => readFragments(work, dir).sort((a, b) => a.url.localeCompare(b.url));
+    expect(byUrl(after)).toEqual(byUrl(before));
+  });
+
   it('reads every record when the previous index is missing', async () => {
     const summary = await buildSearchIndex(entries(), path.join(work, 'no-previous'), { previous: { bundleDir: path.join(work, 'nowhere'), changedSlugs: new Set() } });
     expect(summary).toMatchObject({ pages: entries().length, reused: 0 });
@@ -267,9 +304,14 @@ describe('buildSearchIndex', () => {
   it('reports a record it cannot read, and files it cannot write, as a RecordFilesError naming the record', async () => {
     const job = { site: 'https://x.example/', stylesheet: '/styles/site.test.css' };
     const missing = { ...entries()[0]!, file: path.join(work, 'gone.json') };
-    const unreadable = await writeRecordOutputs({ ...job, entries: [missing], renderedSlugs: null, siteDir: path.join(work, 'outputs-missing') }).catch((error: unknown) => error);
+    const siteDir = path.join(work, 'outputs-missing');
+    const unreadable = await writeRecordOutputs({ ...job, entries: [missing, ...entries().slice(1)], renderedSlugs: null, siteDir }).catch((error: unknown) => error);
     expect(unreadable).toBeInstanceOf(RecordFilesError);
     expect((unreadable as Error).message).toMatch(/^pages: failed while reading .*gone\.json: /);
+    // Every thread has ended by then: nothing more is written into the folder.
+    const written = fingerprint(siteDir);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fingerprint(siteDir)).toEqual(written);
 
     const blocked = path.join(work, 'outputs-blocked');
     mkdirSync(blocked);

@@ -1,5 +1,6 @@
 // A record thread behind writeRecordOutputs: writes its garments' pages, and reads each of their records once for its page, its twins and its search page.
 import { parentPort, workerData } from 'node:worker_threads';
+import { indexingOrder } from '../search/search-shards.ts';
 import { searchRecord } from '../search/search-record.ts';
 import { indexEntries, readRecord, rendersGarment } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
@@ -9,11 +10,12 @@ import type { RecordThreadData, RecordThreadMessage } from './record-outputs.ts'
 if (parentPort) {
   const port = parentPort;
   const say = (message: RecordThreadMessage) => port.postMessage(message);
-  const { entries, renderedSlugs, siteDir, site, stylesheet, thread, threads } = workerData as RecordThreadData;
+  const { entries, renderedSlugs, siteDir, site, stylesheet, shardPages, thread, threads } = workerData as RecordThreadData;
   const index = indexEntries(entries, renderedSlugs && new Set(renderedSlugs));
   const options = { site, stylesheet };
-  // Every thread takes every n-th rendered garment, so all go through the index's order together.
-  const mine = [...index.garments].filter(([slug]) => rendersGarment(index, slug)).filter((_, position) => position % threads === thread);
+  // Garments go in the order the index asks for their pages, every n-th to this thread, so all threads go through it together.
+  const order = [...new Set(indexingOrder(index.entries, shardPages).flat().map((entry) => entry.slug))].filter((slug) => rendersGarment(index, slug));
+  const mine = order.filter((_, position) => position % threads === thread).map((slug) => [slug, index.garments.get(slug)!] as const);
   let records = 0;
   let step = 'writing';
   let current = '';

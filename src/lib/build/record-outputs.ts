@@ -25,6 +25,8 @@ export interface RecordOutputsJob {
   stylesheet: string;
   /** The last build's index, to take unchanged garments' pages from. */
   previous?: PreviousIndex;
+  /** Pages per search index shard aimed at (default SHARD_PAGES). */
+  shardPages?: number;
 }
 
 /** What one record thread is given: the job, and which of the rendered records are its own. */
@@ -56,7 +58,8 @@ const THREAD_HEAP_MB = 768;
  * Writes the page, JSON twin and Markdown twin of every rendered record, and its garment's page,
  * in one worker thread per core, each reading its share of the records once; meanwhile this thread builds the search index
  * from the pages the threads send and, for unchanged garments, from the last index. A failure
- * rejects with a RecordFilesError or SearchIndexError; an abort stops the threads.
+ * rejects with a RecordFilesError or SearchIndexError once every thread has ended; an abort
+ * stops the threads.
  */
 export async function writeRecordOutputs(
   job: RecordOutputsJob,
@@ -69,18 +72,32 @@ export async function writeRecordOutputs(
   const threads = Math.max(1, Math.min(availableParallelism(), index.renderedSlugs?.size ?? index.garments.size));
   const pages = new PageExchange();
   const started = performance.now();
-  const workers = Array.from({ length: rendered > 0 ? threads : 0 }, (_, thread) => runThread({ ...shared, thread, threads }, pages, signal));
+  // The threads stop when asked to, and when anything here fails.
+  const stop = new AbortController();
+  const stopThreads = () => stop.abort();
+  signal?.addEventListener('abort', stopThreads, { once: true });
+  const workers = Array.from({ length: rendered > 0 ? threads : 0 }, (_, thread) => runThread({ ...shared, thread, threads }, pages, stop.signal));
   const written = Promise.all(workers).then((done) => ({ records: done.reduce((sum, thread) => sum + thread, 0), seconds: (performance.now() - started) / 1000 }));
   // A thread's failure must reach the index's wait for its pages.
   written.catch((error: unknown) => pages.fail(error));
-  const search = await buildSearchIndex(index.entries, path.join(job.siteDir, SEARCH_BUNDLE_PATH), {
-    previous,
-    onProgress,
-    pageOf: (entry) => (rendersGarment(index, entry.slug) ? pages.take(pagePath(entry.slug, entry.projection)) : undefined),
-  });
-  const { records, seconds } = await written;
-  if (records !== rendered) throw new RecordFilesError(`pages: wrote ${records} records' pages and twins, expected ${rendered}`);
-  return { search, pages: { records, seconds, threads: workers.length } };
+  try {
+    const search = await buildSearchIndex(index.entries, path.join(job.siteDir, SEARCH_BUNDLE_PATH), {
+      previous,
+      onProgress,
+      shardPages: job.shardPages,
+      pageOf: (entry) => (rendersGarment(index, entry.slug) ? pages.take(pagePath(entry.slug, entry.projection)) : undefined),
+    });
+    const { records, seconds } = await written;
+    if (records !== rendered) throw new RecordFilesError(`pages: wrote ${records} records' pages and twins, expected ${rendered}`);
+    return { search, pages: { records, seconds, threads: workers.length } };
+  } catch (error) {
+    // Settles only once every thread has ended, so nothing is written after the failure is known.
+    stopThreads();
+    await Promise.allSettled(workers);
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', stopThreads);
+  }
 }
 
 /** Runs one record thread to its end; resolves with the records it wrote. */

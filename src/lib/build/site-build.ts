@@ -19,6 +19,8 @@ export interface BuildOptions {
   site: string;
   /** Ignore the previous build's output and render everything. */
   fresh?: boolean;
+  /** Pages per search index shard aimed at (default SHARD_PAGES, search-shards.ts). */
+  searchShardPages?: number;
   /** Called with one line per stage as the build goes. */
   onProgress?: (line: string) => void;
 }
@@ -44,7 +46,7 @@ const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
  * When the previous build was made by the same code and settings, unchanged records are not
  * validated again and their garments' output is carried over; when nothing changed, nothing is done.
  */
-export async function buildSite({ recordsDir, outDir, site, fresh = false, onProgress = () => {} }: BuildOptions): Promise<BuildResult> {
+export async function buildSite({ recordsDir, outDir, site, fresh = false, searchShardPages, onProgress = () => {} }: BuildOptions): Promise<BuildResult> {
   const timings: Record<string, number> = {};
   const peakRssMb: Record<string, number> = {};
   const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
@@ -60,7 +62,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
 
   const target = path.resolve(outDir);
   const recordsRoot = path.resolve(recordsDir);
-  const fingerprint = await buildFingerprint(projectRoot, { site, records: recordsRoot });
+  const fingerprint = await buildFingerprint(projectRoot, { site, records: recordsRoot, searchShardPages: String(searchShardPages ?? '') });
   const previous = fresh ? undefined : await readBuildState(target);
   const reusable = previous?.fingerprint === fingerprint ? previous : undefined;
   const storedByFile = new Map(reusable?.checks.map((check) => [check.file, check]));
@@ -95,6 +97,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
   const rendering = renderedSlugs ? entries.filter((entry) => renderedSlugs.has(entry.slug)) : entries;
   const staging = `${target}.staging-${process.pid}`;
   const indexFile = path.join(tmpdir(), `garment-press-index-${process.pid}.json`);
+  const astroDir = path.join(projectRoot, '.astro', 'builds', String(process.pid));
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
   const stop = new AbortController();
@@ -113,6 +116,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
         siteDir: staging,
         site,
         stylesheet: stylesheet.path,
+        ...(searchShardPages ? { shardPages: searchShardPages } : {}),
         ...(renderedSlugs ? { previous: { bundleDir: path.join(target, SEARCH_BUNDLE_PATH), changedSlugs: renderedSlugs } } : {}),
       },
       (indexed, total) => onProgress(`pages, twins and search index: ${indexed} of ${total} records`),
@@ -122,7 +126,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
     outputs = recordOutputs.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
     process.env.GARMENT_PRESS_RECORDS = recordsRoot;
     process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
-    await timed('site pages', () => renderSite(staging, site));
+    await timed('site pages', () => renderSite(staging, site, astroDir));
     onProgress(`site pages: home, search and documentation pages for ${entries.length} records (${seconds('site pages')})`);
     if (renderedSlugs) {
       const kept = await timed('carry over', () => carryOver(previousOutput, renderedSlugs, target, staging));
@@ -137,7 +141,8 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
     peakRssMb.render = peakRssMb['search index'] = peakRss();
     if (search.pagefindPeakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefindPeakRssMb;
     onProgress(`render: ${pages.records} records into pages, JSON and Markdown in ${pages.threads} threads (${seconds('render')})`);
-    onProgress(`search index: ${search.pages} pages indexed (${seconds('search index')})`);
+    const shards = `${search.shards} shard${search.shards === 1 ? '' : 's'}`;
+    onProgress(`search index: ${search.pages} pages in ${shards}, ${search.built} built, ${search.reused} pages reused (${seconds('search index')})`);
     await writeBuildState(staging, { version: 1, fingerprint, checks });
     await swapInto(staging, target);
   } finally {
@@ -146,6 +151,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, onPro
     await outputs;
     await rm(staging, { recursive: true, force: true });
     await rm(indexFile, { force: true });
+    await rm(astroDir, { recursive: true, force: true });
   }
   return result(true, rendering.length);
 }
@@ -156,13 +162,14 @@ function peakRss(): number {
 }
 
 /**
- * Runs the Astro build (every page but the records' own) into `staging`. Astro writes its intermediate server build to `.astro/`
- * in the working directory, where two builds at once would overwrite each other, so each build
- * works from a private folder inside the project (its chunks still resolve node_modules).
+ * Runs the Astro build (every page but the records' own) into `staging`. Astro writes its
+ * intermediate server build to `.astro/` in the working directory, where two builds at once would
+ * overwrite each other, so each build works from a private folder inside the project (its chunks
+ * still resolve node_modules). The folder outlives the render: the Pagefind process, started
+ * meanwhile, keeps it as its working directory and fails to start a shard's index without it.
  */
-async function renderSite(staging: string, site: string): Promise<void> {
+async function renderSite(staging: string, site: string, privateDir: string): Promise<void> {
   const workingDir = process.cwd();
-  const privateDir = path.join(projectRoot, '.astro', 'builds', String(process.pid));
   await mkdir(privateDir, { recursive: true });
   process.chdir(privateDir);
   try {
@@ -170,7 +177,6 @@ async function renderSite(staging: string, site: string): Promise<void> {
     await astroBuild({ root: projectRoot, outDir: staging, site, logLevel: 'warn', vite: { build: { emptyOutDir: false } } });
   } finally {
     process.chdir(workingDir);
-    await rm(privateDir, { recursive: true, force: true });
   }
 }
 

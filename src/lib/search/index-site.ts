@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import { GarmentPressError } from '../errors.ts';
@@ -7,6 +7,7 @@ import { pagePath } from '../site/urls.ts';
 import { pagefindPeakRssMb } from './child-memory.ts';
 import { readIndexedPages } from './indexed-pages.ts';
 import { reindexedRecord, searchRecord, type IndexedPage, type SearchRecord } from './search-record.ts';
+import { indexingOrder, shardOf, shardPath, SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
 
 /** Pagefind could not build the search index; the site being built must not be published. */
 export class SearchIndexError extends GarmentPressError {}
@@ -17,6 +18,9 @@ export interface SearchIndexSummary {
   pages: number;
   /** Pages indexed again from the previous index, without reading their records. */
   reused: number;
+  /** Shards of the index, and how many of them were built (the others were kept from the previous index). */
+  shards: number;
+  built: number;
   seconds: number;
   /** Peak resident memory (MiB) of the Pagefind process, a child this process's own figure leaves out; unknown off Linux. */
   pagefindPeakRssMb?: number;
@@ -33,17 +37,21 @@ export interface SearchIndexOptions {
   onProgress?: (indexed: number, total: number) => void;
   /**
    * The last build's index and the garments (slugs) whose records changed since, for a rebuild:
-   * every other garment's pages are indexed again from the text and filters that index holds,
-   * instead of reading and converting their records, which is most of the work. Only pass an
-   * index this code wrote. A page it lacks is read from its record as usual.
+   * a shard holding none of them is kept as it is, and in the others every unchanged garment's
+   * pages are indexed again from the text and filters that index holds, instead of reading and
+   * converting their records. Only pass an index this code wrote. A page it lacks is read from
+   * its record as usual.
    */
   previous?: PreviousIndex;
   /**
    * The search record of a page the previous index does not give, from a caller that makes it
    * from a record it reads anyway (the build's record threads); undefined, or no such option,
-   * and the record is read here. Its failure fails the index.
+   * and the record is read here. Pages are asked for shard by shard (see indexingOrder). Its
+   * failure fails the index.
    */
   pageOf?: (entry: SiteEntry) => Promise<SearchRecord> | undefined;
+  /** Pages per shard aimed at (default SHARD_PAGES). */
+  shardPages?: number;
 }
 
 /** An index written by an earlier build, and what changed since. */
@@ -58,49 +66,86 @@ const PROGRESS_EVERY = 1000;
 
 /**
  * Builds the search index of a site straight from its records (no rendered HTML needed), one
- * Pagefind custom record per record page, and writes it to `outputPath`, which it replaces.
- * Records are read one at a time as they are handed to Pagefind, never all at once. Any error
- * Pagefind reports, a record that cannot be read, or an index that does not hold one page per
- * entry becomes a SearchIndexError naming the step (and the record file).
+ * Pagefind custom record per record page, into `outputPath`, which it replaces: one Pagefind
+ * bundle per shard (`<outputPath>/<n>/`, built one after another so only one is in memory) and
+ * the list of them (`shards.json`). Any error Pagefind reports, a record that cannot be read, or
+ * a shard that does not hold one page per entry becomes a SearchIndexError naming the step.
  */
 export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath: string, options: SearchIndexOptions = {}): Promise<SearchIndexSummary> {
-  const { concurrency = 200, onProgress = () => {}, previous, pageOf } = options;
+  const { concurrency = 200, onProgress = () => {}, previous, pageOf, shardPages } = options;
   const started = performance.now();
   const failed = (step: string, detail: string, cause?: unknown) =>
     new SearchIndexError(`search index: Pagefind failed while ${step}: ${detail}`, { cause });
+  const shards = indexingOrder(entries, shardPages);
+  const previousList = previous && (await readShardList(previous.bundleDir));
+  const sameShards = previousList?.count === shards.length;
+  const changedShards = new Set([...(previous?.changedSlugs ?? [])].map((slug) => shardOf(slug, shards.length)));
+  // With the same shards, a shard's unchanged pages are in its own old bundle; else in any.
+  let allKept: Map<string, IndexedPage> | undefined;
+  const keptPages = (shard: number): ReadonlyMap<string, IndexedPage> => {
+    if (!previous) return new Map();
+    if (sameShards) return readIndexedPages(path.join(previous.bundleDir, String(shard)));
+    const oldBundles = previousList?.shards.map((bundle) => path.join(previous.bundleDir, path.basename(bundle))) ?? [];
+    return (allKept ??= new Map(oldBundles.flatMap((bundle) => [...readIndexedPages(bundle)])));
+  };
+
+  let indexed = 0;
+  let reused = 0;
+  let built = 0;
+  const counted = (pages: number) => {
+    const before = Math.floor(indexed / PROGRESS_EVERY);
+    indexed += pages;
+    if (Math.floor(indexed / PROGRESS_EVERY) > before) onProgress(indexed, entries.length);
+  };
   try {
-    const created = await pagefind.createIndex({});
-    if (!created.index || created.errors.length > 0) throw failed('starting to index', created.errors.join('; ') || 'no index was created');
-    const { index } = created;
-
-    const kept: ReadonlyMap<string, IndexedPage> = previous ? readIndexedPages(previous.bundleDir) : new Map();
-    let indexed = 0;
-    let reused = 0;
-    const add = async (entry: SiteEntry) => {
-      const keptPage = previous?.changedSlugs.has(entry.slug) ? undefined : kept.get(pagePath(entry.slug, entry.projection));
-      if (keptPage) reused++;
-      const page = keptPage ? reindexedRecord(entry, keptPage) : await (pageOf?.(entry) ?? recordPage(entry));
-      const added = await index.addCustomRecord(page);
-      if (added.errors.length > 0) throw failed(`adding ${entry.file}`, added.errors.join('; '));
-      if (++indexed % PROGRESS_EVERY === 0) onProgress(indexed, entries.length);
-    };
-    // A window of records in flight: Pagefind works on some while the next are read.
-    const inFlight = new Set<Promise<void>>();
-    for (const entry of entries) {
-      const adding: Promise<void> = add(entry).finally(() => inFlight.delete(adding));
-      inFlight.add(adding);
-      if (inFlight.size >= concurrency) await Promise.race(inFlight);
-    }
-    await Promise.all(inFlight);
-    if (indexed % PROGRESS_EVERY !== 0) onProgress(indexed, entries.length);
-
     await rm(outputPath, { recursive: true, force: true });
-    const written = await index.writeFiles({ outputPath });
-    if (written.errors.length > 0) throw failed(`writing the index into ${outputPath}`, written.errors.join('; '));
-    const pages = await indexedPages(outputPath);
-    if (pages !== entries.length) throw failed('checking the index', `it holds ${pages} pages, expected ${entries.length} (one per record); do two records share a page?`);
-
-    return { pages, reused, seconds: (performance.now() - started) / 1000, pagefindPeakRssMb: pagefindPeakRssMb() };
+    await mkdir(outputPath, { recursive: true });
+    for (const [shard, shardEntries] of shards.entries()) {
+      // A shard no garment falls in has no bundle: the browser would have nothing to load.
+      if (shardEntries.length === 0) continue;
+      const shardDir = path.join(outputPath, String(shard));
+      if (previous && sameShards && !changedShards.has(shard)) {
+        const oldDir = path.join(previous.bundleDir, String(shard));
+        if ((await linkTree(oldDir, shardDir).then(() => indexedPages(shardDir), () => -1)) === shardEntries.length) {
+          reused += shardEntries.length;
+          counted(shardEntries.length);
+          continue;
+        }
+        await rm(shardDir, { recursive: true, force: true });
+      }
+      const created = await pagefind.createIndex({});
+      if (!created.index || created.errors.length > 0) throw failed('starting to index', created.errors.join('; ') || 'no index was created');
+      const { index } = created;
+      const kept = keptPages(shard);
+      const add = async (entry: SiteEntry) => {
+        const keptPage = previous?.changedSlugs.has(entry.slug) ? undefined : kept.get(pagePath(entry.slug, entry.projection));
+        if (keptPage) reused++;
+        const page = keptPage ? reindexedRecord(entry, keptPage) : await (pageOf?.(entry) ?? recordPage(entry));
+        const added = await index.addCustomRecord(page);
+        if (added.errors.length > 0) throw failed(`adding ${entry.file}`, added.errors.join('; '));
+        counted(1);
+      };
+      // A window of records in flight: Pagefind works on some while the next are read.
+      const inFlight = new Set<Promise<void>>();
+      for (const entry of shardEntries) {
+        const adding: Promise<void> = add(entry).finally(() => inFlight.delete(adding));
+        inFlight.add(adding);
+        if (inFlight.size >= concurrency) await Promise.race(inFlight);
+      }
+      await Promise.all(inFlight);
+      const written = await index.writeFiles({ outputPath: shardDir });
+      if (written.errors.length > 0) throw failed(`writing the index into ${shardDir}`, written.errors.join('; '));
+      await index.deleteIndex();
+      const pages = await indexedPages(shardDir);
+      if (pages !== shardEntries.length) {
+        throw failed('checking the index', `shard ${shard} holds ${pages} pages, expected ${shardEntries.length} (one per record); do two records share a page?`);
+      }
+      built++;
+    }
+    if (indexed % PROGRESS_EVERY !== 0 || indexed === 0) onProgress(indexed, entries.length);
+    const list: ShardList = { count: shards.length, shards: [...shards.keys()].filter((shard) => shards[shard]!.length > 0).map(shardPath) };
+    await writeFile(path.join(outputPath, path.basename(SHARD_LIST_PATH)), `${JSON.stringify(list)}\n`);
+    return { pages: indexed, reused, shards: shards.length, built, seconds: (performance.now() - started) / 1000, pagefindPeakRssMb: pagefindPeakRssMb() };
   } catch (error) {
     if (error instanceof GarmentPressError) throw error;
     // The service itself broke (binary missing, process crashed): say so, keep the cause.
@@ -115,6 +160,28 @@ async function recordPage(entry: SiteEntry): Promise<SearchRecord> {
     return searchRecord(entry, readRecord(entry));
   } catch (error) {
     throw new SearchIndexError(`search index: could not read ${entry.file}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** The shard list of an index written by this code; null when there is no such index. */
+async function readShardList(bundleDir: string): Promise<ShardList | null> {
+  try {
+    const list = JSON.parse(await readFile(path.join(bundleDir, path.basename(SHARD_LIST_PATH)), 'utf8')) as ShardList;
+    const valid = Number.isInteger(list.count) && Array.isArray(list.shards) && list.shards.every((bundle) => [...Array(list.count).keys()].some((shard) => shardPath(shard) === bundle));
+    return valid ? list : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Links every file of a folder into a new one (copies where links are refused). */
+async function linkTree(from: string, to: string): Promise<void> {
+  for (const entry of await readdir(from, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const source = path.join(entry.parentPath, entry.name);
+    const target = path.join(to, path.relative(from, source));
+    await mkdir(path.dirname(target), { recursive: true });
+    await link(source, target).catch(() => copyFile(source, target));
   }
 }
 

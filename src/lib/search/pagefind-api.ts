@@ -1,4 +1,4 @@
-// The part of Pagefind's browser API (`/pagefind/pagefind.js`) the search UI uses.
+// The part of Pagefind's browser API (`/pagefind/<shard>/pagefind.js`) the search UI uses.
 // Pagefind ships no types for it; these follow https://pagefind.app/docs/api/.
 
 /** Counts per value, per filter: `{ projection: { Commerce: 3 } }`. */
@@ -11,9 +11,10 @@ export interface PagefindResultData {
   meta: Record<string, string | undefined>;
 }
 
-/** One hit before its data is loaded. */
+/** One hit before its data is loaded: `score` is its relevance, whatever order a sort gives. */
 export interface PagefindResult {
   id: string;
+  score: number;
   data: () => Promise<PagefindResultData>;
 }
 
@@ -30,11 +31,14 @@ export interface PagefindSearchOptions {
   sort?: Record<string, 'asc' | 'desc'>;
 }
 
-/** The module `/pagefind/pagefind.js` exports. */
-export interface PagefindApi {
+/** One index (here, one shard of the site's index), searched on its own. */
+export interface PagefindInstance {
   options: (options: { excerptLength?: number }) => Promise<void>;
   filters: () => Promise<FilterCounts>;
   search: (term: string | null, options?: PagefindSearchOptions) => Promise<PagefindSearch>;
-  /** Resolves to null when a later call superseded this one. */
-  debouncedSearch: (term: string | null, options?: PagefindSearchOptions, timeoutMs?: number) => Promise<PagefindSearch | null>;
+}
+
+/** The module `/pagefind/<shard>/pagefind.js` exports (only what the search UI uses). */
+export interface PagefindApi {
+  createInstance: (options: { basePath: string }) => PagefindInstance;
 }

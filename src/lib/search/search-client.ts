@@ -1,12 +1,13 @@
 // The search box in the browser: Pagefind's API behind plain fields. The fields are the search
 // state, mirrored in the query string (`?q=fleece&projection=Technical&sort=title`).
-import type { FilterCounts, PagefindApi, PagefindResult, PagefindSearch } from './pagefind-api.ts';
+import type { FilterCounts, PagefindApi } from './pagefind-api.ts';
 import { filterValueOrder, resultView, type ResultView } from './result-view.ts';
-import { SEARCH_BUNDLE_PATH, SEARCH_FILTERS } from './search-keys.ts';
+import { SEARCH_FILTERS } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
-import { isSearchable, pagefindOptions, parseSearchState, searchQueryString, type SearchState } from './search-state.ts';
+import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
+import { isSearchable, pagefindOptions, parseSearchState, searchQueryString, SORT_ORDERS, type SearchState } from './search-state.ts';
+import { mergeFilterCounts, NO_HITS, searchShards, type ShardInstance } from './shard-search.ts';
 
-const PAGEFIND_SCRIPT = `${SEARCH_BUNDLE_PATH}pagefind.js`;
 /** Hits whose data is loaded at once; more on request. */
 const PAGE_SIZE = 20;
 /** Pause after a keystroke before searching. */
@@ -28,9 +29,9 @@ export function mountSearch(root: HTMLElement): void {
   const moreButton = root.querySelector<HTMLButtonElement>('[data-search-more]')!;
   const messages = JSON.parse(root.dataset.messages!) as SearchMessages;
 
-  let pagefind: Promise<PagefindApi> | null = null;
+  let pagefind: Promise<ShardInstance[]> | null = null;
   let totals: FilterCounts = {};
-  let hits: PagefindResult[] = [];
+  let hits = NO_HITS;
   let shown = 0;
   let searchId = 0;
 
@@ -40,20 +41,31 @@ export function mountSearch(root: HTMLElement): void {
   root.hidden = false;
   for (const note of document.querySelectorAll<HTMLElement>('[data-search-fallback]')) note.hidden = true;
 
+  // The index is split into shards (search-shards.ts): one Pagefind instance each, searched together.
   const load = () =>
     (pagefind ??= (async () => {
-      const api = (await import(/* @vite-ignore */ PAGEFIND_SCRIPT)) as PagefindApi;
-      await api.options({ excerptLength: 24 });
-      totals = await api.filters();
+      const response = await fetch(SHARD_LIST_PATH);
+      if (!response.ok) throw new Error(`${SHARD_LIST_PATH}: HTTP ${response.status}`);
+      const { shards } = (await response.json()) as ShardList;
+      // A site without records has no shard: every search finds nothing.
+      const api = shards[0] ? ((await import(/* @vite-ignore */ `${shards[0]}pagefind.js`)) as PagefindApi) : null;
+      // One at a time: Pagefind's instances fail (a WebAssembly trap) when they start together.
+      const loaded: ShardInstance[] = [];
+      for (const basePath of shards) {
+        const instance = api!.createInstance({ basePath });
+        await instance.options({ excerptLength: 24 });
+        loaded.push({ instance, totals: await instance.filters() });
+      }
+      totals = mergeFilterCounts(loaded.map((shard) => shard.totals));
       renderFilters(initial);
-      return api;
+      return loaded;
     })());
 
   async function run(typing: boolean): Promise<void> {
     const id = ++searchId;
-    let api: PagefindApi;
+    let shards: ShardInstance[];
     try {
-      api = await load();
+      shards = await load();
     } catch (error) {
       setStatus(fillMessage(messages.unavailable, { message: (error as Error).message }));
       return;
@@ -63,7 +75,7 @@ export function mountSearch(root: HTMLElement): void {
     const state = formState();
     writeUrl(state);
     if (!isSearchable(state)) {
-      hits = [];
+      hits = NO_HITS;
       list.replaceChildren();
       moreButton.hidden = true;
       updateCounts(totals);
@@ -71,28 +83,27 @@ export function mountSearch(root: HTMLElement): void {
       return;
     }
     setStatus(messages.loading);
-    const term = state.query === '' ? null : state.query;
-    const search: PagefindSearch | null = typing
-      ? await api.debouncedSearch(term, pagefindOptions(state), TYPING_DELAY_MS)
-      : await api.search(term, pagefindOptions(state));
-    if (search === null || id !== searchId) return;
-    updateCounts(search.filters ?? totals);
-    hits = search.results;
+    if (typing) await new Promise((resolve) => setTimeout(resolve, TYPING_DELAY_MS));
+    if (id !== searchId) return;
+    const sortOrder = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
+    const search = await searchShards(shards, state.query === '' ? null : state.query, pagefindOptions(state), sortOrder);
+    if (id !== searchId) return;
+    updateCounts(search.filters);
+    hits = search.hits;
     shown = 0;
     list.replaceChildren();
     await showMore(id);
     if (id !== searchId) return;
-    setStatus(summary(state, hits.length));
+    setStatus(summary(state, hits.count));
   }
 
   async function showMore(id: number): Promise<HTMLAnchorElement | null> {
-    const batch = hits.slice(shown, shown + PAGE_SIZE);
-    const data = await Promise.all(batch.map((hit) => hit.data()));
+    const data = await hits.next(PAGE_SIZE);
     if (id !== searchId) return null;
-    shown += batch.length;
+    shown += data.length;
     const items = data.map(resultView).filter((view): view is ResultView => view !== null).map(resultItem);
     list.append(...items);
-    moreButton.hidden = shown >= hits.length;
+    moreButton.hidden = shown >= hits.count;
     return items[0]?.querySelector('a') ?? null;
   }
 

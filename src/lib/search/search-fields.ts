@@ -14,6 +14,8 @@ export interface SearchMeta {
   projection_code: string;
   /** The research status, in words. */
   status: string;
+  /** The published sort key, for merging sorted results across shards (the title's is the title). */
+  published: string;
   /** An http(s) image; absent when the record has none. */
   image?: string;
   image_alt?: string;
@@ -70,6 +72,7 @@ export function searchMeta(entry: SiteEntry): SearchMeta {
     projection: projectionLabel(entry.projection),
     projection_code: entry.projection,
     status: researchStatusLabel(entry.researchStatus),
+    published: searchSort(entry).published,
     ...image,
   };
 }

@@ -114,7 +114,7 @@ describe('searchRecord', () => {
     }
     const record = copyOf(commerce);
     record.images = [];
-    expect(Object.keys(recordOf(record).meta).sort()).toEqual(['projection', 'projection_code', 'status', 'title']);
+    expect(Object.keys(recordOf(record).meta).sort()).toEqual(['projection', 'projection_code', 'published', 'status', 'title']);
   });
 });
 

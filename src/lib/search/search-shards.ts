@@ -1,0 +1,50 @@
+import type { SiteEntry } from '../site/site-index.ts';
+import { SEARCH_BUNDLE_PATH } from './search-keys.ts';
+
+/**
+ * Pages per shard of the search index, aimed at. Pagefind holds a whole index in memory while it
+ * writes it (about a gigabyte per 5,000 pages here) and must rebuild an index to change one page,
+ * so a large site's index is split: shards are built one after another, and a rebuild rebuilds
+ * only the shards holding a changed garment. The browser searches every shard.
+ */
+export const SHARD_PAGES = 2000;
+
+/** How many shards an index of `pages` pages has: one per `shardPages` pages, at least one. */
+export function shardCount(pages: number, shardPages = SHARD_PAGES): number {
+  return Math.max(1, Math.ceil(pages / shardPages));
+}
+
+/** The shard a garment's pages go to: fixed by its slug, so a rebuild finds it where it was. */
+export function shardOf(slug: string, shards: number): number {
+  // FNV-1a, then MurmurHash3's finaliser so similar slugs spread evenly; the same on every run and machine.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < slug.length; i++) hash = Math.imul(hash ^ slug.charCodeAt(i), 0x01000193);
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return ((hash ^ (hash >>> 16)) >>> 0) % shards;
+}
+
+/**
+ * The entries of a site grouped by the shard their pages go to, shards in order and each
+ * keeping the entries' order: the order the index asks for pages in.
+ */
+export function indexingOrder(entries: readonly SiteEntry[], shardPages?: number): SiteEntry[][] {
+  const shards = shardCount(entries.length, shardPages);
+  const byShard = Array.from({ length: shards }, (): SiteEntry[] => []);
+  for (const entry of entries) byShard[shardOf(entry.slug, shards)]!.push(entry);
+  return byShard;
+}
+
+/** A shard's Pagefind bundle, on the site: `/pagefind/<n>/`. */
+export function shardPath(shard: number): string {
+  return `${SEARCH_BUNDLE_PATH}${shard}/`;
+}
+
+/** The file listing the shards' bundles, which the search script reads first. */
+export const SHARD_LIST_PATH = `${SEARCH_BUNDLE_PATH}shards.json`;
+
+/** What the shard list holds: how many shards the pages were spread over, and the bundles of those that hold any. */
+export interface ShardList {
+  count: number;
+  shards: string[];
+}

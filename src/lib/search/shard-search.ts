@@ -1,0 +1,109 @@
+import type { FilterCounts, PagefindInstance, PagefindResult, PagefindResultData, PagefindSearchOptions } from './pagefind-api.ts';
+import type { SearchSort } from './search-keys.ts';
+
+/** The hits of a search over every shard, in order, their data loaded as they are shown. */
+export interface ShardHits {
+  count: number;
+  /** The data of the next `count` hits (fewer at the end). */
+  next: (count: number) => Promise<PagefindResultData[]>;
+}
+
+/** No hits: before any search, or when there is nothing to search for. */
+export const NO_HITS: ShardHits = { count: 0, next: async () => [] };
+
+/** A search over every shard: the hits, and per filter value how many hits it would leave. */
+export interface ShardSearch {
+  hits: ShardHits;
+  filters: FilterCounts;
+}
+
+/** A sort as the reader picked it: which key, and which way. */
+export interface SortOrder {
+  key: SearchSort;
+  direction: 'asc' | 'desc';
+}
+
+/** Counts per filter value over every shard, summed. */
+export function mergeFilterCounts(counts: readonly (FilterCounts | undefined)[]): FilterCounts {
+  const merged: FilterCounts = {};
+  for (const shardCounts of counts) {
+    for (const [filter, values] of Object.entries(shardCounts ?? {})) {
+      const into = (merged[filter] ??= {});
+      for (const [value, count] of Object.entries(values)) into[value] = (into[value] ?? 0) + count;
+    }
+  }
+  return merged;
+}
+
+/**
+ * Searches every shard and merges what they found: best match first across shards, or, with a
+ * sort, the shards' sorted lists merged by the sort key. Pagefind scores a hit by relevance even
+ * when it sorts, so sorted lists cannot be merged by score; their keys come from each hit's data
+ * (its title, or its published date kept in its metadata), loaded only for the hits merged so far.
+ */
+export async function searchShards(shards: readonly ShardInstance[], term: string | null, options: PagefindSearchOptions, sort: SortOrder | null): Promise<ShardSearch> {
+  // A shard without a selected filter value holds no hit, and Pagefind fails on a value it does not know.
+  const searches = await Promise.all(shards.map((shard) => (holdsFilters(shard.totals, options.filters) ? shard.instance.search(term, options) : NO_RESULTS)));
+  const filters = mergeFilterCounts(searches.map((search) => search.filters));
+  const lists = searches.map((search) => search.results);
+  return { filters, hits: sort ? sortedHits(lists, sort) : bestFirstHits(lists) };
+}
+
+/** A shard's index, and the counts of its filter values over all its pages. */
+export interface ShardInstance {
+  instance: PagefindInstance;
+  totals: FilterCounts;
+}
+
+const NO_RESULTS = { results: [], unfilteredResultCount: 0, filters: {} };
+
+/** Whether a shard's pages carry every selected filter value somewhere. */
+function holdsFilters(totals: FilterCounts, filters: Record<string, string[]> = {}): boolean {
+  return Object.entries(filters).every(([filter, values]) => values.every((value) => (totals[filter]?.[value] ?? 0) > 0));
+}
+
+/** The key a hit is sorted by, as the index made it (search-fields.ts, searchSort). */
+export function sortKey(data: PagefindResultData, key: SearchSort): string {
+  return key === 'title' ? (data.meta.title ?? '').toLocaleLowerCase('en') : (data.meta.published ?? '');
+}
+
+function bestFirstHits(lists: PagefindResult[][]): ShardHits {
+  const results = lists.flat().sort((a, b) => b.score - a.score);
+  let shown = 0;
+  return {
+    count: results.length,
+    next: async (count) => {
+      const batch = results.slice(shown, shown + count);
+      shown += batch.length;
+      return Promise.all(batch.map((result) => result.data()));
+    },
+  };
+}
+
+function sortedHits(lists: PagefindResult[][], { key, direction }: SortOrder): ShardHits {
+  const cursors = lists.map(() => 0);
+  const loaded = new Map<PagefindResult, Promise<PagefindResultData>>();
+  const dataOf = (result: PagefindResult) => {
+    let data = loaded.get(result);
+    if (!data) loaded.set(result, (data = result.data()));
+    return data;
+  };
+  const before = (a: string, b: string) => (direction === 'asc' ? a < b : a > b);
+  return {
+    count: lists.reduce((sum, list) => sum + list.length, 0),
+    next: async (count) => {
+      const batch: PagefindResultData[] = [];
+      while (batch.length < count) {
+        const heads = await Promise.all(lists.map((list, shard) => (cursors[shard]! < list.length ? dataOf(list[cursors[shard]!]!) : null)));
+        let pick = -1;
+        for (const [shard, head] of heads.entries()) {
+          if (head && (pick === -1 || before(sortKey(head, key), sortKey(heads[pick]!, key)))) pick = shard;
+        }
+        if (pick === -1) break;
+        batch.push(heads[pick]!);
+        cursors[pick]!++;
+      }
+      return batch;
+    },
+  };
+}
