@@ -5,9 +5,9 @@ import { escapeHtml } from './text.ts';
 
 /**
  * Small HTML fragments that a record page repeats hundreds of times (a value, a field list, claim
- * markers, a target, a data item's card or table row, a claim entry), built as strings: rendered through Astro
- * components and templates, they cost more than the rest of the page. Components inject them with `set:html`, so every piece of record
- * text in them goes through escapeHtml, and the markup is the components' markup, byte for byte.
+ * markers, a target, a data item's card or table row, a claim entry), built by plain string
+ * concatenation, the cheapest way there is. The page's markup (record-page.ts, record-parts.ts)
+ * inserts them as trusted, so every piece of record text in them goes through escapeHtml.
  */
 
 /**
@@ -45,7 +45,7 @@ export function fieldRowsHtml(fields: FieldView[]): string {
 export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline'): string {
   if (links.length === 0) return '';
   const tag = variant === 'marker' ? 'sup' : 'span';
-  let html = `<${tag} data-pagefind-ignore="true" class="claim-refs claim-refs--${variant}">`;
+  let html = `<${tag} class="claim-refs claim-refs--${variant}">`;
   for (const link of links) {
     const label = escapeHtml(t('textBlock.claimRef', { number: link.number }));
     html += `<a href="${escapeHtml(link.href)}" class="claim-ref" aria-label="${label}">[${link.number}]</a>`;
@@ -141,7 +141,7 @@ export function claimEntryHtml(claim: ClaimView): string {
     }
     html += '</ul>';
   }
-  html += '<p class="backlinks" data-pagefind-ignore>';
+  html += '<p class="backlinks">';
   if (claim.citedBy.length > 0) {
     const prefix = escapeHtml(t('claim.backlinkPrefix'));
     html += `${escapeHtml(t('claim.citedBy'))}: `;
