@@ -1,23 +1,26 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { folderSize, measureBuild, writeSyntheticRecords, type BenchReport } from '../lib/bench/bench.ts';
+import { flushWrites, folderSize, measureBuild, medianRun, writeSyntheticRecords, type BenchReport, type BuildRun } from '../lib/bench/bench.ts';
+import type { GarmentRecord } from '../lib/record/types.ts';
 import { formatBenchTable } from '../lib/bench/report.ts';
 
-const USAGE = `usage: npm run bench [-- --records N] [--dir DIR] [--json FILE]
+const USAGE = `usage: npm run bench [-- --records N] [--runs N] [--dir DIR] [--json FILE]
 
 Generates N synthetic records (default 2000) modelled on records/, builds the full
 site from them (validation, pages, twins, search index), then rebuilds with nothing
 changed and after changing one record. Prints a table per stage and writes JSON.
 
   --records N   how many records (default 2000)
+  --runs N      how many times to run each build (default 1); the table shows the
+                median run, and every run's wall time
   --dir DIR     work folder (default: a folder in the system's temporary directory)
   --json FILE   where to write the JSON report (default: DIR/bench.json)`;
 
 function parseOptions() {
   try {
-    return parseArgs({ options: { records: { type: 'string', default: '2000' }, dir: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
+    return parseArgs({ options: { records: { type: 'string', default: '2000' }, runs: { type: 'string', default: '1' }, dir: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
   } catch (error) {
     process.stderr.write(`bench: ${(error as Error).message}\n\n${USAGE}\n`);
     process.exit(2);
@@ -35,6 +38,12 @@ if (!Number.isInteger(count) || count < 2) {
   process.exit(2);
 }
 
+const repeat = Number(options.runs);
+if (!Number.isInteger(repeat) || repeat < 1) {
+  process.stderr.write(`bench: --runs must be a whole number of at least 1, got ${options.runs}\n`);
+  process.exit(2);
+}
+
 const dir = path.resolve(options.dir ?? path.join(tmpdir(), `garment-press-bench-${count}`));
 const recordsDir = path.join(dir, 'records');
 const outDir = path.join(dir, 'dist');
@@ -43,25 +52,41 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 log(`generating ${count} records into ${recordsDir}`);
 const inputBytes = await writeSyntheticRecords('records', recordsDir, count);
 const build = ['--records', recordsDir, '--out', outDir, '--site', 'https://bench.example'];
-const runs = [];
+const runs: BuildRun[] = [];
+const measure = async (name: string, before: () => Promise<void>, after: () => Promise<void> = async () => {}) => {
+  const measured = [];
+  for (let run = 1; run <= repeat; run++) {
+    await before();
+    await flushWrites();
+    log(`${name}${repeat > 1 ? `, run ${run} of ${repeat}` : ''}`);
+    measured.push(await measureBuild(name, build, path.join(dir, `${name.replace(/ /g, '-')}-${run}.json`), log));
+    await after();
+  }
+  runs.push(medianRun(measured));
+};
 
-log('full build');
-runs.push(await measureBuild('full', build, path.join(dir, 'full.json'), log));
-log('rebuild, nothing changed');
-runs.push(await measureBuild('no change', build, path.join(dir, 'unchanged.json'), log));
+// Each full build starts from no output, as a first build does.
+await measure('full', () => rm(outDir, { recursive: true, force: true }));
+await measure('no change', async () => {});
 
 const changedFile = path.join(recordsDir, (await readdir(recordsDir)).sort()[0]!);
-const changed = JSON.parse(await readFile(changedFile, 'utf8'));
-const marker = `Bench edit ${Date.now()}`;
-changed.page.sections.overview.push({ text: marker, claim_ids: [], kind: 'fact' });
-await writeFile(changedFile, `${JSON.stringify(changed, null, 2)}\n`);
-log(`rebuild, one record changed (${path.basename(changedFile)})`);
-runs.push(await measureBuild('one changed', build, path.join(dir, 'changed.json'), log));
-
-const page = await readFile(path.join(outDir, 'garments', changed.slug, changed.projection, 'index.html'), 'utf8');
-const markdown = await readFile(path.join(outDir, 'garments', changed.slug, `${changed.projection}.md`), 'utf8');
-if (!page.includes(marker) || !markdown.includes(marker)) throw new Error(`stale output: the changed record's page or Markdown lacks "${marker}"`);
-log('the changed page and its Markdown twin carry the change');
+let marker = '';
+let changed: GarmentRecord | undefined;
+await measure(
+  'one changed',
+  async () => {
+    changed = JSON.parse(await readFile(changedFile, 'utf8')) as GarmentRecord;
+    marker = `Bench edit ${Date.now()}`;
+    changed.page.sections.overview.push({ text: marker, claim_ids: [], kind: 'fact' });
+    await writeFile(changedFile, `${JSON.stringify(changed, null, 2)}\n`);
+  },
+  async () => {
+    const page = await readFile(path.join(outDir, 'garments', changed!.slug, changed!.projection, 'index.html'), 'utf8');
+    const markdown = await readFile(path.join(outDir, 'garments', changed!.slug, `${changed!.projection}.md`), 'utf8');
+    if (!page.includes(marker) || !markdown.includes(marker)) throw new Error(`stale output: the changed record's page or Markdown lacks "${marker}"`);
+    log(`  the changed page and its Markdown twin carry the change (${path.basename(changedFile)})`);
+  },
+);
 
 const output = await folderSize(outDir);
 const report: BenchReport = {

@@ -17,6 +17,8 @@ export interface BuildRun {
   timings: Record<string, number>;
   /** Peak resident memory (MiB) of the build process at the end of each stage. */
   peakRssMb: Record<string, number>;
+  /** With several runs of the same build: every run's wall time, this one being the median. */
+  samples?: number[];
 }
 
 /** Everything one bench run measured. */
@@ -59,6 +61,20 @@ export async function measureBuild(name: string, args: string[], reportFile: str
   if (code !== 0) throw new Error(`the ${name} build failed (exit ${code}); its output is above`);
   const report = JSON.parse(await readFile(reportFile, 'utf8')) as Pick<BuildRun, 'timings' | 'peakRssMb'>;
   return { name, seconds, timings: report.timings, peakRssMb: report.peakRssMb };
+}
+
+/**
+ * The median of several runs of one build (the run whose wall time is the median, with its own
+ * stages), keeping every run's wall time: the machines are shared, so one run says little.
+ */
+export function medianRun(runs: BuildRun[]): BuildRun {
+  const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
+  return { ...sorted[Math.floor((sorted.length - 1) / 2)]!, samples: runs.map((run) => run.seconds) };
+}
+
+/** Lets the system write out what is pending (`sync`, where there is one), so a build does not pay for earlier writes. */
+export function flushWrites(): Promise<void> {
+  return new Promise((resolve) => spawn('sync', { stdio: 'ignore' }).on('error', () => resolve()).on('close', () => resolve()));
 }
 
 /** Total size in bytes and number of files under a folder. */

@@ -10,7 +10,8 @@ export function formatBenchTable(report: BenchReport): string {
     }
     const { [PAGEFIND_PROCESS]: pagefind, ...build } = run.peakRssMb;
     if (pagefind !== undefined) rows.push([run.name, `${PAGEFIND_PROCESS} (beside the build)`, '', '', String(pagefind)]);
-    rows.push([run.name, 'total', run.seconds.toFixed(2), (report.records / run.seconds).toFixed(0), String(Math.max(0, ...Object.values(build)))]);
+    const total = run.samples && run.samples.length > 1 ? `total, median of ${run.samples.map((s) => s.toFixed(1)).join(' / ')} s` : 'total';
+    rows.push([run.name, total, run.seconds.toFixed(2), (report.records / run.seconds).toFixed(0), String(Math.max(0, ...Object.values(build)))]);
   }
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const line = (row: string[]) => `| ${row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;

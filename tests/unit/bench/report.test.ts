@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BenchReport } from '../../../src/lib/bench/bench.ts';
+import { medianRun, type BenchReport } from '../../../src/lib/bench/bench.ts';
 import { formatBenchTable } from '../../../src/lib/bench/report.ts';
 
 const report: BenchReport = {
@@ -15,7 +15,7 @@ const report: BenchReport = {
       timings: { validate: 2.5, render: 30, twins: 9.5, 'search index': 28 },
       peakRssMb: { validate: 400, render: 900, twins: 950, 'search index': 950, 'Pagefind process': 700 },
     },
-    { name: 'no change', seconds: 1.6, timings: { validate: 1.2 }, peakRssMb: { validate: 200 } },
+    { name: 'no change', seconds: 1.6, timings: { validate: 1.2 }, peakRssMb: { validate: 200 }, samples: [1.9, 1.6, 1.55] },
   ],
 };
 
@@ -37,8 +37,14 @@ describe('formatBenchTable', () => {
       ['full', 'Pagefind process (beside the build)', '', '', '700'],
       ['full', 'total', '40.00', '50', '950'],
       ['no change', 'validate', '1.20', '1667', '200'],
-      ['no change', 'total', '1.60', '1250', '200'],
+      ['no change', 'total, median of 1.9 / 1.6 / 1.6 s', '1.60', '1250', '200'],
     ]);
+  });
+
+  it('picks the run with the median wall time, keeping every run’s', () => {
+    const run = (seconds: number) => ({ name: 'full', seconds, timings: { render: seconds - 1 }, peakRssMb: {} });
+    expect(medianRun([run(80), run(70), run(95)])).toEqual({ ...run(80), samples: [80, 70, 95] });
+    expect(medianRun([run(80), run(70)])).toMatchObject({ seconds: 70 });
   });
 
   it('is a Markdown table whose columns line up', () => {
