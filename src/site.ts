@@ -1,4 +1,5 @@
 // Binds the site to its records: the index the build already validated, else the records folder.
+import { sitemapPages, sitemapParts, type SitemapPage } from './lib/site/site-files.ts';
 import { loadSiteIndex, readSiteIndexFile, type SiteIndex } from './lib/site/site-index.ts';
 import { stylesheetOf } from './lib/site/stylesheet.ts';
 import css from './styles/global.css?raw';
@@ -13,4 +14,11 @@ export const stylesheet = stylesheetOf(css);
 export function siteIndex(): Promise<SiteIndex> {
   const indexFile = process.env.GARMENT_PRESS_SITE_INDEX;
   return indexFile ? readSiteIndexFile(indexFile) : loadSiteIndex(recordsDir);
+}
+
+/** The site's HTML pages for its sitemap, in parts of at most 50,000 (one part for most sites). */
+export async function sitemap(): Promise<SitemapPage[][]> {
+  // Route files relative to src/pages, so a new page is listed without editing this.
+  const routeFiles = Object.keys(import.meta.glob('./pages/**/*.{astro,md,mdx,html}')).map((file) => file.replace(/^\.\/pages\//, './'));
+  return sitemapParts(sitemapPages(routeFiles, await siteIndex()));
 }

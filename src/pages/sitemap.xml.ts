@@ -1,11 +1,11 @@
-// The sitemap: every HTML page, found from the route files so a new page is listed without editing this.
+// The sitemap: every HTML page, found from the route files so a new page is listed without editing
+// this; past 50,000 pages, an index of the parts in /sitemaps/.
 import type { APIRoute } from 'astro';
-import { siteOf, sitemapPages, sitemapXml } from '../lib/site/site-files.ts';
-import { siteIndex } from '../site.ts';
+import { siteOf, sitemapIndexXml, sitemapXml } from '../lib/site/site-files.ts';
+import { sitemap } from '../site.ts';
 
-const routeFiles = Object.keys(import.meta.glob('./**/*.{astro,md,mdx,html}'));
-
-export const GET: APIRoute = async ({ site }) =>
-  new Response(sitemapXml(sitemapPages(routeFiles, await siteIndex()), siteOf(site)), {
-    headers: { 'Content-Type': 'application/xml; charset=utf-8' },
-  });
+export const GET: APIRoute = async ({ site }) => {
+  const parts = await sitemap();
+  const xml = parts.length > 1 ? sitemapIndexXml(parts.length, siteOf(site)) : sitemapXml(parts[0]!, siteOf(site));
+  return new Response(xml, { headers: { 'Content-Type': 'application/xml; charset=utf-8' } });
+};

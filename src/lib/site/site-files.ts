@@ -130,7 +130,28 @@ function lastmodOf(publishedAt: string): string | undefined {
   return /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(publishedAt) ? publishedAt : undefined;
 }
 
-/** /sitemap.xml for the given pages, with absolute, XML-escaped URLs. */
+/** The most URLs one sitemap may list (sitemaps.org); a larger site's /sitemap.xml is an index of parts. */
+export const SITEMAP_URLS = 50_000;
+
+/** The pages in sitemaps of at most `perPart` URLs each, in order; one part for a small site. */
+export function sitemapParts(pages: SitemapPage[], perPart = SITEMAP_URLS): SitemapPage[][] {
+  const parts: SitemapPage[][] = [];
+  for (let start = 0; start < pages.length; start += perPart) parts.push(pages.slice(start, start + perPart));
+  return parts.length > 0 ? parts : [[]];
+}
+
+/** The site path of the n-th part (from 1) of a sitemap split in parts. */
+export function sitemapPartPath(part: number): string {
+  return `/sitemaps/${part}.xml`;
+}
+
+/** A sitemap index listing `parts` parts, with absolute URLs. */
+export function sitemapIndexXml(parts: number, site: string | URL): string {
+  const sitemaps = Array.from({ length: parts }, (_, i) => `  <sitemap><loc>${escapeXml(absoluteUrl(sitemapPartPath(i + 1), site))}</loc></sitemap>`);
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...sitemaps, '</sitemapindex>', ''].join('\n');
+}
+
+/** A sitemap of the given pages, with absolute, XML-escaped URLs. */
 export function sitemapXml(pages: SitemapPage[], site: string | URL): string {
   const urls = pages.map(({ path, lastmod }) => {
     const loc = `<loc>${escapeXml(absoluteUrl(path, site))}</loc>`;

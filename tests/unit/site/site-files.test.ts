@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexEntries, siteEntryOf } from '../../../src/lib/site/site-index.ts';
-import { entryLinks, jsonFile, llmsTxt, MissingSiteError, recordsIndex, siteOf, sitemapPages, sitemapXml } from '../../../src/lib/site/site-files.ts';
+import { entryLinks, jsonFile, llmsTxt, MissingSiteError, recordsIndex, siteOf, sitemapIndexXml, sitemapPages, sitemapParts, sitemapXml, SITEMAP_URLS } from '../../../src/lib/site/site-files.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const SITE = 'https://garments.example.org';
@@ -114,6 +114,32 @@ describe('sitemapXml', () => {
         '  <url><loc>https://example.org/press/</loc></url>',
         '  <url><loc>https://example.org/press/a&amp;b/</loc><lastmod>2026-01-02</lastmod></url>',
         '</urlset>',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('sitemapParts and sitemapIndexXml', () => {
+  const pages = (count: number) => Array.from({ length: count }, (_, i) => ({ path: `/p${i}/` }));
+
+  it('keeps a site of up to 50,000 pages in one sitemap, as the protocol allows', () => {
+    expect(SITEMAP_URLS).toBe(50_000);
+    expect(sitemapParts(pages(3))).toEqual([pages(3)]);
+    expect(sitemapParts([])).toEqual([[]]);
+  });
+
+  it('splits a larger site into parts in order, none over the limit, listed by an index', () => {
+    const parts = sitemapParts(pages(5), 2);
+    expect(parts.map((part) => part.map((p) => p.path))).toEqual([['/p0/', '/p1/'], ['/p2/', '/p3/'], ['/p4/']]);
+    expect(sitemapIndexXml(parts.length, 'https://example.org/')).toBe(
+      [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        '  <sitemap><loc>https://example.org/sitemaps/1.xml</loc></sitemap>',
+        '  <sitemap><loc>https://example.org/sitemaps/2.xml</loc></sitemap>',
+        '  <sitemap><loc>https://example.org/sitemaps/3.xml</loc></sitemap>',
+        '</sitemapindex>',
         '',
       ].join('\n'),
     );
