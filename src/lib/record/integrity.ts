@@ -1,5 +1,6 @@
 import { pointerToken, type Problem } from './problem.ts';
 import type { GarmentRecord, TextBlock } from './types.ts';
+import { referencedCollection } from './references.ts';
 
 /** A record that passed the schema, with the file it came from. */
 export interface RecordFile {
@@ -14,31 +15,6 @@ export interface RecordKey {
   projection: GarmentRecord['projection'];
 }
 
-/** Fields inside `data` that name an item of another collection, and which collection. */
-const DATA_REFERENCES: Record<string, string> = {
-  color_id: 'colors',
-  applies_to_color_ids: 'colors',
-  available_color_ids: 'colors',
-  material_profile_id: 'material_profiles',
-  material_profile_ids: 'material_profiles',
-  size_range_id: 'size_ranges',
-  variant_id: 'variants',
-  variant_ids: 'variants',
-  applies_to_variant_ids: 'variants',
-  provider_listing_id: 'provider_listings',
-  provider_variant_id: 'provider_variants',
-  provider_variant_ids: 'provider_variants',
-  decoration_method_id: 'decoration_methods',
-  method_id: 'decoration_methods',
-  offer_id: 'offers',
-  placement_id: 'decoration_placements',
-  included_placement_ids: 'decoration_placements',
-  price_component_id: 'price_components',
-  from_asset_id: 'assets',
-  to_asset_id: 'assets',
-  source_asset_ids: 'assets',
-  asset_ids: 'assets',
-};
 
 /** Every text block of a record's page and selection summary, with its JSON pointer. */
 export function textBlocksOf(record: GarmentRecord): [string, TextBlock][] {
@@ -149,9 +125,8 @@ function checkDataReferences(record: GarmentRecord, sourceIds: Set<string>, repo
     if (!Array.isArray(items)) continue;
     items.forEach((item: Record<string, unknown>, i) => {
       for (const [field, value] of Object.entries(item)) {
-        const target = field === 'source_id' ? 'sources' : DATA_REFERENCES[field];
-        // A collection's own provider-side id (provider_variants[].provider_variant_id) is not a reference.
-        if (!target || target === name || value === null) continue;
+        const target = field === 'source_id' ? 'sources' : referencedCollection(name, field);
+        if (!target || value === null) continue;
         const known = idsOf.get(target);
         if (!known) continue;
         const values = Array.isArray(value) ? value : [value];

@@ -1,3 +1,4 @@
+import { referencedCollection } from '../record/references.ts';
 import type { GarmentRecord, Projection } from '../record/types.ts';
 import { collectionAnchor, itemAnchor, sourceAnchor } from './anchors.ts';
 import { collectionLabel, enumLabel, fieldLabel, formatBoolean, formatDate, formatMoney, formatNumber, formatRange } from './format.ts';
@@ -89,30 +90,6 @@ export const COLLECTION_ORDER = {
   ],
 } as const satisfies Record<Projection, readonly string[]>;
 
-/** Fields inside `data` that name an item of another collection. */
-const REFERENCES: Record<string, string> = {
-  color_id: 'colors',
-  applies_to_color_ids: 'colors',
-  available_color_ids: 'colors',
-  material_profile_id: 'material_profiles',
-  material_profile_ids: 'material_profiles',
-  size_range_id: 'size_ranges',
-  variant_id: 'variants',
-  variant_ids: 'variants',
-  applies_to_variant_ids: 'variants',
-  provider_listing_id: 'provider_listings',
-  provider_variant_ids: 'provider_variants',
-  decoration_method_id: 'decoration_methods',
-  method_id: 'decoration_methods',
-  offer_id: 'offers',
-  placement_id: 'decoration_placements',
-  included_placement_ids: 'decoration_placements',
-  price_component_id: 'price_components',
-  from_asset_id: 'assets',
-  to_asset_id: 'assets',
-  source_asset_ids: 'assets',
-  asset_ids: 'assets',
-};
 
 /** Enumerated fields and the label group of their values. */
 const ENUM_GROUPS: Record<string, string> = {
@@ -201,7 +178,7 @@ export function collectionViews(context: DataContext): CollectionView[] {
       const anchor = seen.has(id) ? '' : itemAnchor(name, id);
       seen.add(id);
       const { title, titleField } = itemTitle(item);
-      return { id, anchor, title, titleField, fields: fieldViews(item, lookup), claims: context.claimsByAnchor.get(anchor) ?? [] };
+      return { id, anchor, title, titleField, fields: fieldViews(item, lookup, name), claims: context.claimsByAnchor.get(anchor) ?? [] };
     });
     // Every field any item shows, in order of first appearance, labelled as there.
     const columnNames = new Set<string>();
@@ -307,16 +284,18 @@ interface FieldRule {
     | { kind: 'enum'; group: string };
 }
 
-/** Rules by field name: an item of a page has a few dozen distinct names, and a page thousands of fields. */
+/** Rules by collection and field name: a page has a few hundred distinct pairs, and thousands of fields. */
 const rules = new Map<string, FieldRule>();
 /** Field names come from the schema; the cap only guards against odd input. */
 const RULES_MAX = 10_000;
 
-function ruleOf(name: string): FieldRule {
-  let rule = rules.get(name);
+function ruleOf(name: string, itemCollection: string | null): FieldRule {
+  // Only whether a field is a reference depends on the item's collection.
+  const key = `${itemCollection ?? ''}/${name}`;
+  let rule = rules.get(key);
   if (rule) return rule;
   const group = ENUM_GROUPS[name];
-  const collection = REFERENCES[name];
+  const collection = referencedCollection(itemCollection, name);
   rule = {
     label: fieldLabel(name),
     minor: name.endsWith('_minor'),
@@ -331,7 +310,7 @@ function ruleOf(name: string): FieldRule {
               : CODE_FIELDS.has(name) ? { kind: 'code' }
                 : { kind: 'text' },
   };
-  if (rules.size < RULES_MAX) rules.set(name, rule);
+  if (rules.size < RULES_MAX) rules.set(key, rule);
   return rule;
 }
 
@@ -340,9 +319,9 @@ function ruleOf(name: string): FieldRule {
  * money formatted from minor units, numbers joined to their units, min/max pairs joined to ranges,
  * references linked to the items they name, URLs linked only when http(s).
  */
-export function fieldViews(item: Record<string, unknown>, lookup: Lookup): FieldView[] {
+export function fieldViews(item: Record<string, unknown>, lookup: Lookup, collection: string | null = null): FieldView[] {
   const names = Object.keys(item);
-  const itemRules = names.map(ruleOf);
+  const itemRules = names.map((name) => ruleOf(name, collection));
   // Fields shown with another (a unit, a currency, a range's other end) or not at all (the id).
   // Each name comes up once, so a field shown on its own need not be added.
   const consumed = new Set<string>(['id']);

@@ -170,6 +170,14 @@ describe('fieldViews', () => {
     ]);
   });
 
+  it('links an offer’s provider variant, but not a provider variant’s own provider-side id', () => {
+    const variants = { ids: new Map([['provider_variants', new Map([['pv-1', 0]])]]), sourceIds: new Set<string>() };
+    expect(fieldViews({ id: 'o1', provider_variant_id: 'pv-1' }, variants, 'offers')[0]!.parts).toEqual([
+      { kind: 'link', text: 'pv-1', href: '#provider_variants-pv-1', external: false },
+    ]);
+    expect(fieldViews({ id: 'pv-1', provider_variant_id: 'pv-1' }, variants, 'provider_variants')[0]!.parts[0]!.kind).not.toBe('link');
+  });
+
   it('links a URL only when it is http(s)', () => {
     const fields = fieldViews({ id: 'x', product_url: 'https://example.org/p', price_url: 'javascript:alert(1)', template_url: 'data:text/html,x' }, lookup);
     expect(fields.map((f) => f.parts[0]!.kind)).toEqual(['link', 'text', 'text']);
