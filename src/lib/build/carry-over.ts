@@ -1,5 +1,6 @@
-import { copyFile, link, mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { linkFiles } from '../link-files.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 
 /** The files under `garments/` of a built site, relative to it, grouped by garment slug. */
@@ -28,20 +29,9 @@ export function missingOutput(entries: SiteEntry[], previousOutput: Map<string, 
   return missing;
 }
 
-/**
- * Links the previous build's files of every garment not rendered again into the new build.
- * Hard links cost no copying; a file system that refuses them gets copies.
- */
+/** Links the previous build's files of every garment not rendered again into the new build; returns how many. */
 export async function carryOver(previousOutput: Map<string, string[]>, renderedSlugs: Set<string>, previousDir: string, nextDir: string): Promise<number> {
   const files = [...previousOutput].filter(([slug]) => !renderedSlugs.has(slug)).flatMap(([, slugFiles]) => slugFiles);
-  const folders = new Set(files.map((file) => path.dirname(path.join(nextDir, file))));
-  for (const folder of folders) await mkdir(folder, { recursive: true });
-  for (let start = 0; start < files.length; start += 256) {
-    await Promise.all(
-      files.slice(start, start + 256).map((file) =>
-        link(path.join(previousDir, file), path.join(nextDir, file)).catch(() => copyFile(path.join(previousDir, file), path.join(nextDir, file))),
-      ),
-    );
-  }
+  await linkFiles(files, previousDir, nextDir);
   return files.length;
 }

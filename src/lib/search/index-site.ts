@@ -1,7 +1,8 @@
-import { copyFile, link, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import { GarmentPressError } from '../errors.ts';
+import { linkFiles } from '../link-files.ts';
 import { readRecord, type SiteEntry } from '../site/site-index.ts';
 import { pagePath } from '../site/urls.ts';
 import { pagefindPeakRssMb } from './child-memory.ts';
@@ -174,15 +175,10 @@ async function readShardList(bundleDir: string): Promise<ShardList | null> {
   }
 }
 
-/** Links every file of a folder into a new one (copies where links are refused). */
+/** Links every file of a folder into a new one. */
 async function linkTree(from: string, to: string): Promise<void> {
-  for (const entry of await readdir(from, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const source = path.join(entry.parentPath, entry.name);
-    const target = path.join(to, path.relative(from, source));
-    await mkdir(path.dirname(target), { recursive: true });
-    await link(source, target).catch(() => copyFile(source, target));
-  }
+  const entries = await readdir(from, { recursive: true, withFileTypes: true });
+  await linkFiles(entries.filter((entry) => entry.isFile()).map((entry) => path.relative(from, path.join(entry.parentPath, entry.name))), from, to);
 }
 
 /** The pages a written index holds, from its entry file (every language counts). */
