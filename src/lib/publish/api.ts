@@ -142,8 +142,9 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       throw new ApiRefusal(404, 'not_found', `no API route ${request.method} ${url.pathname.slice(0, 200)}`);
     } catch (error) {
       if (!(error instanceof ApiRefusal)) throw error;
-      const headers = (await bodyDiscarded(request, 2 * maxBodyBytes)) ? error.headers : { ...error.headers, Connection: 'close' };
-      sendJson(response, error.status, JSON.stringify({ error: { code: error.code, message: error.message } }), headers);
+      const discarded = await bodyDiscarded(request, 2 * maxBodyBytes);
+      if (!discarded) closeLingering(request);
+      sendJson(response, error.status, JSON.stringify({ error: { code: error.code, message: error.message } }), discarded ? error.headers : { ...error.headers, Connection: 'close' });
     }
   };
 }
@@ -224,6 +225,25 @@ async function bodyDiscarded(request: IncomingMessage, limitBytes: number): Prom
   if (!unreadBody) return true;
   if (Number(request.headers['content-length'] ?? 0) > limitBytes) return false;
   return discardRest(request, limitBytes);
+}
+
+/** How long a connection refused mid-body still reads, and drops, what its client sends after the answer. */
+const LINGER_MS = 2000;
+
+/**
+ * Has the connection of a request whose body is still coming close gently after the answer. Node
+ * would close the socket at once, and closing with input unread sends a reset, which can destroy
+ * the answer before the client has read it. So the write side closes first, what still comes is
+ * read and dropped, and the socket closes when the client stops or after LINGER_MS.
+ */
+function closeLingering(request: IncomingMessage): void {
+  const { socket } = request;
+  socket.destroySoon = () => {
+    socket.end();
+    request.resume();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => clearTimeout(timer));
+  };
 }
 
 function sendJson(response: ServerResponse, status: number, json: string, headers: Record<string, string> = {}) {
