@@ -6,9 +6,6 @@ export class SafeHtml {
   constructor(markup: string) {
     this.markup = markup;
   }
-  toString(): string {
-    return this.markup;
-  }
 }
 
 /** What a template may hold: text is escaped, markup is kept, nothing (null, undefined, false) is left out. */
