@@ -168,7 +168,8 @@ async function recordPage(entry: SiteEntry): Promise<SearchRecord> {
 async function readShardList(bundleDir: string): Promise<ShardList | null> {
   try {
     const list = JSON.parse(await readFile(path.join(bundleDir, path.basename(SHARD_LIST_PATH)), 'utf8')) as ShardList;
-    const valid = Number.isInteger(list.count) && Array.isArray(list.shards) && list.shards.every((bundle) => [...Array(list.count).keys()].some((shard) => shardPath(shard) === bundle));
+    const isShard = (bundle: unknown) => typeof bundle === 'string' && Number(path.basename(bundle)) < list.count && bundle === shardPath(Number(path.basename(bundle)));
+    const valid = Number.isInteger(list.count) && Array.isArray(list.shards) && list.shards.every(isShard);
     return valid ? list : null;
   } catch {
     return null;

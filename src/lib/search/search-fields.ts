@@ -3,7 +3,7 @@ import { enumLabel, isoDate, researchStatusLabel } from '../site/format.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 import { projectionLabel } from '../site/strings.ts';
 import { isWebUrl } from '../site/text.ts';
-import { SEARCH_FILTERS, type SearchFilter, type SearchSort } from './search-keys.ts';
+import { SEARCH_FILTERS, titleSortKey, type SearchFilter, type SearchSort } from './search-keys.ts';
 
 /** What a search result shows besides its excerpt; every value is plain text. */
 export interface SearchMeta {
@@ -80,7 +80,7 @@ export function searchMeta(entry: SiteEntry): SearchMeta {
 /** A record page's sort keys, from its site entry alone: lower-case title, published date as an ISO timestamp. */
 export function searchSort(entry: SiteEntry): Record<SearchSort, string> {
   return {
-    title: entry.title.toLocaleLowerCase('en'),
+    title: titleSortKey(entry.title),
     published: isoDate(entry.publishedAt) ?? entry.publishedAt.trim(),
   };
 }

@@ -1,5 +1,6 @@
-// The names the index and the browser share. This module imports nothing, so the search script
-// can use it without pulling the site's formatting and Markdown code into the browser.
+// The names (and the title's sort key) the index and the browser share. This module imports
+// nothing, so the search script can use it without pulling the site's formatting and Markdown
+// code into the browser.
 
 /** The filters every record page offers the search, in the order the search UI shows them. */
 export const SEARCH_FILTERS = [
@@ -21,6 +22,11 @@ export type SearchFilter = (typeof SEARCH_FILTERS)[number];
 
 /** A sort key every record page carries: a page without it would drop out of results sorted by it. */
 export type SearchSort = 'title' | 'published';
+
+/** The title's sort key: the index sorts each shard by it, and the browser merges the shards by it. */
+export function titleSortKey(title: string): string {
+  return title.toLocaleLowerCase('en');
+}
 
 /** Where the build writes the index and Pagefind's scripts, on the site. */
 export const SEARCH_BUNDLE_PATH = '/pagefind/';

@@ -1,5 +1,5 @@
 import type { FilterCounts, PagefindInstance, PagefindResult, PagefindResultData, PagefindSearchOptions } from './pagefind-api.ts';
-import type { SearchSort } from './search-keys.ts';
+import { titleSortKey, type SearchSort } from './search-keys.ts';
 
 /** The hits of a search over every shard, in order, their data loaded as they are shown. */
 export interface ShardHits {
@@ -64,7 +64,7 @@ function holdsFilters(totals: FilterCounts, filters: Record<string, string[]> = 
 
 /** The key a hit is sorted by, as the index made it (search-fields.ts, searchSort). */
 export function sortKey(data: PagefindResultData, key: SearchSort): string {
-  return key === 'title' ? (data.meta.title ?? '').toLocaleLowerCase('en') : (data.meta.published ?? '');
+  return key === 'title' ? titleSortKey(data.meta.title ?? '') : (data.meta.published ?? '');
 }
 
 function bestFirstHits(lists: PagefindResult[][]): ShardHits {
