@@ -45,9 +45,11 @@ export function garmentFile(slug: string, records: Partial<Record<Projection, Si
 
 /** Writes files into a site folder, making their folders. Synchronous: it runs in the record threads, which have nothing else to do meanwhile. */
 export function writeSiteFiles(siteDir: string, files: SiteFile[]): void {
+  const made = new Set<string>();
   for (const { sitePath, text } of files) {
     const file = path.join(siteDir, ...sitePath.split('/'));
-    mkdirSync(path.dirname(file), { recursive: true });
+    const folder = path.dirname(file);
+    if (!made.has(folder)) mkdirSync(folder, { recursive: true }), made.add(folder);
     writeFileSync(file, text);
   }
 }

@@ -22,19 +22,23 @@ if (parentPort) {
   try {
     for (const [slug, garment] of mine) {
       current = `the page of ${garmentPath(slug)}`;
-      writeSiteFiles(siteDir, [garmentFile(slug, garment, options)]);
+      step = 'rendering';
+      const files = [garmentFile(slug, garment, options)];
+      const pages = [];
       for (const entry of [garment.svc, garment.tech]) {
         if (!entry) continue;
         current = entry.file;
         step = 'reading';
         const record = readRecord(entry);
         step = 'rendering';
-        const files = recordFiles(index, entry, record, options);
-        step = 'writing';
-        writeSiteFiles(siteDir, files);
-        say({ type: 'page', page: searchRecord(entry, record) });
-        records++;
+        files.push(...recordFiles(index, entry, record, options));
+        pages.push(searchRecord(entry, record));
       }
+      current = `the files of ${garmentPath(slug)}`;
+      step = 'writing';
+      writeSiteFiles(siteDir, files);
+      for (const page of pages) say({ type: 'page', page });
+      records += pages.length;
     }
     say({ type: 'done', records });
   } catch (error) {

@@ -284,15 +284,20 @@ interface FieldRule {
     | { kind: 'enum'; group: string };
 }
 
-/** Rules by collection and field name: a page has a few hundred distinct pairs, and thousands of fields. */
-const rules = new Map<string, FieldRule>();
+/**
+ * Rules by collection, then field name: a page has a few hundred distinct pairs, and thousands of
+ * fields. Two levels, as field names (object keys) keep their hash and a joined key would not.
+ */
+const rules = new Map<string | null, Map<string, FieldRule>>();
 /** Field names come from the schema; the cap only guards against odd input. */
 const RULES_MAX = 10_000;
+let ruleCount = 0;
 
 function ruleOf(name: string, itemCollection: string | null): FieldRule {
   // Only whether a field is a reference depends on the item's collection.
-  const key = `${itemCollection ?? ''}/${name}`;
-  let rule = rules.get(key);
+  let collectionRules = rules.get(itemCollection);
+  if (!collectionRules) rules.set(itemCollection, (collectionRules = new Map()));
+  let rule = collectionRules.get(name);
   if (rule) return rule;
   const group = ENUM_GROUPS[name];
   const collection = referencedCollection(itemCollection, name);
@@ -310,7 +315,7 @@ function ruleOf(name: string, itemCollection: string | null): FieldRule {
               : CODE_FIELDS.has(name) ? { kind: 'code' }
                 : { kind: 'text' },
   };
-  if (rules.size < RULES_MAX) rules.set(key, rule);
+  if (ruleCount < RULES_MAX) collectionRules.set(name, rule), ruleCount++;
   return rule;
 }
 

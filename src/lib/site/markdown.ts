@@ -4,7 +4,7 @@ import type { GarmentRecord, Links, TextBlock } from '../record/types.ts';
 import { fieldLabel } from './format.ts';
 import { pageView, type ClaimLink, type ClaimView, type CollectionView, type FieldView, type PageView, type Part, type TargetView } from './page-view.ts';
 import { SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
-import { isSafeHref, isWebUrl } from './text.ts';
+import { isPlainText, isSafeHref, isWebUrl } from './text.ts';
 
 /**
  * The Markdown twin of a record: YAML front matter, the page's text in order with claims as GFM
@@ -291,7 +291,7 @@ const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#!]|${URL_START}`, 'gi')
  * their label, as on the page. Line breaks are kept: see {@link textBlockLines}.
  */
 export function inlineMarkdown(text: string, base?: string): string {
-  return serializeInline(Lexer.lexInline(text, { gfm: true }), base);
+  return isPlainText(text) ? text.replace(TEXT_ESCAPES, '\\$&') : serializeInline(Lexer.lexInline(text, { gfm: true }), base);
 }
 
 /**

@@ -39,6 +39,19 @@ export function escapeHtml(text: string): string {
 const HTML_SPECIAL = /[&<>"']/;
 const HTML_SPECIALS = /[&<>"']/g;
 
+/**
+ * Whether text holds nothing inline Markdown can act on: no escape, emphasis, code, strikethrough,
+ * link, image, HTML, entity, autolink (`://`, `www.`, `@`) or line break. Most text blocks are
+ * such plain text, and for them the Markdown lexer, run over every block of every page and twin,
+ * would only give the text back.
+ * @example isPlainText('Fits true to size.') → true; isPlainText('See [care](/care/)') → false
+ */
+export function isPlainText(text: string): boolean {
+  return !INLINE_SYNTAX.test(text);
+}
+
+const INLINE_SYNTAX = /[\\`*_~[\]!<>&@\r\n]|:\/\/|www\./i;
+
 const inline = new Marked({ gfm: true, async: false });
 inline.use({
   renderer: {
@@ -61,7 +74,7 @@ inline.use({
  * @example renderInline('**Heavy** <b>tee</b>') → '<strong>Heavy</strong> &lt;b&gt;tee&lt;/b&gt;'
  */
 export function renderInline(text: string): string {
-  return inline.parseInline(text) as string;
+  return isPlainText(text) ? escapeHtml(text) : (inline.parseInline(text) as string);
 }
 
 /**
@@ -69,6 +82,7 @@ export function renderInline(text: string): string {
  * @example plainText('**Heavy** [tee](https://x.org)') → 'Heavy tee'
  */
 export function plainText(text: string): string {
+  if (isPlainText(text)) return text;
   const tokens: Token[] = inline.Lexer.lexInline(text);
   return Parser.parseInline(tokens, { renderer: new TextRenderer() as never }).replace(/&(amp|lt|gt|quot|#39);/g, (entity) => {
     return { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" }[entity]!;

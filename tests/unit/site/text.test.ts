@@ -1,5 +1,7 @@
+import { Lexer, Marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, isSafeHref, isWebUrl, plainText, renderInline } from '../../../src/lib/site/text.ts';
+import { escapeHtml, isPlainText, isSafeHref, isWebUrl, plainText, renderInline } from '../../../src/lib/site/text.ts';
+import { sampleRecords } from '../../support/records.ts';
 
 const ALLOWED_TAGS = new Set(['a', 'strong', 'em', 'code', 'del', 'br']);
 
@@ -76,6 +78,40 @@ describe('renderInline', () => {
   it('does not create block elements', () => {
     const html = renderInline('# heading\n\n> quote\n\n- item\n\n| a |\n|---|');
     expect(tagsOf(html).map((t) => t.name)).toEqual([]);
+  });
+});
+
+describe('isPlainText', () => {
+  const stringsOf = (value: unknown): string[] =>
+    typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(stringsOf) : [];
+  const corpus = [
+    ...sampleRecords().flatMap(({ record }) => stringsOf(record)),
+    ...HOSTILE.map(([, payload]) => payload),
+    'a\\*b', 'a*b*', 'a_b_', '`c`', '~~d~~', '[l](x)', '![i](x)', '<b>', 'a &amp; b', 'see https://x.org', 'www.x.org',
+    'mail a@x.org', 'line  \nbreak', 'back\\\nslash', 'ftp://x.org', 'Fits "true" to size, it\'s 5 > 4',
+  ];
+
+  it('holds for text the Markdown lexer reads as plain text alone, which the fast paths rely on', () => {
+    const plain = new Marked({ gfm: true, async: false });
+    let checked = 0;
+    for (const text of corpus) {
+      const tokens = Lexer.lexInline(text, { gfm: true });
+      const lexedPlain = tokens.every((token) => token.type === 'text') && tokens.map((token) => token.raw).join('') === text;
+      if (!isPlainText(text)) continue;
+      checked++;
+      expect(lexedPlain, text).toBe(true);
+      expect(renderInline(text), text).toBe(plain.parseInline(text));
+      expect(plainText(text)).toBe(text);
+    }
+    // Most record text is plain: the check must have covered plenty of it.
+    expect(checked).toBeGreaterThan(200);
+  });
+
+  it('is false for every kind of inline syntax', () => {
+    for (const text of ['a*b*', 'a_b_', '`c`', '~~d~~', '[l](x)', '![i](x)', '<b>', 'a &amp; b', 'see https://x.org', 'www.x.org', 'mail a@x.org', 'line\nbreak', 'a\\*']) {
+      expect(isPlainText(text), text).toBe(false);
+    }
+    expect(isPlainText('Midweight 6.5 oz cotton, fits true to size.')).toBe(true);
   });
 });
 
