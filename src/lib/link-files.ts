@@ -8,10 +8,17 @@ import path from 'node:path';
  * as many descriptors.
  */
 export async function linkFiles(files: string[], fromDir: string, toDir: string): Promise<void> {
-  for (const folder of new Set(files.map((file) => path.dirname(path.join(toDir, file))))) await mkdir(folder, { recursive: true });
-  for (let start = 0; start < files.length; start += 256) {
-    await Promise.all(
-      files.slice(start, start + 256).map((file) => link(path.join(fromDir, file), path.join(toDir, file)).catch(() => copyFile(path.join(fromDir, file), path.join(toDir, file)))),
-    );
-  }
+  await inBatches(deepestFolders(files.map((file) => path.dirname(path.join(toDir, file)))), (folder) => mkdir(folder, { recursive: true }));
+  await inBatches(files, (file) => link(path.join(fromDir, file), path.join(toDir, file)).catch(() => copyFile(path.join(fromDir, file), path.join(toDir, file))));
+}
+
+/** The folders less each one another listed folder sits directly in (making that one makes it): then all can be made at once. */
+function deepestFolders(folders: string[]): string[] {
+  const unique = new Set(folders);
+  const parents = new Set([...unique].map((folder) => path.dirname(folder)));
+  return [...unique].filter((folder) => !parents.has(folder));
+}
+
+async function inBatches<T>(items: T[], work: (item: T) => Promise<unknown>): Promise<void> {
+  for (let start = 0; start < items.length; start += 256) await Promise.all(items.slice(start, start + 256).map(work));
 }

@@ -318,6 +318,6 @@ describe('buildSearchIndex', () => {
     writeFileSync(path.join(blocked, 'garments'), 'a file where the garments folder goes');
     const unwritable = await writeRecordOutputs({ ...job, entries: entries(), renderedSlugs: null, siteDir: blocked }).catch((error: unknown) => error);
     expect(unwritable).toBeInstanceOf(RecordFilesError);
-    expect((unwritable as Error).message).toMatch(/^pages: failed while writing the page of \/garments\/[\w-]+\/: ENOTDIR/);
+    expect((unwritable as Error).message).toMatch(/^pages: failed while writing the files of \/garments\/[\w-]+\/: ENOTDIR/);
   });
 });

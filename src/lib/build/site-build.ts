@@ -102,6 +102,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   await mkdir(staging, { recursive: true });
   const stop = new AbortController();
   let outputs: Promise<{ summary: RecordOutputsSummary; seconds: number } | { error: unknown }> | undefined;
+  let carried: Promise<number> | undefined;
   try {
     await writeSiteIndexFile(indexFile, entries, renderedSlugs);
     const stylesheet = stylesheetOf(await readFile(path.join(projectRoot, 'src/styles/global.css'), 'utf8'));
@@ -124,12 +125,15 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     );
     // Settled at once so a failure here cannot go unhandled while Astro still renders.
     outputs = recordOutputs.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
+    // Unchanged garments' files are linked meanwhile: that is the file system's work, Astro's is this thread's.
+    carried = renderedSlugs ? timed('carry over', () => carryOver(previousOutput, renderedSlugs, target, staging)) : undefined;
+    carried?.catch(() => {});
     process.env.GARMENT_PRESS_RECORDS = recordsRoot;
     process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
     await timed('site pages', () => renderSite(staging, site, astroDir));
     onProgress(`site pages: home, search and documentation pages for ${entries.length} records (${seconds('site pages')})`);
-    if (renderedSlugs) {
-      const kept = await timed('carry over', () => carryOver(previousOutput, renderedSlugs, target, staging));
+    if (carried) {
+      const kept = await carried;
       onProgress(`carry over: ${entries.length - rendering.length} unchanged records, ${kept} files linked from the last build (${seconds('carry over')})`);
     }
     // A failed index, page or twin throws before the swap: the last good site stays in place.
@@ -146,9 +150,10 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     await writeBuildState(staging, { version: 1, fingerprint, checks });
     await swapInto(staging, target);
   } finally {
-    // A failed render must not leave the thread writing into the staging folder being removed.
+    // A failed render must not leave the threads writing, or files being linked, into the staging folder being removed.
     stop.abort();
     await outputs;
+    await carried?.catch(() => {});
     await rm(staging, { recursive: true, force: true });
     await rm(indexFile, { force: true });
     await rm(astroDir, { recursive: true, force: true });
