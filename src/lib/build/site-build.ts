@@ -144,9 +144,8 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     timings['search index'] = done.seconds;
     peakRssMb.render = peakRssMb['search index'] = peakRss();
     if (search.pagefindPeakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefindPeakRssMb;
-    onProgress(`render: ${pages.records} records into pages, JSON and Markdown in ${pages.threads} threads (${seconds('render')})`);
-    const shards = `${search.shards} shard${search.shards === 1 ? '' : 's'}`;
-    onProgress(`search index: ${search.pages} pages in ${shards}, ${search.built} built, ${search.reused} pages reused (${seconds('search index')})`);
+    onProgress(`render: ${pages.records} records into pages, JSON and Markdown in ${counted(pages.threads, 'thread')} (${seconds('render')})`);
+    onProgress(`search index: ${search.pages} pages in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} pages reused (${seconds('search index')})`);
     await writeBuildState(staging, { version: 1, fingerprint, checks });
     await swapInto(staging, target);
   } finally {
@@ -159,6 +158,11 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     await rm(astroDir, { recursive: true, force: true });
   }
   return result(true, rendering.length);
+}
+
+/** @example counted(1, 'thread') → '1 thread'; counted(2, 'thread') → '2 threads' */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** This process's peak resident memory so far, MiB (its threads included, its child processes not). */
