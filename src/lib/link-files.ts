@@ -12,7 +12,7 @@ export async function linkFiles(files: string[], fromDir: string, toDir: string)
   await inBatches(files, (file) => link(path.join(fromDir, file), path.join(toDir, file)).catch(() => copyFile(path.join(fromDir, file), path.join(toDir, file))));
 }
 
-/** The folders less each one another listed folder sits directly in (making that one makes it): then all can be made at once. */
+/** The listed folders but those another listed folder sits directly in (making the inner one makes them), so all can be made at once. */
 function deepestFolders(folders: string[]): string[] {
   const unique = new Set(folders);
   const parents = new Set([...unique].map((folder) => path.dirname(folder)));
