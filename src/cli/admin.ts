@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GarmentPressError } from '../lib/errors.ts';
 import { openPublishStore, UnknownOrganizationError, type PublishStore } from '../lib/publish/index.ts';
+import { counted } from '../lib/counted.ts';
 
 class UsageError extends GarmentPressError {}
 /** A command that names something (a key prefix) that is not there. */
@@ -66,7 +67,7 @@ const COMMANDS: Record<string, (context: Context) => void> = {
     const prefix = required(values.prefix, '--prefix');
     const revoked = store.revokeApiKey(organizationId, prefix);
     if (revoked === 0) throw new NotFoundError(`no active key with prefix ${prefix} in organization ${organizationId}; see key list`);
-    print(`revoked ${revoked} key${revoked === 1 ? '' : 's'}`, { revoked });
+    print(`revoked ${counted(revoked, 'key')}`, { revoked });
   },
   'secret reveal'({ store, values, print }) {
     const organizationId = required(values.org, '--org');

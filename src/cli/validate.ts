@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { checkRecords, formatProblem, MissingPathError } from '../lib/record/index.ts';
+import { counted } from '../lib/counted.ts';
 
 const USAGE = `usage: npm run validate [-- [--json] [path...]]
 
@@ -41,9 +42,8 @@ if (args.values.json) {
   process.stdout.write(`${JSON.stringify({ valid: errors === 0, ...summary, problems: check.problems }, null, 2)}\n`);
 } else {
   for (const problem of check.problems) process.stdout.write(`${formatProblem(problem)}\n`);
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   process.stdout.write(
-    `${plural(summary.files, 'file')}, ${plural(summary.records, 'valid record')}, ${plural(errors, 'error')}, ${plural(warnings, 'warning')}\n`,
+    `${counted(summary.files, 'file')}, ${counted(summary.records, 'valid record')}, ${counted(errors, 'error')}, ${counted(warnings, 'warning')}\n`,
   );
 }
 process.exitCode = errors > 0 ? 1 : 0;

@@ -11,6 +11,7 @@ import { stylesheetOf } from '../site/stylesheet.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
 import { carryOver, listGarmentOutput, missingOutput } from './carry-over.ts';
 import { writeRecordOutputs, type RecordOutputsSummary } from './record-outputs.ts';
+import { counted } from '../counted.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
 export interface BuildOptions {
@@ -158,11 +159,6 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     await rm(astroDir, { recursive: true, force: true });
   }
   return result(true, rendering.length);
-}
-
-/** @example counted(1, 'thread') → '1 thread'; counted(2, 'thread') → '2 threads' */
-function counted(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 /** This process's peak resident memory so far, MiB (its threads included, its child processes not). */

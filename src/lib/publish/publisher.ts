@@ -8,6 +8,7 @@ import { readIfExists, readRecordsFolder, replaceFile } from './records-folder.t
 import type { SiteBuildOutcome } from './site-build-process.ts';
 import type { PublishStore } from './store.ts';
 import { PUBLISH_EVENTS, PUBLISH_TOOL, projectTask, resourceIdOf, STAGES, type StageName, type Task } from './tasks.ts';
+import { counted } from '../counted.ts';
 
 /** What the publisher works with. */
 export interface PublisherOptions {
@@ -135,7 +136,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     const buildId = store.startBuild(written.length);
     buildsStarted += 1;
     for (const { handle } of written) moveTo(handle, 'building', { buildId });
-    log(`build #${buildId} started for ${written.length} task${written.length === 1 ? '' : 's'}`);
+    log(`build #${buildId} started for ${counted(written.length, 'task')}`);
     const outcome = await buildSite(abortBuild.signal);
     store.finishBuild(buildId, outcome.ok, outcome.output);
     log(`build #${buildId} ${outcome.ok ? 'succeeded' : 'failed'} in ${outcome.seconds.toFixed(1)} s`);
@@ -197,7 +198,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     resume() {
       for (const task of store.tasksAwaitingEvent()) handOverEvent(task);
       const unfinished = store.unfinishedTasks();
-      if (unfinished.length > 0) log(`resuming ${unfinished.length} unfinished task${unfinished.length === 1 ? '' : 's'}`);
+      if (unfinished.length > 0) log(`resuming ${counted(unfinished.length, 'unfinished task')}`);
       for (const task of unfinished) track(runTask(task.handle));
     },
 
@@ -225,7 +226,7 @@ function messageOf(error: unknown): string {
 
 function firstLine(text: string): string {
   const [first = '', ...rest] = text.split('\n');
-  return rest.length > 0 ? `${first} (+${rest.length} more line${rest.length === 1 ? '' : 's'})` : first;
+  return rest.length > 0 ? `${first} (+${counted(rest.length, 'more line')})` : first;
 }
 
 function listErrors(errors: string[]): string {

@@ -2,6 +2,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 'json' };
 import { describeValue, pointerToken, type Problem } from './problem.ts';
 import { SCHEMA_VERSION, type GarmentRecord, type Projection } from './types.ts';
+import { counted } from '../counted.ts';
 
 /** The published JSON Schema, the one the validator compiles. */
 export const recordSchema = schema;
@@ -88,7 +89,7 @@ function explainError(error: ErrorObject): string {
     case 'minLength':
       return `expected a non-empty string; got ""`;
     case 'minItems':
-      return `expected at least ${params.limit} item${params.limit === 1 ? '' : 's'}; got an empty array`;
+      return `expected at least ${counted(params.limit, 'item')}; got an empty array`;
     case 'maxProperties':
       return `expected at most ${params.limit} properties; got ${Object.keys(error.data as object).length}`;
     case 'type':
