@@ -10,7 +10,7 @@ import { SEARCH_BUNDLE_PATH } from './search-keys.ts';
 export const SHARD_PAGES = 2000;
 
 /** How many shards an index of `pages` pages has: one per `shardPages` pages, at least one. */
-export function shardCount(pages: number, shardPages = SHARD_PAGES): number {
+function shardCount(pages: number, shardPages = SHARD_PAGES): number {
   return Math.max(1, Math.ceil(pages / shardPages));
 }
 

@@ -63,7 +63,7 @@ function holdsFilters(totals: FilterCounts, filters: Record<string, string[]> = 
 }
 
 /** The key a hit is sorted by, as the index made it (search-fields.ts, searchSort). */
-export function sortKey(data: PagefindResultData, key: SearchSort): string {
+function sortKey(data: PagefindResultData, key: SearchSort): string {
   return key === 'title' ? titleSortKey(data.meta.title ?? '') : (data.meta.published ?? '');
 }
 

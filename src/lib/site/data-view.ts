@@ -224,7 +224,7 @@ export function identityFields(record: GarmentRecord, ids = itemIdsOf(record)): 
 }
 
 /** An item's human name, from its first naming field with a value (and that field), else its id. */
-export function itemTitle(item: Record<string, unknown>): { title: string; titleField: string | null } {
+function itemTitle(item: Record<string, unknown>): { title: string; titleField: string | null } {
   for (const field of TITLE_FIELDS) {
     const value = item[field];
     if (typeof value === 'string' && value.trim()) {

@@ -290,7 +290,7 @@ const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#!]|${URL_START}`, 'gi')
  * page's renderer treats as plain text is escaped; images become their alt text and unsafe links
  * their label, as on the page. Line breaks are kept: see {@link textBlockLines}.
  */
-export function inlineMarkdown(text: string, base?: string): string {
+function inlineMarkdown(text: string, base?: string): string {
   return isPlainText(text) ? text.replace(TEXT_ESCAPES, '\\$&') : serializeInline(Lexer.lexInline(text, { gfm: true }), base);
 }
 

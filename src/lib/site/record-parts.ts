@@ -23,7 +23,7 @@ export function textBlockHtml(block: TextBlockView, className?: string): SafeHtm
 }
 
 /** Labelled values as a description list; nothing when there are none. */
-export function fieldListHtml(fields: FieldView[], className?: string): SafeHtml | null {
+function fieldListHtml(fields: FieldView[], className?: string): SafeHtml | null {
   return fields.length > 0 ? html`<dl class="${classList('fields', className)}">${trustedHtml(fieldRowsHtml(fields))}</dl>` : null;
 }
 

@@ -141,7 +141,7 @@ export function sitemapParts(pages: SitemapPage[], perPart = SITEMAP_URLS): Site
 }
 
 /** The site path of the n-th part (from 1) of a sitemap split in parts. */
-export function sitemapPartPath(part: number): string {
+function sitemapPartPath(part: number): string {
   return `/sitemaps/${part}.xml`;
 }
 
