@@ -2,7 +2,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { flushWrites, folderSize, measureBuild, medianRun, writeSyntheticRecords, type BenchReport, type BuildRun } from '../lib/bench/bench.ts';
+import { flushWrites, folderSize, measureBuild, medianRun, setAside, writeSyntheticRecords, type BenchReport, type BuildRun } from '../lib/bench/bench.ts';
 import type { GarmentRecord } from '../lib/record/types.ts';
 import { formatBenchTable } from '../lib/bench/report.ts';
 
@@ -47,9 +47,11 @@ if (!Number.isInteger(repeat) || repeat < 1) {
 const dir = path.resolve(options.dir ?? path.join(tmpdir(), `garment-press-bench-${count}`));
 const recordsDir = path.join(dir, 'records');
 const outDir = path.join(dir, 'dist');
+const asideDir = path.join(dir, 'set-aside');
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 log(`generating ${count} records into ${recordsDir}`);
+await setAside(recordsDir, asideDir);
 const inputBytes = await writeSyntheticRecords('records', recordsDir, count);
 const build = ['--records', recordsDir, '--out', outDir, '--site', 'https://bench.example'];
 const runs: BuildRun[] = [];
@@ -65,8 +67,8 @@ const measure = async (name: string, before: () => Promise<void>, after: () => P
   runs.push(medianRun(measured));
 };
 
-// Each full build starts from no output, as a first build does.
-await measure('full', () => rm(outDir, { recursive: true, force: true }));
+// Each full build starts from no output, as a first build does; earlier output is removed at the end.
+await measure('full', () => setAside(outDir, asideDir));
 await measure('no change', async () => {});
 
 const changedFile = path.join(recordsDir, (await readdir(recordsDir)).sort()[0]!);
@@ -101,3 +103,5 @@ log(`\n${formatBenchTable(report)}`);
 const jsonFile = options.json ?? path.join(dir, 'bench.json');
 await writeFile(jsonFile, `${JSON.stringify(report, null, 2)}\n`);
 log(`\nJSON report: ${jsonFile}`);
+log(`removing earlier runs' output (${asideDir})`);
+await rm(asideDir, { recursive: true, force: true });

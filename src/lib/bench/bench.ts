@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GarmentRecord } from '../record/types.ts';
@@ -70,6 +70,18 @@ export async function measureBuild(name: string, args: string[], reportFile: str
 export function medianRun(runs: BuildRun[]): BuildRun {
   const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
   return { ...sorted[Math.floor((sorted.length - 1) / 2)]!, samples: runs.map((run) => run.seconds) };
+}
+
+/**
+ * Moves a folder, if there is one, into `asideDir` for removal once nothing is measured. On a
+ * file system without a journal (ext4 here), creating files goes several times slower for minutes
+ * after many were deleted, so deleting the last run's output would slow the next run's build.
+ */
+export async function setAside(folder: string, asideDir: string): Promise<void> {
+  await mkdir(asideDir, { recursive: true });
+  await rename(folder, path.join(asideDir, `${path.basename(folder)}-${Date.now()}-${process.pid}`)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
 }
 
 /** Lets the system write out what is pending (`sync`, where there is one), so a build does not pay for earlier writes. */
