@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,49 @@ describe('npm run build', () => {
     expect(result.stderr).toMatch(/build stopped: \d+ error\(s\) in the records; .* was left unchanged/);
     expect(fingerprint(out)).toEqual(before);
     expect(readdirSync(work).sort()).toEqual(['dist', 'records']);
+  });
+
+  it('checks every record in the threads that render it on a first build, and stops on an invalid one with every problem printed', () => {
+    const before = fingerprint(out);
+    const result = runCli('build.ts', ['--records', records, '--out', out, '--fresh']);
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/^validate: 8 files \(0 unchanged since the last build\), 6 valid records, \d+ errors \(in the record threads, /m);
+    expect(result.stdout).toContain('broken.svc.json: (record): missing required property "slug"');
+    expect(result.stdout).toContain('broken-too.tech.json: (record): invalid JSON at line 1, column 2');
+    expect(result.stdout).not.toMatch(/^site pages:/m);
+    expect(fingerprint(out)).toEqual(before);
+    expect(readdirSync(work).sort()).toEqual(['dist', 'records']);
+  });
+
+  it('builds the same site whether or not every record file is named after its record', () => {
+    const named = path.join(work, 'named');
+    const renamed = path.join(work, 'renamed');
+    const unconventional = path.join(work, 'unconventional');
+    for (const folder of [named, renamed, unconventional]) cpSync(path.join(projectRoot, 'records'), folder, { recursive: true });
+    const [first, second] = readdirSync(named).sort() as [string, string];
+    // One file named after another garment's record, then one not named as a record file at all.
+    renameSync(path.join(renamed, first), path.join(renamed, `someone-else.${first.split('.').at(-2)}.json`));
+    renameSync(path.join(unconventional, second), path.join(unconventional, 'notes.json'));
+    const sites = [named, renamed, unconventional].map((folder) => {
+      const site = `${folder}-dist`;
+      const result = runCli('build.ts', ['--records', folder, '--out', site]);
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+      return { site, stdout: result.stdout };
+    });
+    expect(sites[0]!.stdout).toMatch(/\(in the record threads, /);
+    expect(sites[1]!.stdout).toMatch(/^render again: some record files are not named <slug>\.<projection>\.json after their record$/m);
+    expect(sites[2]!.stdout).not.toMatch(/in the record threads/);
+    const pages = (site: string) =>
+      readdirSync(site, { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile() && !entry.parentPath.includes('pagefind') && !entry.parentPath.includes('.garment-press'))
+        .map((entry) => path.join(entry.parentPath, entry.name))
+        .map((file) => [path.relative(site, file), readFileSync(file, 'utf8')])
+        .sort();
+    const expected = pages(sites[0]!.site);
+    expect(expected.some(([file]) => file === path.join('garments', JSON.parse(readFileSync(path.join(named, first), 'utf8')).slug, 'index.html'))).toBe(true);
+    for (const { site } of sites.slice(1)) expect(pages(site)).toEqual(expected);
+    for (const folder of [named, renamed, unconventional]) rmSync(`${folder}-dist`, { recursive: true }), rmSync(folder, { recursive: true, force: true });
   });
 
   it('exits 2 on an unknown option', () => {

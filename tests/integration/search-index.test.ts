@@ -5,12 +5,9 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFiles } from '../../src/lib/build/record-files.ts';
 import { RecordFilesError, writeRecordOutputs } from '../../src/lib/build/record-outputs.ts';
-import { buildSearchIndex, SearchIndexError } from '../../src/lib/search/index-site.ts';
+import { buildSearchIndex, pageFromRecord, SearchIndexError } from '../../src/lib/search/index-site.ts';
 import { searchRecord } from '../../src/lib/search/search-record.ts';
 import { shardOf } from '../../src/lib/search/search-shards.ts';
-import { publishedRecord } from '../../src/lib/site/links.ts';
-import { recordMarkdown } from '../../src/lib/site/markdown.ts';
-import { entryLinks, jsonFile } from '../../src/lib/site/site-files.ts';
 import { indexEntries, readRecord, siteEntryOf, type SiteEntry } from '../../src/lib/site/site-index.ts';
 import { t } from '../../src/lib/site/strings.ts';
 import { projectRoot, sampleRecords } from '../support/records.ts';
@@ -189,7 +186,7 @@ describe('buildSearchIndex', () => {
     mkdirSync(path.join(out, 'fragment'), { recursive: true });
     writeFileSync(path.join(out, 'fragment/stale.pf_fragment'), 'left by an older index');
     const progress: string[] = [];
-    const summary = await buildSearchIndex(entries(), out, { concurrency: 2, onProgress: (indexed, total) => progress.push(`${indexed}/${total}`) });
+    const summary = await buildSearchIndex(entries(), out, { pageOf: pageFromRecord, concurrency: 2, onProgress: (indexed, total) => progress.push(`${indexed}/${total}`) });
     expect(summary.pages).toBe(entries().length);
     expect(progress.at(-1)).toBe(`${entries().length}/${entries().length}`);
     // Pagefind runs as a child process: its memory is reported apart from this process's.
@@ -200,16 +197,16 @@ describe('buildSearchIndex', () => {
   it('names the record it could not read, and leaves no Pagefind process behind', async () => {
     const [first, ...rest] = entries();
     const missing = { ...first!, file: path.join(work, 'gone.json') };
-    const failure = await buildSearchIndex([missing, ...rest], path.join(work, 'missing')).catch((error: unknown) => error);
+    const failure = await buildSearchIndex([missing, ...rest], path.join(work, 'missing'), { pageOf: pageFromRecord }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SearchIndexError);
     expect((failure as Error).message).toMatch(/^search index: could not read .*gone\.json: ENOENT/);
     // The service was closed: a new index starts a fresh one.
-    expect((await buildSearchIndex(rest, path.join(work, 'after'))).pages).toBe(rest.length);
+    expect((await buildSearchIndex(rest, path.join(work, 'after'), { pageOf: pageFromRecord })).pages).toBe(rest.length);
   });
 
   it('refuses an index that would hold fewer pages than records, as when two records share a page', async () => {
     const [first, ...rest] = entries();
-    const failure = await buildSearchIndex([first!, first!, ...rest], path.join(work, 'twice')).catch((error: unknown) => error);
+    const failure = await buildSearchIndex([first!, first!, ...rest], path.join(work, 'twice'), { pageOf: pageFromRecord }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SearchIndexError);
     expect((failure as Error).message).toMatch(/holds \d+ pages, expected \d+ \(one per record\)/);
   });
@@ -220,7 +217,7 @@ describe('buildSearchIndex', () => {
     cpSync(path.join(projectRoot, 'records'), records, { recursive: true });
     const entriesIn = () => sampleRecords().map(({ file, record }) => siteEntryOf(record, path.join(records, path.basename(file))));
     const before = path.join(work, 'before');
-    await buildSearchIndex(entriesIn(), before);
+    await buildSearchIndex(entriesIn(), before, { pageOf: pageFromRecord });
 
     const [changed] = sampleRecords();
     const edited = { ...changed!.record, page: { ...changed!.record.page, headline: { text: 'Freshly rewritten headline about quokkas', claim_ids: [], kind: 'fact' } } };
@@ -231,7 +228,7 @@ describe('buildSearchIndex', () => {
     for (const entry of unchanged) rmSync(entry.file, { force: true });
 
     const rebuilt = path.join(work, 'rebuilt');
-    const summary = await buildSearchIndex(current, rebuilt, { previous: { bundleDir: before, changedSlugs: new Set([changed!.record.slug]) } });
+    const summary = await buildSearchIndex(current, rebuilt, { pageOf: pageFromRecord, previous: { bundleDir: before, changedSlugs: new Set([changed!.record.slug]) } });
     expect(summary).toMatchObject({ pages: current.length, reused: unchanged.length });
     const byUrl = (dir: string) => readFragments(work, dir).sort((a, b) => a.url.localeCompare(b.url));
     const rebuiltPages = byUrl(rebuilt);
@@ -249,14 +246,14 @@ describe('buildSearchIndex', () => {
   it('splits a large index into shards, and a rebuild keeps every shard no changed garment falls in', async () => {
     const all = entries();
     const before = path.join(work, 'shards-before');
-    const first = await buildSearchIndex(all, before, { shardPages: 2 });
+    const first = await buildSearchIndex(all, before, { pageOf: pageFromRecord, shardPages: 2 });
     expect(first).toMatchObject({ pages: all.length, shards: 3 });
     expect(shardBundles(before).length).toBe(first.built);
     expect(indexedPages(before)).toBe(all.length);
 
     const changed = all[0]!.slug;
     const after = path.join(work, 'shards-after');
-    const rebuilt = await buildSearchIndex(all, after, { shardPages: 2, previous: { bundleDir: before, changedSlugs: new Set([changed]) } });
+    const rebuilt = await buildSearchIndex(all, after, { pageOf: pageFromRecord, shardPages: 2, previous: { bundleDir: before, changedSlugs: new Set([changed]) } });
     expect(rebuilt).toMatchObject({ pages: all.length, shards: 3, built: 1 });
     // Kept shards are the previous files themselves (linked), not files written again.
     const kept = shardBundles(after).filter((bundle) => path.basename(bundle) !== String(shardOf(changed, 3)));
@@ -269,7 +266,7 @@ describe('buildSearchIndex', () => {
   });
 
   it('reads every record when the previous index is missing', async () => {
-    const summary = await buildSearchIndex(entries(), path.join(work, 'no-previous'), { previous: { bundleDir: path.join(work, 'nowhere'), changedSlugs: new Set() } });
+    const summary = await buildSearchIndex(entries(), path.join(work, 'no-previous'), { pageOf: pageFromRecord, previous: { bundleDir: path.join(work, 'nowhere'), changedSlugs: new Set() } });
     expect(summary).toMatchObject({ pages: entries().length, reused: 0 });
   });
 
@@ -287,7 +284,7 @@ describe('buildSearchIndex', () => {
     const written = all.filter((entry) => entry.slug === rendered);
     expect(summary.pages.records).toBe(written.length);
     for (const entry of written) {
-      const files = recordFiles(index, entry, readRecord(entry), { site, stylesheet });
+      const files = recordFiles(index.garments.get(entry.slug)!, entry, readRecord(entry), { site, stylesheet });
       expect(files.map((file) => file.sitePath)).toEqual([
         `/garments/${entry.slug}/${entry.projection}/index.html`,
         `/garments/${entry.slug}/${entry.projection}.json`,

@@ -1,12 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { GarmentRecord, Projection } from '../record/types.ts';
+import type { GarmentRecord } from '../record/types.ts';
 import { garmentPageHtml } from '../site/garment-page.ts';
 import { publishedRecord } from '../site/links.ts';
 import { recordMarkdown } from '../site/markdown.ts';
 import { pageView } from '../site/page-view.ts';
 import { recordPageHtml } from '../site/record-page.ts';
-import type { SiteEntry, SiteIndex } from '../site/site-index.ts';
+import type { GarmentEntries, SiteEntry } from '../site/site-index.ts';
 import { entryLinks, jsonFile } from '../site/site-files.ts';
 import { garmentPath, jsonPath, markdownPath, pagePath } from '../site/urls.ts';
 
@@ -28,8 +28,8 @@ export interface RecordFilesOptions {
  * A record's files, from one view of it: its page, its JSON twin (the record with `links`
  * filled) and its Markdown twin.
  */
-export function recordFiles(index: SiteIndex, entry: SiteEntry, record: GarmentRecord, { site, stylesheet }: RecordFilesOptions): SiteFile[] {
-  const links = entryLinks(index, entry, site);
+export function recordFiles(garment: GarmentEntries, entry: SiteEntry, record: GarmentRecord, { site, stylesheet }: RecordFilesOptions): SiteFile[] {
+  const links = entryLinks(garment, entry, site);
   const view = pageView(record, { otherProjectionExists: links.other_projection !== null });
   return [
     { sitePath: `${pagePath(entry.slug, entry.projection)}index.html`, text: recordPageHtml(record, view, links, site, stylesheet) },
@@ -39,7 +39,7 @@ export function recordFiles(index: SiteIndex, entry: SiteEntry, record: GarmentR
 }
 
 /** A garment's page, /garments/<slug>/, which leads to its records. */
-export function garmentFile(slug: string, records: Partial<Record<Projection, SiteEntry>>, { site, stylesheet }: RecordFilesOptions): SiteFile {
+export function garmentFile(slug: string, records: GarmentEntries, { site, stylesheet }: RecordFilesOptions): SiteFile {
   return { sitePath: `${garmentPath(slug)}index.html`, text: garmentPageHtml(slug, records, site, stylesheet) };
 }
 

@@ -1,8 +1,9 @@
-// A record thread behind writeRecordOutputs: writes its garments' pages, and reads each of their records once for its page, its twins and its search page.
+// A record thread behind writeRecordOutputs: reads each of its garments' records once (checking it first when asked) for its page, its twins and its search page.
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { indexingOrder } from '../search/search-shards.ts';
+import { checkRecordText, type GarmentRecord } from '../record/index.ts';
 import { searchRecord } from '../search/search-record.ts';
-import { indexEntries, readRecord, rendersGarment } from '../site/site-index.ts';
+import { readRecord, siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
 import { garmentFile, recordFiles, writeSiteFiles } from './record-files.ts';
 import type { RecordThreadData, RecordThreadMessage } from './record-outputs.ts';
@@ -10,28 +11,39 @@ import type { RecordThreadData, RecordThreadMessage } from './record-outputs.ts'
 if (parentPort) {
   const port = parentPort;
   const say = (message: RecordThreadMessage) => port.postMessage(message);
-  const { entries, renderedSlugs, siteDir, site, stylesheet, shardPages, thread, threads } = workerData as RecordThreadData;
-  const index = indexEntries(entries, renderedSlugs && new Set(renderedSlugs));
+  const { garments, check, renderingStopped, siteDir, site, stylesheet } = workerData as RecordThreadData;
+  const stopped = new Int32Array(renderingStopped);
   const options = { site, stylesheet };
-  // Garments go in the order the index asks for their pages, every n-th to this thread, so all threads go through it together.
-  const order = [...new Set(indexingOrder(index.entries, shardPages).flat().map((entry) => entry.slug))].filter((slug) => rendersGarment(index, slug));
-  const mine = order.filter((_, position) => position % threads === thread).map((slug) => [slug, index.garments.get(slug)!] as const);
   let records = 0;
   let step = 'writing';
   let current = '';
   try {
-    for (const [slug, garment] of mine) {
+    for (const keys of garments) {
+      const slug = keys[0]!.slug;
+      const read: [SiteEntry, GarmentRecord][] = [];
+      for (const key of keys) {
+        current = key.file;
+        step = 'reading';
+        let record: GarmentRecord | undefined;
+        if (check) {
+          const result = checkRecordText(key.file, readFileSync(key.file, 'utf8'));
+          record = result.record;
+          say({ type: 'checked', file: key.file, problems: result.problems, entry: record && siteEntryOf(record, key.file) });
+        } else {
+          record = readRecord(key);
+        }
+        // Rendered only when every record is valid and is the one its file's name says.
+        if (record?.slug === key.slug && record.projection === key.projection) read.push([siteEntryOf(record, key.file), record]);
+      }
+      if (read.length < keys.length || Atomics.load(stopped, 0) === 1) continue;
       current = `the page of ${garmentPath(slug)}`;
       step = 'rendering';
+      const garment: GarmentEntries = Object.fromEntries(read.map(([entry]) => [entry.projection, entry]));
       const files = [garmentFile(slug, garment, options)];
       const pages = [];
-      for (const entry of [garment.svc, garment.tech]) {
-        if (!entry) continue;
+      for (const [entry, record] of read) {
         current = entry.file;
-        step = 'reading';
-        const record = readRecord(entry);
-        step = 'rendering';
-        files.push(...recordFiles(index, entry, record, options));
+        files.push(...recordFiles(garment, entry, record, options));
         pages.push(searchRecord(entry, record));
       }
       current = `the files of ${garmentPath(slug)}`;

@@ -3,14 +3,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as astroBuild } from 'astro';
 import { tmpdir } from 'node:os';
-import { checkRecords, type Problem } from '../record/index.ts';
+import { checkRecords, namedRecord, recordCheckOf, statRecordFiles, type FileStat, type Problem, type RecordCheck, type RecordKey } from '../record/index.ts';
 import { PAGEFIND_PROCESS } from '../search/child-memory.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
-import { siteEntryOf, writeSiteIndexFile } from '../site/site-index.ts';
+import { siteEntryOf, writeSiteIndexFile, type SiteEntry } from '../site/site-index.ts';
 import { stylesheetOf } from '../site/stylesheet.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
 import { carryOver, listGarmentOutput, missingOutput } from './carry-over.ts';
-import { writeRecordOutputs, type RecordOutputsSummary } from './record-outputs.ts';
+import { UnrenderedRecordsError, writeRecordOutputs, type CheckedFiles, type PlannedRecord, type RecordOutputsSummary } from './record-outputs.ts';
 import { counted } from '../counted.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
@@ -44,8 +44,10 @@ const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 /**
  * Validates every record, builds the site into a staging folder, then swaps it into place.
  * Any validation error stops the build before Astro runs; the last good output stays untouched.
- * When the previous build was made by the same code and settings, unchanged records are not
- * validated again and their garments' output is carried over; when nothing changed, nothing is done.
+ * A first (or fresh) build checks each record in the thread that renders it, from one read, when
+ * every file is named after its record (`<slug>.<projection>.json`). When the previous build was
+ * made by the same code and settings, unchanged records are not validated again and their
+ * garments' output is carried over; when nothing changed, nothing is done.
  */
 export async function buildSite({ recordsDir, outDir, site, fresh = false, searchShardPages, onProgress = () => {} }: BuildOptions): Promise<BuildResult> {
   const timings: Record<string, number> = {};
@@ -67,68 +69,93 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   const previous = fresh ? undefined : await readBuildState(target);
   const reusable = previous?.fingerprint === fingerprint ? previous : undefined;
   const storedByFile = new Map(reusable?.checks.map((check) => [check.file, check]));
+  const planned = reusable ? undefined : plannedRecords(await statRecordFiles([recordsDir]));
 
-  const check = await timed('validate', () =>
-    checkRecords([recordsDir], {
-      summarize: ({ file, record }) => siteEntryOf(record, file),
-      reuse: (file, size, mtimeMs) => {
-        const stored = storedByFile.get(path.relative(recordsRoot, path.resolve(file)));
-        return stored && stored.size === size && stored.mtimeMs === mtimeMs ? restoredCheck(stored, file, recordsRoot) : undefined;
-      },
-    }),
-  );
-  const errors = check.problems.filter((p) => p.severity === 'error');
-  const unchanged = check.files.length - check.checked;
-  onProgress(
-    `validate: ${check.files.length} files (${unchanged} unchanged since the last build), ${check.records.length} valid records, ${errors.length} errors (${seconds('validate')})`,
-  );
-  const result = (ok: boolean, rendered: number): BuildResult => ({ ok, problems: check.problems, timings, peakRssMb, records: check.records.length, rendered });
-  if (errors.length > 0) return result(false, 0);
-
-  const checks = storedChecks(check.checks, recordsRoot);
-  const entries = check.records.map((record) => record.summary);
-  const previousOutput = reusable ? await listGarmentOutput(target) : new Map<string, string[]>();
-  const renderedSlugs = reusable ? changedGarments(reusable.checks, checks) : null;
-  for (const slug of renderedSlugs ? missingOutput(entries, previousOutput) : []) renderedSlugs!.add(slug);
-  if (renderedSlugs?.size === 0) {
-    onProgress(`nothing changed since the last build: ${outDir}/ is up to date`);
-    return result(true, 0);
-  }
-
-  const rendering = renderedSlugs ? entries.filter((entry) => renderedSlugs.has(entry.slug)) : entries;
   const staging = `${target}.staging-${process.pid}`;
   const indexFile = path.join(tmpdir(), `garment-press-index-${process.pid}.json`);
   const astroDir = path.join(projectRoot, '.astro', 'builds', String(process.pid));
-  await rm(staging, { recursive: true, force: true });
-  await mkdir(staging, { recursive: true });
+  const emptyStaging = async () => {
+    await rm(staging, { recursive: true, force: true });
+    await mkdir(staging, { recursive: true });
+  };
+  const stylesheet = stylesheetOf(await readFile(path.join(projectRoot, 'src/styles/global.css'), 'utf8'));
+  const outputPlace = { siteDir: staging, site, stylesheet: stylesheet.path, ...(searchShardPages ? { shardPages: searchShardPages } : {}) };
+  const progress = (indexed: number, total: number) => onProgress(`pages, twins and search index: ${indexed} of ${total} records`);
   const stop = new AbortController();
-  let outputs: Promise<{ summary: RecordOutputsSummary; seconds: number } | { error: unknown }> | undefined;
+  let outputs: Promise<SettledOutputs> | undefined;
   let carried: Promise<number> | undefined;
+  let check: RecordCheck<SiteEntry> | undefined;
+  const result = (ok: boolean, rendered: number): BuildResult => ({ ok, problems: check?.problems ?? [], timings, peakRssMb, records: check?.records.length ?? 0, rendered });
+  const reportCheck = (how: string) => {
+    const errors = check!.problems.filter((p) => p.severity === 'error').length;
+    onProgress(`validate: ${check!.files.length} files (${check!.files.length - check!.checked} unchanged since the last build), ${check!.records.length} valid records, ${errors} errors (${how})`);
+    return errors === 0;
+  };
   try {
+    if (planned) {
+      // Records are checked as the threads read them to render; the index and Astro need every check first.
+      await emptyStaging();
+      let allChecked: (checks: CheckedFiles) => void = () => {};
+      const checksIn = new Promise<CheckedFiles>((resolve) => (allChecked = resolve));
+      outputs = settled(writeRecordOutputs({ ...outputPlace, unchecked: planned, onChecked: allChecked }, progress, stop.signal));
+      const first = await Promise.race([checksIn, outputs]);
+      const checked = 'files' in first ? first : 'summary' in first ? first.summary.checks : first.error instanceof UnrenderedRecordsError ? first.error.checks : undefined;
+      if (!checked) throw (first as { error: unknown }).error;
+      check = recordCheckOf(checked.files, checked.files.length);
+      timings.validate = checked.seconds;
+      peakRssMb.validate = peakRss();
+      if (!reportCheck(`in the record threads, ${seconds('validate')}`)) return result(false, 0);
+      if (check.checks.some(({ file, record }) => record && !isNamedAfter(file, record))) {
+        // A record is not the one its file is named after: render again from the checks, as a rebuild would.
+        onProgress('render again: some record files are not named <slug>.<projection>.json after their record');
+        await outputs;
+        outputs = undefined;
+        await emptyStaging();
+      }
+    } else {
+      check = await timed('validate', () =>
+        checkRecords([recordsDir], {
+          summarize: ({ file, record }) => siteEntryOf(record, file),
+          reuse: (file, size, mtimeMs) => {
+            const stored = storedByFile.get(path.relative(recordsRoot, path.resolve(file)));
+            return stored && stored.size === size && stored.mtimeMs === mtimeMs ? restoredCheck(stored, file, recordsRoot) : undefined;
+          },
+        }),
+      );
+      if (!reportCheck(seconds('validate'))) return result(false, 0);
+    }
+
+    const entries = check.records.map((record) => record.summary);
+    const previousOutput = reusable ? await listGarmentOutput(target) : new Map<string, string[]>();
+    const renderedSlugs = reusable ? changedGarments(reusable.checks, storedChecks(check.checks, recordsRoot)) : null;
+    for (const slug of renderedSlugs ? missingOutput(entries, previousOutput) : []) renderedSlugs!.add(slug);
+    if (renderedSlugs?.size === 0) {
+      onProgress(`nothing changed since the last build: ${outDir}/ is up to date`);
+      return result(true, 0);
+    }
+    const rendering = renderedSlugs ? entries.filter((entry) => renderedSlugs.has(entry.slug)) : entries;
+    if (!outputs) {
+      if (!planned) await emptyStaging();
+      // Record pages and twins are made in threads of their own, one read of each record each, while
+      // Astro renders the rest of the site here; the search index is fed here as their pages come.
+      // Unchanged garments' pages are indexed again from the last index instead of reading their records.
+      outputs = settled(
+        writeRecordOutputs(
+          {
+            ...outputPlace,
+            entries,
+            renderedSlugs: renderedSlugs && [...renderedSlugs],
+            ...(renderedSlugs ? { previous: { bundleDir: path.join(target, SEARCH_BUNDLE_PATH), changedSlugs: renderedSlugs } } : {}),
+          },
+          progress,
+          stop.signal,
+        ),
+      );
+      // Unchanged garments' files are linked meanwhile: that is the file system's work, Astro's is this thread's.
+      carried = renderedSlugs ? timed('carry over', () => carryOver(previousOutput, renderedSlugs, target, staging)) : undefined;
+      carried?.catch(() => {});
+    }
     await writeSiteIndexFile(indexFile, entries, renderedSlugs);
-    const stylesheet = stylesheetOf(await readFile(path.join(projectRoot, 'src/styles/global.css'), 'utf8'));
-    // Record pages and twins are made in threads of their own, one read of each record each, while
-    // Astro renders the rest of the site here; the search index is fed here as their pages come.
-    // Unchanged garments' pages are indexed again from the last index instead of reading their records.
-    const started = performance.now();
-    const recordOutputs = writeRecordOutputs(
-      {
-        entries,
-        renderedSlugs: renderedSlugs && [...renderedSlugs],
-        siteDir: staging,
-        site,
-        stylesheet: stylesheet.path,
-        ...(searchShardPages ? { shardPages: searchShardPages } : {}),
-        ...(renderedSlugs ? { previous: { bundleDir: path.join(target, SEARCH_BUNDLE_PATH), changedSlugs: renderedSlugs } } : {}),
-      },
-      (indexed, total) => onProgress(`pages, twins and search index: ${indexed} of ${total} records`),
-      stop.signal,
-    );
-    // Settled at once so a failure here cannot go unhandled while Astro still renders.
-    outputs = recordOutputs.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
-    // Unchanged garments' files are linked meanwhile: that is the file system's work, Astro's is this thread's.
-    carried = renderedSlugs ? timed('carry over', () => carryOver(previousOutput, renderedSlugs, target, staging)) : undefined;
-    carried?.catch(() => {});
     process.env.GARMENT_PRESS_RECORDS = recordsRoot;
     process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
     await timed('site pages', () => renderSite(staging, site, astroDir));
@@ -147,8 +174,9 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     if (search.pagefindPeakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefindPeakRssMb;
     onProgress(`render: ${pages.records} records into pages, JSON and Markdown in ${counted(pages.threads, 'thread')} (${seconds('render')})`);
     onProgress(`search index: ${search.pages} pages in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} pages reused (${seconds('search index')})`);
-    await writeBuildState(staging, { version: 1, fingerprint, checks });
+    await writeBuildState(staging, { version: 1, fingerprint, checks: storedChecks(check.checks, recordsRoot) });
     await swapInto(staging, target);
+    return result(true, rendering.length);
   } finally {
     // A failed render must not leave the threads writing, or files being linked, into the staging folder being removed.
     stop.abort();
@@ -158,7 +186,37 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     await rm(indexFile, { force: true });
     await rm(astroDir, { recursive: true, force: true });
   }
-  return result(true, rendering.length);
+}
+
+/** How the record threads' work ended, and the seconds it took. Settled at once, so a failure cannot go unhandled while Astro still renders. */
+type SettledOutputs = { summary: RecordOutputsSummary; seconds: number } | { error: unknown };
+
+function settled(work: Promise<RecordOutputsSummary>): Promise<SettledOutputs> {
+  const started = performance.now();
+  return work.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
+}
+
+/** Whether a file is named after the record it holds. */
+function isNamedAfter(file: string, record: RecordKey): boolean {
+  const named = namedRecord(file);
+  return named?.slug === record.slug && named.projection === record.projection;
+}
+
+/**
+ * The record files with the slug and projection each one's name gives, so the threads can check
+ * and render them from one read; undefined when a name does not follow `<slug>.<projection>.json`
+ * or two give the same record.
+ */
+function plannedRecords(files: FileStat[]): PlannedRecord[] | undefined {
+  const planned: PlannedRecord[] = [];
+  const seen = new Set<string>();
+  for (const file of files) {
+    const named = namedRecord(file.file);
+    if (!named || seen.has(`${named.slug}/${named.projection}`)) return undefined;
+    seen.add(`${named.slug}/${named.projection}`);
+    planned.push({ ...file, ...named });
+  }
+  return planned;
 }
 
 /** This process's peak resident memory so far, MiB (its threads included, its child processes not). */

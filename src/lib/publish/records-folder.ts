@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { listRecordFiles } from '../record/index.ts';
+import { listRecordFiles, recordFileName } from '../record/index.ts';
 import { resourceIdOf } from './tasks.ts';
 
 /** Where a record goes: the file to write, or why no file can take it. */
@@ -37,7 +37,7 @@ export async function readRecordsFolder(recordsDir: string): Promise<RecordsFold
         return { ok: false, message: `${current.join(', ')}: each already publishes ${key}; remove all but one of them, then publish again` };
       }
       if (only !== undefined) return { ok: true, file: only };
-      const file = path.join(recordsDir, `${slug}.${projection}.json`);
+      const file = path.join(recordsDir, recordFileName(slug, projection));
       const holder = keyOfFile.get(file);
       if (holder === undefined) return { ok: true, file };
       const holds = holder === null ? 'something that is not a readable record' : holder;

@@ -1,5 +1,21 @@
-export { checkRecords, checkRecordFile, listRecordFiles, MissingPathError, type CheckedRecord, type CheckOptions, type FileCheck, type RecordCheck } from './load.ts';
+export {
+  checkRecords,
+  checkRecordFile,
+  checkRecordText,
+  fileCheckOf,
+  listRecordFiles,
+  MissingPathError,
+  recordCheckOf,
+  statRecordFiles,
+  type CheckedRecord,
+  type CheckOptions,
+  type FileCheck,
+  type FileStat,
+  type RecordCheck,
+  type RecordFileResult,
+} from './load.ts';
 export { checkRecordIntegrity, checkSiteIntegrity, textBlocksOf, type RecordFile, type RecordKey } from './integrity.ts';
 export { recordSchema, recordValidator, validateRecord } from './validate.ts';
 export { formatProblem, type Problem } from './problem.ts';
+export { namedRecord, recordFileName } from './file-names.ts';
 export * from './types.ts';

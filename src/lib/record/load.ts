@@ -34,7 +34,7 @@ export interface CheckOptions<Summary> {
 }
 
 /** A file with the size and modification time it had when listed. */
-interface FileStat {
+export interface FileStat {
   file: string;
   size: number;
   mtimeMs: number;
@@ -73,10 +73,20 @@ export async function listRecordFiles(paths: string[]): Promise<string[]> {
 }
 
 /** Reads one file and checks it alone: JSON syntax, then the schema, then its own references. */
-export async function checkRecordFile(file: string): Promise<{ record?: GarmentRecord; problems: Problem[] }> {
+export async function checkRecordFile(file: string): Promise<RecordFileResult> {
+  return checkRecordText(file, await readFile(file, 'utf8'));
+}
+
+/** What checking one file found: its record when it holds a valid one, and every problem. */
+export interface RecordFileResult {
+  record?: GarmentRecord;
+  problems: Problem[];
+}
+
+/** Checks the text of one record file alone: JSON syntax, then the schema, then its own references. */
+export function checkRecordText(file: string, text: string): RecordFileResult {
   // Editors on some systems save a byte order mark; it is not part of the JSON.
-  const text = (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
-  const parsed = parseJson(text);
+  const parsed = parseJson(text.replace(/^\uFEFF/, ''));
   if (!parsed.ok) {
     const { line, column, message } = parsed.error;
     return { problems: [{ severity: 'error', file, pointer: '', message: `invalid JSON at line ${line}, column ${column}: ${message}` }] };
@@ -89,11 +99,22 @@ export async function checkRecordFile(file: string): Promise<{ record?: GarmentR
 }
 
 /** Checks one file and keeps what `summarize` chooses of its record. */
-async function checkFile<Summary>({ file, size, mtimeMs }: FileStat, summarize: (record: RecordFile) => Summary): Promise<FileCheck<Summary>> {
-  const result = await checkRecordFile(file);
-  if (!result.record) return { file, size, mtimeMs, problems: result.problems };
-  const { slug, projection } = result.record;
-  return { file, size, mtimeMs, problems: result.problems, record: { file, slug, projection, summary: summarize({ file, record: result.record }) } };
+async function checkFile<Summary>(stat: FileStat, summarize: (record: RecordFile) => Summary): Promise<FileCheck<Summary>> {
+  const { record, problems } = await checkRecordFile(stat.file);
+  return fileCheckOf(stat, problems, record && { slug: record.slug, projection: record.projection, summary: summarize({ file: stat.file, record }) });
+}
+
+/** A file's check from the problems found in it and, when it holds a valid record, what is kept of that. */
+export function fileCheckOf<Summary>({ file, size, mtimeMs }: FileStat, problems: Problem[], valid?: Omit<CheckedRecord<Summary>, 'file'>): FileCheck<Summary> {
+  return valid ? { file, size, mtimeMs, problems, record: { file, ...valid } } : { file, size, mtimeMs, problems };
+}
+
+/** The record files under the given paths (see listRecordFiles), each with its size and modification time. */
+export async function statRecordFiles(paths: string[]): Promise<FileStat[]> {
+  return mapInBatches(await listRecordFiles(paths), 256, async (file): Promise<FileStat> => {
+    const { size, mtimeMs } = await stat(file);
+    return { file, size, mtimeMs };
+  });
 }
 
 /**
@@ -102,16 +123,21 @@ async function checkFile<Summary>({ file, size, mtimeMs }: FileStat, summarize: 
  */
 export async function checkRecords<Summary = undefined>(paths: string[], options: CheckOptions<Summary> = {}): Promise<RecordCheck<Summary>> {
   const { summarize = () => undefined as Summary, reuse } = options;
-  const files = await listRecordFiles(paths);
-  const stats = await mapInBatches(files, 256, async (file): Promise<FileStat> => ({ file, ...(await stat(file)) }));
+  const stats = await statRecordFiles(paths);
   const reused = new Map<string, FileCheck<Summary>>();
   for (const { file, size, mtimeMs } of stats) {
     const previous = reuse?.(file, size, mtimeMs);
     if (previous) reused.set(file, previous);
   }
   const toCheck = stats.filter(({ file }) => !reused.has(file));
-  const fresh = new Map((await mapInBatches(toCheck, 64, (file) => checkFile(file, summarize))).map((check) => [check.file, check]));
-  const checks = files.map((file) => reused.get(file) ?? fresh.get(file)!);
+  const fresh = await mapInBatches(toCheck, 64, (file) => checkFile(file, summarize));
+  return recordCheckOf([...reused.values(), ...fresh], stats.length - reused.size);
+}
+
+/** What a set of file checks found, the set as a whole checked too (one file per slug and projection). */
+export function recordCheckOf<Summary>(fileChecks: FileCheck<Summary>[], checked: number): RecordCheck<Summary> {
+  const checks = [...fileChecks].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const files = checks.map((check) => check.file);
   const records = checks.flatMap((check) => (check.record ? [check.record] : []));
   const siteProblems = checkSiteIntegrity(records);
   const duplicated = new Set(siteProblems.map((p) => p.file));
@@ -120,7 +146,7 @@ export async function checkRecords<Summary = undefined>(paths: string[], options
     records: records.filter((r) => !duplicated.has(r.file)),
     problems: sortByFile([...checks.flatMap((check) => check.problems), ...siteProblems], files),
     checks,
-    checked: fresh.size,
+    checked,
   };
 }
 

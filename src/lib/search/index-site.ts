@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import { GarmentPressError } from '../errors.ts';
+import type { RecordKey } from '../record/index.ts';
 import { linkFiles } from '../link-files.ts';
 import { readRecord, type SiteEntry } from '../site/site-index.ts';
 import { pagePath } from '../site/urls.ts';
@@ -28,7 +29,7 @@ export interface SearchIndexSummary {
 }
 
 /** How to build the index. */
-export interface SearchIndexOptions {
+export interface SearchIndexOptions<Entry extends RecordKey> {
   /**
    * Records handed to Pagefind before waiting for its answers (default 200). One at a time leaves
    * Pagefind idle between records; a few hundred keep it busy while little is held in memory.
@@ -39,18 +40,16 @@ export interface SearchIndexOptions {
   /**
    * The last build's index and the garments (slugs) whose records changed since, for a rebuild:
    * a shard holding none of them is kept as it is, and in the others every unchanged garment's
-   * pages are indexed again from the text and filters that index holds, instead of reading and
-   * converting their records. Only pass an index this code wrote. A page it lacks is read from
-   * its record as usual.
+   * pages are indexed again from the text and filters that index holds (given to `pageOf` as
+   * `kept`) instead of from their records. Only pass an index this code wrote.
    */
   previous?: PreviousIndex;
   /**
-   * The search record of a page the previous index does not give, from a caller that makes it
-   * from a record it reads anyway (the build's record threads); undefined, or no such option,
-   * and the record is read here. Pages are asked for shard by shard (see indexingOrder). Its
-   * failure fails the index.
+   * The search record of an entry's page, given its page in the previous index when that is kept
+   * (see `previous`); `pageFromRecord` makes it from the record. Pages are asked for shard by
+   * shard (see indexingOrder). Its failure fails the index.
    */
-  pageOf?: (entry: SiteEntry) => Promise<SearchRecord> | undefined;
+  pageOf: (entry: Entry, kept: IndexedPage | undefined) => SearchRecord | Promise<SearchRecord>;
   /** Pages per shard aimed at (default SHARD_PAGES). */
   shardPages?: number;
 }
@@ -72,7 +71,7 @@ const PROGRESS_EVERY = 1000;
  * the list of them (`shards.json`). Any error Pagefind reports, a record that cannot be read, or
  * a shard that does not hold one page per entry becomes a SearchIndexError naming the step.
  */
-export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath: string, options: SearchIndexOptions = {}): Promise<SearchIndexSummary> {
+export async function buildSearchIndex<Entry extends RecordKey>(entries: readonly Entry[], outputPath: string, options: SearchIndexOptions<Entry>): Promise<SearchIndexSummary> {
   const { concurrency = 200, onProgress = () => {}, previous, pageOf, shardPages } = options;
   const started = performance.now();
   const failed = (step: string, detail: string, cause?: unknown) =>
@@ -118,10 +117,10 @@ export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath
       if (!created.index || created.errors.length > 0) throw failed('starting to index', created.errors.join('; ') || 'no index was created');
       const { index } = created;
       const kept = keptPages(shard);
-      const add = async (entry: SiteEntry) => {
+      const add = async (entry: Entry) => {
         const keptPage = previous?.changedSlugs.has(entry.slug) ? undefined : kept.get(pagePath(entry.slug, entry.projection));
         if (keptPage) reused++;
-        const page = keptPage ? reindexedRecord(entry, keptPage) : await (pageOf?.(entry) ?? recordPage(entry));
+        const page = await pageOf(entry, keptPage);
         const added = await index.addCustomRecord(page);
         if (added.errors.length > 0) throw failed(`adding ${entry.file}`, added.errors.join('; '));
         counted(1);
@@ -156,7 +155,9 @@ export async function buildSearchIndex(entries: readonly SiteEntry[], outputPath
   }
 }
 
-async function recordPage(entry: SiteEntry): Promise<SearchRecord> {
+/** An entry's search page: from its page in the previous index when that is kept, else from its record, read here. */
+export function pageFromRecord(entry: SiteEntry, kept: IndexedPage | undefined): SearchRecord {
+  if (kept) return reindexedRecord(entry, kept);
   try {
     return searchRecord(entry, readRecord(entry));
   } catch (error) {

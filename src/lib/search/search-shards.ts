@@ -1,4 +1,4 @@
-import type { SiteEntry } from '../site/site-index.ts';
+import type { RecordKey } from '../record/index.ts';
 import { SEARCH_BUNDLE_PATH } from './search-keys.ts';
 
 /**
@@ -25,14 +25,15 @@ export function shardOf(slug: string, shards: number): number {
 }
 
 /**
- * The entries of a site grouped by the shard their pages go to, shards in order and each
- * keeping the entries' order: the order the index asks for pages in.
+ * The records of a site grouped by the shard their pages go to, shards in order and each sorted
+ * by slug and projection: the order the index asks for pages in, whatever order they came in.
  */
-export function indexingOrder(entries: readonly SiteEntry[], shardPages?: number): SiteEntry[][] {
+export function indexingOrder<Entry extends RecordKey>(entries: readonly Entry[], shardPages?: number): Entry[][] {
   const shards = shardCount(entries.length, shardPages);
-  const byShard = Array.from({ length: shards }, (): SiteEntry[] => []);
+  const byShard = Array.from({ length: shards }, (): Entry[] => []);
   for (const entry of entries) byShard[shardOf(entry.slug, shards)]!.push(entry);
-  return byShard;
+  const byPage = (a: Entry, b: Entry) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : a.projection < b.projection ? -1 : a.projection > b.projection ? 1 : 0);
+  return byShard.map((shard) => shard.sort(byPage));
 }
 
 /** A shard's Pagefind bundle, on the site: `/pagefind/<n>/`. */

@@ -1,13 +1,12 @@
-import type { Projection } from '../record/types.ts';
 import { classList, html } from './html.ts';
 import { garmentCard } from './index-view.ts';
 import { pageDocument } from './page-frame.ts';
-import type { SiteEntry } from './site-index.ts';
+import type { GarmentEntries } from './site-index.ts';
 import { t } from './strings.ts';
 import { absoluteUrl } from './urls.ts';
 
 /** /garments/<slug>/, the whole HTML document: leads to the projection(s) a garment has. */
-export function garmentPageHtml(slug: string, records: Partial<Record<Projection, SiteEntry>>, site: string, stylesheet: string): string {
+export function garmentPageHtml(slug: string, records: GarmentEntries, site: string, stylesheet: string): string {
   const garment = garmentCard(slug, records);
   const missing = (['svc', 'tech'] as const).filter((projection) => !records[projection]);
   const head = {

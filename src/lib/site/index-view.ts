@@ -1,7 +1,7 @@
 import type { Projection } from '../record/types.ts';
 import { anchorToken } from './anchors.ts';
 import { researchStatusLabel } from './format.ts';
-import type { SiteEntry, SiteIndex } from './site-index.ts';
+import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
 import { isWebUrl } from './text.ts';
 import { garmentPath, pagePath } from './urls.ts';
@@ -70,7 +70,7 @@ export function garmentListView(index: SiteIndex): GarmentListView {
 }
 
 /** A garment's card: title, brand and category from its first record, one line per projection. */
-export function garmentCard(slug: string, records: Partial<Record<Projection, SiteEntry>>): GarmentCardView {
+export function garmentCard(slug: string, records: GarmentEntries): GarmentCardView {
   const entries = PROJECTIONS.map((p) => records[p]).filter((e): e is SiteEntry => e !== undefined);
   const first = entries[0]!;
   const image = entries.map((e) => e.image).find((i) => i && isWebUrl(i.url));

@@ -2,7 +2,7 @@ import type { Claim, GarmentRecord, TextBlock } from '../record/types.ts';
 import {
   claimAnchor, collectionAnchor, conflictAnchor, decisionAnchor, gapAnchor, itemAnchor, sectionAnchor, sourceAnchor, textBlockAnchor,
 } from './anchors.ts';
-import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView, type Part } from './data-view.ts';
+import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView } from './data-view.ts';
 import { enumLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
 import { isWebUrl, plainText, renderInline } from './text.ts';

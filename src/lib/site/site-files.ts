@@ -3,7 +3,7 @@ import { SCHEMA_VERSION, type Links } from '../record/types.ts';
 import { researchStatusLabel } from './format.ts';
 import { linksFor } from './links.ts';
 import { escapeData } from './markdown.ts';
-import type { SiteEntry, SiteIndex } from './site-index.ts';
+import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
 import { absoluteUrl, API_DOCS_PATH, garmentPath, otherProjection, pagePath, SCHEMA_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
 
@@ -16,9 +16,9 @@ export function siteOf(site: URL | undefined): URL {
   return site;
 }
 
-/** The `links` of the record behind an index entry: `other_projection` only when that record is published. */
-export function entryLinks(index: SiteIndex, entry: SiteEntry, site: string | URL): Links {
-  return linksFor(entry, site, Boolean(index.garments.get(entry.slug)?.[otherProjection(entry.projection)]));
+/** The `links` of the record behind an entry of a garment: `other_projection` only when the garment has that record. */
+export function entryLinks(garment: GarmentEntries, entry: SiteEntry, site: string | URL): Links {
+  return linksFor(entry, site, Boolean(garment[otherProjection(entry.projection)]));
 }
 
 /** One record in /records.json. */
@@ -45,7 +45,7 @@ export function recordsIndex(index: SiteIndex, site: string | URL) {
     record_revision: entry.recordRevision,
     published_at: entry.publishedAt,
     research_status: entry.researchStatus,
-    links: entryLinks(index, entry, site),
+    links: entryLinks(index.garments.get(entry.slug)!, entry, site),
   }));
   return {
     schema_version: SCHEMA_VERSION,
@@ -70,7 +70,7 @@ export function llmsTxt(index: SiteIndex, site: string | URL): string {
   // Record text is untrusted: names and notes are escaped so a title cannot add Markdown or HTML.
   const item = (name: string, href: string, notes: string) => `- [${escapeData(name)}](${href}): ${escapeData(notes)}`;
   const records = index.entries.map((entry) => {
-    const links = entryLinks(index, entry, site);
+    const links = entryLinks(index.garments.get(entry.slug)!, entry, site);
     const notes = [
       `${projectionLabel(entry.projection)} research record`,
       [entry.brand, entry.category].filter(Boolean).join(', '),

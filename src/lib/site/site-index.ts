@@ -25,6 +25,9 @@ export interface SiteEntry {
   image: { url: string; alt: string } | null;
 }
 
+/** The records of one garment, by projection. */
+export type GarmentEntries = Partial<Record<Projection, SiteEntry>>;
+
 /** Every record of a site, and each garment's projections. */
 export interface SiteIndex {
   /** Sorted by title, then slug, then projection. */
@@ -32,7 +35,7 @@ export interface SiteIndex {
   /** The garments whose pages this build renders; null for all (the others' output is carried over from the previous build). */
   renderedSlugs: Set<string> | null;
   /** The projections each garment has, by slug. */
-  garments: Map<string, Partial<Record<Projection, SiteEntry>>>;
+  garments: Map<string, GarmentEntries>;
 }
 
 /** The entry a record contributes to the site index. */
@@ -61,7 +64,7 @@ export function indexEntries(entries: SiteEntry[], renderedSlugs: Set<string> | 
   const sorted = [...entries].sort(
     (a, b) => a.title.localeCompare(b.title, 'en') || a.slug.localeCompare(b.slug) || a.projection.localeCompare(b.projection),
   );
-  const garments = new Map<string, Partial<Record<Projection, SiteEntry>>>();
+  const garments = new Map<string, GarmentEntries>();
   for (const entry of sorted) garments.set(entry.slug, { ...garments.get(entry.slug), [entry.projection]: entry });
   return { entries: sorted, renderedSlugs, garments };
 }
@@ -108,6 +111,6 @@ function once(key: string, load: () => Promise<SiteIndex>): Promise<SiteIndex> {
 }
 
 /** Reads the full record behind an entry (pages hold one record at a time). */
-export function readRecord(entry: SiteEntry): GarmentRecord {
-  return JSON.parse(readFileSync(entry.file, 'utf8').replace(/^\uFEFF/, '')) as GarmentRecord;
+export function readRecord({ file }: Pick<SiteEntry, 'file'>): GarmentRecord {
+  return JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as GarmentRecord;
 }

@@ -15,8 +15,8 @@ const withLone = indexEntries([...index.entries, siteEntryOf(lone, 'lone.json')]
 describe('entryLinks', () => {
   it('links the other projection only when it is published', () => {
     const loneEntry = withLone.entries.find((e) => e.slug === 'lone-garment')!;
-    expect(entryLinks(withLone, loneEntry, SITE).other_projection).toBeNull();
-    for (const entry of index.entries) expect(entryLinks(index, entry, SITE).other_projection).toMatch(/\.json$/);
+    expect(entryLinks(withLone.garments.get(loneEntry.slug)!, loneEntry, SITE).other_projection).toBeNull();
+    for (const entry of index.entries) expect(entryLinks(index.garments.get(entry.slug)!, entry, SITE).other_projection).toMatch(/\.json$/);
   });
 });
 
@@ -37,7 +37,7 @@ describe('recordsIndex', () => {
       record_revision: record.record_revision,
       published_at: record.published_at,
       research_status: record.research.status,
-      links: entryLinks(index, index.entries.find((e) => e.slug === record.slug && e.projection === record.projection)!, SITE),
+      links: entryLinks(index.garments.get(record.slug)!, index.entries.find((e) => e.slug === record.slug && e.projection === record.projection)!, SITE),
     });
   });
 });

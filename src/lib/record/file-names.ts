@@ -1,0 +1,13 @@
+import path from 'node:path';
+import type { Projection } from './types.ts';
+
+/** The name a record's file takes in a records folder: `<slug>.<projection>.json`. */
+export function recordFileName(slug: string, projection: string): string {
+  return `${slug}.${projection}.json`;
+}
+
+/** The slug and projection a file's name gives when it is named as recordFileName names it. */
+export function namedRecord(file: string): { slug: string; projection: Projection } | undefined {
+  const named = /^(.+)\.(svc|tech)\.json$/.exec(path.basename(file));
+  return named ? { slug: named[1]!, projection: named[2] as Projection } : undefined;
+}
