@@ -76,7 +76,7 @@ export class UnrenderedRecordsError extends GarmentPressError {
   checks: CheckedFiles = { files: [], seconds: 0 };
 }
 
-/** Each file's check, in file order, and the seconds until the last file was checked. */
+/** Each file's check, in the order they were made, and the seconds until the last file was checked. */
 export interface CheckedFiles {
   files: FileCheck<SiteEntry>[];
   seconds: number;
@@ -217,7 +217,7 @@ class FileChecks {
   }
 
   all(): CheckedFiles {
-    return { files: [...this.#files].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)), seconds: this.#seconds };
+    return { files: [...this.#files], seconds: this.#seconds };
   }
 }
 
