@@ -24,16 +24,11 @@ if (parentPort) {
       for (const key of keys) {
         current = key.file;
         step = 'reading';
-        let record: GarmentRecord | undefined;
-        if (check) {
-          const result = checkRecordText(key.file, readFileSync(key.file, 'utf8'));
-          record = result.record;
-          say({ type: 'checked', file: key.file, problems: result.problems, entry: record && siteEntryOf(record, key.file) });
-        } else {
-          record = readRecord(key);
-        }
+        const { record, problems } = check ? checkRecordText(key.file, readFileSync(key.file, 'utf8')) : { record: readRecord(key), problems: [] };
+        const entry = record && siteEntryOf(record, key.file);
+        if (check) say({ type: 'checked', file: key.file, problems, entry });
         // Rendered only when every record is valid and is the one its file's name says.
-        if (record?.slug === key.slug && record.projection === key.projection) read.push([siteEntryOf(record, key.file), record]);
+        if (record && entry?.slug === key.slug && entry.projection === key.projection) read.push([entry, record]);
       }
       if (read.length < keys.length || Atomics.load(stopped, 0) === 1) continue;
       current = `the page of ${garmentPath(slug)}`;

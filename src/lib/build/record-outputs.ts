@@ -73,13 +73,15 @@ export interface RecordOutputsSummary {
  * this way. Every file was checked nonetheless (`checks`); not every page was written.
  */
 export class UnrenderedRecordsError extends GarmentPressError {
-  checks: CheckedFiles = { files: [], seconds: 0 };
+  checks: CheckedFiles = { files: [], seconds: 0, renderable: false };
 }
 
 /** Each file's check, in the order they were made, and the seconds until the last file was checked. */
 export interface CheckedFiles {
   files: FileCheck<SiteEntry>[];
   seconds: number;
+  /** Whether every record is valid and the one its file's name says, so every page could be written. */
+  renderable: boolean;
 }
 
 /** What a record thread says: each file's check (when asked to check), each record's search page, then how it went. */
@@ -110,7 +112,7 @@ export async function writeRecordOutputs(
   const { siteDir, site, stylesheet, shardPages } = job;
   const checked = 'entries' in job ? undefined : new FileChecks(job.unchecked, job.onChecked);
   const index = 'entries' in job ? indexEntries(job.entries, job.renderedSlugs && new Set(job.renderedSlugs)) : undefined;
-  const records: readonly RecordKey[] = index?.entries ?? ('unchecked' in job ? job.unchecked : []);
+  const records: readonly RecordKey[] = 'unchecked' in job ? job.unchecked : index!.entries;
   const order = indexingOrder(records, shardPages).flat().filter((key) => !index || rendersGarment(index, key.slug));
   const garments = [...Map.groupBy(order, (key) => key.slug).values()];
   const threads = Math.max(1, Math.min(availableParallelism(), garments.length));
@@ -201,6 +203,7 @@ class FileChecks {
   #onAll: ((checks: CheckedFiles) => void) | undefined;
   #files: FileCheck<SiteEntry>[] = [];
   #seconds = 0;
+  #renderable = true;
 
   constructor(planned: PlannedRecord[], onAll?: (checks: CheckedFiles) => void) {
     this.#planned = new Map(planned.map((record) => [record.file, record]));
@@ -212,12 +215,14 @@ class FileChecks {
     const planned = this.#planned.get(file)!;
     this.#files.push(fileCheckOf(planned, problems, entry && { slug: entry.slug, projection: entry.projection, summary: entry }));
     this.#seconds = seconds;
+    const renderable = entry?.slug === planned.slug && entry.projection === planned.projection;
+    this.#renderable &&= renderable;
     if (this.#files.length === this.#planned.size) this.#onAll?.(this.all());
-    return entry?.slug === planned.slug && entry.projection === planned.projection;
+    return renderable;
   }
 
   all(): CheckedFiles {
-    return { files: [...this.#files], seconds: this.#seconds };
+    return { files: [...this.#files], seconds: this.#seconds, renderable: this.#renderable };
   }
 }
 

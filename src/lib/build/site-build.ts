@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as astroBuild } from 'astro';
 import { tmpdir } from 'node:os';
-import { checkRecords, namedRecord, recordCheckOf, statRecordFiles, type FileStat, type Problem, type RecordCheck, type RecordKey } from '../record/index.ts';
+import { checkRecords, namedRecord, recordCheckOf, statRecordFiles, type FileStat, type Problem, type RecordCheck } from '../record/index.ts';
 import { PAGEFIND_PROCESS } from '../search/child-memory.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { siteEntryOf, writeSiteIndexFile, type SiteEntry } from '../site/site-index.ts';
@@ -105,12 +105,11 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
       timings.validate = checked.seconds;
       peakRssMb.validate = peakRss();
       if (!reportCheck(`in the record threads, ${seconds('validate')}`)) return result(false, 0);
-      if (check.checks.some(({ file, record }) => record && !isNamedAfter(file, record))) {
+      if (!checked.renderable) {
         // A record is not the one its file is named after: render again from the checks, as a rebuild would.
         onProgress('render again: some record files are not named <slug>.<projection>.json after their record');
         await outputs;
         outputs = undefined;
-        await emptyStaging();
       }
     } else {
       check = await timed('validate', () =>
@@ -135,7 +134,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     }
     const rendering = renderedSlugs ? entries.filter((entry) => renderedSlugs.has(entry.slug)) : entries;
     if (!outputs) {
-      if (!planned) await emptyStaging();
+      await emptyStaging();
       // Record pages and twins are made in threads of their own, one read of each record each, while
       // Astro renders the rest of the site here; the search index is fed here as their pages come.
       // Unchanged garments' pages are indexed again from the last index instead of reading their records.
@@ -194,12 +193,6 @@ type SettledOutputs = { summary: RecordOutputsSummary; seconds: number } | { err
 function settled(work: Promise<RecordOutputsSummary>): Promise<SettledOutputs> {
   const started = performance.now();
   return work.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
-}
-
-/** Whether a file is named after the record it holds. */
-function isNamedAfter(file: string, record: RecordKey): boolean {
-  const named = namedRecord(file);
-  return named?.slug === record.slug && named.projection === record.projection;
 }
 
 /**
