@@ -1,7 +1,7 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { projectRoot, sampleRecords } from '../support/records.ts';
 import { runCli } from '../support/run.ts';
 
@@ -77,5 +77,10 @@ describe('rebuilding a site that was built before', () => {
     expect(JSON.parse(readFileSync(report, 'utf8')).rendered).toBe(samples.length - 1);
     expect(JSON.parse(readFileSync(path.join(out, 'garments', second, 'svc.json'), 'utf8')).links.self).toMatch(/^https:\/\/elsewhere\.example\.org\//);
     expect(build('--fresh').rendered).toBe(samples.length - 1);
+  });
+
+  it('removes each site it replaced, in the background once the new one is in place', async () => {
+    // Every build above but the first replaced the site before it.
+    await vi.waitFor(() => expect(readdirSync(work).sort()).toEqual(['dist', 'records', 'report.json']), { timeout: 30_000, interval: 100 });
   });
 });

@@ -10,6 +10,7 @@ import { siteEntryOf, writeSiteIndexFile, type SiteEntry } from '../site/site-in
 import { stylesheetOf } from '../site/stylesheet.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
 import { carryOver, listGarmentOutput, missingOutput } from './carry-over.ts';
+import { removeInBackground } from './remove-in-background.ts';
 import { UnrenderedRecordsError, writeRecordOutputs, type CheckedFiles, type PlannedRecord, type RecordOutputsSummary } from './record-outputs.ts';
 import { counted } from '../counted.ts';
 
@@ -125,7 +126,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     }
 
     const entries = check.records.map((record) => record.summary);
-    const previousOutput = reusable ? await listGarmentOutput(target) : new Map<string, string[]>();
+    const previousOutput = reusable ? listGarmentOutput(target) : new Map<string, string[]>();
     const renderedSlugs = reusable ? changedGarments(reusable.checks, storedChecks(check.checks, recordsRoot)) : null;
     for (const slug of renderedSlugs ? missingOutput(entries, previousOutput) : []) renderedSlugs!.add(slug);
     if (renderedSlugs?.size === 0) {
@@ -236,11 +237,14 @@ async function renderSite(staging: string, site: string, privateDir: string): Pr
   }
 }
 
-/** Replaces `target` with `staging` so readers see the old site or the new one, never half of one. */
+/**
+ * Replaces `target` with `staging` so readers see the old site or the new one, never half of one.
+ * The old site is removed in the background: the new one is in place already.
+ */
 async function swapInto(staging: string, target: string): Promise<void> {
   const previous = `${target}.previous-${process.pid}`;
   const exists = await stat(target).then(() => true, () => false);
   if (exists) await rename(target, previous);
   await rename(staging, target);
-  if (exists) await rm(previous, { recursive: true, force: true });
+  if (exists) removeInBackground(previous);
 }
