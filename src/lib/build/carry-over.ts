@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { linkFiles } from '../link-files.ts';
 import type { SiteEntry } from '../site/site-index.ts';
@@ -9,13 +9,7 @@ import type { SiteEntry } from '../site/site-index.ts';
  */
 export function listGarmentOutput(siteDir: string): Map<string, string[]> {
   const bySlug = new Map<string, string[]>();
-  let entries;
-  try {
-    entries = readdirSync(path.join(siteDir, 'garments'), { recursive: true, withFileTypes: true });
-  } catch {
-    return bySlug;
-  }
-  for (const entry of entries) {
+  for (const entry of garmentsFolder(siteDir)) {
     if (!entry.isFile()) continue;
     const file = path.relative(siteDir, path.join(entry.parentPath, entry.name));
     const slug = file.split(path.sep)[1]!;
@@ -24,6 +18,15 @@ export function listGarmentOutput(siteDir: string): Map<string, string[]> {
     else bySlug.set(slug, [file]);
   }
   return bySlug;
+}
+
+/** Everything under a site's `garments/`; nothing when it has none. */
+function garmentsFolder(siteDir: string): Dirent[] {
+  try {
+    return readdirSync(path.join(siteDir, 'garments'), { recursive: true, withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
 
 /** Garments whose output is incomplete in the previous build (deleted by hand, say), so they must be rendered. */
