@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -77,6 +78,18 @@ describe('rebuilding a site that was built before', () => {
     expect(JSON.parse(readFileSync(report, 'utf8')).rendered).toBe(samples.length - 1);
     expect(JSON.parse(readFileSync(path.join(out, 'garments', second, 'svc.json'), 'utf8')).links.self).toMatch(/^https:\/\/elsewhere\.example\.org\//);
     expect(build('--fresh').rendered).toBe(samples.length - 1);
+  });
+
+  it('removes what builds stopped before cleaning up left beside the site, and nothing of a build still running', async () => {
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    const running = `dist.staging-${process.pid}`;
+    for (const name of [`dist.staging-${ended}`, `dist.previous-${ended}`, running]) {
+      mkdirSync(path.join(work, name, 'garments'), { recursive: true });
+      writeFileSync(path.join(work, name, 'garments', 'index.html'), 'left behind');
+    }
+    build('--fresh');
+    await vi.waitFor(() => expect(readdirSync(work).sort()).toEqual(['dist', running, 'records', 'report.json'].sort()), { timeout: 30_000, interval: 100 });
+    rmSync(path.join(work, running), { recursive: true });
   });
 
   it('removes each site it replaced, in the background once the new one is in place', async () => {

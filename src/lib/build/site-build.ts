@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build as astroBuild } from 'astro';
@@ -72,7 +72,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   const storedByFile = new Map(reusable?.checks.map((check) => [check.file, check]));
   const planned = reusable ? undefined : plannedRecords(await statRecordFiles([recordsDir]));
 
-  const staging = `${target}.staging-${process.pid}`;
+  const staging = buildFolder(target, 'staging');
   const indexFile = path.join(tmpdir(), `garment-press-index-${process.pid}.json`);
   const astroDir = path.join(projectRoot, '.astro', 'builds', String(process.pid));
   const emptyStaging = async () => {
@@ -239,12 +239,43 @@ async function renderSite(staging: string, site: string, privateDir: string): Pr
 
 /**
  * Replaces `target` with `staging` so readers see the old site or the new one, never half of one.
- * The old site is removed in the background: the new one is in place already.
+ * The old site is removed in the background, the new one being in place already, and so is what
+ * builds stopped before they could clean up left beside it.
  */
 async function swapInto(staging: string, target: string): Promise<void> {
-  const previous = `${target}.previous-${process.pid}`;
+  const previous = buildFolder(target, 'previous');
   const exists = await stat(target).then(() => true, () => false);
   if (exists) await rename(target, previous);
   await rename(staging, target);
-  if (exists) removeInBackground(previous);
+  for (const folder of [...(exists ? [previous] : []), ...(await abandonedFolders(target))]) removeInBackground(folder);
+}
+
+/** A folder beside `target` that this build works in: the site it builds, or the site it replaced. */
+function buildFolder(target: string, kind: 'staging' | 'previous'): string {
+  return `${target}.${kind}-${process.pid}`;
+}
+
+/** The build folders (see buildFolder) beside `target` of builds no longer running. */
+async function abandonedFolders(target: string): Promise<string[]> {
+  const parent = path.dirname(target);
+  const prefix = `${path.basename(target)}.`;
+  const names = await readdir(parent).catch(() => []);
+  return names
+    .filter((name) => {
+      const pid = name.startsWith(prefix) ? BUILD_FOLDER.exec(name.slice(prefix.length))?.[1] : undefined;
+      return pid !== undefined && !isRunning(Number(pid));
+    })
+    .map((name) => path.join(parent, name));
+}
+
+const BUILD_FOLDER = /^(?:staging|previous)-(\d+)$/;
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process runs, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
