@@ -1,7 +1,6 @@
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build as astroBuild } from 'astro';
 import { tmpdir } from 'node:os';
 import { checkRecords, namedRecord, recordCheckOf, statRecordFiles, type FileStat, type Problem, type RecordCheck } from '../record/index.ts';
 import { PAGEFIND_PROCESS } from '../search/child-memory.ts';
@@ -226,6 +225,8 @@ function peakRss(): number {
  * meanwhile, keeps it as its working directory and fails to start a shard's index without it.
  */
 async function renderSite(staging: string, site: string, privateDir: string): Promise<void> {
+  // Loaded here, not at start-up: Astro takes a second to load, and a build with nothing to render never needs it.
+  const { build: astroBuild } = await import('astro');
   const workingDir = process.cwd();
   await mkdir(privateDir, { recursive: true });
   process.chdir(privateDir);
