@@ -93,6 +93,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   };
   try {
     if (planned) {
+      loadAstro();
       // Records are checked as the threads read them to render; the index and Astro need every check first.
       await emptyStaging();
       let allChecked: (checks: CheckedFiles) => void = () => {};
@@ -132,6 +133,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
       onProgress(`nothing changed since the last build: ${outDir}/ is up to date`);
       return result(true, 0);
     }
+    loadAstro();
     const rendering = renderedSlugs ? entries.filter((entry) => renderedSlugs.has(entry.slug)) : entries;
     if (!outputs) {
       await emptyStaging();
@@ -217,6 +219,21 @@ function peakRss(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
 }
 
+let astro: Promise<typeof import('astro')> | undefined;
+
+/**
+ * Astro, loaded once a build knows it has something to render, while its records are read: it
+ * takes a second to load, and a build with nothing to render never needs it.
+ */
+function loadAstro(): Promise<typeof import('astro')> {
+  if (!astro) {
+    astro = import('astro');
+    // A failure to load is reported where Astro is used, if the build gets that far.
+    astro.catch(() => {});
+  }
+  return astro;
+}
+
 /**
  * Runs the Astro build (every page but the records' own) into `staging`. Astro writes its
  * intermediate server build to `.astro/` in the working directory, where two builds at once would
@@ -225,8 +242,7 @@ function peakRss(): number {
  * meanwhile, keeps it as its working directory and fails to start a shard's index without it.
  */
 async function renderSite(staging: string, site: string, privateDir: string): Promise<void> {
-  // Loaded here, not at start-up: Astro takes a second to load, and a build with nothing to render never needs it.
-  const { build: astroBuild } = await import('astro');
+  const { build: astroBuild } = await loadAstro();
   const workingDir = process.cwd();
   await mkdir(privateDir, { recursive: true });
   process.chdir(privateDir);
