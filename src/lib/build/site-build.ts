@@ -127,7 +127,8 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
 
     const entries = check.records.map((record) => record.summary);
     const previousOutput = reusable ? listGarmentOutput(target) : new Map<string, string[]>();
-    const renderedSlugs = reusable ? changedGarments(reusable.checks, storedChecks(check.checks, recordsRoot)) : null;
+    const checks = storedChecks(check.checks, recordsRoot);
+    const renderedSlugs = reusable ? changedGarments(reusable.checks, checks) : null;
     for (const slug of renderedSlugs ? missingOutput(entries, previousOutput) : []) renderedSlugs!.add(slug);
     if (renderedSlugs?.size === 0) {
       onProgress(`nothing changed since the last build: ${outDir}/ is up to date`);
@@ -175,7 +176,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     if (search.pagefindPeakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefindPeakRssMb;
     onProgress(`render: ${pages.records} records into pages, JSON and Markdown in ${counted(pages.threads, 'thread')} (${seconds('render')})`);
     onProgress(`search index: ${search.pages} pages in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} pages reused (${seconds('search index')})`);
-    await writeBuildState(staging, { version: 1, fingerprint, checks: storedChecks(check.checks, recordsRoot) });
+    await writeBuildState(staging, { version: 1, fingerprint, checks });
     await swapInto(staging, target);
     return result(true, rendering.length);
   } finally {
