@@ -9,6 +9,10 @@ const pages = {
   'a garment page': `/garments/${svc.slug}/`,
   'a commerce page': `/garments/${svc.slug}/svc/`,
   'a technical page': `/garments/${tech.slug}/tech/`,
+  'the search page': '/search/?q=fleece',
+  'the API documentation': '/docs/api/',
+  'the webhook documentation': '/docs/webhooks/',
+  'the page for an unknown address': '/404.html',
 };
 
 for (const scheme of ['light', 'dark'] as const) {

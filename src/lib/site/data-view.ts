@@ -3,7 +3,7 @@ import type { GarmentRecord, Projection } from '../record/types.ts';
 import { collectionAnchor, itemAnchor, sourceAnchor } from './anchors.ts';
 import { collectionLabel, enumLabel, fieldLabel, formatBoolean, formatDate, formatMoney, formatNumber, formatRange } from './format.ts';
 import { t } from './strings.ts';
-import { isWebUrl } from './text.ts';
+import { webUrl } from './text.ts';
 
 /** One piece of a displayed value: text, a link, or code. Components render these; nothing here is HTML. */
 export type Part =
@@ -435,8 +435,8 @@ function scalarPart(rule: FieldRule, value: unknown, lookup: Lookup): Part {
 
 /** A URL from a record: a link when http(s), else the address as plain text, marked as not linked. */
 export function urlPart(url: string): Part {
-  if (isWebUrl(url)) return { kind: 'link', text: url.trim(), href: url.trim(), external: true };
-  return text(t('value.linkNotShown', { url }));
+  const href = webUrl(url);
+  return href ? { kind: 'link', text: url.trim(), href, external: true } : text(t('value.linkNotShown', { url }));
 }
 
 function text(value: string): Part {

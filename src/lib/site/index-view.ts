@@ -3,7 +3,7 @@ import { anchorToken } from './anchors.ts';
 import { researchStatusLabel } from './format.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
-import { isWebUrl } from './text.ts';
+import { webUrl } from './text.ts';
 import { garmentPath, pagePath } from './urls.ts';
 
 /** One garment on the index: its records by projection, summarised. */
@@ -73,14 +73,13 @@ export function garmentListView(index: SiteIndex): GarmentListView {
 export function garmentCard(slug: string, records: GarmentEntries): GarmentCardView {
   const entries = PROJECTIONS.map((p) => records[p]).filter((e): e is SiteEntry => e !== undefined);
   const first = entries[0]!;
-  const image = entries.map((e) => e.image).find((i) => i && isWebUrl(i.url));
   return {
     slug,
     title: first.title,
     href: garmentPath(slug),
     brand: entries.map((e) => e.brand).find(Boolean) ?? null,
     category: entries.map((e) => e.category?.trim()).find(Boolean) ?? t('index.uncategorised'),
-    image: image ? { src: image.url.trim(), alt: image.alt } : null,
+    image: cardImage(entries),
     projections: entries.map((e) => ({
       projection: e.projection,
       label: projectionLabel(e.projection),
@@ -90,6 +89,15 @@ export function garmentCard(slug: string, records: GarmentEntries): GarmentCardV
       finished: e.researchStatus === 'complete',
     })),
   };
+}
+
+/** The first of the entries' images with an http(s) address. */
+function cardImage(entries: SiteEntry[]): GarmentCardView['image'] {
+  for (const { image } of entries) {
+    const src = webUrl(image?.url);
+    if (src && image) return { src, alt: image.alt };
+  }
+  return null;
 }
 
 function slugify(text: string): string {

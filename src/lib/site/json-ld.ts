@@ -1,5 +1,5 @@
 import type { GarmentRecord, Links } from '../record/types.ts';
-import { isWebUrl, plainText } from './text.ts';
+import { plainText, webUrl } from './text.ts';
 
 /** A JSON-LD node: plain JSON, no undefined values. */
 type JsonLd = { [key: string]: JsonLdValue };
@@ -14,7 +14,7 @@ export function recordJsonLd(record: GarmentRecord, links: Links): JsonLd {
   const { identity } = record.data;
   const name = plainText(record.page.title?.text ?? identity.official_name ?? record.catalog?.title ?? record.slug);
   const description = record.page.description ?? record.page.summary ?? record.page.headline;
-  const images = record.images.map((image) => image.url).filter(isWebUrl);
+  const images = record.images.map((image) => webUrl(image.url)).filter((url) => url !== null);
 
   const product: JsonLd = compact({
     '@type': 'Product',
@@ -26,7 +26,7 @@ export function recordJsonLd(record: GarmentRecord, links: Links): JsonLd {
     sku: record.catalog?.svc_sku,
     alternateName: identity.aliases?.length ? identity.aliases : undefined,
     countryOfOrigin: identity.country_of_origin?.length ? identity.country_of_origin.join(', ') : undefined,
-    url: isWebUrl(identity.manufacturer_url) ? identity.manufacturer_url : undefined,
+    url: webUrl(identity.manufacturer_url) ?? undefined,
     image: images.length ? images : undefined,
   });
 
@@ -54,17 +54,15 @@ export function recordJsonLd(record: GarmentRecord, links: Links): JsonLd {
 
 /**
  * JSON text that is safe as the content of a `<script>` element: `<`, `>` and `&` are written
- * as JSON escapes, so no record string can close the element or open a comment.
+ * as JSON escapes, so no record string can close the element or open a comment, and so are the
+ * characters HTML forbids in a document (controls, noncharacters) and the two line separators.
  * @example scriptSafeJson({ a: '</script>' }) → '{"a":"\\u003c/script\\u003e"}'
  */
 export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value).replace(SCRIPT_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+const SCRIPT_UNSAFE = /[<>&\x7F-\x9F\u2028\u2029\uFDD0-\uFDEF\uFFFE\uFFFF]/g;
 
 /** Drops undefined fields, so the JSON-LD carries only what the record knows. */
 function compact(fields: { [key: string]: JsonLdValue | undefined }): JsonLd {

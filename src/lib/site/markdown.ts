@@ -4,7 +4,7 @@ import type { GarmentRecord, Links, TextBlock } from '../record/types.ts';
 import { fieldLabel } from './format.ts';
 import { pageView, type ClaimLink, type ClaimView, type CollectionView, type FieldView, type PageView, type Part, type TargetView } from './page-view.ts';
 import { SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
-import { isPlainText, isSafeHref, isWebUrl } from './text.ts';
+import { FORBIDDEN_IN_HTML, isPlainText, safeHref, withoutForbiddenCharacters } from './text.ts';
 
 /**
  * The Markdown twin of a record: YAML front matter, the page's text in order with claims as GFM
@@ -263,13 +263,14 @@ const SAFE_LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /**
  * Plain data (not Markdown) as inline Markdown that renders exactly as given, on one line:
  * syntax characters are backslash-escaped, `&` before an entity name is escaped, line breaks
- * become spaces. Safe in a table cell, a list item or a heading.
+ * become spaces, and characters HTML forbids become U+FFFD as on the page. Safe in a table
+ * cell, a list item or a heading.
  * @example escapeData('a|b *c* <i>') → 'a\\|b \\*c\\* \\<i>'
  */
 export function escapeData(value: string): string {
   // Most values (names, numbers, labels) hold nothing to escape: one cheap test spares the full expression.
   if (!MAY_NEED_ESCAPES.test(value)) return value.trim();
-  return value.replace(DATA_ESCAPES, (match) => (/[\r\n]/.test(match) ? ' ' : `\\${match}`)).trim();
+  return value.replace(DATA_ESCAPES, (match) => (/[\r\n]/.test(match) ? ' ' : FORBIDDEN_CHARACTER.test(match) ? '\uFFFD' : `\\${match}`)).trim();
 }
 
 // One pass each, since every string of a record goes through them. Escaped: inline syntax
@@ -279,9 +280,10 @@ export function escapeData(value: string): string {
 // inside such an autolink a parser keeps backslashes literally (micromark does). In data, line
 // breaks and the space around them become one space.
 const URL_START = String.raw`(?<=\b(?:https?|ftp)):(?=//)|(?<=\bwww)\.`;
-const DATA_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#]|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`, 'gi');
+const DATA_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#${FORBIDDEN_IN_HTML}]|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`, 'gi');
 // Matches wherever DATA_ESCAPES could: at each of its characters, any `&`, `://` and `www.`.
-const MAY_NEED_ESCAPES = /[\\`*_[\]<|~#&\r\n]|:\/\/|www\./i;
+const MAY_NEED_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#&\r\n${FORBIDDEN_IN_HTML}]|:\/\/|www\.`, 'i');
+const FORBIDDEN_CHARACTER = new RegExp(`[${FORBIDDEN_IN_HTML}]`);
 const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#!]|${URL_START}`, 'gi');
 
 /**
@@ -290,7 +292,8 @@ const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#!]|${URL_START}`, 'gi')
  * page's renderer treats as plain text is escaped; images become their alt text and unsafe links
  * their label, as on the page. Line breaks are kept: see {@link textBlockLines}.
  */
-function inlineMarkdown(text: string, base?: string): string {
+function inlineMarkdown(raw: string, base?: string): string {
+  const text = withoutForbiddenCharacters(raw);
   return isPlainText(text) ? text.replace(TEXT_ESCAPES, '\\$&') : serializeInline(Lexer.lexInline(text, { gfm: true }), base);
 }
 
@@ -329,9 +332,9 @@ function serializeToken(token: Token, base: string | undefined): string {
     case 'link': {
       const link = token as Tokens.Link;
       const label = serializeInline(link.tokens, base);
-      if (!isSafeHref(link.href)) return label;
-      const href = base && /^[/#]/.test(link.href.trim()) ? new URL(link.href.trim(), base).href : link.href;
-      return `[${label}](${linkDestination(href)})`;
+      const href = safeHref(link.href);
+      if (!href) return label;
+      return `[${label}](${linkDestination(base && /^[/#]/.test(href) ? new URL(href, base).href : href)})`;
     }
     case 'image':
       return (token as Tokens.Image).text.replace(TEXT_ESCAPES, '\\$&');
@@ -404,7 +407,7 @@ function partsMarkdown(parts: Part[], inTable: boolean): string {
 }
 
 function partMarkdown(part: Part, inTable: boolean): string {
-  if (part.kind === 'link' && part.external && isWebUrl(part.href)) return `[${escapeData(part.text)}](${linkDestination(part.href)})`;
+  if (part.kind === 'link' && part.external) return `[${escapeData(part.text)}](${linkDestination(part.href)})`;
   // In a table GFM unescapes `\|` even inside code, so the cell cannot split.
   if (part.kind === 'code') {
     const code = part.text.replace(/\r\n|\r|\n/g, ' ');
@@ -485,5 +488,5 @@ function codeSpan(text: string): string {
   const fence = '`'.repeat(longest + 1);
   // CommonMark strips one space from each end when both ends have one, or to separate a backtick.
   const pad = /^[`]|[`]$/.test(text) || (/^ .*[^ ].* $/s.test(text)) ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
+  return `${fence}${pad}${withoutForbiddenCharacters(text)}${pad}${fence}`;
 }

@@ -5,7 +5,7 @@ import {
 import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView } from './data-view.ts';
 import { enumLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
-import { isWebUrl, plainText, renderInline } from './text.ts';
+import { plainText, renderInline, webUrl } from './text.ts';
 import { garmentPath, otherProjection, pagePath } from './urls.ts';
 
 export type { ClaimLink, CollectionView, FieldView, Part } from './data-view.ts';
@@ -282,7 +282,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const webAddressOf = (source: Source) => {
     let address = webAddresses.get(source);
     if (address === undefined) {
-      address = isWebUrl(source.url) ? { url: source.url.trim(), host: new URL(source.url.trim()).hostname } : null;
+      const url = webUrl(source.url);
+      address = url ? { url, host: new URL(url).hostname } : null;
       webAddresses.set(source, address);
     }
     return address;
@@ -501,7 +502,7 @@ export function imageView(image: GarmentRecord['images'][number], title: string)
   const view = enumLabel('image_view', image.view);
   const values = { title, kind: kind.toLowerCase(), view: view.toLowerCase(), color: image.color_name ?? '' };
   return {
-    src: isWebUrl(image.url) ? image.url.trim() : null,
+    src: webUrl(image.url),
     alt: t(image.color_name ? 'image.altColor' : 'image.alt', values),
     kind,
     view,
@@ -536,7 +537,7 @@ function catalogView(record: GarmentRecord): CatalogView | null {
       })),
     };
   });
-  const care = catalog.care_instructions.map((c) => ({ label: c.label, instruction: c.instruction, icon: isWebUrl(c.icon_url) ? c.icon_url.trim() : null }));
+  const care = catalog.care_instructions.map((c) => ({ label: c.label, instruction: c.instruction, icon: webUrl(c.icon_url) }));
   return { facts, tables, care };
 }
 

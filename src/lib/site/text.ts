@@ -2,42 +2,60 @@ import { Marked, Parser, TextRenderer, type Token, type Tokens } from 'marked';
 
 const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 
+/** Where site-relative hrefs are resolved, to serialize them and to prove they stay on the site. */
+const SITE_ORIGIN = 'https://site.invalid';
+
 /**
- * Whether an href may become a link on a page: http(s), mailto, site-relative or a fragment.
- * @example isSafeHref('javascript:alert(1)') → false; isSafeHref('/garments/tee/') → true
+ * An href from record text as a page may link it, or null: http(s) and mailto URLs, site-relative
+ * paths and fragments, serialized as the URL standard does (so quotes, spaces and `<` are
+ * percent-encoded, and tabs or line breaks cannot turn a path into another host).
+ * @example safeHref('javascript:alert(1)') → null; safeHref('/garments/a tee/') → '/garments/a%20tee/'
  */
-export function isSafeHref(href: string): boolean {
+export function safeHref(href: string): string | null {
   const trimmed = href.trim();
-  if (trimmed.startsWith('#')) return true;
-  if (trimmed.startsWith('/')) return !trimmed.startsWith('//') && !trimmed.startsWith('/\\');
-  try {
-    return SAFE_SCHEMES.has(new URL(trimmed).protocol);
-  } catch {
-    return false;
+  if (trimmed.startsWith('#')) {
+    const resolved = new URL(trimmed, SITE_ORIGIN).href;
+    return resolved.slice(resolved.indexOf('#'));
   }
+  if (trimmed.startsWith('/')) {
+    const resolved = new URL(trimmed, SITE_ORIGIN);
+    return resolved.origin === SITE_ORIGIN ? resolved.href.slice(SITE_ORIGIN.length) : null;
+  }
+  const url = URL.parse(trimmed);
+  return url && SAFE_SCHEMES.has(url.protocol) ? url.href : null;
 }
 
-/** Whether a URL may be linked from a page as an external address: http or https only. */
-export function isWebUrl(url: string | null | undefined): url is string {
-  if (!url) return false;
-  try {
-    const { protocol } = new URL(url.trim());
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
+/**
+ * A URL from a record as a page may link it as an external address, or null: http or https only,
+ * serialized as the URL standard does.
+ * @example webUrl(' https://Example.org/a b ') → 'https://example.org/a%20b'
+ */
+export function webUrl(url: string | null | undefined): string | null {
+  const parsed = url ? URL.parse(url.trim()) : null;
+  return parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') ? parsed.href : null;
 }
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Escapes text for HTML content and attribute values. */
+/**
+ * Escapes text for HTML content and attribute values. Characters HTML forbids in a document
+ * (controls other than whitespace, noncharacters) become U+FFFD, as a parser would show them.
+ */
 export function escapeHtml(text: string): string {
   // Most text has nothing to escape; testing first spares a replace (and its callback) per string.
-  return HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIALS, (ch) => escapes[ch]!) : text;
+  return HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIALS, (ch) => escapes[ch] ?? '\uFFFD') : text;
 }
 
-const HTML_SPECIAL = /[&<>"']/;
-const HTML_SPECIALS = /[&<>"']/g;
+/** The characters HTML forbids in a document, as ranges for a character class: controls other than whitespace, noncharacters. */
+export const FORBIDDEN_IN_HTML = String.raw`\0-\x08\x0B\x0E-\x1F\x7F-\x9F\uFDD0-\uFDEF\uFFFE\uFFFF`;
+const HTML_SPECIAL = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}]`);
+const HTML_SPECIALS = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}]`, 'g');
+const FORBIDDEN_CHARACTERS = new RegExp(`[${FORBIDDEN_IN_HTML}]`, 'g');
+
+/** Text with the characters HTML forbids in a document (controls other than whitespace, noncharacters) shown as U+FFFD. */
+export function withoutForbiddenCharacters(text: string): string {
+  return text.replace(FORBIDDEN_CHARACTERS, '\uFFFD');
+}
 
 /**
  * Whether text holds nothing inline Markdown can act on: no escape, emphasis, code, strikethrough,
@@ -60,10 +78,10 @@ inline.use({
     image: ({ text }: Tokens.Image) => escapeHtml(text),
     link({ href, tokens }: Tokens.Link) {
       const label = this.parser.parseInline(tokens);
-      if (!isSafeHref(href)) return label;
-      const external = /^https?:/i.test(href.trim());
-      const rel = external ? ' rel="noopener noreferrer nofollow"' : '';
-      return `<a href="${escapeHtml(href.trim())}"${rel}>${label}</a>`;
+      const safe = safeHref(href);
+      if (!safe) return label;
+      const rel = /^https?:/.test(safe) ? ' rel="noopener noreferrer nofollow"' : '';
+      return `<a href="${escapeHtml(safe)}"${rel}>${label}</a>`;
     },
   },
 });
@@ -74,7 +92,7 @@ inline.use({
  * @example renderInline('**Heavy** <b>tee</b>') → '<strong>Heavy</strong> &lt;b&gt;tee&lt;/b&gt;'
  */
 export function renderInline(text: string): string {
-  return isPlainText(text) ? escapeHtml(text) : (inline.parseInline(text) as string);
+  return isPlainText(text) ? escapeHtml(text) : (inline.parseInline(withoutForbiddenCharacters(text)) as string);
 }
 
 /**

@@ -49,9 +49,10 @@ describe('recordJsonLd', () => {
 
 describe('scriptSafeJson', () => {
   it('cannot close the script element or open a comment, and parses back to the same value', () => {
-    const value = { name: '</script><script>alert(1)</script>', note: '<!-- x --> & \u2028 \u2029' };
+    const value = { name: '</script><script>alert(1)</script>', note: '<!-- x --> & \u2028 \u2029', forbidden: '\u0001 \u007F \u0085 \uFDD0 \uFFFF' };
     const json = scriptSafeJson(value);
-    expect(json).not.toMatch(/[<>&\u2028\u2029]/);
+    // Nothing HTML forbids in a document either: C0 controls JSON escapes itself, the rest are escaped here.
+    expect(json).not.toMatch(/[<>&\u2028\u2029\0-\x1F\x7F-\x9F\uFDD0-\uFDEF\uFFFE\uFFFF]/);
     expect(JSON.parse(json)).toEqual(value);
   });
 

@@ -260,6 +260,10 @@ describe('escapeData', () => {
     expect(tree.children).toHaveLength(1);
     expect(textOf(tree)).toBe(`x ${value.replace(/\s+/g, ' ')}`);
   });
+
+  it('shows the characters HTML forbids as U+FFFD, as the page does', () => {
+    expect(escapeData('a\u0001b\u007Fc\u0085d\uFFFFe')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe');
+  });
 });
 
 describe('code in the data', () => {

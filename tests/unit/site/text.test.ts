@@ -1,6 +1,6 @@
 import { Lexer, Marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, isPlainText, isSafeHref, isWebUrl, plainText, renderInline } from '../../../src/lib/site/text.ts';
+import { escapeHtml, isPlainText, plainText, renderInline, safeHref, webUrl } from '../../../src/lib/site/text.ts';
 import { sampleRecords } from '../../support/records.ts';
 
 const ALLOWED_TAGS = new Set(['a', 'strong', 'em', 'code', 'del', 'br']);
@@ -58,9 +58,18 @@ describe('renderInline', () => {
 
   it('renders emphasis, code and safe links', () => {
     expect(renderInline('**b** _i_ `c` [s](https://example.org) [m](mailto:a@example.org) [r](/garments/tee/)')).toBe(
-      '<strong>b</strong> <em>i</em> <code>c</code> <a href="https://example.org" rel="noopener noreferrer nofollow">s</a> '
+      '<strong>b</strong> <em>i</em> <code>c</code> <a href="https://example.org/" rel="noopener noreferrer nofollow">s</a> '
         + '<a href="mailto:a@example.org">m</a> <a href="/garments/tee/">r</a>',
     );
+  });
+
+  it('shows the characters HTML forbids in a document as U+FFFD, in Markdown text too', () => {
+    expect(renderInline('**a**\u0001 `b\u0002`')).toBe('<strong>a</strong>\uFFFD <code>b\uFFFD</code>');
+  });
+
+  it('links a path with a tab or line break in it only where it stays on the site', () => {
+    expect(renderInline('[x](</\t/evil.example/>)')).toBe('x');
+    expect(renderInline('[x](</garments/a\ttee/>)')).toBe('<a href="/garments/atee/">x</a>');
   });
 
   it('shows raw HTML as text', () => {
@@ -122,33 +131,48 @@ describe('plainText', () => {
   });
 });
 
-describe('isWebUrl and isSafeHref', () => {
+describe('webUrl and safeHref', () => {
   it.each([
-    ['https://example.org/a', true, true],
-    ['http://example.org', true, true],
-    [' https://example.org ', true, true],
-    ['mailto:a@example.org', false, true],
-    ['/garments/tee/', false, true],
-    ['#claim-1', false, true],
-    ['//evil.example', false, false],
-    ['javascript:alert(1)', false, false],
-    ['JAVASCRIPT:alert(1)', false, false],
-    ['data:image/png;base64,AAAA', false, false],
-    ['ftp://example.org', false, false],
-    ['not a url', false, false],
-  ])('judges %s: web %s, safe href %s', (url, web, safe) => {
-    expect(isWebUrl(url)).toBe(web);
-    expect(isSafeHref(url)).toBe(safe);
+    ['https://example.org/a', 'https://example.org/a', 'https://example.org/a'],
+    ['http://example.org', 'http://example.org/', 'http://example.org/'],
+    [' https://Example.ORG ', 'https://example.org/', 'https://example.org/'],
+    ['mailto:a@example.org', null, 'mailto:a@example.org'],
+    ['/garments/tee/', null, '/garments/tee/'],
+    ['#claim-1', null, '#claim-1'],
+    ['//evil.example', null, null],
+    ['/\\evil.example', null, null],
+    ['/\t/evil.example/', null, null],
+    ['/\n/evil.example/', null, null],
+    ['javascript:alert(1)', null, null],
+    ['JAVASCRIPT:alert(1)', null, null],
+    ['data:image/png;base64,AAAA', null, null],
+    ['ftp://example.org', null, null],
+    ['not a url', null, null],
+  ])('takes %j as web URL %j, as href %j', (url, web, href) => {
+    expect(webUrl(url)).toBe(web);
+    expect(safeHref(url)).toBe(href);
+  });
+
+  it('percent-encodes what a URL cannot hold, so an address can never leave its attribute', () => {
+    expect(webUrl('https://ok.example/"onmouseover="alert(1)')).toBe('https://ok.example/%22onmouseover=%22alert(1)');
+    expect(webUrl('https://ok.example/path?q=<img src=x>')).toBe('https://ok.example/path?q=%3Cimg%20src=x%3E');
+    expect(safeHref('/garments/a tee/"x"')).toBe('/garments/a%20tee/%22x%22');
+    expect(safeHref('#a "b" <c>')).toBe('#a%20%22b%22%20%3Cc%3E');
   });
 
   it('treats a missing URL as not a web URL', () => {
-    expect(isWebUrl(null)).toBe(false);
-    expect(isWebUrl('')).toBe(false);
+    expect(webUrl(null)).toBe(null);
+    expect(webUrl('')).toBe(null);
   });
 });
 
 describe('escapeHtml', () => {
   it('escapes the five HTML-special characters', () => {
     expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+  });
+
+  it('shows the characters HTML forbids in a document as U+FFFD, keeping whitespace', () => {
+    expect(escapeHtml('a\u0000b\u0001c\u000Bd\u007Fe\u0085f\uFDD0g\uFFFFh')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\uFFFDg\uFFFDh');
+    expect(escapeHtml('tab\tline\nfeed\fcr\r')).toBe('tab\tline\nfeed\fcr\r');
   });
 });
