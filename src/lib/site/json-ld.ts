@@ -1,5 +1,5 @@
 import type { GarmentRecord, Links } from '../record/types.ts';
-import { plainText, webUrl } from './text.ts';
+import { FORBIDDEN_IN_HTML, plainText, webUrl } from './text.ts';
 
 /** A JSON-LD node: plain JSON, no undefined values. */
 type JsonLd = { [key: string]: JsonLdValue };
@@ -62,7 +62,7 @@ export function scriptSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(SCRIPT_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-const SCRIPT_UNSAFE = /[<>&\x7F-\x9F\u2028\u2029\uFDD0-\uFDEF\uFFFE\uFFFF]/g;
+const SCRIPT_UNSAFE = new RegExp(String.raw`[<>&\u2028\u2029${FORBIDDEN_IN_HTML}]`, 'g');
 
 /** Drops undefined fields, so the JSON-LD carries only what the record knows. */
 function compact(fields: { [key: string]: JsonLdValue | undefined }): JsonLd {
