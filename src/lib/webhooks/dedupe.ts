@@ -25,25 +25,25 @@ export function createEventDeduplicator(options: { capacity?: number } = {}): Ev
     }
   };
 
-  return {
-    async processOnce(handle, process) {
-      if (processed.has(handle)) return { duplicate: true };
-      const running = inFlight.get(handle);
-      if (running !== undefined) {
-        // A concurrent delivery of the same event waits for the first; if that fails, this one retries it.
-        const firstSucceeded = await running.then(() => true, () => false);
-        if (firstSucceeded) return { duplicate: true };
-        return this.processOnce(handle, process);
-      }
-      const run = Promise.resolve().then(process);
-      inFlight.set(handle, run);
-      try {
-        await run;
-        remember(handle);
-        return { duplicate: false };
-      } finally {
-        inFlight.delete(handle);
-      }
-    },
+  const processOnce: EventDeduplicator['processOnce'] = async (handle, process) => {
+    if (processed.has(handle)) return { duplicate: true };
+    const running = inFlight.get(handle);
+    if (running !== undefined) {
+      // A concurrent delivery of the same event waits for the first; if that fails, this one retries it.
+      const firstSucceeded = await running.then(() => true, () => false);
+      if (firstSucceeded) return { duplicate: true };
+      return processOnce(handle, process);
+    }
+    const run = Promise.resolve().then(process);
+    inFlight.set(handle, run);
+    try {
+      await run;
+      remember(handle);
+      return { duplicate: false };
+    } finally {
+      inFlight.delete(handle);
+    }
   };
+
+  return { processOnce };
 }

@@ -10,6 +10,6 @@ export { readVerifiedEvent } from './receive.ts';
 export type { ReceiveOptions } from './receive.ts';
 export { createEventDeduplicator } from './dedupe.ts';
 export type { EventDeduplicator } from './dedupe.ts';
-export { openOutbox } from './outbox.ts';
+export { openOutbox, SECRET_WAIT_MS } from './outbox.ts';
 export type { Outbox, OutboxOptions, AttemptSummary } from './outbox.ts';
 export type { OutboxEntry, AttemptRecord, EntryState, AttemptOutcome } from './outbox-store.ts';

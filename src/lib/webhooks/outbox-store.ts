@@ -163,6 +163,8 @@ export interface OutboxStore {
   startAttempt(entryId: number, owner: string, start: AttemptStart): { attemptId: number; attemptNumber: number } | undefined;
   /** Records an attempt's result and, in the same transaction, accepts, reschedules or gives up its entry. */
   finishAttempt(attemptId: number, finish: AttemptFinish): void;
+  /** Hands a leased entry back unsent, no attempt counted, due again at `next`. */
+  postpone(entryId: number, owner: string, next: number): void;
   /** Lists an organization's attempts, newest first. */
   listAttempts(organizationId: string, limit: number, beforeId: number | undefined): AttemptRecord[];
   close(): void;
@@ -190,6 +192,9 @@ export function openOutboxStore(path: string): OutboxStore {
       WHERE state = 'pending' AND next_attempt_at <= ? AND lease_until IS NULL
       ORDER BY next_attempt_at, id LIMIT ?`),
     takeLease: db.prepare('UPDATE webhook_outbox SET lease_owner = ?, lease_until = ? WHERE id = ?'),
+    postpone: db.prepare(`
+      UPDATE webhook_outbox SET next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
+      WHERE id = ? AND lease_owner = ? AND state = 'pending' AND leased_attempt_id IS NULL`),
     selectLeasedEntry: db.prepare(`SELECT attempts_made FROM webhook_outbox WHERE id = ? AND lease_owner = ? AND state = 'pending'`),
     insertAttempt: db.prepare(`
       INSERT INTO webhook_attempts (entry_id, attempt_number, delivery_id, request_headers, request_body, outcome, started_at)
@@ -274,6 +279,10 @@ export function openOutboxStore(path: string): OutboxStore {
         sql.countAttempt.run(attemptNumber, attemptId, entryId);
         return { attemptId, attemptNumber };
       });
+    },
+
+    postpone(entryId, owner, next) {
+      sql.postpone.run(next, entryId, owner);
     },
 
     finishAttempt(attemptId, finish) {

@@ -3,11 +3,13 @@ import { GarmentPressError } from '../errors.ts';
 import { checkCallbackUrlForm, CallbackUrlError } from './callback-url.ts';
 import type { CallbackUrlPolicy } from './callback-url.ts';
 import { prepareDelivery, sendDelivery, DELIVERY_TIMEOUT_MS } from './delivery.ts';
-import type { AttemptResult } from './delivery.ts';
 import { assertCompletionEvent } from './event-body.ts';
 import type { CompletionEvent } from './event-body.ts';
 import { openOutboxStore } from './outbox-store.ts';
 import type { AttemptRecord, OutboxEntry } from './outbox-store.ts';
+
+/** How long an event waits when its organization has no signing secret yet, before the secret is looked up again. */
+export const SECRET_WAIT_MS = 60_000;
 
 /** How an outbox finds secrets, reaches receivers and keeps time. */
 export interface OutboxOptions {
@@ -96,22 +98,21 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
     }
   };
 
-  const attempt = async (entry: OutboxEntry & { dataJson: string }): Promise<void> => {
+  /** Makes one attempt at a leased entry; false when none was made (no secret yet, or the lease was lost). */
+  const attempt = async (entry: OutboxEntry & { dataJson: string }): Promise<boolean> => {
     const startedAt = clock();
     const secret = await lookUpSecret(entry.organizationId);
-    const prepared = secret === undefined ? undefined : prepareDelivery(entry, secret, new Date(startedAt));
-    const deliveryId = prepared?.deliveryId ?? randomUUID();
-    // Without a secret nothing is sent, and the record says so instead of showing a request.
-    const started = store.startAttempt(entry.id, owner, {
-      deliveryId,
-      requestHeaders: prepared?.recordedHeaders ?? {},
-      requestBody: prepared?.body ?? '',
-      startedAt,
-    });
-    if (started === undefined) return;
-    const result: AttemptResult = prepared === undefined
-      ? { accepted: false, status: null, error: 'not sent: no signing secret for the organization', responseBodyStart: '', durationMs: 0 }
-      : await sendDelivery(prepared, { policy, trustedCa, timeoutMs });
+    if (secret === undefined) {
+      // Nothing unsigned is ever sent, and an attempt not made must not use up one of the five.
+      store.postpone(entry.id, owner, startedAt + SECRET_WAIT_MS);
+      onError(new GarmentPressError(`${entry.event} ${entry.handle} not sent: no signing secret for organization ${entry.organizationId}; trying again in ${SECRET_WAIT_MS / 1000} s`));
+      return false;
+    }
+    const prepared = prepareDelivery(entry, secret, new Date(startedAt));
+    const { deliveryId } = prepared;
+    const started = store.startAttempt(entry.id, owner, { deliveryId, requestHeaders: prepared.recordedHeaders, requestBody: prepared.body, startedAt });
+    if (started === undefined) return false;
+    const result = await sendDelivery(prepared, { policy, trustedCa, timeoutMs });
     store.finishAttempt(started.attemptId, { ...result, finishedAt: clock() });
     onAttempt?.({
       handle: entry.handle,
@@ -123,6 +124,7 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
       error: result.error,
       durationMs: result.durationMs,
     });
+    return true;
   };
 
   const runDue = async (): Promise<number> => {
@@ -132,8 +134,8 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
       store.recoverExpiredLeases(current);
       const claimed = store.claimDue(current, current + leaseMs, owner, concurrency);
       if (claimed.length === 0) return attempts;
-      await Promise.all(claimed.map(attempt));
-      attempts += claimed.length;
+      const made = await Promise.all(claimed.map(attempt));
+      attempts += made.filter(Boolean).length;
     }
   };
 

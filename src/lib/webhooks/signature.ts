@@ -102,9 +102,11 @@ export function verifySignature(input: VerifySignatureInput): SignatureCheck {
   const [firstSignature] = parsed.signatures;
   if (wellFormed.length === 0 && firstSignature !== undefined) return reject(describeMalformedV1(firstSignature));
 
-  const age = Math.floor(now() / 1000) - parsed.timestamp;
-  if (age > toleranceSeconds) return reject(`timestamp too old: signed ${age} s ago, tolerance is ${toleranceSeconds} s`);
-  if (-age > toleranceSeconds) return reject(`timestamp in the future: signed ${-age} s ahead, tolerance is ${toleranceSeconds} s`);
+  // In milliseconds: the current time is not rounded to t's whole seconds, so 300.5 s old is too old.
+  const age = (now() - parsed.timestamp * 1000) / 1000;
+  const seconds = (value: number) => Number(value.toFixed(3));
+  if (age > toleranceSeconds) return reject(`timestamp too old: signed ${seconds(age)} s ago, tolerance is ${toleranceSeconds} s`);
+  if (-age > toleranceSeconds) return reject(`timestamp in the future: signed ${seconds(-age)} s ahead, tolerance is ${toleranceSeconds} s`);
 
   const expected = secrets.map((secret) => Buffer.from(computeV1(secret, parsed.timestamp, body), 'hex'));
   const matches = wellFormed.some((v1) => {

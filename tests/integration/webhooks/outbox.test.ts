@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CallbackUrlError, openOutbox } from '../../../src/lib/webhooks/index.ts';
+import { CallbackUrlError, openOutbox, SECRET_WAIT_MS } from '../../../src/lib/webhooks/index.ts';
 import type { Outbox, OutboxOptions } from '../../../src/lib/webhooks/index.ts';
 import type { Reply, TestReceiver } from './support/receiver.ts';
 import { startReceiver } from './support/receiver.ts';
@@ -218,13 +218,24 @@ describe('outbox enqueue', () => {
     );
   });
 
-  it('records an attempt that could not be signed without sending anything', async () => {
-    const { outbox, receiver } = await setUp([], { secretFor: () => '' });
-    enqueue(outbox, receiver);
-    await outbox.runDue();
-    expect(outbox.listAttempts(ORG)).toMatchObject([
-      { attemptNumber: 1, outcome: 'failed', error: 'not sent: no signing secret for the organization', requestBody: '', requestHeaders: {} },
-    ]);
+  it('sends nothing unsigned and spends no attempt while the organization has no secret, then delivers once it has one', async () => {
+    const errors: string[] = [];
+    let organizationSecret = '';
+    const { outbox, receiver } = await setUp([], { secretFor: () => organizationSecret, onError: (error) => errors.push(String(error)) });
+    const { entry } = enqueue(outbox, receiver);
+    // Far more waits than the five attempts an event has.
+    for (let wait = 0; wait < 8; wait++) {
+      await outbox.runDue();
+      expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'pending', attemptsMade: 0, nextAttemptAt: new Date(now + SECRET_WAIT_MS).toISOString() });
+      now += SECRET_WAIT_MS;
+    }
     expect(receiver.requests).toHaveLength(0);
+    expect(outbox.listAttempts(ORG)).toEqual([]);
+    expect(errors[0]).toContain(`design.completed ${entry.handle} not sent: no signing secret for organization ${ORG}; trying again in 60 s`);
+
+    organizationSecret = secret;
+    expect(await outbox.runDue()).toBe(1);
+    expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'accepted', attemptsMade: 1 });
+    expect(receiver.requests).toHaveLength(1);
   });
 });

@@ -36,6 +36,16 @@ describe('createEventDeduplicator', () => {
     expect(runs).toBe(1);
   });
 
+  it('retries the event of a concurrent delivery whose first run failed, even when processOnce is used on its own', async () => {
+    const { processOnce } = createEventDeduplicator();
+    const processed: string[] = [];
+    const first = processOnce('h1', () => Promise.reject(new Error('database down')));
+    const second = processOnce('h1', () => processed.push('second'));
+    await expect(first).rejects.toThrow('database down');
+    expect(await second).toEqual({ duplicate: false });
+    expect(processed).toEqual(['second']);
+  });
+
   it('remembers only the most recent handles up to its capacity', async () => {
     const dedupe = createEventDeduplicator({ capacity: 2 });
     for (const handle of ['h1', 'h2', 'h3']) await dedupe.processOnce(handle, () => undefined);

@@ -130,6 +130,14 @@ describe('verifySignature', () => {
     });
   });
 
+  it('rejects a timestamp older than the tolerance by less than a second', () => {
+    expect(verifyAt(HEADER, BODY, { now: () => (T + 300) * 1000 + 999 })).toEqual({
+      accepted: false,
+      reason: 'timestamp too old: signed 300.999 s ago, tolerance is 300 s',
+    });
+    expect(verifyAt(HEADER, BODY, { now: () => (T - 300) * 1000 - 1 })).toMatchObject({ accepted: false, reason: 'timestamp in the future: signed 300.001 s ahead, tolerance is 300 s' });
+  });
+
   it('rejects a timestamp further in the future than the tolerance', () => {
     expect(verifyAt(HEADER, BODY, { now: () => (T - 301) * 1000 })).toEqual({
       accepted: false,
