@@ -188,6 +188,7 @@ describe('documentation pages', () => {
       expect(verifyDelivery(body, `${header},v1=${'0'.repeat(64)}`, [secret], t)).toBe(true);
       expect(verifyDelivery(body, `t=${t},v1=${'0'.repeat(64)},${header.split(',')[1]}`, [secret], t)).toBe(true);
       expect(verifyDelivery(body, header, [secret], t + 301)).toBe(false);
+      expect(verifyDelivery(body, header, [secret], t + 300.5)).toBe(false);
       expect(verifyDelivery(body, header, [secret], t - 301)).toBe(false);
       expect(verifyDelivery(Buffer.concat([body, Buffer.from(' ')]), header, [secret], t)).toBe(false);
       expect(verifyDelivery(body, header, [secret.slice('whsec_'.length)], t)).toBe(false);
