@@ -43,6 +43,26 @@ export function gapAnchor(id: string): string {
   return `gap-${anchorToken(id)}`;
 }
 
+/**
+ * Fragment ids of entries whose ids may repeat (conflicts, decisions and gaps need not be unique):
+ * the first entry of an id keeps the anchor that links to it name, a repeat gets the next free
+ * `-2`, `-3`..., so no two elements of a page share an id.
+ * @example distinctAnchors(['a', 'b', 'a'], gapAnchor) → ['gap-a', 'gap-b', 'gap-a-2']
+ */
+export function distinctAnchors(ids: readonly string[], anchorOf: (id: string) => string): string[] {
+  const firsts = ids.map(anchorOf);
+  const taken = new Set(firsts);
+  const used = new Set<string>();
+  return firsts.map((first) => {
+    let anchor = first;
+    let n = 1;
+    // A repeat's anchor must be one no other entry has, nor will have as the first of its id.
+    while (used.has(anchor) || (n > 1 && taken.has(anchor))) anchor = `${first}-${++n}`;
+    used.add(anchor);
+    return anchor;
+  });
+}
+
 /** Fragment id of an item of a data collection (data ids are already fragment-safe). @example itemAnchor('offers', 'o1') → 'offers-o1' */
 export function itemAnchor(collection: string, id: string): string {
   return `${collection}-${anchorToken(id)}`;

@@ -107,6 +107,11 @@ const ENUM_GROUPS: Record<string, string> = {
   stance: 'stance',
 };
 
+/** The label group of an enumerated field's values: `method` is enumerated only in decoration_methods, free text elsewhere. */
+function enumGroupOf(name: string, collection: string | null): string | undefined {
+  return name === 'method' && collection !== 'decoration_methods' ? undefined : ENUM_GROUPS[name];
+}
+
 /** Number fields and the field holding their unit. */
 const UNIT_OF: Record<string, string> = {
   value: 'unit',
@@ -177,7 +182,7 @@ export function collectionViews(context: DataContext): CollectionView[] {
       // A duplicated id (a warning, not an error) keeps its first anchor; later copies get none of their own.
       const anchor = seen.has(id) ? '' : itemAnchor(name, id);
       seen.add(id);
-      const { title, titleField } = itemTitle(item);
+      const { title, titleField } = itemTitle(item, name);
       return { id, anchor, title, titleField, fields: fieldViews(item, lookup, name), claims: context.claimsByAnchor.get(anchor) ?? [] };
     });
     // Every field any item shows, in order of first appearance, labelled as there.
@@ -224,11 +229,12 @@ export function identityFields(record: GarmentRecord, ids = itemIdsOf(record)): 
 }
 
 /** An item's human name, from its first naming field with a value (and that field), else its id. */
-function itemTitle(item: Record<string, unknown>): { title: string; titleField: string | null } {
+function itemTitle(item: Record<string, unknown>, collection: string): { title: string; titleField: string | null } {
   for (const field of TITLE_FIELDS) {
     const value = item[field];
     if (typeof value === 'string' && value.trim()) {
-      return { title: ENUM_GROUPS[field] ? enumLabel(ENUM_GROUPS[field], value) : value, titleField: field };
+      const group = enumGroupOf(field, collection);
+      return { title: group ? enumLabel(group, value) : value, titleField: field };
     }
   }
   return { title: String(item.id ?? ''), titleField: null };
@@ -294,12 +300,12 @@ const RULES_MAX = 10_000;
 let ruleCount = 0;
 
 function ruleOf(name: string, itemCollection: string | null): FieldRule {
-  // Only whether a field is a reference depends on the item's collection.
+  // Whether a field is a reference, and whether `method` is enumerated, depend on the item's collection.
   let collectionRules = rules.get(itemCollection);
   if (!collectionRules) rules.set(itemCollection, (collectionRules = new Map()));
   let rule = collectionRules.get(name);
   if (rule) return rule;
-  const group = ENUM_GROUPS[name];
+  const group = enumGroupOf(name, itemCollection);
   const collection = referencedCollection(itemCollection, name);
   rule = {
     label: fieldLabel(name),

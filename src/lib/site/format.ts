@@ -136,12 +136,14 @@ function plainNumber(value: number): string | null {
 }
 
 /**
- * A range of two optional numbers with a unit.
- * @example formatRange(2, 5, 'days') → '2 to 5 days'; formatRange(3, null, 'days') → '3 days'
+ * A range of two optional numbers with a unit; a missing end leaves the range open on that side.
+ * @example formatRange(2, 5, 'days') → '2 to 5 days'; formatRange(144, null) → '144 or more'; formatRange(null, 5, 'days') → 'up to 5 days'
  */
 export function formatRange(min: number | null, max: number | null, unit?: string | null): string | null {
   if (min === null && max === null) return null;
-  if (min === null || max === null || min === max) return formatNumber((min ?? max)!, unit);
+  if (min === max) return formatNumber(min!, unit);
+  if (max === null) return t('value.atLeast', { min: formatNumber(min!, unit) });
+  if (min === null) return t('value.atMost', { max: formatNumber(max, unit) });
   return `${t('value.range', { min: numberText(min), max: numberText(max) })}${unit ? ` ${unit}` : ''}`;
 }
 

@@ -1,5 +1,5 @@
 import type { GarmentRecord, Links } from '../record/types.ts';
-import { FORBIDDEN_IN_HTML, plainText, webUrl } from './text.ts';
+import { FORBIDDEN_IN_HTML, firstPresent, plainText, webUrl } from './text.ts';
 
 /** A JSON-LD node: plain JSON, no undefined values. */
 type JsonLd = { [key: string]: JsonLdValue };
@@ -12,13 +12,13 @@ type JsonLdValue = string | number | boolean | JsonLd | JsonLdValue[];
  */
 export function recordJsonLd(record: GarmentRecord, links: Links): JsonLd {
   const { identity } = record.data;
-  const name = plainText(record.page.title?.text ?? identity.official_name ?? record.catalog?.title ?? record.slug);
+  const name = plainText(firstPresent(record.page.title?.text, identity.official_name, record.catalog?.title) ?? record.slug);
   const description = record.page.description ?? record.page.summary ?? record.page.headline;
   const images = record.images.map((image) => webUrl(image.url)).filter((url) => url !== null);
 
   const product: JsonLd = compact({
     '@type': 'Product',
-    name: identity.official_name ?? name,
+    name: firstPresent(identity.official_name) ?? name,
     brand: identity.brand ? { '@type': 'Brand', name: identity.brand } : undefined,
     manufacturer: identity.manufacturer ? { '@type': 'Organization', name: identity.manufacturer } : undefined,
     category: [identity.category, identity.subcategory].filter(Boolean).join(' > ') || undefined,

@@ -1,11 +1,11 @@
 import type { Claim, GarmentRecord, TextBlock } from '../record/types.ts';
 import {
-  claimAnchor, collectionAnchor, conflictAnchor, decisionAnchor, gapAnchor, itemAnchor, sectionAnchor, sourceAnchor, textBlockAnchor,
+  claimAnchor, collectionAnchor, conflictAnchor, decisionAnchor, distinctAnchors, gapAnchor, itemAnchor, sectionAnchor, sourceAnchor, textBlockAnchor,
 } from './anchors.ts';
 import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView } from './data-view.ts';
 import { enumLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
-import { plainText, renderInline, webUrl } from './text.ts';
+import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
 import { garmentPath, otherProjection, pagePath } from './urls.ts';
 
 export type { ClaimLink, CollectionView, FieldView, Part } from './data-view.ts';
@@ -227,7 +227,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   // Only text blocks carry Markdown; identity and catalog names are plain data.
   const title = page.title
     ? plainText(page.title.text)
-    : record.data.identity.official_name ?? record.catalog?.title ?? t('record.untitled', { slug: record.slug });
+    : firstPresent(record.data.identity.official_name, record.catalog?.title) ?? t('record.untitled', { slug: record.slug });
   // The title is the h1 (not a paragraph): its claims link back to the heading.
   const titleCitations = page.title ? claimLinks([...new Set(page.title.claim_ids)]) : [];
   for (const { id } of titleCitations) citedBy.set(id, [{ href: '#title', place: t('place.title') }]);
@@ -354,9 +354,10 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     citedBy: claimsOfSource.get(source.id) ?? [],
   }));
 
-  const conflicts: ConflictView[] = record.conflicts.map((conflict) => ({
+  const conflictAnchors = distinctAnchors(record.conflicts.map((conflict) => conflict.id), conflictAnchor);
+  const conflicts: ConflictView[] = record.conflicts.map((conflict, i) => ({
     id: conflict.id,
-    anchor: conflictAnchor(conflict.id),
+    anchor: conflictAnchors[i]!,
     target: resolve(conflict.target),
     resolution: enumLabel('resolution', conflict.resolution),
     resolved: conflict.resolution !== 'unresolved',
@@ -366,9 +367,10 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     followUp: conflict.follow_up,
   }));
 
-  const decisions: DecisionView[] = record.decisions.map((decision) => ({
+  const decisionAnchors = distinctAnchors(record.decisions.map((decision) => decision.id), decisionAnchor);
+  const decisions: DecisionView[] = record.decisions.map((decision, i) => ({
     id: decision.id,
-    anchor: decisionAnchor(decision.id),
+    anchor: decisionAnchors[i]!,
     scenario: decision.scenario,
     interpretation: decision.interpretation,
     lists: (['brief_assumptions', 'hard_requirements', 'preference_dimensions', 'tradeoffs', 'unknowns', 'alternative_names'] as const)
@@ -377,12 +379,13 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     claims: claimLinks(decision.claim_ids),
   }));
 
+  const gapAnchors = new Map(distinctAnchors(record.gaps.map((gap) => gap.id), gapAnchor).map((anchor, i) => [record.gaps[i]!, anchor]));
   const gapGroups = GAP_PRIORITIES.map((priority) => ({
     priority,
     label: t(`gap.priority.${priority}`),
     gaps: record.gaps.filter((gap) => gap.priority === priority).map((gap) => ({
       id: gap.id,
-      anchor: gapAnchor(gap.id),
+      anchor: gapAnchors.get(gap)!,
       target: resolve(gap.target),
       reason: enumLabel('gap_reason', gap.reason),
       impact: gap.impact,
@@ -428,7 +431,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       image: images.find((i) => i.src)?.src ?? null,
     },
     title,
-    garmentName: record.data.identity.official_name ?? title,
+    garmentName: firstPresent(record.data.identity.official_name) ?? title,
     titleCitations,
     headline,
     summary,
@@ -493,7 +496,7 @@ function fact(key: Parameters<typeof t>[0], value: string | null | undefined): F
 type Source = GarmentRecord['sources'][number];
 
 function sourceTitle(source: Source): string {
-  return source.title ?? source.publisher ?? t('source.untitled', { id: source.id });
+  return firstPresent(source.title, source.publisher) ?? t('source.untitled', { id: source.id });
 }
 
 /** An image's view: its address only when http(s), and alt text naming garment, kind, view and colour. */

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkRecords, formatProblem, type GarmentRecord, type Projection } from '../record/index.ts';
 import { GarmentPressError } from '../errors.ts';
-import { plainText } from './text.ts';
+import { firstPresent, plainText } from './text.ts';
 
 /** The build was asked to render records that do not validate. */
 export class InvalidRecordsError extends GarmentPressError {}
@@ -41,7 +41,7 @@ export interface SiteIndex {
 /** The entry a record contributes to the site index. */
 export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
   const { identity } = record.data;
-  const title = record.page.title?.text ?? identity.official_name ?? record.catalog?.title ?? record.slug;
+  const title = firstPresent(record.page.title?.text, identity.official_name, record.catalog?.title) ?? record.slug;
   const image = record.images.find((i) => i.view === 'front') ?? record.images[0];
   return {
     slug: record.slug,

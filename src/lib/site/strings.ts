@@ -262,6 +262,8 @@ export const STRINGS = {
   'value.empty': 'None',
   'value.currencyNotStated': '{amount} (currency not stated)',
   'value.range': '{min} to {max}',
+  'value.atLeast': '{min} or more',
+  'value.atMost': 'up to {max}',
   'value.linkNotShown': '{url} (not linked)',
 
   'collection.identity': 'Identity',

@@ -58,6 +58,14 @@ export function withoutForbiddenCharacters(text: string): string {
 }
 
 /**
+ * The first of some optional names that says anything: a name may be null, or an empty or blank string.
+ * @example firstPresent('', null, 'Tee') → 'Tee'
+ */
+export function firstPresent(...names: (string | null | undefined)[]): string | undefined {
+  return names.find((name): name is string => Boolean(name?.trim()));
+}
+
+/**
  * Whether text holds nothing inline Markdown can act on: no escape, emphasis, code, strikethrough,
  * link, image, HTML, entity, autolink (`://`, `www.`, `@`) or line break. Most text blocks are
  * such plain text, and for them the Markdown lexer, run over every block of every page and twin,

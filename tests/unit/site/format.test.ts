@@ -101,7 +101,9 @@ describe('formatNumber and formatRange', () => {
 
   it('joins a minimum and a maximum, or shows the one given', () => {
     expect(formatRange(2, 5, 'days')).toBe('2 to 5 days');
-    expect(formatRange(3, null, 'days')).toBe('3 days');
+    expect(formatRange(3, null, 'days')).toBe('3 days or more');
+    expect(formatRange(144, null)).toBe('144 or more');
+    expect(formatRange(null, 5, 'days')).toBe('up to 5 days');
     expect(formatRange(4, 4)).toBe('4');
     expect(formatRange(null, null)).toBeNull();
   });

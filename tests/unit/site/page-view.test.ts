@@ -161,6 +161,42 @@ describe('pageView', () => {
     expect(view.title).toBe(`Garment ${record.slug}`);
   });
 
+  it('passes over an empty or blank official name for the title and the garment name', () => {
+    const record = smallRecord();
+    record.page.title = null;
+    record.data.identity.official_name = ' ';
+    record.catalog!.title = 'Catalog Tee';
+    let view = pageView(record, { otherProjectionExists: false });
+    expect([view.title, view.garmentName]).toEqual(['Catalog Tee', 'Catalog Tee']);
+    record.data.identity.official_name = '';
+    record.catalog = null;
+    view = pageView(record, { otherProjectionExists: false });
+    expect([view.title, view.garmentName]).toEqual([`Garment ${record.slug}`, `Garment ${record.slug}`]);
+  });
+
+  it('gives repeated conflict, decision and gap ids distinct anchors, the first keeping the one links name', () => {
+    const record = smallRecord();
+    record.conflicts = [record.conflicts[0]!, { ...record.conflicts[0]! }];
+    const gap = { id: 'g1', target: 'offers', reason: 'not_found', impact: 'i', next_action: 'n', owner: 'research', priority: 'future' } as const;
+    record.gaps = [gap, { ...gap, priority: 'blocking' }, { ...gap, id: 'g1-2' }];
+    const view = pageView(record, { otherProjectionExists: false });
+    const conflictId = anchorToken(record.conflicts[0]!.id);
+    expect(view.conflicts.map((c) => c.anchor)).toEqual([`conflict-${conflictId}`, `conflict-${conflictId}-2`]);
+    // The third gap's own id takes gap-g1-2, so the repeat of g1 takes gap-g1-3.
+    expect(view.gapGroups.flatMap((g) => g.gaps.map((x) => [x.id, x.anchor]))).toEqual([['g1', 'gap-g1-3'], ['g1', 'gap-g1'], ['g1-2', 'gap-g1-2']]);
+  });
+
+  it('shows a measurement method as the free text it is, and a decoration method by its label', () => {
+    const record = smallRecord();
+    const measurement = record.data.measurements[0]!;
+    record.data.measurements = [{ ...measurement, method: 'ISO 3635-1981 steel_tape, laid flat' }, { ...measurement, id: `${measurement.id}-b`, method: 'dtg' }];
+    record.data.decoration_methods = [{ ...record.data.decoration_methods[0]!, method: 'dtg' }];
+    const view = pageView(record, { otherProjectionExists: false });
+    const methods = (name: string) => view.collections.find((c) => c.name === name)!.items.map((i) => i.fields.find((f) => f.name === 'method')?.parts[0]?.text ?? i.title);
+    expect(methods('measurements')).toEqual(['ISO 3635-1981 steel_tape, laid flat', 'dtg']);
+    expect(methods('decoration_methods')).toEqual(['DTG (direct to garment)']);
+  });
+
   it('uses no image address that is not http(s)', () => {
     const record = smallRecord();
     record.images = [
