@@ -44,6 +44,8 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
       [t('record.identity'), escapeData(t(research.identityResolved ? 'record.identityResolved' : 'record.identityUnresolved'))],
       [t('record.researchPeriod'), escapeData(research.period)],
       [t('record.scopeNote'), escapeData(research.scopeNote)],
+      [t('record.productInput'), escapeData(research.productInput)],
+      [t('record.seed'), escapeData(research.seed)],
       [t('record.limitations'), research.limitations && escapeData(research.limitations)],
       [t('part.gaps'), research.gapSummary && escapeData(research.gapSummary)],
     ]),

@@ -3,7 +3,7 @@ import {
   claimAnchor, collectionAnchor, conflictAnchor, decisionAnchor, distinctAnchors, gapAnchor, itemAnchor, sectionAnchor, sourceAnchor, textBlockAnchor,
 } from './anchors.ts';
 import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView } from './data-view.ts';
-import { enumLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
+import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
 import { garmentPath, otherProjection, pagePath } from './urls.ts';
@@ -159,6 +159,10 @@ export interface PageView {
     finished: boolean;
     limitations: string | null;
     scopeNote: string;
+    /** The product as the research was asked for it. */
+    productInput: string;
+    /** The catalog entry the research started from, in one line: its kind, then each name or id it came with. */
+    seed: string;
     factReview: string;
     identityResolved: boolean;
     period: string;
@@ -450,6 +454,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       finished: research.status === 'complete',
       limitations: research.limitations,
       scopeNote: research.scope_note,
+      productInput: research.product_input,
+      seed: seedSummary(research.seed),
       factReview: enumLabel('fact_review_status', research.fact_review_status),
       identityResolved: research.identity_resolved,
       period: research.completed_at
@@ -487,6 +493,23 @@ function append<T>(lists: Map<string, T[]>, key: string, value: T): void {
 
 function part(shown: boolean, anchor: string, label: string) {
   return shown ? [{ href: `#${anchor}`, label }] : [];
+}
+
+/** @example seedSummary(seed) → 'Podtwo native; Catalog title: Fieldline FL-300 Work Jacket; Podtwo blueprint ids: 3107' */
+function seedSummary(seed: GarmentRecord['research']['seed']): string {
+  const named = (name: keyof typeof seed, value: string | string[] | null) => {
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    return text ? `${fieldLabel(name)}: ${text}` : null;
+  };
+  return [
+    enumLabel('seed_unit', seed.unit),
+    named('catalog_title', seed.catalog_title),
+    named('category_code', seed.category_code),
+    named('svc_skus', seed.svc_skus),
+    named('podone_product_id', seed.podone_product_id),
+    named('podtwo_blueprint_ids', seed.podtwo_blueprint_ids),
+    named('podtwo_print_provider_ids', seed.podtwo_print_provider_ids),
+  ].filter(Boolean).join('; ');
 }
 
 function fact(key: Parameters<typeof t>[0], value: string | null | undefined): FieldView | null {

@@ -84,6 +84,8 @@ function researchStatusHtml(view: PageView): SafeHtml {
     research.gapSummary && html` <a href="#research-gaps">${t('record.seeGaps', { gaps: research.gapSummary })}</a>`
   }</p>${research.limitations && html`<p class="status-limitations"><strong>${t('record.limitations')}:</strong> ${research.limitations}</p>`}<dl class="record-facts">${[
     fact(t('record.scopeNote'), research.scopeNote),
+    fact(t('record.productInput'), research.productInput),
+    fact(t('record.seed'), research.seed),
     fact(t('record.researchPeriod'), research.period),
     fact(t('record.factReview'), research.factReview),
     fact(t('record.identity'), t(research.identityResolved ? 'record.identityResolved' : 'record.identityUnresolved')),

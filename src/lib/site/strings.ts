@@ -90,6 +90,8 @@ export const STRINGS = {
   'record.researchStatus': 'Research status',
   'record.factReview': 'Fact review',
   'record.identity': 'Identity',
+  'record.productInput': 'Researched from',
+  'record.seed': 'Research seed',
   'record.identityResolved': 'Resolved',
   'record.identityUnresolved': 'Not resolved',
   'record.limitations': 'Limitations',
