@@ -80,16 +80,31 @@ describe('rebuilding a site that was built before', () => {
     expect(build('--fresh').rendered).toBe(samples.length - 1);
   });
 
-  it('removes what builds stopped before cleaning up left beside the site, and nothing of a build still running', async () => {
+  it('removes what builds stopped before cleaning up left, and nothing of a build still running', async () => {
     const ended = spawnSync(process.execPath, ['-e', '']).pid;
     const running = `dist.staging-${process.pid}`;
     for (const name of [`dist.staging-${ended}`, `dist.previous-${ended}`, running]) {
       mkdirSync(path.join(work, name, 'garments'), { recursive: true });
       writeFileSync(path.join(work, name, 'garments', 'index.html'), 'left behind');
     }
+    // A stopped build's Astro folder in the project, and its index file in the temporary folder (the build's, as it inherits TMPDIR).
+    const astroBuilds = path.join(projectRoot, '.astro', 'builds');
+    mkdirSync(path.join(astroBuilds, String(ended), 'chunks'), { recursive: true });
+    mkdirSync(path.join(astroBuilds, String(process.pid)), { recursive: true });
+    const indexFiles = (pid: number) => path.join(tmpdir(), `garment-press-index-${pid}.json`);
+    writeFileSync(indexFiles(ended), '{}');
+    writeFileSync(indexFiles(process.pid), '{}');
     build('--fresh');
-    await vi.waitFor(() => expect(readdirSync(work).sort()).toEqual(['dist', running, 'records', 'report.json'].sort()), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(() => {
+      expect(readdirSync(work).sort()).toEqual(['dist', running, 'records', 'report.json'].sort());
+      expect(readdirSync(astroBuilds)).not.toContain(String(ended));
+      expect(readdirSync(tmpdir())).not.toContain(`garment-press-index-${ended}.json`);
+    }, { timeout: 30_000, interval: 100 });
+    expect(readdirSync(astroBuilds)).toContain(String(process.pid));
+    expect(readdirSync(tmpdir())).toContain(`garment-press-index-${process.pid}.json`);
     rmSync(path.join(work, running), { recursive: true });
+    rmSync(path.join(astroBuilds, String(process.pid)), { recursive: true });
+    rmSync(indexFiles(process.pid));
   });
 
   it('removes each site it replaced, in the background once the new one is in place', async () => {

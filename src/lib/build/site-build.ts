@@ -72,8 +72,8 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   const planned = reusable ? undefined : plannedRecords(await statRecordFiles([recordsDir]));
 
   const staging = buildFolder(target, 'staging');
-  const indexFile = path.join(tmpdir(), `garment-press-index-${process.pid}.json`);
-  const astroDir = path.join(projectRoot, '.astro', 'builds', String(process.pid));
+  const indexFile = path.join(tmpdir(), `${INDEX_FILE_PREFIX}${process.pid}.json`);
+  const astroDir = path.join(ASTRO_BUILDS, String(process.pid));
   const emptyStaging = async () => {
     await rm(staging, { recursive: true, force: true });
     await mkdir(staging, { recursive: true });
@@ -258,14 +258,14 @@ async function renderSite(staging: string, site: string, privateDir: string): Pr
 /**
  * Replaces `target` with `staging` so readers see the old site or the new one, never half of one.
  * The old site is removed in the background, the new one being in place already, and so is what
- * builds stopped before they could clean up left beside it.
+ * builds stopped before they could clean up left (see leftByStoppedBuilds).
  */
 async function swapInto(staging: string, target: string): Promise<void> {
   const previous = buildFolder(target, 'previous');
   const exists = await stat(target).then(() => true, () => false);
   if (exists) await rename(target, previous);
   await rename(staging, target);
-  for (const folder of [...(exists ? [previous] : []), ...(await abandonedFolders(target))]) removeInBackground(folder);
+  for (const folder of [...(exists ? [previous] : []), ...(await leftByStoppedBuilds(target))]) removeInBackground(folder);
 }
 
 /** A folder beside `target` that this build works in: the site it builds, or the site it replaced. */
@@ -273,20 +273,36 @@ function buildFolder(target: string, kind: 'staging' | 'previous'): string {
   return `${target}.${kind}-${process.pid}`;
 }
 
-/** The build folders (see buildFolder) beside `target` of builds no longer running. */
-async function abandonedFolders(target: string): Promise<string[]> {
-  const parent = path.dirname(target);
+/**
+ * What builds no longer running left, each named after its process: their folders beside `target`
+ * (see buildFolder), their Astro folders in the project and their index files in the temporary folder.
+ */
+async function leftByStoppedBuilds(target: string): Promise<string[]> {
   const prefix = `${path.basename(target)}.`;
-  const names = await readdir(parent).catch(() => []);
+  const found = await Promise.all([
+    namedAfterStoppedBuilds(path.dirname(target), (name) => (name.startsWith(prefix) ? BUILD_FOLDER.exec(name.slice(prefix.length))?.[1] : undefined)),
+    namedAfterStoppedBuilds(ASTRO_BUILDS, (name) => /^\d+$/.exec(name)?.[0]),
+    namedAfterStoppedBuilds(tmpdir(), (name) => (name.startsWith(INDEX_FILE_PREFIX) ? /^(\d+)\.json$/.exec(name.slice(INDEX_FILE_PREFIX.length))?.[1] : undefined)),
+  ]);
+  return found.flat();
+}
+
+/** The entries of `folder` whose name (read by `pidOf`) is that of a process no longer running. */
+async function namedAfterStoppedBuilds(folder: string, pidOf: (name: string) => string | undefined): Promise<string[]> {
+  const names = await readdir(folder).catch(() => []);
   return names
     .filter((name) => {
-      const pid = name.startsWith(prefix) ? BUILD_FOLDER.exec(name.slice(prefix.length))?.[1] : undefined;
+      const pid = pidOf(name);
       return pid !== undefined && !isRunning(Number(pid));
     })
-    .map((name) => path.join(parent, name));
+    .map((name) => path.join(folder, name));
 }
 
 const BUILD_FOLDER = /^(?:staging|previous)-(\d+)$/;
+/** Where each build's Astro run keeps its server build, in a folder named after the build's process. */
+const ASTRO_BUILDS = path.join(projectRoot, '.astro', 'builds');
+/** The start of the name of a build's index file in the temporary folder; the build's process id follows. */
+const INDEX_FILE_PREFIX = 'garment-press-index-';
 
 function isRunning(pid: number): boolean {
   try {
