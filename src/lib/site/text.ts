@@ -13,13 +13,10 @@ const SITE_ORIGIN = 'https://site.invalid';
  */
 export function safeHref(href: string): string | null {
   const trimmed = href.trim();
-  if (trimmed.startsWith('#')) {
-    const resolved = new URL(trimmed, SITE_ORIGIN).href;
-    return resolved.slice(resolved.indexOf('#'));
-  }
-  if (trimmed.startsWith('/')) {
-    const resolved = new URL(trimmed, SITE_ORIGIN);
-    return resolved.origin === SITE_ORIGIN ? resolved.href.slice(SITE_ORIGIN.length) : null;
+  if (trimmed.startsWith('#') || trimmed.startsWith('/')) {
+    const resolved = URL.parse(trimmed, SITE_ORIGIN);
+    if (!resolved || resolved.origin !== SITE_ORIGIN) return null;
+    return trimmed.startsWith('#') ? resolved.href.slice(resolved.href.indexOf('#')) : resolved.href.slice(SITE_ORIGIN.length);
   }
   const url = URL.parse(trimmed);
   return url && SAFE_SCHEMES.has(url.protocol) ? url.href : null;

@@ -143,6 +143,9 @@ describe('webUrl and safeHref', () => {
     ['/\\evil.example', null, null],
     ['/\t/evil.example/', null, null],
     ['/\n/evil.example/', null, null],
+    // A host the URL parser refuses: no link, and no exception either.
+    ['//[', null, null],
+    ['/\t/[::1', null, null],
     ['javascript:alert(1)', null, null],
     ['JAVASCRIPT:alert(1)', null, null],
     ['data:image/png;base64,AAAA', null, null],
