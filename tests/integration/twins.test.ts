@@ -128,6 +128,10 @@ describe('site-wide files', () => {
     for (const { record } of samples) expect(urls).toContain(`${SITE}/garments/${record.slug}/${record.projection}/`);
   });
 
+  it('lets crawlers read every page in robots.txt, and names the sitemap by its absolute URL', () => {
+    expect(read('/robots.txt')).toBe(`User-agent: *\nAllow: /\n\nSitemap: ${SITE}/sitemap.xml\n`);
+  });
+
   it('lists every Markdown twin, the docs and the schema in llms.txt', () => {
     const text = read('/llms.txt');
     expect(text).toMatch(/^# .+\n\n> .+/);
@@ -146,6 +150,7 @@ describe('site-wide files', () => {
         ['/records.json', 'application/json; charset=utf-8'],
         ['/schema/garment-access-2.4.0.json', 'application/json; charset=utf-8'],
         ['/llms.txt', 'text/plain; charset=utf-8'],
+        ['/robots.txt', 'text/plain; charset=utf-8'],
         ['/sitemap.xml', 'application/xml; charset=utf-8'],
         ['/docs/api/', 'text/html; charset=utf-8'],
       ];

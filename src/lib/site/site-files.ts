@@ -5,7 +5,7 @@ import { linksFor } from './links.ts';
 import { escapeData } from './markdown.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
-import { absoluteUrl, API_DOCS_PATH, garmentPath, otherProjection, pagePath, SCHEMA_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
+import { absoluteUrl, API_DOCS_PATH, garmentPath, otherProjection, pagePath, SCHEMA_PATH, SITEMAP_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
 
 /** The site has no absolute address, so `links` cannot be filled. */
 export class MissingSiteError extends GarmentPressError {}
@@ -143,6 +143,11 @@ export function sitemapParts(pages: SitemapPage[], perPart = SITEMAP_URLS): Site
 /** The site path of the n-th part (from 1) of a sitemap split in parts. */
 function sitemapPartPath(part: number): string {
   return `/sitemaps/${part}.xml`;
+}
+
+/** /robots.txt: every page may be crawled, and the sitemap says where they are. */
+export function robotsTxt(site: string | URL): string {
+  return `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl(SITEMAP_PATH, site)}\n`;
 }
 
 /** A sitemap index listing `parts` parts, with absolute URLs. */

@@ -6,6 +6,8 @@ export const SCHEMA_PATH = '/schema/garment-access-2.4.0.json';
 export const API_DOCS_PATH = '/docs/api/';
 /** Site-relative path of the completion-webhook documentation. */
 export const WEBHOOK_DOCS_PATH = '/docs/webhooks/';
+/** Site-relative path of the sitemap, or of the index of its parts on a large site. */
+export const SITEMAP_PATH = '/sitemap.xml';
 
 /** Path of the page leading to a garment's projections. @example garmentPath('tee') → '/garments/tee/' */
 export function garmentPath(slug: string): string {
