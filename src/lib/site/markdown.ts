@@ -45,7 +45,6 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
       [t('record.researchPeriod'), escapeData(research.period)],
       [t('record.scopeNote'), escapeData(research.scopeNote)],
       [t('record.productInput'), escapeData(research.productInput)],
-      [t('record.seed'), escapeData(research.seed)],
       [t('record.limitations'), research.limitations && escapeData(research.limitations)],
       [t('part.gaps'), research.gapSummary && escapeData(research.gapSummary)],
     ]),
@@ -119,6 +118,7 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
 
   out.push(`## ${t('part.data')}`);
   if (view.identity.length) out.push(`### ${t('collection.identity')}`, fieldList(view.identity));
+  if (view.seed.length) out.push(`### ${t('record.seed')}`, fieldList(view.seed));
   for (const collection of view.collections) out.push(...collectionMarkdown(collection, linkRefs));
   if (view.emptyCollections.length) out.push(`${none} ${escapeData(view.emptyCollections.join(', '))}.`);
 

@@ -161,8 +161,6 @@ export interface PageView {
     scopeNote: string;
     /** The product as the research was asked for it. */
     productInput: string;
-    /** The catalog entry the research started from, in one line: its kind, then each name or id it came with. */
-    seed: string;
     factReview: string;
     identityResolved: boolean;
     period: string;
@@ -174,6 +172,8 @@ export interface PageView {
   images: ImageView[];
   catalog: CatalogView | null;
   identity: FieldView[];
+  /** The catalog entry the research started from: its kind, then each name and id it came with. */
+  seed: FieldView[];
   collections: CollectionView[];
   emptyCollections: string[];
   gapGroups: { priority: string; label: string; gaps: GapView[] }[];
@@ -401,6 +401,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const images = record.images.map((image) => imageView(image, title));
   const collections = collectionViews({ record, claimsByAnchor, ids });
   const identity = identityFields(record, ids);
+  const seed = seedFields(record.research.seed);
   const catalog = catalogView(record);
   const { research } = record;
   const blocking = record.gaps.filter((g) => g.priority === 'blocking').length;
@@ -414,7 +415,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     ...part(images.length > 0, 'images', t('part.images')),
     ...part(catalog !== null, 'catalog', t('part.catalog')),
     ...part(gapGroups.length > 0, 'research-gaps', t('part.gaps')),
-    ...part(identity.length + collections.length > 0, 'data', t('part.data')),
+    ...part(identity.length + seed.length + collections.length > 0, 'data', t('part.data')),
     ...part(conflicts.length > 0, 'conflicts', t('part.conflicts')),
     ...part(decisions.length > 0, 'decisions', t('part.decisions')),
     ...part(claims.length > 0, 'claims', t('part.claims')),
@@ -455,7 +456,6 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       limitations: research.limitations,
       scopeNote: research.scope_note,
       productInput: research.product_input,
-      seed: seedSummary(research.seed),
       factReview: enumLabel('fact_review_status', research.fact_review_status),
       identityResolved: research.identity_resolved,
       period: research.completed_at
@@ -473,6 +473,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     images,
     catalog,
     identity,
+    seed,
     collections,
     emptyCollections: emptyCollections(record),
     gapGroups,
@@ -495,21 +496,21 @@ function part(shown: boolean, anchor: string, label: string) {
   return shown ? [{ href: `#${anchor}`, label }] : [];
 }
 
-/** @example seedSummary(seed) → 'Podtwo native; Catalog title: Fieldline FL-300 Work Jacket; Podtwo blueprint ids: 3107' */
-function seedSummary(seed: GarmentRecord['research']['seed']): string {
-  const named = (name: keyof typeof seed, value: string | string[] | null) => {
-    const text = Array.isArray(value) ? value.join(', ') : value;
-    return text ? `${fieldLabel(name)}: ${text}` : null;
+/** The research seed's fields with a value: its kind in words, names as text, codes and ids as code. */
+function seedFields(seed: GarmentRecord['research']['seed']): FieldView[] {
+  const field = (name: string, values: (string | null)[], kind: 'text' | 'code'): FieldView | null => {
+    const present = values.filter((value): value is string => Boolean(value));
+    return present.length > 0 ? { name, label: fieldLabel(name), parts: present.map((text) => ({ kind, text })) } : null;
   };
   return [
-    enumLabel('seed_unit', seed.unit),
-    named('catalog_title', seed.catalog_title),
-    named('category_code', seed.category_code),
-    named('svc_skus', seed.svc_skus),
-    named('podone_product_id', seed.podone_product_id),
-    named('podtwo_blueprint_ids', seed.podtwo_blueprint_ids),
-    named('podtwo_print_provider_ids', seed.podtwo_print_provider_ids),
-  ].filter(Boolean).join('; ');
+    field('seed_unit', [enumLabel('seed_unit', seed.unit)], 'text'),
+    field('catalog_title', [seed.catalog_title], 'text'),
+    field('category_code', [seed.category_code], 'code'),
+    field('svc_skus', seed.svc_skus, 'code'),
+    field('podone_product_id', [seed.podone_product_id], 'code'),
+    field('podtwo_blueprint_ids', seed.podtwo_blueprint_ids, 'code'),
+    field('podtwo_print_provider_ids', seed.podtwo_print_provider_ids, 'code'),
+  ].filter((field): field is FieldView => field !== null);
 }
 
 function fact(key: Parameters<typeof t>[0], value: string | null | undefined): FieldView | null {

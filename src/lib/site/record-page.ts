@@ -52,7 +52,7 @@ function recordBodyHtml(view: PageView): SafeHtml {
     view.selectionSummary,
   )}${view.faq.length > 0 && faqHtml(view.faq)}${view.images.length > 0 && imagesHtml(view.images)}${view.catalog && catalogHtml(view.catalog)}${
     view.gapGroups.length > 0 && gapsHtml(view.gapGroups)
-  }${(view.identity.length > 0 || view.collections.length > 0) && dataCollectionsHtml(view)}${view.conflicts.length > 0 && conflictsHtml(view.conflicts)}${
+  }${(view.identity.length > 0 || view.seed.length > 0 || view.collections.length > 0) && dataCollectionsHtml(view)}${view.conflicts.length > 0 && conflictsHtml(view.conflicts)}${
     view.decisions.length > 0 && decisionsHtml(view.decisions)
   }${view.claims.length > 0 && claimsHtml(view.claims)}${view.sources.length > 0 && sourcesHtml(view.sources)}</div></div></article>`;
 }
@@ -85,7 +85,6 @@ function researchStatusHtml(view: PageView): SafeHtml {
   }</p>${research.limitations && html`<p class="status-limitations"><strong>${t('record.limitations')}:</strong> ${research.limitations}</p>`}<dl class="record-facts">${[
     fact(t('record.scopeNote'), research.scopeNote),
     fact(t('record.productInput'), research.productInput),
-    fact(t('record.seed'), research.seed),
     fact(t('record.researchPeriod'), research.period),
     fact(t('record.factReview'), research.factReview),
     fact(t('record.identity'), t(research.identityResolved ? 'record.identityResolved' : 'record.identityUnresolved')),

@@ -99,6 +99,9 @@ export function dataCollectionsHtml(view: PageView): SafeHtml {
   const identity = view.identity.length > 0 && html`<section id="data-identity" aria-labelledby="data-identity-heading" class="collection"><h3 id="data-identity-heading">${t(
     'collection.identity',
   )}</h3>${fieldListHtml(view.identity)}</section>`;
+  const seed = view.seed.length > 0 && html`<section id="data-seed" aria-labelledby="data-seed-heading" class="collection"><h3 id="data-seed-heading">${t(
+    'record.seed',
+  )}</h3>${fieldListHtml(view.seed)}</section>`;
   const details = (summary: string, content: SafeHtml) => html`<details class="collection-details"><summary>${summary}</summary>${content}</details>`;
   const collection = (view: CollectionView) => {
     const { items, foldAt } = view;
@@ -114,7 +117,7 @@ export function dataCollectionsHtml(view: PageView): SafeHtml {
     )})</span></h3>${shown}</section>`;
   };
   const empty = view.emptyCollections.length > 0 && html`<p class="empty-collections"><strong>${t('data.none')}</strong> ${view.emptyCollections.join(', ')}.</p>`;
-  return pagePartHtml('data', t('part.data'), html`${identity}${view.collections.map(collection)}${empty}`);
+  return pagePartHtml('data', t('part.data'), html`${identity}${seed}${view.collections.map(collection)}${empty}`);
 }
 
 /**

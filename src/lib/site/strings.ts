@@ -324,6 +324,7 @@ export const STRINGS = {
   'field.podtwo_blueprint_ids': 'Podtwo blueprint ids',
   'field.podtwo_print_provider_ids': 'Podtwo print provider ids',
   'field.svc_skus': 'SKUs',
+  'field.seed_unit': 'Kind',
   'field.composition': 'Composition',
   'field.face_composition': 'Face composition',
 

@@ -197,16 +197,21 @@ describe('pageView', () => {
     expect(methods('decoration_methods')).toEqual(['DTG (direct to garment)']);
   });
 
-  it('says what the research started from: the product input, and the seed in one line of what it holds', () => {
+  it('says what the research started from: the product input, and the seed field by field, codes as code', () => {
     const record = smallRecord();
     record.research.product_input = 'podtwo blueprint 3107, provider 63';
     record.research.seed = {
       unit: 'podtwo_native', catalog_title: 'Work Jacket', category_code: null, svc_skus: [], podone_product_id: null,
       podtwo_blueprint_ids: ['3107'], podtwo_print_provider_ids: ['63', '64'],
     };
-    const { research } = pageView(record, { otherProjectionExists: false });
+    const { research, seed } = pageView(record, { otherProjectionExists: false });
     expect(research.productInput).toBe('podtwo blueprint 3107, provider 63');
-    expect(research.seed).toBe('Podtwo native; Catalog title: Work Jacket; Podtwo blueprint ids: 3107; Podtwo print provider ids: 63, 64');
+    expect(seed.map((field) => [field.label, field.parts.map((part) => `${part.kind}:${part.text}`)])).toEqual([
+      ['Kind', ['text:Podtwo native']],
+      ['Catalog title', ['text:Work Jacket']],
+      ['Podtwo blueprint ids', ['code:3107']],
+      ['Podtwo print provider ids', ['code:63', 'code:64']],
+    ]);
   });
 
   it('uses no image address that is not http(s)', () => {
