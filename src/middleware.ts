@@ -5,5 +5,8 @@ import { withoutForbiddenCharacters } from './lib/site/text.ts';
 export const onRequest = defineMiddleware(async (_context, next) => {
   const response = await next();
   if (!response.headers.get('content-type')?.startsWith('text/html')) return response;
-  return new Response(withoutForbiddenCharacters(await response.text()), response);
+  const headers = new Headers(response.headers);
+  // The replacement may change the body's length in bytes.
+  headers.delete('content-length');
+  return new Response(withoutForbiddenCharacters(await response.text()), { status: response.status, statusText: response.statusText, headers });
 });

@@ -2,7 +2,6 @@ import type { GarmentRecord } from '../record/types.ts';
 import { enumLabel, isoDate, researchStatusLabel } from '../site/format.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 import { projectionLabel } from '../site/strings.ts';
-import { webUrl } from '../site/text.ts';
 import { SEARCH_FILTERS, titleSortKey, type SearchFilter, type SearchSort } from './search-keys.ts';
 
 /** What a search result shows besides its excerpt; every value is plain text. */
@@ -66,8 +65,7 @@ export function searchFields(entry: SiteEntry, record: GarmentRecord): SearchFie
 
 /** A record page's result metadata, from its site entry alone. */
 export function searchMeta(entry: SiteEntry): SearchMeta {
-  const imageUrl = webUrl(entry.image?.url);
-  const image = imageUrl && entry.image ? { image: imageUrl, image_alt: entry.image.alt } : {};
+  const image = entry.image ? { image: entry.image.url, image_alt: entry.image.alt } : {};
   return {
     title: entry.title,
     projection: projectionLabel(entry.projection),

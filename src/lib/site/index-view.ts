@@ -3,7 +3,6 @@ import { anchorToken } from './anchors.ts';
 import { researchStatusLabel } from './format.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
-import { webUrl } from './text.ts';
 import { garmentPath, pagePath } from './urls.ts';
 
 /** One garment on the index: its records by projection, summarised. */
@@ -73,13 +72,14 @@ export function garmentListView(index: SiteIndex): GarmentListView {
 export function garmentCard(slug: string, records: GarmentEntries): GarmentCardView {
   const entries = PROJECTIONS.map((p) => records[p]).filter((e): e is SiteEntry => e !== undefined);
   const first = entries[0]!;
+  const image = entries.find((entry) => entry.image)?.image;
   return {
     slug,
     title: first.title,
     href: garmentPath(slug),
     brand: entries.map((e) => e.brand).find(Boolean) ?? null,
     category: entries.map((e) => e.category?.trim()).find(Boolean) ?? t('index.uncategorised'),
-    image: cardImage(entries),
+    image: image ? { src: image.url, alt: image.alt } : null,
     projections: entries.map((e) => ({
       projection: e.projection,
       label: projectionLabel(e.projection),
@@ -89,15 +89,6 @@ export function garmentCard(slug: string, records: GarmentEntries): GarmentCardV
       finished: e.researchStatus === 'complete',
     })),
   };
-}
-
-/** The first of the entries' images with an http(s) address. */
-function cardImage(entries: SiteEntry[]): GarmentCardView['image'] {
-  for (const { image } of entries) {
-    const src = webUrl(image?.url);
-    if (src && image) return { src, alt: image.alt };
-  }
-  return null;
 }
 
 function slugify(text: string): string {

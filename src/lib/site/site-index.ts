@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkRecords, formatProblem, type GarmentRecord, type Projection } from '../record/index.ts';
 import { GarmentPressError } from '../errors.ts';
-import { firstPresent, plainText } from './text.ts';
+import { firstPresent, plainText, webUrl } from './text.ts';
 
 /** The build was asked to render records that do not validate. */
 export class InvalidRecordsError extends GarmentPressError {}
@@ -22,6 +22,7 @@ export interface SiteEntry {
   researchStatus: GarmentRecord['research']['status'];
   recordRevision: string;
   publishedAt: string;
+  /** The record's picture for cards and results: its front image (else its first) with an http(s) address, serialized. */
   image: { url: string; alt: string } | null;
 }
 
@@ -42,7 +43,11 @@ export interface SiteIndex {
 export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
   const { identity } = record.data;
   const title = firstPresent(record.page.title?.text, identity.official_name, record.catalog?.title) ?? record.slug;
-  const image = record.images.find((i) => i.view === 'front') ?? record.images[0];
+  const linkable = record.images.flatMap((image) => {
+    const url = webUrl(image.url);
+    return url ? [{ ...image, url }] : [];
+  });
+  const image = linkable.find((i) => i.view === 'front') ?? linkable[0];
   return {
     slug: record.slug,
     projection: record.projection,

@@ -86,6 +86,15 @@ describe('searchFields', () => {
     }
   });
 
+  it('passes over a front image whose address is not http(s) for the next one that is, serialized', () => {
+    const record = copyOf(commerce);
+    record.images = [
+      { kind: 'blank', view: 'front', color_name: null, url: 'javascript:alert(1)' },
+      { kind: 'blank', view: 'back', color_name: null, url: 'https://img.example/back tee.jpg' },
+    ];
+    expect(fieldsOf(record).meta.image).toBe('https://img.example/back%20tee.jpg');
+  });
+
   it('sorts by lower-case title and by published date as an ISO timestamp', () => {
     const record = copyOf(commerce);
     record.published_at = '2026-11-08T12:00:00Z';
