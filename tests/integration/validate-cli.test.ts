@@ -35,6 +35,16 @@ describe('npm run validate', () => {
     expect(result.stdout).toContain('1 file, 0 valid records, 1 error, 0 warnings');
   });
 
+  it('refuses a record that is not UTF-8 text, saying where, rather than changing its characters', () => {
+    const text = JSON.stringify(commerce(), null, 2).replace(/"official_name": "/, '"official_name": "Caf\u00e9 ');
+    writeFileSync(path.join(dir, 'records', 'latin1.svc.json'), Buffer.from(text, 'latin1'));
+    const line = text.split('\n').findIndex((row) => row.includes('Caf\u00e9')) + 1;
+    const column = text.split('\n')[line - 1]!.indexOf('\u00e9') + 1;
+    const result = validate();
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(`records/latin1.svc.json: (record): not UTF-8 text at line ${line}, column ${column}: byte 0xE9 is not part of a UTF-8 character`);
+  });
+
   it('names an unknown property and the allowed ones', () => {
     const record = commerce();
     (record.data.colors[0] as unknown as Record<string, unknown>).colour = 'black';

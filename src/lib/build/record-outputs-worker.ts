@@ -1,7 +1,7 @@
 // A record thread behind writeRecordOutputs: reads each of its garments' records once (checking it first when asked) for its page, its twins and its search page.
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkRecordText, type GarmentRecord } from '../record/index.ts';
+import { checkRecordBytes, type GarmentRecord } from '../record/index.ts';
 import { searchRecord } from '../search/search-record.ts';
 import { readRecord, siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
@@ -24,7 +24,7 @@ if (parentPort) {
       for (const key of keys) {
         current = key.file;
         step = 'reading';
-        const { record, problems } = check ? checkRecordText(key.file, readFileSync(key.file, 'utf8')) : { record: readRecord(key), problems: [] };
+        const { record, problems } = check ? checkRecordBytes(key.file, readFileSync(key.file)) : { record: readRecord(key), problems: [] };
         const entry = record && siteEntryOf(record, key.file);
         if (check) say({ type: 'checked', file: key.file, problems, entry });
         // Rendered only when every record is valid and is the one its file's name says.

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseJson } from '../record/parse.ts';
+import { decodeJsonBytes, parseJson } from '../record/parse.ts';
 import { checkCallbackUrl, type AttemptRecord, type CallbackUrlPolicy, type Outbox } from '../webhooks/index.ts';
 import { bearerToken } from './keys.ts';
 import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
@@ -154,13 +154,12 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
  * (it has `schema_version`) with callback_url in the query string.
  */
 function readPublishRequest(bytes: Buffer, queryCallbackUrl: string | null): { record: object; callbackUrl: string | null } {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '');
-  } catch {
-    throw new ApiRefusal(400, 'invalid_body', 'the request body is not UTF-8 text');
+  const decoded = decodeJsonBytes(bytes);
+  if (!decoded.ok) {
+    const { line, column, message } = decoded.error;
+    throw new ApiRefusal(400, 'invalid_body', `the request body is not UTF-8 text: line ${line}, column ${column}: ${message}`);
   }
-  const parsed = parseJson(text);
+  const parsed = parseJson(decoded.text);
   if (!parsed.ok) {
     const { line, column, message } = parsed.error;
     throw new ApiRefusal(400, 'invalid_json', `the request body is not JSON: line ${line}, column ${column}: ${message}`);

@@ -1,7 +1,7 @@
 export {
   checkRecords,
   checkRecordFile,
-  checkRecordText,
+  checkRecordBytes,
   fileCheckOf,
   listRecordFiles,
   MissingPathError,

@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
 import { checkRecordIntegrity, checkSiteIntegrity, type RecordFile, type RecordKey } from './integrity.ts';
-import { parseJson } from './parse.ts';
+import { decodeJsonBytes, parseJson, type JsonSyntaxError } from './parse.ts';
 import type { Problem } from './problem.ts';
 import type { GarmentRecord } from './types.ts';
 import { validateRecord } from './validate.ts';
@@ -74,7 +74,7 @@ export async function listRecordFiles(paths: string[]): Promise<string[]> {
 
 /** Reads one file and checks it alone: JSON syntax, then the schema, then its own references. */
 export async function checkRecordFile(file: string): Promise<RecordFileResult> {
-  return checkRecordText(file, await readFile(file, 'utf8'));
+  return checkRecordBytes(file, await readFile(file));
 }
 
 /** What checking one file found: its record when it holds a valid one, and every problem. */
@@ -83,19 +83,22 @@ export interface RecordFileResult {
   problems: Problem[];
 }
 
-/** Checks the text of one record file alone: JSON syntax, then the schema, then its own references. */
-export function checkRecordText(file: string, text: string): RecordFileResult {
-  // Editors on some systems save a byte order mark; it is not part of the JSON.
-  const parsed = parseJson(text.replace(/^\uFEFF/, ''));
-  if (!parsed.ok) {
-    const { line, column, message } = parsed.error;
-    return { problems: [{ severity: 'error', file, pointer: '', message: `invalid JSON at line ${line}, column ${column}: ${message}` }] };
-  }
+/** Checks the bytes of one record file alone: UTF-8 and JSON syntax, then the schema, then its own references. */
+export function checkRecordBytes(file: string, bytes: Uint8Array): RecordFileResult {
+  const decoded = decodeJsonBytes(bytes);
+  if (!decoded.ok) return { problems: [notJsonText(file, 'not UTF-8 text', decoded.error)] };
+  const parsed = parseJson(decoded.text);
+  if (!parsed.ok) return { problems: [notJsonText(file, 'invalid JSON', parsed.error)] };
   const schemaProblems = validateRecord(parsed.value, file);
   if (schemaProblems.length > 0) return { problems: schemaProblems };
   const record = parsed.value as GarmentRecord;
   const problems = checkRecordIntegrity({ file, record });
   return problems.some((p) => p.severity === 'error') ? { problems } : { record, problems };
+}
+
+/** A file that is not JSON text, and where. */
+function notJsonText(file: string, what: string, { line, column, message }: JsonSyntaxError): Problem {
+  return { severity: 'error', file, pointer: '', message: `${what} at line ${line}, column ${column}: ${message}` };
 }
 
 /** Checks one file and keeps what `summarize` chooses of its record. */

@@ -1,8 +1,29 @@
-/** Where and why a text is not JSON. */
+import { isUtf8 } from 'node:buffer';
+
+/** Where and why a text is not JSON, or its bytes not UTF-8 text. */
 export interface JsonSyntaxError {
   line: number;
   column: number;
   message: string;
+}
+
+/**
+ * The text of JSON bytes, which must be UTF-8 (RFC 8259), without a byte order mark; or where the
+ * first byte that is not UTF-8 is, so that no character is silently replaced.
+ * @example decodeJsonBytes(Buffer.from([0x22, 0xff, 0x22])) → { ok: false, error: { line: 1, column: 2, message: 'byte 0xFF is not part of a UTF-8 character' } }
+ */
+export function decodeJsonBytes(bytes: Uint8Array): { ok: true; text: string } | { ok: false; error: JsonSyntaxError } {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (isUtf8(buffer)) return { ok: true, text: buffer.toString('utf8').replace(/^\uFEFF/, '') };
+  // Valid UTF-8 survives decoding and encoding again unchanged, so the first changed byte is the first invalid one.
+  const reencoded = Buffer.from(buffer.toString('utf8'), 'utf8');
+  let offset = 0;
+  while (buffer[offset] === reencoded[offset]) offset++;
+  const lineStart = offset === 0 ? 0 : buffer.lastIndexOf(0x0a, offset - 1) + 1;
+  const line = buffer.subarray(0, lineStart).filter((byte) => byte === 0x0a).length + 1;
+  const column = buffer.toString('utf8', lineStart, offset).length + 1;
+  const byte = buffer[offset]!.toString(16).toUpperCase().padStart(2, '0');
+  return { ok: false, error: { line, column, message: `byte 0x${byte} is not part of a UTF-8 character` } };
 }
 
 /**

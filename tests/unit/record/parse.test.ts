@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../../src/lib/record/parse.ts';
+import { decodeJsonBytes, parseJson } from '../../../src/lib/record/parse.ts';
 
 describe('parseJson', () => {
   it('returns the value of valid JSON', () => {
@@ -16,5 +16,26 @@ describe('parseJson', () => {
     ['', 1, 1, 'expected a JSON value, got end of file'],
   ])('locates the mistake in %j at line %i, column %i', (text, line, column, message) => {
     expect(parseJson(text)).toEqual({ ok: false, error: { line, column, message } });
+  });
+});
+
+describe('decodeJsonBytes', () => {
+  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
+
+  it('decodes UTF-8, dropping a byte order mark', () => {
+    expect(decodeJsonBytes(bytes('{"a":"café – ✓ 😀"}'))).toEqual({ ok: true, text: '{"a":"café – ✓ 😀"}' });
+    expect(decodeJsonBytes(bytes([0xef, 0xbb, 0xbf], '{}'))).toEqual({ ok: true, text: '{}' });
+    expect(decodeJsonBytes(new Uint8Array(0))).toEqual({ ok: true, text: '' });
+  });
+
+  it.each([
+    ['a byte that starts no character', bytes([0xff]), 1, 1, 'FF'],
+    ['a Latin-1 letter after UTF-8 text', bytes('{\n  "a": "é', [0xe9]), 2, 10, 'E9'],
+    ['a character cut short by the end of the file', bytes('ab\n', [0xe2, 0x82]), 2, 1, 'E2'],
+    ['a lead byte followed by no continuation', bytes('"x', [0xc3], '(') , 1, 3, 'C3'],
+    ['an encoded surrogate', bytes('"', [0xed, 0xa0, 0x80]), 1, 2, 'ED'],
+    ['an overlong encoding', bytes([0xc0, 0xaf]), 1, 1, 'C0'],
+  ])('says where %s is', (_, input, line, column, byte) => {
+    expect(decodeJsonBytes(input)).toEqual({ ok: false, error: { line, column, message: `byte 0x${byte} is not part of a UTF-8 character` } });
   });
 });
