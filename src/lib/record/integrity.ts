@@ -33,16 +33,22 @@ export function textBlocksOf(record: GarmentRecord): [string, TextBlock][] {
   return blocks;
 }
 
+/** File systems allow names of 255 bytes; a slug is ASCII, and `<slug>.tech.json` is the longest name made of it. */
+const MAX_SLUG_LENGTH = 255 - '.tech.json'.length;
+
 /**
  * Checks the references inside one record that the schema cannot: claim ids and source ids
- * must exist (errors); ids must be unique; `data` cross-references should resolve (warnings,
- * since the spec also allows identifiers at a provider).
+ * must exist (errors); ids must be unique; the slug must fit in a file name; `data` cross-references
+ * should resolve (warnings, since the spec also allows identifiers at a provider).
  */
 export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
   const problems: Problem[] = [];
   const report = (severity: Problem['severity'], pointer: string, message: string) =>
     problems.push({ severity, file, pointer, message });
 
+  if (record.slug.length > MAX_SLUG_LENGTH) {
+    report('error', '/slug', `is ${record.slug.length} characters long; at most ${MAX_SLUG_LENGTH} fit in a file name (\`<slug>.tech.json\`)`);
+  }
   const claimIds = uniqueIds(record.claims, '/claims', 'claim', report);
   const sourceIds = uniqueIds(record.sources, '/sources', 'source', report);
   const needClaim = (pointer: string, id: string) => {

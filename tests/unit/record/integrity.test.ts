@@ -19,6 +19,16 @@ describe('checkRecordIntegrity', () => {
     ]);
   });
 
+  it('reports a slug too long to name a file, and accepts the longest that fits', () => {
+    const record = commerce();
+    record.slug = 'a'.repeat(245);
+    expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([]);
+    record.slug = 'a'.repeat(246);
+    expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
+      { severity: 'error', file: 'r.json', pointer: '/slug', message: 'is 246 characters long; at most 245 fit in a file name (`<slug>.tech.json`)' },
+    ]);
+  });
+
   it('reports dangling claim ids in conflicts, decisions, derived_from and faq answers', () => {
     const record = commerce();
     record.conflicts[0]!.selected_claim_id = 'gone-1';
