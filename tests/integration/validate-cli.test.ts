@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -110,6 +110,18 @@ describe('npm run validate', () => {
     const result = validate('records/a.svc.json');
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('1 file, 1 valid record');
+  });
+
+  it('reads a link to a record file as the file, and does not follow links to folders', () => {
+    mkdirSync(path.join(dir, 'elsewhere', 'more'), { recursive: true });
+    writeFileSync(path.join(dir, 'elsewhere', 'linked.svc.json'), JSON.stringify(commerce()));
+    writeFileSync(path.join(dir, 'elsewhere', 'more', 'hidden.svc.json'), '{');
+    symlinkSync(path.join(dir, 'elsewhere', 'linked.svc.json'), path.join(dir, 'records', 'linked.svc.json'));
+    symlinkSync(path.join(dir, 'elsewhere', 'more'), path.join(dir, 'records', 'more'));
+    symlinkSync(path.join(dir, 'records'), path.join(dir, 'records', 'loop'));
+    const result = validate();
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('1 file, 1 valid record, 0 errors, 0 warnings');
   });
 
   it('prints a machine-readable report with --json', () => {

@@ -54,7 +54,7 @@ export interface RecordCheck<Summary = undefined> {
   checked: number;
 }
 
-/** Lists the `.json` files under the given files and folders (folders recursively), sorted. */
+/** Lists the `.json` files under the given files and folders (folders recursively, links to files included), sorted. */
 export async function listRecordFiles(paths: string[]): Promise<string[]> {
   const files: string[] = [];
   for (const given of paths) {
@@ -66,7 +66,10 @@ export async function listRecordFiles(paths: string[]): Promise<string[]> {
     }
     const entries = await readdir(given, { recursive: true, withFileTypes: true });
     for (const entry of entries) {
-      if (entry.isFile() && entry.name.endsWith('.json')) files.push(path.join(entry.parentPath, entry.name));
+      if (!entry.name.endsWith('.json')) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      // A link to a file counts as that file; links to folders are not followed, since they could loop.
+      if (entry.isFile() || (entry.isSymbolicLink() && (await stat(file).catch(() => undefined))?.isFile())) files.push(file);
     }
   }
   return [...new Set(files)].sort();
