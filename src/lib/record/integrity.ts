@@ -16,6 +16,13 @@ export interface RecordKey {
 }
 
 
+/**
+ * The longest text block whose light Markdown is read; longer ones are shown as plain text. The
+ * inline rules take time that grows with the square of a text's length, so one long hostile block
+ * could otherwise hold a build for hours; real text blocks are a few sentences.
+ */
+export const MARKDOWN_MAX_LENGTH = 4000;
+
 /** Every text block of a record's page and selection summary, with its JSON pointer. */
 export function textBlocksOf(record: GarmentRecord): [string, TextBlock][] {
   const blocks: [string, TextBlock][] = [];
@@ -57,6 +64,9 @@ export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
 
   for (const [pointer, block] of textBlocksOf(record)) {
     block.claim_ids.forEach((id, i) => needClaim(`${pointer}/claim_ids/${i}`, id));
+    if (block.text.length > MARKDOWN_MAX_LENGTH) {
+      report('warning', `${pointer}/text`, `is ${block.text.length} characters long, so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_LENGTH}`);
+    }
   }
   record.conflicts.forEach((conflict, i) => {
     conflict.claim_ids.forEach((id, j) => needClaim(`/conflicts/${i}/claim_ids/${j}`, id));

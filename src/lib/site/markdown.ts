@@ -4,7 +4,7 @@ import type { GarmentRecord, Links, TextBlock } from '../record/types.ts';
 import { fieldLabel } from './format.ts';
 import { pageView, type ClaimLink, type ClaimView, type CollectionView, type FieldView, type PageView, type Part, type TargetView } from './page-view.ts';
 import { SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
-import { FORBIDDEN_IN_HTML, isPlainText, safeHref, withoutForbiddenCharacters } from './text.ts';
+import { FORBIDDEN_IN_HTML, readsMarkdown, safeHref, withoutForbiddenCharacters } from './text.ts';
 
 /**
  * The Markdown twin of a record: YAML front matter, the page's text in order with claims as GFM
@@ -287,6 +287,8 @@ const DATA_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#${FORBIDDEN_IN_HTML}]|&
 const MAY_NEED_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#&\r\n${FORBIDDEN_IN_HTML}]|:\/\/|www\.`, 'i');
 const FORBIDDEN_CHARACTER = new RegExp(`[${FORBIDDEN_IN_HTML}]`);
 const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#!]|${URL_START}`, 'gi');
+// Text shown as plain text escapes an entity's `&` too: on the page, `&amp;` reads as written.
+const LITERAL_TEXT_ESCAPES = new RegExp(String.raw`${TEXT_ESCAPES.source}|&(?=#?[A-Za-z0-9]+;)`, 'gi');
 
 /**
  * A text block's light Markdown with only inline syntax left: emphasis, code, strikethrough and
@@ -296,7 +298,7 @@ const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#!]|${URL_START}`, 'gi')
  */
 function inlineMarkdown(raw: string, base?: string): string {
   const text = withoutForbiddenCharacters(raw);
-  return isPlainText(text) ? text.replace(TEXT_ESCAPES, '\\$&') : serializeInline(Lexer.lexInline(text, { gfm: true }), base);
+  return readsMarkdown(text) ? serializeInline(Lexer.lexInline(text, { gfm: true }), base) : text.replace(LITERAL_TEXT_ESCAPES, '\\$&');
 }
 
 /**

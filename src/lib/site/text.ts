@@ -1,4 +1,5 @@
 import { Marked, Parser, TextRenderer, type Token, type Tokens } from 'marked';
+import { MARKDOWN_MAX_LENGTH } from '../record/integrity.ts';
 
 const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 
@@ -75,6 +76,11 @@ export function isPlainText(text: string): boolean {
 
 const INLINE_SYNTAX = /[\\`*_~[\]!<>&@\r\n]|:\/\/|www\./i;
 
+/** Whether a text block's light Markdown is read: it holds some, and is short enough (see MARKDOWN_MAX_LENGTH). */
+export function readsMarkdown(text: string): boolean {
+  return text.length <= MARKDOWN_MAX_LENGTH && !isPlainText(text);
+}
+
 const inline = new Marked({ gfm: true, async: false });
 inline.use({
   renderer: {
@@ -97,7 +103,7 @@ inline.use({
  * @example renderInline('**Heavy** <b>tee</b>') → '<strong>Heavy</strong> &lt;b&gt;tee&lt;/b&gt;'
  */
 export function renderInline(text: string): string {
-  return isPlainText(text) ? escapeHtml(text) : (inline.parseInline(withoutForbiddenCharacters(text)) as string);
+  return readsMarkdown(text) ? (inline.parseInline(withoutForbiddenCharacters(text)) as string) : escapeHtml(text);
 }
 
 /**
@@ -105,7 +111,7 @@ export function renderInline(text: string): string {
  * @example plainText('**Heavy** [tee](https://x.org)') → 'Heavy tee'
  */
 export function plainText(text: string): string {
-  if (isPlainText(text)) return text;
+  if (!readsMarkdown(text)) return text;
   const tokens: Token[] = inline.Lexer.lexInline(text);
   return Parser.parseInline(tokens, { renderer: new TextRenderer() as never }).replace(/&(amp|lt|gt|quot|#39);/g, (entity) => {
     return { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" }[entity]!;

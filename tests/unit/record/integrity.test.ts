@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRecordIntegrity, checkSiteIntegrity } from '../../../src/lib/record/index.ts';
+import { checkRecordIntegrity, checkSiteIntegrity, MARKDOWN_MAX_LENGTH } from '../../../src/lib/record/index.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const samples = sampleRecords();
@@ -26,6 +26,17 @@ describe('checkRecordIntegrity', () => {
     record.slug = 'a'.repeat(246);
     expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
       { severity: 'error', file: 'r.json', pointer: '/slug', message: 'is 246 characters long; at most 245 fit in a file name (`<slug>.tech.json`)' },
+    ]);
+  });
+
+  it('warns that a text block longer than the Markdown limit is shown as plain text', () => {
+    const record = commerce();
+    record.page.sections.overview[0]!.text = 'a'.repeat(MARKDOWN_MAX_LENGTH + 1);
+    expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
+      {
+        severity: 'warning', file: 'r.json', pointer: '/page/sections/overview/0/text',
+        message: `is ${MARKDOWN_MAX_LENGTH + 1} characters long, so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_LENGTH}`,
+      },
     ]);
   });
 

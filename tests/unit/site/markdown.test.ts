@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
-import { textBlocksOf, type GarmentRecord, type TextBlock } from '../../../src/lib/record/index.ts';
+import { MARKDOWN_MAX_LENGTH, textBlocksOf, type GarmentRecord, type TextBlock } from '../../../src/lib/record/index.ts';
 import { linksFor } from '../../../src/lib/site/links.ts';
 import { escapeData, footnoteLabels, frontMatterYaml, recordMarkdown, textBlockLines } from '../../../src/lib/site/markdown.ts';
 import { plainText } from '../../../src/lib/site/text.ts';
@@ -245,6 +245,16 @@ describe('textBlockLines', () => {
 
   it('turns raw HTML into text and drops unsafe links to their label', () => {
     expect(textBlockLines('<b>x</b> [y](javascript:z)')).toEqual(['\\<b>x\\</b> y']);
+  });
+
+  it('writes a text block too long to read as Markdown so that it reads exactly as given, as on the page', () => {
+    const tail = ' **b** [l](https://x.org) <i>h</i> &amp; &#169; ~~s~~ `c` _u_ ![i](x) \\* # h | t';
+    const text = `${'x'.repeat(MARKDOWN_MAX_LENGTH)}${tail}\n# not a heading\n- nor a list`;
+    const tree = parseMarkdown(textBlockLines(text).join('\n'));
+    expect(tree.children.map((node) => node.type)).toEqual(['paragraph']);
+    expect(textOf(tree)).toBe(pageText(text));
+    expect(nodesOf(tree, 'strong')).toHaveLength(0);
+    expect(nodesOf(tree, 'html')).toHaveLength(0);
   });
 });
 

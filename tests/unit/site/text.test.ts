@@ -1,6 +1,7 @@
 import { Lexer, Marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, isPlainText, plainText, renderInline, safeHref, webUrl } from '../../../src/lib/site/text.ts';
+import { MARKDOWN_MAX_LENGTH } from '../../../src/lib/record/index.ts';
 import { sampleRecords } from '../../support/records.ts';
 
 const ALLOWED_TAGS = new Set(['a', 'strong', 'em', 'code', 'del', 'br']);
@@ -121,6 +122,22 @@ describe('isPlainText', () => {
       expect(isPlainText(text), text).toBe(false);
     }
     expect(isPlainText('Midweight 6.5 oz cotton, fits true to size.')).toBe(true);
+  });
+});
+
+describe('text blocks too long to read as Markdown', () => {
+  // Markdown's inline rules take time growing with the square of the length: '*a' repeated would hold a build for hours.
+  const long = `${'*a'.repeat(MARKDOWN_MAX_LENGTH / 2)} **b** <i>x</i>`;
+
+  it('are shown as plain text, escaped, with their syntax characters as written', () => {
+    expect(renderInline(long)).toBe(escapeHtml(long));
+    expect(renderInline(long)).not.toContain('<strong>');
+    expect(plainText(long)).toBe(long);
+  });
+
+  it('are read as Markdown up to the limit', () => {
+    const atLimit = `${'a'.repeat(MARKDOWN_MAX_LENGTH - 6)} **b**`;
+    expect(renderInline(atLimit)).toBe(`${'a'.repeat(MARKDOWN_MAX_LENGTH - 6)} <strong>b</strong>`);
   });
 });
 
