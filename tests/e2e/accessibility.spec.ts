@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './fixtures.ts';
-import { sampleRecords } from './site.ts';
+import { builtRecords, sampleRecords } from './site.ts';
 
 const svc = sampleRecords().find(({ record }) => record.projection === 'svc')!.record;
 const tech = sampleRecords().find(({ record }) => record.projection === 'tech')!.record;
@@ -51,3 +51,23 @@ test('focus is visible on links', async ({ page }) => {
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
   expect(outline).not.toBe('none');
 });
+
+// WCAG 1.4.10 (reflow): at 320 CSS pixels nothing but a data table may need scrolling sideways,
+// and tables scroll inside their own frame. Every record page is checked, the hostile ones
+// (long names and ids) among them.
+const reflowPages = {
+  ...pages,
+  ...Object.fromEntries(builtRecords().flatMap(({ record }) => [
+    [`/garments/${record.slug}/`, `/garments/${record.slug}/`],
+    [`/garments/${record.slug}/${record.projection}/`, `/garments/${record.slug}/${record.projection}/`],
+  ])),
+};
+
+for (const [name, path] of Object.entries(reflowPages)) {
+  test(`${name} fits 320 pixels without scrolling sideways`, async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto(path);
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+  });
+}
