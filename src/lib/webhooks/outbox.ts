@@ -89,25 +89,27 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
   let running = false;
   let wake: (() => void) | undefined;
 
-  const lookUpSecret = async (organizationId: string): Promise<string | undefined> => {
+  /** An organization's signing secret, or why there is none to sign with. */
+  const lookUpSecret = async (organizationId: string): Promise<{ secret: string } | { missing: string }> => {
     try {
-      return (await secretFor(organizationId)) || undefined;
+      const secret = await secretFor(organizationId);
+      return secret ? { secret } : { missing: `no signing secret for organization ${organizationId}` };
     } catch (error) {
-      onError(error);
-      return undefined;
+      return { missing: `the signing secret of organization ${organizationId} could not be read (${error instanceof Error ? error.message : String(error)})` };
     }
   };
 
   /** Makes one attempt at a leased entry; false when none was made (no secret yet, or the lease was lost). */
   const attempt = async (entry: OutboxEntry & { dataJson: string }): Promise<boolean> => {
     const startedAt = clock();
-    const secret = await lookUpSecret(entry.organizationId);
-    if (secret === undefined) {
+    const found = await lookUpSecret(entry.organizationId);
+    if ('missing' in found) {
       // Nothing unsigned is ever sent, and an attempt not made must not use up one of the five.
       store.postpone(entry.id, owner, startedAt + SECRET_WAIT_MS);
-      onError(new GarmentPressError(`${entry.event} ${entry.handle} not sent: no signing secret for organization ${entry.organizationId}; trying again in ${SECRET_WAIT_MS / 1000} s`));
+      onError(new GarmentPressError(`${entry.event} ${entry.handle} not sent: ${found.missing}; trying again in ${SECRET_WAIT_MS / 1000} s`));
       return false;
     }
+    const { secret } = found;
     const prepared = prepareDelivery(entry, secret, new Date(startedAt));
     const { deliveryId } = prepared;
     const started = store.startAttempt(entry.id, owner, { deliveryId, requestHeaders: prepared.recordedHeaders, requestBody: prepared.body, startedAt });

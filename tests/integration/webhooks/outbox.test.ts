@@ -238,4 +238,16 @@ describe('outbox enqueue', () => {
     expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'accepted', attemptsMade: 1 });
     expect(receiver.requests).toHaveLength(1);
   });
+
+  it('says once, with the cause, when the secret cannot be read, and waits as for a missing one', async () => {
+    const errors: string[] = [];
+    const { outbox, receiver } = await setUp([], { secretFor: () => { throw new Error('database is locked'); }, onError: (error) => errors.push(String(error)) });
+    const { entry } = enqueue(outbox, receiver);
+    await outbox.runDue();
+    expect(errors).toEqual([
+      `GarmentPressError: design.completed ${entry.handle} not sent: the signing secret of organization ${ORG} could not be read (database is locked); trying again in 60 s`,
+    ]);
+    expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'pending', attemptsMade: 0, nextAttemptAt: new Date(now + SECRET_WAIT_MS).toISOString() });
+    expect(receiver.requests).toHaveLength(0);
+  });
 });
