@@ -5,7 +5,7 @@ import {
 import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView } from './data-view.ts';
 import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
-import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
+import { firstPresent, plainText, renderInline, webAddress, webUrl } from './text.ts';
 import { garmentPath, otherProjection, pagePath } from './urls.ts';
 
 export type { ClaimLink, CollectionView, FieldView, Part } from './data-view.ts';
@@ -286,8 +286,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const webAddressOf = (source: Source) => {
     let address = webAddresses.get(source);
     if (address === undefined) {
-      const url = webUrl(source.url);
-      address = url ? { url, host: new URL(url).hostname } : null;
+      const parsed = webAddress(source.url);
+      address = parsed ? { url: parsed.href, host: parsed.hostname } : null;
       webAddresses.set(source, address);
     }
     return address;

@@ -29,8 +29,13 @@ export function safeHref(href: string): string | null {
  * @example webUrl(' https://Example.org/a b ') → 'https://example.org/a%20b'
  */
 export function webUrl(url: string | null | undefined): string | null {
+  return webAddress(url)?.href ?? null;
+}
+
+/** A URL from a record, parsed, when it is an http or https address; else null. */
+export function webAddress(url: string | null | undefined): URL | null {
   const parsed = url ? URL.parse(url.trim()) : null;
-  return parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') ? parsed.href : null;
+  return parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') ? parsed : null;
 }
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
