@@ -9,7 +9,9 @@ search index. On any validation error nothing is built and the output folder
 is left exactly as it was.
 
   --records DIR   records folder (default: records)
-  --out DIR       output folder (default: dist)
+  --out DIR       output folder (default: dist), replaced by the new site: it
+                  must not hold the records, be inside them, or hold files
+                  that no build made
   --site URL      absolute address the site is published at
                   (default: $SITE_URL, else http://localhost:4321)
   --fresh         render everything, ignoring what the last build left

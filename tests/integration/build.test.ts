@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +87,26 @@ describe('npm run build', () => {
     expect(expected.some(([file]) => file === path.join('garments', JSON.parse(readFileSync(path.join(named, first), 'utf8')).slug, 'index.html'))).toBe(true);
     for (const { site } of sites.slice(1)) expect(pages(site)).toEqual(expected);
     for (const folder of [named, renamed, unconventional]) rmSync(`${folder}-dist`, { recursive: true }), rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('refuses an output folder that holds the records, is inside them, or holds files no build made, and touches nothing', () => {
+    const elsewhere = path.join(work, 'photos');
+    mkdirSync(elsewhere);
+    writeFileSync(path.join(elsewhere, 'holiday.jpg'), 'not a site');
+    const before = { records: fingerprint(records), elsewhere: fingerprint(elsewhere) };
+    for (const [outDir, said] of [
+      [records, `the output folder ${records} holds the records (${records})`],
+      [work, `the output folder ${work} holds the records (${records})`],
+      [path.join(records, 'site'), `the output folder ${path.join(records, 'site')} is inside the records folder ${records}`],
+      [elsewhere, `the output folder ${elsewhere} holds files that no build made (it has no .garment-press/)`],
+    ] as const) {
+      const result = runCli('build.ts', ['--records', records, '--out', outDir]);
+      expect(result.status, outDir).toBe(1);
+      expect(result.stderr).toContain(`OutputFolderError: ${said}`);
+    }
+    expect(fingerprint(records)).toEqual(before.records);
+    expect(fingerprint(elsewhere)).toEqual(before.elsewhere);
+    rmSync(elsewhere, { recursive: true });
   });
 
   it('exits 2 on an unknown option', () => {
