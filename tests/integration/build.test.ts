@@ -98,7 +98,7 @@ describe('npm run build', () => {
       [records, `the output folder ${records} holds the records (${records})`],
       [work, `the output folder ${work} holds the records (${records})`],
       [path.join(records, 'site'), `the output folder ${path.join(records, 'site')} is inside the records folder ${records}`],
-      [elsewhere, `the output folder ${elsewhere} holds files that no build made (it has no .garment-press/)`],
+      [elsewhere, `the output folder ${elsewhere} holds files that no build made (it has no ${path.join('.garment-press', 'build-state.json')})`],
     ] as const) {
       const result = runCli('build.ts', ['--records', records, '--out', outDir]);
       expect(result.status, outDir).toBe(1);

@@ -7,12 +7,12 @@ import { PAGEFIND_PROCESS } from '../search/child-memory.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { siteEntryOf, writeSiteIndexFile, type SiteEntry } from '../site/site-index.ts';
 import { stylesheetOf } from '../site/stylesheet.ts';
-import { buildFingerprint, changedGarments, readBuildState, restoredCheck, STATE_FILE, storedChecks, writeBuildState } from './build-state.ts';
+import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
+import { checkOutputFolder } from './output-folder.ts';
 import { carryOver, listGarmentOutput, missingOutput } from './carry-over.ts';
 import { removeInBackground } from './remove-in-background.ts';
 import { UnrenderedRecordsError, writeRecordOutputs, type CheckedFiles, type PlannedRecord, type RecordOutputsSummary } from './record-outputs.ts';
 import { counted } from '../counted.ts';
-import { GarmentPressError } from '../errors.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
 export interface BuildOptions {
@@ -66,7 +66,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
 
   const target = path.resolve(outDir);
   const recordsRoot = path.resolve(recordsDir);
-  await checkOutputFolder(target, recordsRoot);
+  await checkOutputFolder(target, { records: recordsRoot });
   const fingerprint = await buildFingerprint(projectRoot, { site, records: recordsRoot, searchShardPages: String(searchShardPages ?? '') });
   const previous = fresh ? undefined : await readBuildState(target);
   const reusable = previous?.fingerprint === fingerprint ? previous : undefined;
@@ -189,26 +189,6 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     await rm(staging, { recursive: true, force: true });
     await rm(indexFile, { force: true });
     await rm(astroDir, { recursive: true, force: true });
-  }
-}
-
-/** The output folder given would replace something that is not a site this tool built. */
-export class OutputFolderError extends GarmentPressError {}
-
-/**
- * Refuses an output folder whose replacement would lose data: one holding the records or inside
- * them, or an existing folder with files that no build of this tool made (it has no build state).
- */
-async function checkOutputFolder(target: string, recordsRoot: string): Promise<void> {
-  const within = (inner: string, outer: string) => !path.relative(outer, inner).startsWith('..') && !path.isAbsolute(path.relative(outer, inner));
-  if (within(recordsRoot, target)) throw new OutputFolderError(`the output folder ${target} holds the records (${recordsRoot}), and a build replaces its output folder: choose another`);
-  if (within(target, recordsRoot)) throw new OutputFolderError(`the output folder ${target} is inside the records folder ${recordsRoot}: choose one outside it`);
-  const names = await readdir(target).catch((error: NodeJS.ErrnoException): string[] => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
-  if (names.length > 0 && !names.includes(path.dirname(STATE_FILE))) {
-    throw new OutputFolderError(`the output folder ${target} holds files that no build made (it has no ${path.dirname(STATE_FILE)}/), and a build replaces its output folder: choose a new or empty folder`);
   }
 }
 

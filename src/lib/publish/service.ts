@@ -1,6 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
+import { checkOutputFolder } from '../build/output-folder.ts';
 import { GarmentPressError } from '../errors.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
@@ -56,6 +57,8 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   if (!statSync(recordsDir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new GarmentPressError(`records folder ${recordsDir} does not exist; create it, or pass the right --records`);
   }
+  // A site build replaces the output folder: refuse one that would take the records or the databases with it.
+  await checkOutputFolder(outDir, { records: recordsDir, 'publish service data': dataDir });
   // Compiling the schema takes about a second; do it before the first publish waits on it.
   recordValidator();
   mkdirSync(dataDir, { recursive: true });

@@ -267,6 +267,17 @@ describe('npm run serve', () => {
     secrets.push(oldSecret);
   }, 30_000);
 
+  it('refuses to start with an output folder whose replacement would take the records or the databases', () => {
+    const refusal = (out: string, data = dataDir) => runCli('serve.ts', ['--port', '0', '--records', recordsDir, '--out', out, '--data', data]);
+    const around = refusal(work);
+    expect(around.status).toBe(1);
+    expect(around.stderr).toContain(`serve: could not start: the output folder ${work} holds the records (${recordsDir})`);
+    const site = path.join(work, 'site');
+    const holdingData = refusal(site, path.join(site, 'data'));
+    expect(holdingData.status).toBe(1);
+    expect(holdingData.stderr).toContain(`serve: could not start: the output folder ${site} holds the publish service data (${path.join(site, 'data')})`);
+  });
+
   it('stops on SIGTERM with exit code 0, and never logged a key, a secret or a signature', async () => {
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
