@@ -2,7 +2,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { flushWrites, folderSize, measureBuild, medianRun, setAside, writeSyntheticRecords, type BenchReport, type BuildRun } from '../lib/bench/bench.ts';
+import { flushWrites, folderSize, measureBuild, medianRun, setAside, takeWorkFolder, writeSyntheticRecords, type BenchReport, type BuildRun } from '../lib/bench/bench.ts';
 import type { GarmentRecord } from '../lib/record/types.ts';
 import { formatBenchTable } from '../lib/bench/report.ts';
 
@@ -15,7 +15,8 @@ changed and after changing one record. Prints a table per stage and writes JSON.
   --records N   how many records (default 2000)
   --runs N      how many times to run each build (default 1); the table shows the
                 median run, and every run's wall time
-  --dir DIR     work folder (default: a folder in the system's temporary directory)
+  --dir DIR     work folder, new or empty or an earlier bench's (default: a
+                folder in the system's temporary directory)
   --json FILE   where to write the JSON report (default: DIR/bench.json)`;
 
 function parseOptions() {
@@ -50,6 +51,11 @@ const outDir = path.join(dir, 'dist');
 const asideDir = path.join(dir, 'set-aside');
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
+const refusal = await takeWorkFolder(dir);
+if (refusal) {
+  process.stderr.write(`bench: ${refusal}\n`);
+  process.exit(2);
+}
 log(`generating ${count} records into ${recordsDir}`);
 await setAside(recordsDir, asideDir);
 const inputBytes = await writeSyntheticRecords('records', recordsDir, count);

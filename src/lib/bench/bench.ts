@@ -8,6 +8,26 @@ import { syntheticRecords } from './synthetic-records.ts';
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const node = path.join(projectRoot, 'node_modules/.bin/node');
 
+/** The file that marks a folder as the bench's to replace the contents of. */
+const WORK_FOLDER_MARK = '.garment-press-bench';
+
+/**
+ * Takes `dir` as the bench's work folder, whose records/ and dist/ each run replaces: a new or
+ * empty folder, or one an earlier bench took. Returns why not otherwise, so nothing else is lost.
+ */
+export async function takeWorkFolder(dir: string): Promise<string | undefined> {
+  const names = await readdir(dir).catch((error: NodeJS.ErrnoException): string[] => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  if (names.length > 0 && !names.includes(WORK_FOLDER_MARK)) {
+    return `${dir} holds files no bench made, and the bench replaces a work folder's records/ and dist/: choose a new or empty folder`;
+  }
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, WORK_FOLDER_MARK), 'The work folder of `npm run bench`: each run replaces records/, dist/ and set-aside/ here.\n');
+  return undefined;
+}
+
 /** One build as the bench measured it. */
 export interface BuildRun {
   name: string;
