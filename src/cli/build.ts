@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { formatProblem } from '../lib/record/index.ts';
+import { siteAddressProblem } from '../lib/site/urls.ts';
 
 const USAGE = `usage: npm run build [-- [--records DIR] [--out DIR] [--site URL]]
 
@@ -43,6 +44,11 @@ const options = parseOptions();
 if (options.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
+}
+const siteProblem = siteAddressProblem(options.site);
+if (siteProblem) {
+  process.stderr.write(`build: --site ${siteProblem}\n`);
+  process.exit(2);
 }
 const searchShardPages = options['search-shard-pages'] === undefined ? undefined : Number(options['search-shard-pages']);
 if (searchShardPages !== undefined && !(Number.isInteger(searchShardPages) && searchShardPages >= 1)) {

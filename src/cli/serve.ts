@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startPublishService, type PublishService } from '../lib/publish/index.ts';
+import { siteAddressProblem } from '../lib/site/urls.ts';
 
 const USAGE = `usage: npm run serve [-- options]
 
@@ -61,7 +62,8 @@ if (options.help) {
   process.exit(0);
 }
 const site = options.site ?? process.env.SITE_URL;
-if (site !== undefined && !/^https?:\/\/[^/]/.test(site)) fail(`--site expects an absolute http(s) URL, got ${JSON.stringify(site)}`);
+const siteProblem = site === undefined ? undefined : siteAddressProblem(site);
+if (siteProblem) fail(`--site ${siteProblem}`);
 
 let trustedCa: Buffer | undefined;
 if (options['trust-ca'] !== undefined) {

@@ -112,4 +112,13 @@ describe('npm run build', () => {
   it('exits 2 on an unknown option', () => {
     expect(runCli('build.ts', ['--recrods', records]).status).toBe(2);
   });
+
+  it('exits 2, before building, on a site address that is not an absolute http(s) URL', () => {
+    for (const site of ['garments.example', 'javascript:alert(1)', 'ftp://garments.example', 'https://']) {
+      const result = runCli('build.ts', ['--records', records, '--out', path.join(work, 'never'), '--site', site]);
+      expect(result.status, site).toBe(2);
+      expect(result.stderr).toBe(`build: --site expects an absolute http(s) URL, got ${JSON.stringify(site)}\n`);
+    }
+    expect(readdirSync(work)).not.toContain('never');
+  });
 });

@@ -35,6 +35,15 @@ export function absoluteUrl(sitePath: string, site: string | URL): string {
   return new URL(sitePath.replace(/^\//, ''), base).href;
 }
 
+/**
+ * Why a site address is unusable, or undefined when it is an absolute http(s) URL.
+ * @example siteAddressProblem('example.org') → 'expects an absolute http(s) URL, got "example.org"'
+ */
+export function siteAddressProblem(site: string): string | undefined {
+  const url = URL.parse(site);
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? undefined : `expects an absolute http(s) URL, got ${JSON.stringify(site)}`;
+}
+
 /** The other projection. */
 export function otherProjection(projection: Projection): Projection {
   return projection === 'svc' ? 'tech' : 'svc';
