@@ -1,4 +1,5 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -11,7 +12,7 @@ import { shardOf } from '../../src/lib/search/search-shards.ts';
 import { indexEntries, readRecord, siteEntryOf, type SiteEntry } from '../../src/lib/site/site-index.ts';
 import { t } from '../../src/lib/site/strings.ts';
 import { projectRoot, sampleRecords } from '../support/records.ts';
-import { runCli } from '../support/run.ts';
+import { node, runCli } from '../support/run.ts';
 
 /** A page as Pagefind stored it: one fragment file per indexed page. */
 interface Fragment {
@@ -202,6 +203,26 @@ describe('buildSearchIndex', () => {
     expect((failure as Error).message).toMatch(/^search index: could not read .*gone\.json: ENOENT/);
     // The service was closed: a new index starts a fresh one.
     expect((await buildSearchIndex(rest, path.join(work, 'after'), { pageOf: pageFromRecord })).pages).toBe(rest.length);
+  });
+
+  it('closes Pagefind only once it has answered every record handed to it, so a failure prints nothing of Pagefind', () => {
+    // In a process of its own, whose error output is Pagefind's too: a page fails while hundreds are being indexed.
+    const script = path.join(work, 'failing-index.ts');
+    writeFileSync(script, `
+      import { buildSearchIndex } from ${JSON.stringify(path.join(projectRoot, 'src/lib/search/index-site.ts'))};
+      const entries = Array.from({ length: 600 }, (_, i) => ({ file: 'g' + i + '.svc.json', slug: 'g' + String(i).padStart(4, '0'), projection: 'svc' as const }));
+      const pageOf = async (entry: { slug: string }) => {
+        if (entry.slug === 'g0400') throw new Error('this page cannot be made');
+        return { url: '/garments/' + entry.slug + '/svc/', content: 'Garment ' + entry.slug + ' in heavyweight cotton. '.repeat(20), language: 'en' as const, meta: { title: entry.slug }, filters: { projection: ['Commerce'] }, sort: { title: entry.slug } };
+      };
+      await buildSearchIndex(entries, ${JSON.stringify(path.join(work, 'failing'))}, { pageOf }).catch((error: Error) => console.log(error.message));
+    `);
+    for (let run = 0; run < 3; run++) {
+      const result = spawnSync(node, [script], { encoding: 'utf8', timeout: 120_000 });
+      expect(result.stdout).toContain('this page cannot be made');
+      expect(result.stderr).toBe('');
+      expect(result.status).toBe(0);
+    }
   });
 
   it('refuses an index that would hold fewer pages than records, as when two records share a page', async () => {

@@ -89,6 +89,8 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
     return (allKept ??= new Map(oldBundles.flatMap((bundle) => [...readIndexedPages(bundle)])));
   };
 
+  // Records handed to Pagefind and not yet answered: it must not be closed before it answers them.
+  const unanswered = new Set<Promise<unknown>>();
   let indexed = 0;
   let reused = 0;
   let built = 0;
@@ -121,7 +123,9 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
         const keptPage = previous?.changedSlugs.has(entry.slug) ? undefined : kept.get(pagePath(entry.slug, entry.projection));
         if (keptPage) reused++;
         const page = await pageOf(entry, keptPage);
-        const added = await index.addCustomRecord(page);
+        const adding = index.addCustomRecord(page);
+        unanswered.add(adding);
+        const added = await adding.finally(() => unanswered.delete(adding));
         if (added.errors.length > 0) throw failed(`adding ${entry.file}`, added.errors.join('; '));
         counted(1);
       };
@@ -151,6 +155,8 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
     // The service itself broke (binary missing, process crashed): say so, keep the cause.
     throw failed('indexing', (error as Error).message ?? String(error), error);
   } finally {
+    // Closed while answering, Pagefind writes to a closed pipe and panics, on the build's own error output.
+    await Promise.allSettled(unanswered);
     await pagefind.close();
   }
 }
