@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/p
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GarmentRecord } from '../record/types.ts';
+import { isReplaceable } from '../replaceable-folder.ts';
 import { syntheticRecords } from './synthetic-records.ts';
 
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -16,11 +17,7 @@ const WORK_FOLDER_MARK = '.garment-press-bench';
  * empty folder, or one an earlier bench took. Returns why not otherwise, so nothing else is lost.
  */
 export async function takeWorkFolder(dir: string): Promise<string | undefined> {
-  const names = await readdir(dir).catch((error: NodeJS.ErrnoException): string[] => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
-  if (names.length > 0 && !names.includes(WORK_FOLDER_MARK)) {
+  if (!(await isReplaceable(dir, WORK_FOLDER_MARK))) {
     return `${dir} holds files no bench made, and the bench replaces a work folder's records/ and dist/: choose a new or empty folder`;
   }
   await mkdir(dir, { recursive: true });

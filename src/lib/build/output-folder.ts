@@ -1,6 +1,6 @@
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
+import { isReplaceable } from '../replaceable-folder.ts';
 import { STATE_FILE } from './build-state.ts';
 
 /** The output folder given would replace something that is not a site this tool built. */
@@ -21,11 +21,7 @@ export async function checkOutputFolder(outDir: string, keep: Record<string, str
     if (within(folder, target)) throw new OutputFolderError(`the output folder ${target} holds the ${holds} (${folder}), and a build replaces its output folder: choose another`);
     if (within(target, folder)) throw new OutputFolderError(`the output folder ${target} is inside the ${holds} folder ${folder}: choose one outside it`);
   }
-  const names = await readdir(target).catch((error: NodeJS.ErrnoException): string[] => {
-    if (error.code === 'ENOENT') return [];
-    throw error;
-  });
-  if (names.length > 0 && !(await stat(path.join(target, STATE_FILE)).then(() => true, () => false))) {
+  if (!(await isReplaceable(target, STATE_FILE))) {
     throw new OutputFolderError(`the output folder ${target} holds files that no build made (it has no ${STATE_FILE}), and a build replaces its output folder: choose a new or empty folder`);
   }
 }

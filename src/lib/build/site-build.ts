@@ -280,27 +280,25 @@ function buildFolder(target: string, kind: 'staging' | 'previous'): string {
  * (see buildFolder), their Astro folders in the project and their index files in the temporary folder.
  */
 async function leftByStoppedBuilds(target: string): Promise<string[]> {
-  const prefix = `${path.basename(target)}.`;
   const found = await Promise.all([
-    namedAfterStoppedBuilds(path.dirname(target), (name) => (name.startsWith(prefix) ? BUILD_FOLDER.exec(name.slice(prefix.length))?.[1] : undefined)),
-    namedAfterStoppedBuilds(ASTRO_BUILDS, (name) => /^\d+$/.exec(name)?.[0]),
-    namedAfterStoppedBuilds(tmpdir(), (name) => (name.startsWith(INDEX_FILE_PREFIX) ? /^(\d+)\.json$/.exec(name.slice(INDEX_FILE_PREFIX.length))?.[1] : undefined)),
+    namedAfterStoppedBuilds(path.dirname(target), `${path.basename(target)}.`, /^(?:staging|previous)-(\d+)$/),
+    namedAfterStoppedBuilds(ASTRO_BUILDS, '', /^(\d+)$/),
+    namedAfterStoppedBuilds(tmpdir(), INDEX_FILE_PREFIX, /^(\d+)\.json$/),
   ]);
   return found.flat();
 }
 
-/** The entries of `folder` whose name (read by `pidOf`) is that of a process no longer running. */
-async function namedAfterStoppedBuilds(folder: string, pidOf: (name: string) => string | undefined): Promise<string[]> {
+/** The entries of `folder` named `prefix` then what `rest` matches, its group being a process no longer running. */
+async function namedAfterStoppedBuilds(folder: string, prefix: string, rest: RegExp): Promise<string[]> {
   const names = await readdir(folder).catch(() => []);
   return names
     .filter((name) => {
-      const pid = pidOf(name);
+      const pid = name.startsWith(prefix) ? rest.exec(name.slice(prefix.length))?.[1] : undefined;
       return pid !== undefined && !isRunning(Number(pid));
     })
     .map((name) => path.join(folder, name));
 }
 
-const BUILD_FOLDER = /^(?:staging|previous)-(\d+)$/;
 /** Where each build's Astro run keeps its server build, in a folder named after the build's process. */
 const ASTRO_BUILDS = path.join(projectRoot, '.astro', 'builds');
 /** The start of the name of a build's index file in the temporary folder; the build's process id follows. */

@@ -1,4 +1,5 @@
 import type { Projection } from '../record/types.ts';
+import { webAddress } from './text.ts';
 
 /** Site-relative path of the schema the site publishes. */
 export const SCHEMA_PATH = '/schema/garment-access-2.4.0.json';
@@ -40,8 +41,7 @@ export function absoluteUrl(sitePath: string, site: string | URL): string {
  * @example siteAddressProblem('example.org') → 'expects an absolute http(s) URL, got "example.org"'
  */
 export function siteAddressProblem(site: string): string | undefined {
-  const url = URL.parse(site);
-  return url && (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? undefined : `expects an absolute http(s) URL, got ${JSON.stringify(site)}`;
+  return webAddress(site) ? undefined : `expects an absolute http(s) URL, got ${JSON.stringify(site)}`;
 }
 
 /** The other projection. */

@@ -109,8 +109,7 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
       onError(new GarmentPressError(`${entry.event} ${entry.handle} not sent: ${found.missing}; trying again in ${SECRET_WAIT_MS / 1000} s`));
       return false;
     }
-    const { secret } = found;
-    const prepared = prepareDelivery(entry, secret, new Date(startedAt));
+    const prepared = prepareDelivery(entry, found.secret, new Date(startedAt));
     const { deliveryId } = prepared;
     const started = store.startAttempt(entry.id, owner, { deliveryId, requestHeaders: prepared.recordedHeaders, requestBody: prepared.body, startedAt });
     if (started === undefined) return false;
