@@ -305,13 +305,13 @@ describe('buildSearchIndex', () => {
     const written = all.filter((entry) => entry.slug === rendered);
     expect(summary.pages.records).toBe(written.length);
     for (const entry of written) {
-      const files = recordFiles(index.garments.get(entry.slug)!, entry, readRecord(entry), { site, stylesheet });
+      const files = recordFiles(index.garments.get(entry.slug)!, entry, readRecord(entry), readFileSync(entry.file), { site, stylesheet });
       expect(files.map((file) => file.sitePath)).toEqual([
         `/garments/${entry.slug}/${entry.projection}/index.html`,
         `/garments/${entry.slug}/${entry.projection}.json`,
         `/garments/${entry.slug}/${entry.projection}.md`,
       ]);
-      for (const file of files) expect(readFileSync(path.join(siteDir, file.sitePath), 'utf8')).toBe(file.text);
+      for (const file of files) expect(readFileSync(path.join(siteDir, file.sitePath))).toEqual(Buffer.from(file.content));
     }
     // Garments not rendered keep the twins the last build made (carried over), so none are written for them.
     expect(readdirSync(path.join(siteDir, 'garments')).sort()).toEqual([rendered]);

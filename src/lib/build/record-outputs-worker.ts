@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkRecordBytes, type GarmentRecord } from '../record/index.ts';
 import { searchRecord } from '../search/search-record.ts';
-import { readRecord, siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
+import { recordFromBytes, siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
 import { garmentFile, recordFiles, writeSiteFiles } from './record-files.ts';
 import type { RecordThreadData, RecordThreadMessage } from './record-outputs.ts';
@@ -20,15 +20,16 @@ if (parentPort) {
   try {
     for (const keys of garments) {
       const slug = keys[0]!.slug;
-      const read: [SiteEntry, GarmentRecord][] = [];
+      const read: [SiteEntry, GarmentRecord, Buffer][] = [];
       for (const key of keys) {
         current = key.file;
         step = 'reading';
-        const { record, problems } = check ? checkRecordBytes(key.file, readFileSync(key.file)) : { record: readRecord(key), problems: [] };
+        const bytes = readFileSync(key.file);
+        const { record, problems } = check ? checkRecordBytes(key.file, bytes) : { record: recordFromBytes(bytes), problems: [] };
         const entry = record && siteEntryOf(record, key.file);
         if (check) say({ type: 'checked', file: key.file, problems, entry });
         // Rendered only when every record is valid and is the one its file's name says.
-        if (record && entry?.slug === key.slug && entry.projection === key.projection) read.push([entry, record]);
+        if (record && entry?.slug === key.slug && entry.projection === key.projection) read.push([entry, record, bytes]);
       }
       if (read.length < keys.length || Atomics.load(stopped, 0) === 1) continue;
       current = `the page of ${garmentPath(slug)}`;
@@ -36,9 +37,9 @@ if (parentPort) {
       const garment: GarmentEntries = Object.fromEntries(read.map(([entry]) => [entry.projection, entry]));
       const files = [garmentFile(slug, garment, options)];
       const pages = [];
-      for (const [entry, record] of read) {
+      for (const [entry, record, bytes] of read) {
         current = entry.file;
-        files.push(...recordFiles(garment, entry, record, options));
+        files.push(...recordFiles(garment, entry, record, bytes, options));
         pages.push(searchRecord(entry, record));
       }
       current = `the files of ${garmentPath(slug)}`;

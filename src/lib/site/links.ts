@@ -20,8 +20,3 @@ export function linksFor(record: Pick<GarmentRecord, 'slug' | 'projection'>, sit
     mcp_docs: url(WEBHOOK_DOCS_PATH),
   };
 }
-
-/** The record as published: the input with `links` replaced and nothing else changed, keys in order. */
-export function publishedRecord<R extends GarmentRecord>(record: R, links: Links): R {
-  return { ...record, links };
-}

@@ -117,5 +117,10 @@ function once(key: string, load: () => Promise<SiteIndex>): Promise<SiteIndex> {
 
 /** Reads the full record behind an entry (pages hold one record at a time). */
 export function readRecord({ file }: Pick<SiteEntry, 'file'>): GarmentRecord {
-  return JSON.parse(readFileSync(file, 'utf8').replace(/^\uFEFF/, '')) as GarmentRecord;
+  return recordFromBytes(readFileSync(file));
+}
+
+/** The record a checked record file's bytes hold. */
+export function recordFromBytes(bytes: Uint8Array): GarmentRecord {
+  return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8').replace(/^\uFEFF/, '')) as GarmentRecord;
 }

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linksFor, publishedRecord } from '../../../src/lib/site/links.ts';
-import { copyOf, sampleRecords } from '../../support/records.ts';
-
-const record = sampleRecords()[0]!.record;
+import { linksFor } from '../../../src/lib/site/links.ts';
 
 describe('linksFor', () => {
   it('names every representation with an absolute URL from the site address', () => {
@@ -29,22 +26,5 @@ describe('linksFor', () => {
     for (const site of ['https://example.org/press', 'https://example.org/press/', new URL('https://example.org/press/')]) {
       expect(linksFor({ slug: 'tee', projection: 'svc' }, site, false).page).toBe('https://example.org/press/garments/tee/svc/');
     }
-  });
-});
-
-describe('publishedRecord', () => {
-  it('replaces links and changes nothing else: same keys in the same order, same values', () => {
-    const input = copyOf(record);
-    const links = linksFor(input, 'https://garments.example.org', true);
-    const published = publishedRecord(input, links);
-    expect(Object.keys(published)).toEqual(Object.keys(record));
-    expect({ ...published, links: record.links }).toEqual(record);
-    expect(published.links).toBe(links);
-  });
-
-  it('leaves the input record untouched', () => {
-    const input = copyOf(record);
-    publishedRecord(input, linksFor(input, 'https://garments.example.org', false));
-    expect(input).toEqual(record);
   });
 });
