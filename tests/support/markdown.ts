@@ -2,7 +2,8 @@ import type { Nodes, Root } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toString } from 'mdast-util-to-string';
-import { gfm } from 'micromark-extension-gfm';
+import { micromark } from 'micromark';
+import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { parse as parseYaml } from 'yaml';
 import { renderInline } from '../../src/lib/site/text.ts';
 
@@ -16,6 +17,11 @@ export function parseTwin(markdown: string): { frontMatter: Record<string, unkno
 /** Markdown parsed as CommonMark with the GFM extensions (tables, footnotes, strikethrough, autolinks). */
 export function parseMarkdown(markdown: string): Root {
   return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+}
+
+/** Markdown as micromark renders it to HTML with the GFM extensions (its autolinks come from the syntax alone). */
+export function markdownHtml(markdown: string): string {
+  return micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
 }
 
 /** Every node of a type in a tree, in document order. */

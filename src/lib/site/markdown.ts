@@ -278,17 +278,18 @@ export function escapeData(value: string): string {
 // One pass each, since every string of a record goes through them. Escaped: inline syntax
 // characters (`>` only matters at the start of a line, which these strings never take); `&` before
 // an entity name (data only: in text blocks entities render as on the page); and the `:` of
-// `http://` and the `.` of `www.`, which stops GFM from autolinking a bare address, because
-// inside such an autolink a parser keeps backslashes literally (micromark does). In data, line
-// breaks and the space around them become one space.
+// `http://` and the `.` of `www.`, which stops micromark's GFM from autolinking a bare address (a
+// parser that links addresses found in the parsed text, as remark's GFM does, still links it, to an
+// http(s) or mailto address only). In data, line breaks and the space around them become one space.
 const URL_START = String.raw`(?<=\b(?:https?|ftp)):(?=//)|(?<=\bwww)\.`;
-const DATA_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#${FORBIDDEN_IN_HTML}]|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`, 'gi');
+// Data and literal text are plain text on the page, so their `@` is escaped too: no mailto autolink.
+const DATA_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#@${FORBIDDEN_IN_HTML}]|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`, 'gi');
 // Matches wherever DATA_ESCAPES could: at each of its characters, any `&`, `://` and `www.`.
-const MAY_NEED_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#&\r\n${FORBIDDEN_IN_HTML}]|:\/\/|www\.`, 'i');
+const MAY_NEED_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#@&\r\n${FORBIDDEN_IN_HTML}]|:\/\/|www\.`, 'i');
 const FORBIDDEN_CHARACTER = new RegExp(`[${FORBIDDEN_IN_HTML}]`);
 const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#!]|${URL_START}`, 'gi');
 // Text shown as plain text escapes an entity's `&` too: on the page, `&amp;` reads as written.
-const LITERAL_TEXT_ESCAPES = new RegExp(String.raw`${TEXT_ESCAPES.source}|&(?=#?[A-Za-z0-9]+;)`, 'gi');
+const LITERAL_TEXT_ESCAPES = new RegExp(String.raw`${TEXT_ESCAPES.source}|&(?=#?[A-Za-z0-9]+;)|@`, 'gi');
 
 /**
  * A text block's light Markdown with only inline syntax left: emphasis, code, strikethrough and

@@ -6,7 +6,7 @@ import { MARKDOWN_MAX_LENGTH, textBlocksOf, type GarmentRecord, type TextBlock }
 import { linksFor } from '../../../src/lib/site/links.ts';
 import { escapeData, footnoteLabels, frontMatterYaml, recordMarkdown, textBlockLines } from '../../../src/lib/site/markdown.ts';
 import { plainText } from '../../../src/lib/site/text.ts';
-import { nodesOf, pageText, parseMarkdown, parseTwin, textOf } from '../../support/markdown.ts';
+import { markdownHtml, nodesOf, pageText, parseMarkdown, parseTwin, textOf } from '../../support/markdown.ts';
 import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
 
 const SITE = 'https://garments.example.org';
@@ -248,13 +248,14 @@ describe('textBlockLines', () => {
   });
 
   it('writes a text block too long to read as Markdown so that it reads exactly as given, as on the page', () => {
-    const tail = ' **b** [l](https://x.org) <i>h</i> &amp; &#169; ~~s~~ `c` _u_ ![i](x) \\* # h | t';
+    const tail = ' **b** [l](https://x.org) <i>h</i> &amp; &#169; ~~s~~ `c` _u_ ![i](x) \\* # h | t, sales@x.example www.x.example';
     const text = `${'x'.repeat(MARKDOWN_MAX_LENGTH)}${tail}\n# not a heading\n- nor a list`;
     const tree = parseMarkdown(textBlockLines(text).join('\n'));
     expect(tree.children.map((node) => node.type)).toEqual(['paragraph']);
     expect(textOf(tree)).toBe(pageText(text));
     expect(nodesOf(tree, 'strong')).toHaveLength(0);
     expect(nodesOf(tree, 'html')).toHaveLength(0);
+    expect(markdownHtml(textBlockLines(text).join('\n'))).not.toContain('<a ');
   });
 });
 
@@ -265,10 +266,12 @@ describe('escapeData', () => {
     '&amp; &#169; AT&T',
     '# heading-like\n- list-like\n> quote-like',
     '[^c1]: x',
-  ])('renders %j exactly, on one line', (value) => {
+    'write to sales@x.example or mailto:a@b.example',
+  ])('renders %j exactly, on one line, as text without links (as the page shows data)', (value) => {
     const tree = parseMarkdown(`x ${escapeData(value)}`);
     expect(tree.children).toHaveLength(1);
     expect(textOf(tree)).toBe(`x ${value.replace(/\s+/g, ' ')}`);
+    expect(markdownHtml(escapeData(value))).not.toContain('<a ');
   });
 
   it('shows the characters HTML forbids as U+FFFD, as the page does', () => {
