@@ -121,4 +121,15 @@ describe('npm run build', () => {
     }
     expect(readdirSync(work)).not.toContain('never');
   });
+
+  it('exits 2, before building, on a site address below a path, whose pages would lose their styles and links', () => {
+    for (const site of ['https://garments.example/press/', 'https://garments.example/press', 'https://garments.example/?v=1', 'https://garments.example/#top']) {
+      const result = runCli('build.ts', ['--records', records, '--out', path.join(work, 'never'), '--site', site]);
+      expect(result.status, site).toBe(2);
+      expect(result.stderr).toBe(
+        `build: --site expects the address of a site's root, such as https://garments.example/, got ${JSON.stringify(site)}: pages link from /, so the site must be served from the root of its host\n`,
+      );
+    }
+    expect(readdirSync(work)).not.toContain('never');
+  });
 });

@@ -37,11 +37,17 @@ export function absoluteUrl(sitePath: string, site: string | URL): string {
 }
 
 /**
- * Why a site address is unusable, or undefined when it is an absolute http(s) URL.
+ * Why a site address is unusable, or undefined when it is the root of an http(s) site.
  * @example siteAddressProblem('example.org') → 'expects an absolute http(s) URL, got "example.org"'
  */
 export function siteAddressProblem(site: string): string | undefined {
-  return webAddress(site) ? undefined : `expects an absolute http(s) URL, got ${JSON.stringify(site)}`;
+  const address = webAddress(site);
+  if (!address) return `expects an absolute http(s) URL, got ${JSON.stringify(site)}`;
+  // Pages link site-relative from `/`: served below a path, a site would lose its styles, navigation and search.
+  if (address.pathname !== '/' || address.search || address.hash) {
+    return `expects the address of a site's root, such as ${address.origin}/, got ${JSON.stringify(site)}: pages link from /, so the site must be served from the root of its host`;
+  }
+  return undefined;
 }
 
 /** The other projection. */
