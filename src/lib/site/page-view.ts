@@ -146,6 +146,8 @@ export interface PageView {
   summary: TextBlockView | null;
   /** The description block, shown only when it says something the headline and summary do not. */
   description: TextBlockView | null;
+  /** The page's call to action (`cta_label`), as written: the record gives it no destination to link. */
+  callToAction: string | null;
   leadImage: ImageView | null;
   otherProjection: { label: string; href: string } | null;
   garmentHref: string;
@@ -441,6 +443,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     headline,
     summary,
     description,
+    callToAction: firstPresent(page.cta_label) ?? null,
     leadImage: images.find((i) => i.src) ?? null,
     otherProjection: options.otherProjectionExists
       ? { label: t('projection.other', { projection: projectionLabel(other) }), href: pagePath(record.slug, other) }

@@ -71,7 +71,9 @@ function recordHeaderHtml(view: PageView): SafeHtml {
     view.otherProjection && html`<a href="${view.otherProjection.href}" class="other-projection">${view.otherProjection.label}</a>`
   }</p><h1 id="title">${view.title}${trustedHtml(claimLinksHtml(view.titleCitations, 'marker'))}</h1>${view.headline && textBlockHtml(view.headline, 'lead')}${
     view.summary && textBlockHtml(view.summary)
-  }${view.description && textBlockHtml(view.description)}</div>${lead}</div>${researchStatusHtml(view)}${twinDownloadsHtml(view)}</header>`;
+  }${view.description && textBlockHtml(view.description)}${
+    view.callToAction && html`<p class="call-to-action"><strong>${t('record.callToAction')}:</strong> ${view.callToAction}</p>`
+  }</div>${lead}</div>${researchStatusHtml(view)}${twinDownloadsHtml(view)}</header>`;
 }
 
 /** How finished the research is, in words: anything but `complete` is marked unfinished, with its limitations. */

@@ -95,6 +95,7 @@ export const STRINGS = {
   'record.identityResolved': 'Resolved',
   'record.identityUnresolved': 'Not resolved',
   'record.limitations': 'Limitations',
+  'record.callToAction': 'Next step',
   'record.scopeNote': 'Research scope',
   'record.researchPeriod': 'Researched',
   'record.period': '{start} to {end}',

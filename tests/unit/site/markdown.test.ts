@@ -117,6 +117,12 @@ describe('recordMarkdown', () => {
     expect(nodesOf(tree, 'image')).toEqual([]);
   });
 
+  it.each(samples.map(({ file, record }) => [file, record] as const))('%s: says the call to action as the page does, or nothing', (_file, record) => {
+    const paragraphs = nodesOf(sampleTwin(record).tree, 'paragraph').map(textOf);
+    const said = paragraphs.filter((text) => text.startsWith('Next step: '));
+    expect(said).toEqual(record.page.cta_label ? [`Next step: ${record.page.cta_label}`] : []);
+  });
+
   it('puts schema_version, slug, projection, revision, published_at, research status and links in YAML front matter', () => {
     const { frontMatter, links } = twin(slimTee);
     expect(frontMatter).toMatchObject({

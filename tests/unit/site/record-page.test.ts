@@ -41,6 +41,16 @@ describe('recordPageHtml', () => {
     }
   });
 
+  it('shows the page\'s call to action as written, and none when the record has none', () => {
+    const calls = sampleRecords().map(({ record }) => [record.page.cta_label, page(record)] as const);
+    expect(calls.filter(([label]) => label).length).toBeGreaterThan(0);
+    for (const [label, markup] of calls) {
+      if (label) expect(markup).toContain(`<p class="call-to-action"><strong>Next step:</strong> ${escapeHtml(label)}</p>`);
+      else expect(markup).not.toContain('call-to-action');
+    }
+    expect(page(hostile[0]!)).toContain('<strong>Next step:</strong> &lt;script&gt;alert(&quot;cta&quot;)&lt;/script&gt;</p>');
+  });
+
   it('lets no hostile record text become markup: one script (the JSON-LD), no event handlers, no javascript: or data: addresses', () => {
     for (const record of hostile) {
       const markup = page(record);
