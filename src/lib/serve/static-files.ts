@@ -1,7 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
+import { pipeline } from 'node:stream';
+import { createGzip } from 'node:zlib';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -42,8 +44,9 @@ export function resolveRequestPath(root: string, urlPath: string): string | null
 
 /**
  * A request handler serving a built site: directory indexes, `/x` → `/x/` redirects,
- * the site's 404 page, HEAD, and correct content types. It reads `root` per request,
- * so a rebuilt site swapped into place is served at once.
+ * the site's 404 page, HEAD, correct content types, validators (ETag, Last-Modified) with 304
+ * answers, and gzip for text when the client accepts it. It reads `root` per request, so a
+ * rebuilt site swapped into place is served at once.
  */
 export function staticFilesHandler(rootDir: string): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const root = path.resolve(rootDir);
@@ -80,17 +83,63 @@ async function sendFile(request: IncomingMessage, response: ServerResponse, file
     response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
     return;
   }
-  response.writeHead(status, {
+  const compressible = COMPRESSIBLE.has(path.extname(file).toLowerCase());
+  const headers: OutgoingHttpHeaders = {
     'Content-Type': contentTypeOf(file),
-    'Content-Length': info.size,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': file.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-  });
+    ...(compressible && { Vary: 'Accept-Encoding' }),
+  };
+  if (status === 200) {
+    // Size and time name a version: a rebuild rewrites a changed file and links an unchanged one.
+    headers.ETag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    headers['Last-Modified'] = info.mtime.toUTCString();
+    if (isFresh(request, headers.ETag, info.mtimeMs)) {
+      response.writeHead(304, headers).end();
+      return;
+    }
+  }
+  const gzip = compressible && info.size >= COMPRESS_FROM_BYTES && acceptsGzip(request.headers['accept-encoding']);
+  response.writeHead(status, gzip ? { ...headers, 'Content-Encoding': 'gzip' } : { ...headers, 'Content-Length': info.size });
   if (request.method === 'HEAD') {
     response.end();
     return;
   }
-  createReadStream(file).pipe(response);
+  const onEnd = (error: Error | null) => error && response.destroy(error);
+  if (gzip) pipeline(createReadStream(file), createGzip(), response, onEnd);
+  else pipeline(createReadStream(file), response, onEnd);
+}
+
+/** Text worth compressing; Pagefind's index files are compressed already and served as they are. */
+const COMPRESSIBLE = new Set(['.html', '.json', '.md', '.txt', '.xml', '.css', '.js', '.mjs', '.svg']);
+/** Below this, gzip's framing outweighs what it saves. */
+const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * Whether a conditional GET can be answered 304: If-None-Match names the file's version (compared
+ * weakly, or `*`), or, without it, If-Modified-Since is no earlier than the file's time.
+ */
+function isFresh(request: IncomingMessage, etag: string, mtimeMs: number): boolean {
+  const { 'if-none-match': noneMatch, 'if-modified-since': modifiedSince } = request.headers;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  if (noneMatch !== undefined) return noneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+  const since = Date.parse(modifiedSince ?? '');
+  return !Number.isNaN(since) && Math.floor(mtimeMs / 1000) * 1000 <= since;
+}
+
+/**
+ * Whether an Accept-Encoding header allows gzip: named, or `*`, with a quality above 0.
+ * @example acceptsGzip('br, gzip;q=0.8') → true; acceptsGzip('gzip;q=0, identity') → false
+ */
+export function acceptsGzip(header: string | undefined): boolean {
+  const qualities = new Map<string, number>();
+  for (const part of (header ?? '').toLowerCase().split(',')) {
+    const [name = '', ...parameters] = part.split(';').map((piece) => piece.trim());
+    const quality = parameters.find((parameter) => parameter.startsWith('q='));
+    if (name) qualities.set(name, quality ? Number(quality.slice(2)) : 1);
+  }
+  const quality = qualities.get('gzip') ?? qualities.get('*');
+  return quality !== undefined && quality > 0;
 }
 
 /** Serves a built site on loopback; port 0 lets the system choose. `close` stops at once, ending open connections. */

@@ -1,31 +1,53 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentTypeOf, serveStaticFiles } from '../../../src/lib/serve/static-files.ts';
+import { acceptsGzip, contentTypeOf, serveStaticFiles } from '../../../src/lib/serve/static-files.ts';
 
 let site: Awaited<ReturnType<typeof serveStaticFiles>>;
+let root: string;
+/** A page long enough to be worth compressing. */
+const LONG_PAGE = `<h1>Jacket</h1>${'<p>Twill – work jacket</p>'.repeat(200)}`;
+
+interface Answer {
+  status: number;
+  type: string | undefined;
+  location: string | undefined;
+  headers: IncomingHttpHeaders;
+  /** The body as sent, before any Content-Encoding is undone. */
+  raw: Buffer;
+  body: string;
+}
 
 /** A raw GET, so the path reaches the server exactly as written (fetch would normalise `..`). */
-function get(rawPath: string, method = 'GET'): Promise<{ status: number; type: string | undefined; location: string | undefined; body: string }> {
+function get(rawPath: string, method = 'GET', headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = request(`${site.url}/`, { method, path: rawPath }, (response) => {
-      let body = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, type: response.headers['content-type'], location: response.headers.location, body }));
+    const req = request(`${site.url}/`, { method, path: rawPath, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        const body = response.headers['content-encoding'] === 'gzip' && raw.length > 0 ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+        resolve({ status: response.statusCode!, type: response.headers['content-type'], location: response.headers.location, headers: response.headers, raw, body });
+      });
     });
     req.on('error', reject).end();
   });
 }
 
 beforeAll(async () => {
-  const root = mkdtempSync(path.join(tmpdir(), 'static-'));
+  root = mkdtempSync(path.join(tmpdir(), 'static-'));
   mkdirSync(path.join(root, 'garments', 'tee', 'svc'), { recursive: true });
   mkdirSync(path.join(root, '.garment-press'));
   writeFileSync(path.join(root, 'garments', 'tee', 'svc', 'index.html'), '<h1>Tee</h1>');
   writeFileSync(path.join(root, 'garments', 'tee', 'svc.md'), '# Tee');
   writeFileSync(path.join(root, '404.html'), '<h1>Not found</h1>');
+  mkdirSync(path.join(root, 'garments', 'jacket', 'svc'), { recursive: true });
+  writeFileSync(path.join(root, 'garments', 'jacket', 'svc', 'index.html'), LONG_PAGE);
+  mkdirSync(path.join(root, 'pagefind', 'fragment'), { recursive: true });
+  writeFileSync(path.join(root, 'pagefind', 'fragment', 'en_1.pf_fragment'), Buffer.alloc(4096, 7));
   writeFileSync(path.join(root, '.garment-press', 'build-state.json'), '{"secret": "paths"}');
   writeFileSync(path.join(tmpdir(), 'outside.txt'), 'outside');
   site = await serveStaticFiles(root);
@@ -58,6 +80,63 @@ describe('serveStaticFiles', () => {
   it('answers HEAD without a body and refuses other methods', async () => {
     expect(await get('/garments/tee/svc.md', 'HEAD')).toMatchObject({ status: 200, body: '' });
     expect((await get('/garments/tee/svc.md', 'POST')).status).toBe(405);
+  });
+
+  it('answers a conditional GET for an unchanged file with 304 and no body, and a changed file in full', async () => {
+    const first = await get('/garments/tee/svc/');
+    const { etag, 'last-modified': lastModified } = first.headers;
+    expect(etag).toMatch(/^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+    expect(Date.parse(lastModified!)).not.toBeNaN();
+    expect(await get('/garments/tee/svc/', 'GET', { 'If-None-Match': etag! })).toMatchObject({ status: 304, body: '' });
+    expect(await get('/garments/tee/svc/', 'GET', { 'If-None-Match': `"other", ${etag!.slice(2)}` })).toMatchObject({ status: 304 });
+    expect(await get('/garments/tee/svc/', 'GET', { 'If-Modified-Since': lastModified! })).toMatchObject({ status: 304, body: '' });
+    expect(await get('/garments/tee/svc/', 'GET', { 'If-None-Match': 'W/"other"', 'If-Modified-Since': lastModified! })).toMatchObject({ status: 200, body: '<h1>Tee</h1>' });
+    // A rebuild writes a changed page anew.
+    const page = path.join(root, 'garments', 'tee', 'svc', 'index.html');
+    writeFileSync(page, '<h1>Tee, revised</h1>');
+    utimesSync(page, new Date(), new Date(Date.now() + 5000));
+    const changed = await get('/garments/tee/svc/', 'GET', { 'If-None-Match': etag!, 'If-Modified-Since': lastModified! });
+    expect(changed).toMatchObject({ status: 200, body: '<h1>Tee, revised</h1>' });
+    expect(changed.headers.etag).not.toBe(etag);
+    // The 404 page is no version of the address asked for.
+    expect((await get('/garments/nope/')).headers.etag).toBeUndefined();
+  });
+
+  it('sends text gzipped to a client that accepts it, and as it is otherwise', async () => {
+    const zipped = await get('/garments/jacket/svc/', 'GET', { 'Accept-Encoding': 'br, gzip;q=0.8' });
+    expect(zipped.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'Accept-Encoding' });
+    expect(zipped.body).toBe(LONG_PAGE);
+    expect(zipped.raw.length).toBeLessThan(Buffer.byteLength(LONG_PAGE) / 4);
+    for (const accepted of [undefined, 'gzip;q=0', 'identity']) {
+      const plain = await get('/garments/jacket/svc/', 'GET', accepted ? { 'Accept-Encoding': accepted } : {});
+      expect(plain.headers['content-encoding'], accepted).toBeUndefined();
+      expect(plain.headers['content-length']).toBe(String(Buffer.byteLength(LONG_PAGE)));
+      expect(plain.body).toBe(LONG_PAGE);
+    }
+    // Short text, and Pagefind's files (compressed already), go as they are.
+    expect((await get('/garments/tee/svc.md', 'GET', { 'Accept-Encoding': 'gzip' })).headers['content-encoding']).toBeUndefined();
+    const fragment = await get('/pagefind/fragment/en_1.pf_fragment', 'GET', { 'Accept-Encoding': 'gzip' });
+    expect(fragment.headers['content-encoding']).toBeUndefined();
+    expect(fragment.raw).toEqual(Buffer.alloc(4096, 7));
+    expect(await get('/garments/jacket/svc/', 'HEAD', { 'Accept-Encoding': 'gzip' })).toMatchObject({ status: 200, body: '', headers: { 'content-encoding': 'gzip' } });
+  });
+});
+
+describe('acceptsGzip', () => {
+  it.each([
+    ['gzip', true],
+    ['gzip, deflate, br, zstd', true],
+    ['br;q=1.0, GZIP;q=0.5', true],
+    ['*', true],
+    ['br, *;q=0.1', true],
+    [undefined, false],
+    ['', false],
+    ['identity', false],
+    ['gzip;q=0', false],
+    ['gzip;q=0, *', false],
+    ['br', false],
+  ])('%j → %s', (header, accepted) => {
+    expect(acceptsGzip(header)).toBe(accepted);
   });
 });
 
