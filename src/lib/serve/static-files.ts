@@ -101,13 +101,15 @@ async function sendFile(request: IncomingMessage, response: ServerResponse, file
   }
   const gzip = compressible && info.size >= COMPRESS_FROM_BYTES && acceptsGzip(request.headers['accept-encoding']);
   response.writeHead(status, gzip ? { ...headers, 'Content-Encoding': 'gzip' } : { ...headers, 'Content-Length': info.size });
-  if (request.method === 'HEAD') {
+  if (request.method === 'HEAD' || info.size === 0) {
     response.end();
     return;
   }
   const onEnd = (error: Error | null) => error && response.destroy(error);
-  if (gzip) pipeline(createReadStream(file), createGzip(), response, onEnd);
-  else pipeline(createReadStream(file), response, onEnd);
+  // The size sent is the size stat gave: a file that grew since must not add bytes after the response.
+  const body = createReadStream(file, { end: info.size - 1 });
+  if (gzip) pipeline(body, createGzip(), response, onEnd);
+  else pipeline(body, response, onEnd);
 }
 
 /** Text worth compressing; Pagefind's index files are compressed already and served as they are. */

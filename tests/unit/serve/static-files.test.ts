@@ -1,5 +1,6 @@
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -91,10 +92,11 @@ describe('serveStaticFiles', () => {
     expect(await get('/garments/tee/svc/', 'GET', { 'If-None-Match': `"other", ${etag!.slice(2)}` })).toMatchObject({ status: 304 });
     expect(await get('/garments/tee/svc/', 'GET', { 'If-Modified-Since': lastModified! })).toMatchObject({ status: 304, body: '' });
     expect(await get('/garments/tee/svc/', 'GET', { 'If-None-Match': 'W/"other"', 'If-Modified-Since': lastModified! })).toMatchObject({ status: 200, body: '<h1>Tee</h1>' });
-    // A rebuild writes a changed page anew.
+    // A rebuild writes a changed page anew and puts it in place.
     const page = path.join(root, 'garments', 'tee', 'svc', 'index.html');
-    writeFileSync(page, '<h1>Tee, revised</h1>');
-    utimesSync(page, new Date(), new Date(Date.now() + 5000));
+    writeFileSync(`${page}.new`, '<h1>Tee, revised</h1>');
+    utimesSync(`${page}.new`, new Date(), new Date(Date.now() + 5000));
+    renameSync(`${page}.new`, page);
     const changed = await get('/garments/tee/svc/', 'GET', { 'If-None-Match': etag!, 'If-Modified-Since': lastModified! });
     expect(changed).toMatchObject({ status: 200, body: '<h1>Tee, revised</h1>' });
     expect(changed.headers.etag).not.toBe(etag);
@@ -119,6 +121,26 @@ describe('serveStaticFiles', () => {
     expect(fragment.headers['content-encoding']).toBeUndefined();
     expect(fragment.raw).toEqual(Buffer.alloc(4096, 7));
     expect(await get('/garments/jacket/svc/', 'HEAD', { 'Accept-Encoding': 'gzip' })).toMatchObject({ status: 200, body: '', headers: { 'content-encoding': 'gzip' } });
+  });
+
+  it('sends a file as large as it was when the answer began, so bytes added meanwhile cannot spill past the answer', async () => {
+    const file = path.join(root, 'growing.bin');
+    const size = 32 << 20;
+    writeFileSync(file, Buffer.alloc(size, 1));
+    // A raw connection, paused once the answer starts, so the server is mid-file when the file grows.
+    const received = await new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(Number(new URL(site.url).port), '127.0.0.1', () => socket.write('GET /growing.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      socket.once('data', () => {
+        socket.pause();
+        setTimeout(() => (appendFileSync(file, Buffer.alloc(4096, 2)), socket.resume()), 200);
+      });
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+    });
+    const headerEnd = received.indexOf('\r\n\r\n') + 4;
+    expect(received.subarray(0, headerEnd).toString('latin1')).toContain(`Content-Length: ${size}\r\n`);
+    expect(received.length - headerEnd).toBe(size);
+    expect(received.includes(2, headerEnd)).toBe(false);
   });
 });
 
