@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkRecords, formatProblem, type GarmentRecord, type Projection } from '../record/index.ts';
+import { decodeJsonBytes } from '../record/parse.ts';
 import { GarmentPressError } from '../errors.ts';
 import { firstPresent, plainText, webUrl } from './text.ts';
 
@@ -122,5 +123,7 @@ export function readRecord({ file }: Pick<SiteEntry, 'file'>): GarmentRecord {
 
 /** The record a checked record file's bytes hold. */
 export function recordFromBytes(bytes: Uint8Array): GarmentRecord {
-  return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8').replace(/^\uFEFF/, '')) as GarmentRecord;
+  const decoded = decodeJsonBytes(bytes);
+  if (!decoded.ok) throw new Error(`not UTF-8 text at line ${decoded.error.line}, column ${decoded.error.column}: ${decoded.error.message}`);
+  return JSON.parse(decoded.text) as GarmentRecord;
 }
