@@ -24,3 +24,16 @@ export function sampleRecords(): { file: string; record: GarmentRecord }[] {
   const samples = new Set(readdirSync(path.resolve(import.meta.dirname, '../../records')));
   return builtRecords().filter(({ file }) => samples.has(file));
 }
+
+/**
+ * Garments of the large site the global setup builds: more than the home page lists (200), and
+ * two of every three are tops, so that category takes two pages of 200.
+ */
+export const LARGE_SITE_GARMENTS = 330;
+
+/** The address of the large site. */
+export function largeSiteUrl(): string {
+  const url = process.env.GARMENT_PRESS_E2E_LARGE_URL;
+  if (!url) throw new Error('GARMENT_PRESS_E2E_LARGE_URL is not set: run the browser tests through playwright.config.ts (npm run test:e2e)');
+  return url;
+}

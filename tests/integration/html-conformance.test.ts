@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { writeSyntheticRecords } from '../../src/lib/bench/bench.ts';
 import { projectRoot } from '../support/records.ts';
 import { runCli } from '../support/run.ts';
 
@@ -53,4 +54,21 @@ describe('the Nu Html Checker', () => {
     expect(files.some((file) => file.includes(`${path.sep}hostile-tee${path.sep}svc${path.sep}`))).toBe(true);
     expect(nuErrors(site, files)).toEqual([]);
   });
+});
+
+describe('the Nu Html Checker on a large site', () => {
+  it('finds no error in the home page or the category pages of a site too large for the home page to list every garment', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'conformance-large-'));
+    const records = path.join(work, 'records');
+    const site = path.join(work, 'dist');
+    // 310 garments: the home page shows previews, and the largest category takes two pages.
+    await writeSyntheticRecords(path.join(projectRoot, 'records'), records, 620);
+    const build = runCli('build.ts', ['--records', records, '--out', site]);
+    expect(build.status, build.stdout + build.stderr).toBe(0);
+    const pages = readdirSync(path.join(site, 'categories'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.html'))
+      .map((file) => path.join(site, 'categories', file));
+    expect(pages.length).toBeGreaterThanOrEqual(3);
+    expect(nuErrors(site, [path.join(site, 'index.html'), ...pages])).toEqual([]);
+  }, 180_000);
 });

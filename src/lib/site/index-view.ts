@@ -3,7 +3,7 @@ import { anchorToken } from './anchors.ts';
 import { researchStatusLabel } from './format.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
-import { garmentPath, pagePath } from './urls.ts';
+import { categoryPath, garmentPath, pagePath } from './urls.ts';
 
 /** One garment on the index: its records by projection, summarised. */
 export interface GarmentCardView {
@@ -22,6 +22,8 @@ export interface CategoryGroupView {
   anchor: string;
   label: string;
   garments: GarmentCardView[];
+  /** On the home page of a site too large to list every garment: the category's own pages, and how many garments they list. */
+  more: { href: string; count: number } | null;
 }
 
 /** A filter link: its label, the anchor it targets, and how many garments match. */
@@ -31,41 +33,143 @@ export interface FilterView {
   count: number;
 }
 
-/** The home page: garments grouped by category (A–Z, uncategorised last) and the filters over them. */
+/** A list of garments grouped by category, and the filters over the garments it shows. */
 export interface GarmentListView {
   count: number;
   groups: CategoryGroupView[];
   filters: { categories: FilterView[]; projections: (FilterView & { anchor: string })[]; statuses: (FilterView & { anchor: string })[] };
 }
 
+/**
+ * How much a listing page holds. The home page lists every garment up to `homeGarments`; past that,
+ * it shows each category's first `categoryPreview`, and each category has pages of its own listing
+ * `pageGarments` garments each, so no page grows with the site.
+ */
+export interface ListingLimits {
+  homeGarments: number;
+  categoryPreview: number;
+  pageGarments: number;
+}
+
+export const LISTING_LIMITS: ListingLimits = { homeGarments: 200, categoryPreview: 12, pageGarments: 200 };
+
+/** One page of a category's listing, on a site too large for the home page to list every garment. */
+export interface CategoryPageView {
+  path: string;
+  label: string;
+  /** Garments in the category, and the positions (from 1) of this page's first and last. */
+  total: number;
+  first: number;
+  last: number;
+  /** This page's garments, with the projection and status filters counted over them. */
+  list: GarmentListView;
+  pagination: PaginationView;
+}
+
+/** Links between the pages of a listing: the pages near this one, the first and the last; null where pages are left out. */
+export interface PaginationView {
+  page: number;
+  pages: number;
+  previous: string | null;
+  next: string | null;
+  links: ({ page: number; href: string; current: boolean } | null)[];
+}
+
 const PROJECTIONS: Projection[] = ['svc', 'tech'];
 const STATUSES = ['complete', 'complete_with_gaps', 'in_progress', 'identity_unresolved', 'incomplete'] as const;
+/** Pages linked on each side of the current one. */
+const PAGINATION_REACH = 2;
 
-/** Builds the garment list of the home page from the site index. */
-export function garmentListView(index: SiteIndex): GarmentListView {
-  const cards: GarmentCardView[] = [...index.garments.entries()].map(([slug, records]) => garmentCard(slug, records));
+/** The home page's list: every garment by category, or on a large site each category's first few and a link to the rest. */
+export function garmentListView(index: SiteIndex, limits: ListingLimits = LISTING_LIMITS): GarmentListView {
+  const categories = categoriesOf(index);
+  const count = index.garments.size;
+  const whole = count <= limits.homeGarments;
+  const groups = categories.map(({ slug, anchor, label, garments }) => ({
+    anchor,
+    label,
+    garments: whole ? garments : garments.slice(0, limits.categoryPreview),
+    more: whole ? null : { href: categoryPath(slug), count: garments.length },
+  }));
+  // The projection and status filters narrow what a page shows: a home page of previews moves them to the category pages.
+  const shown = whole ? groups.flatMap((group) => group.garments) : [];
+  return {
+    count,
+    groups,
+    // A category's filter shows its group here, or on a large site leads to its own pages.
+    filters: { categories: groups.map((g) => ({ href: g.more?.href ?? `#${g.anchor}`, label: g.label, count: g.more?.count ?? g.garments.length })), ...narrowingFilters(shown) },
+  };
+}
+
+/** Every page of every category's listing; none when the home page lists every garment. */
+export function categoryPages(index: SiteIndex, limits: ListingLimits = LISTING_LIMITS): CategoryPageView[] {
+  if (index.garments.size <= limits.homeGarments) return [];
+  return categoriesOf(index).flatMap(({ slug, anchor, label, garments }) => {
+    const pages = Math.ceil(garments.length / limits.pageGarments);
+    return Array.from({ length: pages }, (_, i) => {
+      const shown = garments.slice(i * limits.pageGarments, (i + 1) * limits.pageGarments);
+      return {
+        path: categoryPath(slug, i + 1),
+        label,
+        total: garments.length,
+        first: i * limits.pageGarments + 1,
+        last: i * limits.pageGarments + shown.length,
+        list: { count: shown.length, groups: [{ anchor, label, garments: shown, more: null }], filters: { categories: [], ...narrowingFilters(shown) } },
+        pagination: pagination(i + 1, pages, (page) => categoryPath(slug, page)),
+      };
+    });
+  });
+}
+
+/** A category with its slug (unique on the site), its anchor on the home page and its garments by title. */
+interface Category {
+  slug: string;
+  anchor: string;
+  label: string;
+  garments: GarmentCardView[];
+}
+
+/** The site's garments by category (A–Z, uncategorised last), each sorted by title. */
+function categoriesOf(index: SiteIndex): Category[] {
+  const cards = [...index.garments.entries()].map(([slug, records]) => garmentCard(slug, records));
   cards.sort((a, b) => a.title.localeCompare(b.title, 'en', { sensitivity: 'base' }) || a.slug.localeCompare(b.slug));
-
   const uncategorised = t('index.uncategorised');
-  const byCategory = new Map<string, GarmentCardView[]>();
-  for (const card of cards) byCategory.set(card.category, [...(byCategory.get(card.category) ?? []), card]);
+  const byCategory = Map.groupBy(cards, (card) => card.category);
   const labels = [...byCategory.keys()].sort((a, b) =>
     Number(a === uncategorised) - Number(b === uncategorised) || a.localeCompare(b, 'en', { sensitivity: 'base' }));
-  const groups = labels.map((label, i) => ({ anchor: `category-${i + 1}-${anchorToken(slugify(label))}`, label, garments: byCategory.get(label)! }));
+  const slugs = new Set<string>();
+  return labels.map((label, i) => {
+    // Two labels can read alike once slugified ("T-shirts", "T shirts"): the later one is numbered.
+    let slug = slugify(label);
+    for (let n = 2; slugs.has(slug); n++) slug = `${slugify(label)}-${n}`;
+    slugs.add(slug);
+    return { slug, anchor: `category-${i + 1}-${anchorToken(slugify(label))}`, label, garments: byCategory.get(label)! };
+  });
+}
 
+/** The projection and status filters over some garments: the ones that match any. */
+function narrowingFilters(cards: GarmentCardView[]): Pick<GarmentListView['filters'], 'projections' | 'statuses'> {
   const withProjection = (p: Projection) => cards.filter((c) => c.projections.some((x) => x.projection === p)).length;
   const withStatus = (s: string) => cards.filter((c) => c.projections.some((x) => x.status === s)).length;
   return {
-    count: cards.length,
-    groups,
-    filters: {
-      categories: groups.map((g) => ({ href: `#${g.anchor}`, label: g.label, count: g.garments.length })),
-      projections: PROJECTIONS.map((p) => ({ anchor: `only-${p}`, href: `#only-${p}`, label: projectionLabel(p), count: withProjection(p) }))
-        .filter((f) => f.count > 0),
-      statuses: STATUSES.map((s) => ({ anchor: `status-${s}`, href: `#status-${s}`, label: researchStatusLabel(s), count: withStatus(s) }))
-        .filter((f) => f.count > 0),
-    },
+    projections: PROJECTIONS.map((p) => ({ anchor: `only-${p}`, href: `#only-${p}`, label: projectionLabel(p), count: withProjection(p) }))
+      .filter((f) => f.count > 0),
+    statuses: STATUSES.map((s) => ({ anchor: `status-${s}`, href: `#status-${s}`, label: researchStatusLabel(s), count: withStatus(s) }))
+      .filter((f) => f.count > 0),
   };
+}
+
+/**
+ * Links from page `page` of `pages` to its neighbours, the first and the last page.
+ * @example pagination(5, 9, href).links → pages 1, null, 3, 4, 5 (current), 6, 7, null, 9
+ */
+export function pagination(page: number, pages: number, href: (page: number) => string): PaginationView {
+  const links: PaginationView['links'] = [];
+  for (let n = 1; n <= pages; n++) {
+    if (n === 1 || n === pages || Math.abs(n - page) <= PAGINATION_REACH) links.push({ page: n, href: href(n), current: n === page });
+    else if (links.at(-1) !== null) links.push(null);
+  }
+  return { page, pages, previous: page > 1 ? href(page - 1) : null, next: page < pages ? href(page + 1) : null, links };
 }
 
 /** A garment's card: title, brand and category from its first record, one line per projection. */

@@ -1,6 +1,7 @@
 import { GarmentPressError } from '../errors.ts';
 import { SCHEMA_VERSION, type Links } from '../record/types.ts';
 import { researchStatusLabel } from './format.ts';
+import { categoryPages } from './index-view.ts';
 import { linksFor } from './links.ts';
 import { escapeData } from './markdown.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
@@ -116,6 +117,8 @@ export function sitemapPages(routeFiles: string[], index: SiteIndex): SitemapPag
       pages.push({ path: route === '' ? '/' : `/${route}/` });
     }
   }
+  // Pages of dynamic routes: the category listings of a large site.
+  for (const listing of categoryPages(index)) pages.push({ path: listing.path });
   // Garment and record pages are written beside Astro's routes (src/lib/build/record-files.ts).
   for (const slug of [...index.garments.keys()].sort()) pages.push({ path: garmentPath(slug) });
   for (const entry of index.entries) {

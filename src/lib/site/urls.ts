@@ -30,6 +30,17 @@ export function markdownPath(slug: string, projection: Projection): string {
   return `/garments/${slug}/${projection}.md`;
 }
 
+/** Site-relative path of the category listings, on a site too large for the home page to list every garment. */
+export const CATEGORIES_PATH = '/categories/';
+
+/**
+ * Path of a page of a category's listing (see categoryPages, index-view.ts).
+ * @example categoryPath('tops') → '/categories/tops/'; categoryPath('tops', 3) → '/categories/tops/3/'
+ */
+export function categoryPath(slug: string, page = 1): string {
+  return page === 1 ? `${CATEGORIES_PATH}${slug}/` : `${CATEGORIES_PATH}${slug}/${page}/`;
+}
+
 /** Absolute URL of a site path. @example absoluteUrl('/a/', 'https://x.org/base/') → 'https://x.org/base/a/' */
 export function absoluteUrl(sitePath: string, site: string | URL): string {
   const base = String(site).endsWith('/') ? String(site) : `${String(site)}/`;

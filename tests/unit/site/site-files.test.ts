@@ -98,6 +98,13 @@ describe('sitemapPages', () => {
     );
   });
 
+  it('lists the category pages of a site too large for the home page to list every garment', () => {
+    const many = indexEntries(Array.from({ length: 450 }, (_, i) => ({ ...index.entries[0]!, slug: `g-${i}`, category: i % 2 ? 'tops' : 'outerwear' })));
+    const paths = sitemapPages([], many).map((p) => p.path);
+    expect(paths.filter((p) => p.startsWith('/categories/'))).toEqual(['/categories/outerwear/', '/categories/outerwear/2/', '/categories/tops/', '/categories/tops/2/']);
+    expect(sitemapPages([], index).some((p) => p.path.startsWith('/categories/'))).toBe(false);
+  });
+
   it('dates record pages by their publication when it is an ISO date', () => {
     const page = sitemapPages([], index).find((p) => p.path === `/garments/${index.entries[0]!.slug}/${index.entries[0]!.projection}/`)!;
     expect(page.lastmod).toBe(index.entries[0]!.publishedAt);

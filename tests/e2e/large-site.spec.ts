@@ -1,0 +1,85 @@
+// A site with more garments than the home page lists: the home page shows each category's first
+// few and leads to the category pages, which list every garment in pages.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from './fixtures.ts';
+import { LARGE_SITE_GARMENTS, largeSiteUrl } from './site.ts';
+
+test.use({ baseURL: largeSiteUrl() });
+
+/** Every garment link on the pages of a category, following "Next page" from the first. */
+async function categoryGarments(page: import('@playwright/test').Page, href: string): Promise<string[]> {
+  const garments: string[] = [];
+  await page.goto(href);
+  for (;;) {
+    garments.push(...(await page.locator('li.garment h3 a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!))));
+    const next = page.getByRole('link', { name: 'Next page' }).first();
+    if ((await next.count()) === 0) return garments;
+    await next.click();
+  }
+}
+
+test('the home page shows a few garments of each category and leads to all of them', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('.index-intro')).toContainText(`${LARGE_SITE_GARMENTS} garments`);
+  const more = page.locator('.category-more a');
+  const categories = await more.evaluateAll((links) => links.map((a) => ({ href: a.getAttribute('href')!, text: a.textContent! })));
+  expect(categories.length).toBeGreaterThanOrEqual(2);
+  expect(await page.locator('li.garment').count()).toBeLessThanOrEqual(12 * categories.length);
+
+  const all: string[] = [];
+  for (const { href, text } of categories) {
+    const garments = await categoryGarments(page, href);
+    // "All 220 garments in tops": the link says how many its pages list.
+    expect(text).toContain(`All ${garments.length} garments`);
+    all.push(...garments);
+  }
+  expect(all.length).toBe(LARGE_SITE_GARMENTS);
+  expect(new Set(all).size).toBe(LARGE_SITE_GARMENTS);
+});
+
+test('a category of more than one page links its pages, the current one marked', async ({ page }) => {
+  await page.goto('/categories/tops/');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('tops');
+  const pages = page.getByRole('navigation', { name: 'Pages of tops' });
+  await expect(pages.getByRole('link', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+  await expect(pages.getByRole('link', { name: 'Previous page' })).toHaveCount(0);
+  await pages.getByRole('link', { name: 'Page 2' }).click();
+  await expect(page).toHaveURL(/\/categories\/tops\/2\/$/);
+  await expect(page.locator('.index-intro')).toContainText('Garments 201 to');
+  await expect(page.getByRole('navigation', { name: 'Pages of tops' }).getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  await page.getByRole('link', { name: 'Previous page' }).click();
+  await expect(page).toHaveURL(/\/categories\/tops\/$/);
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the status filter narrows a category page to garments with a record of that status', async ({ page }) => {
+    await page.goto('/categories/outerwear/');
+    await page.getByRole('navigation', { name: 'Narrow the list' }).getByRole('link', { name: /^Complete \(/ }).click();
+    const statuses = await page.locator('li.garment:visible').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-statuses')!));
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.length).toBeLessThan(await page.locator('li.garment').count());
+    for (const status of statuses) expect(status.split(' ')).toContain('complete');
+  });
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`the home page and a category page have no serious or critical accessibility violations in ${scheme} mode`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const path of ['/', '/categories/tops/2/']) {
+      await page.goto(path);
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+      const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${path}: ${v.id}: ${v.help}`);
+      expect(blocking).toEqual([]);
+    }
+  });
+}
+
+test('a category page fits 320 pixels without scrolling sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  await page.goto('/categories/tops/2/');
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+});

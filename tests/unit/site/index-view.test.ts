@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { categoryPages, garmentListView, LISTING_LIMITS, pagination, type ListingLimits } from '../../../src/lib/site/index-view.ts';
+import { indexEntries, siteEntryOf, type SiteEntry } from '../../../src/lib/site/site-index.ts';
+import { sampleRecords } from '../../support/records.ts';
+
+const samples = sampleRecords();
+const base = siteEntryOf(samples.find((s) => s.record.projection === 'svc')!.record, 'base.json');
+
+/** A site of `count` garments (a commerce record each), the n-th titled "Garment <n>" in the category `categoryOf(n)`. */
+function site(count: number, categoryOf: (n: number) => string | null = (n) => (n % 3 === 0 ? 'outerwear' : 'tops')) {
+  const entries: SiteEntry[] = Array.from({ length: count }, (_, i) => ({
+    ...base,
+    slug: `garment-${String(i).padStart(4, '0')}`,
+    title: `Garment ${String(i).padStart(4, '0')}`,
+    category: categoryOf(i),
+    researchStatus: i % 2 === 0 ? 'complete' : 'in_progress',
+  }));
+  return indexEntries(entries);
+}
+
+const small: ListingLimits = { homeGarments: 6, categoryPreview: 2, pageGarments: 3 };
+
+describe('garmentListView', () => {
+  it('lists every garment of a site the home page can hold, with every filter', () => {
+    const list = garmentListView(site(6), small);
+    expect(list.count).toBe(6);
+    expect(list.groups.map((g) => [g.label, g.garments.length, g.more])).toEqual([['outerwear', 2, null], ['tops', 4, null]]);
+    expect(list.filters.categories.map((f) => f.href)).toEqual(list.groups.map((g) => `#${g.anchor}`));
+    expect(list.filters.projections.map((f) => [f.label, f.count])).toEqual([['Commerce', 6]]);
+    expect(list.filters.statuses.map((f) => [f.label, f.count])).toEqual([['Complete', 3], ['In progress', 3]]);
+    expect(categoryPages(site(6), small)).toEqual([]);
+  });
+
+  it('on a larger site shows each category’s first garments and leads to its pages', () => {
+    const list = garmentListView(site(7), small);
+    expect(list.count).toBe(7);
+    expect(list.groups.map((g) => [g.label, g.garments.map((c) => c.title), g.more])).toEqual([
+      ['outerwear', ['Garment 0000', 'Garment 0003'], { href: '/categories/outerwear/', count: 3 }],
+      ['tops', ['Garment 0001', 'Garment 0002'], { href: '/categories/tops/', count: 4 }],
+    ]);
+    // The category filters lead to the category pages and count all their garments; the others would count only the previews.
+    expect(list.filters.categories).toEqual([
+      { href: '/categories/outerwear/', label: 'outerwear', count: 3 },
+      { href: '/categories/tops/', label: 'tops', count: 4 },
+    ]);
+    expect(list.filters.projections).toEqual([]);
+    expect(list.filters.statuses).toEqual([]);
+  });
+
+  it('by default lists up to 200 garments on the home page', () => {
+    expect(LISTING_LIMITS.homeGarments).toBe(200);
+    expect(garmentListView(site(200)).groups.every((g) => g.more === null)).toBe(true);
+    expect(garmentListView(site(201)).groups.every((g) => g.more !== null && g.garments.length === LISTING_LIMITS.categoryPreview)).toBe(true);
+  });
+});
+
+describe('categoryPages', () => {
+  it('lists every garment of each category once, in title order, a page at a time', () => {
+    const pages = categoryPages(site(10), small);
+    expect(pages.map((p) => [p.path, p.first, p.last, p.total, p.list.groups[0]!.garments.map((c) => c.title.slice(-2))])).toEqual([
+      ['/categories/outerwear/', 1, 3, 4, ['00', '03', '06']],
+      ['/categories/outerwear/2/', 4, 4, 4, ['09']],
+      ['/categories/tops/', 1, 3, 6, ['01', '02', '04']],
+      ['/categories/tops/2/', 4, 6, 6, ['05', '07', '08']],
+    ]);
+  });
+
+  it('counts the projection and status filters over the page’s own garments', () => {
+    const [first] = categoryPages(site(10), small);
+    expect(first!.list.count).toBe(3);
+    expect(first!.list.filters.categories).toEqual([]);
+    expect(first!.list.filters.statuses.map((f) => [f.label, f.count])).toEqual([['Complete', 2], ['In progress', 1]]);
+  });
+
+  it('links each page to its neighbours', () => {
+    const tops = categoryPages(site(10), small).filter((p) => p.label === 'tops');
+    expect(tops.map((p) => [p.pagination.previous, p.pagination.next])).toEqual([
+      [null, '/categories/tops/2/'],
+      ['/categories/tops/', null],
+    ]);
+  });
+
+  it('gives categories that read alike distinct addresses, and record text no way out of /categories/', () => {
+    const labels = ['T-shirts', 't shirts', '../../etc', '<script>', '丁寧'];
+    const paths = categoryPages(site(10, (n) => labels[n % labels.length]!), small).filter((p) => p.first === 1).map((p) => p.path);
+    expect(paths).toEqual(['/categories/etc/', '/categories/script/', '/categories/t-shirts/', '/categories/t-shirts-2/', '/categories/other/']);
+  });
+
+  it('puts garments without a category last, as uncategorised', () => {
+    const pages = categoryPages(site(10, (n) => (n < 8 ? 'tops' : null)), small);
+    expect(pages.at(-1)).toMatchObject({ path: '/categories/uncategorised/', label: 'Uncategorised', total: 2 });
+  });
+});
+
+describe('pagination', () => {
+  const href = (page: number) => `/p/${page}/`;
+  const numbers = (page: number, pages: number) => pagination(page, pages, href).links.map((link) => (link ? (link.current ? `[${link.page}]` : link.page) : '…'));
+
+  it('links the first and last page and two on each side of the current one, marking gaps', () => {
+    expect(numbers(5, 9)).toEqual([1, '…', 3, 4, '[5]', 6, 7, '…', 9]);
+    expect(numbers(1, 9)).toEqual(['[1]', 2, 3, '…', 9]);
+    expect(numbers(9, 9)).toEqual([1, '…', 7, 8, '[9]']);
+    expect(numbers(4, 7)).toEqual([1, 2, 3, '[4]', 5, 6, 7]);
+    expect(numbers(1, 1)).toEqual(['[1]']);
+  });
+
+  it('links the previous and next page where there is one', () => {
+    expect(pagination(1, 3, href)).toMatchObject({ previous: null, next: '/p/2/' });
+    expect(pagination(3, 3, href)).toMatchObject({ previous: '/p/2/', next: null });
+  });
+});
