@@ -298,7 +298,7 @@ describe('buildSearchIndex', () => {
     const all = entries();
     const rendered = all[0]!.slug;
     const progress: number[] = [];
-    const summary = await writeRecordOutputs({ entries: all, renderedSlugs: [rendered], siteDir, site, stylesheet }, (indexed) => progress.push(indexed));
+    const summary = await writeRecordOutputs({ entries: all, checkedFiles: checkedFiles(all), renderedSlugs: [rendered], siteDir, site, stylesheet }, (indexed) => progress.push(indexed));
     expect(summary.search.pages).toBe(all.length);
     expect(progress.at(-1)).toBe(all.length);
     const index = indexEntries(all, new Set([rendered]));
@@ -323,7 +323,9 @@ describe('buildSearchIndex', () => {
     const job = { site: 'https://x.example/', stylesheet: '/styles/site.test.css' };
     const missing = { ...entries()[0]!, file: path.join(work, 'gone.json') };
     const siteDir = path.join(work, 'outputs-missing');
-    const unreadable = await writeRecordOutputs({ ...job, entries: [missing, ...entries().slice(1)], renderedSlugs: null, siteDir }).catch((error: unknown) => error);
+    const withMissing = [missing, ...entries().slice(1)];
+    const checked = new Map([...checkedFiles(entries().slice(1)), [missing.file, { file: missing.file, size: 10, mtimeMs: 0 }]]);
+    const unreadable = await writeRecordOutputs({ ...job, entries: withMissing, checkedFiles: checked, renderedSlugs: null, siteDir }).catch((error: unknown) => error);
     expect(unreadable).toBeInstanceOf(RecordFilesError);
     expect((unreadable as Error).message).toMatch(/^pages: failed while reading .*gone\.json: /);
     // Every thread has ended by then: nothing more is written into the folder.
@@ -334,8 +336,30 @@ describe('buildSearchIndex', () => {
     const blocked = path.join(work, 'outputs-blocked');
     mkdirSync(blocked);
     writeFileSync(path.join(blocked, 'garments'), 'a file where the garments folder goes');
-    const unwritable = await writeRecordOutputs({ ...job, entries: entries(), renderedSlugs: null, siteDir: blocked }).catch((error: unknown) => error);
+    const unwritable = await writeRecordOutputs({ ...job, entries: entries(), checkedFiles: checkedFiles(entries()), renderedSlugs: null, siteDir: blocked }).catch((error: unknown) => error);
     expect(unwritable).toBeInstanceOf(RecordFilesError);
     expect((unwritable as Error).message).toMatch(/^pages: failed while writing the files of \/garments\/[\w-]+\/: ENOTDIR/);
   });
+
+  it('renders a record file only as it was checked: one edited since fails the pages, naming the file', async () => {
+    const job = { site: 'https://x.example/', stylesheet: '/styles/site.test.css', renderedSlugs: null };
+    const [first, ...rest] = entries();
+    const edited = { ...first!, file: path.join(work, `edited.${first!.projection}.json`) };
+    cpSync(first!.file, edited.file);
+    const checked = checkedFiles([edited, ...rest]);
+    // The same record, rewritten in another layout after its check: its size is no longer the checked one.
+    writeFileSync(edited.file, JSON.stringify(JSON.parse(readFileSync(edited.file, 'utf8'))));
+    const failed = await writeRecordOutputs({ ...job, entries: [edited, ...rest], checkedFiles: checked, siteDir: path.join(work, 'outputs-edited') }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(RecordFilesError);
+    expect((failed as Error).message).toBe(`pages: failed while reading ${edited.file}: the file changed after the build first looked at it: build again`);
+    // As checked, it renders.
+    const summary = await writeRecordOutputs({ ...job, entries: [edited, ...rest], checkedFiles: checkedFiles([edited, ...rest]), siteDir: path.join(work, 'outputs-as-checked') });
+    expect(summary.pages.records).toBe(rest.length + 1);
+  });
 });
+
+
+/** Each entry's record file with its size and modification time now, as a check records them. */
+function checkedFiles(list: SiteEntry[]): Map<string, { file: string; size: number; mtimeMs: number }> {
+  return new Map(list.map(({ file }) => [file, { file, size: statSync(file).size, mtimeMs: statSync(file).mtimeMs }]));
+}

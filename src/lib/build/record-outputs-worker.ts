@@ -1,12 +1,27 @@
 // A record thread behind writeRecordOutputs: reads each of its garments' records once (checking it first when asked) for its page, its twins and its search page.
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkRecordBytes, type GarmentRecord } from '../record/index.ts';
 import { searchRecord } from '../search/search-record.ts';
 import { recordFromBytes, siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
 import { garmentFile, recordFiles, writeSiteFiles } from './record-files.ts';
-import type { RecordThreadData, RecordThreadMessage } from './record-outputs.ts';
+import type { PlannedRecord, RecordThreadData, RecordThreadMessage } from './record-outputs.ts';
+
+/**
+ * A record file's bytes, when it still has the size and time it was planned (or checked) with: a
+ * file edited since would be published unchecked, or not as the build state says it was.
+ */
+function readAsPlanned({ file, size, mtimeMs }: PlannedRecord): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const now = fstatSync(fd);
+    if (now.size !== size || now.mtimeMs !== mtimeMs) throw new Error('the file changed after the build first looked at it: build again');
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 if (parentPort) {
   const port = parentPort;
@@ -24,7 +39,7 @@ if (parentPort) {
       for (const key of keys) {
         current = key.file;
         step = 'reading';
-        const bytes = readFileSync(key.file);
+        const bytes = readAsPlanned(key);
         const { record, problems } = check ? checkRecordBytes(key.file, bytes) : { record: recordFromBytes(bytes), problems: [] };
         const entry = record && siteEntryOf(record, key.file);
         if (check) say({ type: 'checked', file: key.file, problems, entry });

@@ -28,6 +28,8 @@ interface OutputPlace {
 /** Records checked already: every record of the site, and which garments to render. */
 interface CheckedRecords {
   entries: SiteEntry[];
+  /** Each record file's size and modification time when it was checked, by file: a thread renders a file only as it was checked. */
+  checkedFiles: ReadonlyMap<string, FileStat>;
   /** The garments rendered by this build (their pages and twins are written); null for all. */
   renderedSlugs: string[] | null;
   /** The last build's index, to take unchanged garments' pages from. */
@@ -52,8 +54,8 @@ export type RecordOutputsJob = OutputPlace & (CheckedRecords | UncheckedRecords)
 
 /** What one record thread is given. */
 export interface RecordThreadData extends Omit<OutputPlace, 'shardPages'> {
-  /** This thread's garments, in the order the index asks for their pages: each garment's record files. */
-  garments: RecordKey[][];
+  /** This thread's garments, in the order the index asks for their pages: each garment's record files, with their size and time when planned or checked. */
+  garments: PlannedRecord[][];
   /** Whether to check each record (JSON, schema, integrity) as it is read, and say what was found. */
   check: boolean;
   /** Holds 1 once a record cannot be rendered: the build will fail, so the threads only check from then on. */
@@ -114,7 +116,13 @@ export async function writeRecordOutputs(
   const index = 'entries' in job ? indexEntries(job.entries, job.renderedSlugs && new Set(job.renderedSlugs)) : undefined;
   const records: readonly RecordKey[] = 'unchecked' in job ? job.unchecked : index!.entries;
   const order = indexingOrder(records, shardPages).flat().filter((key) => !index || rendersGarment(index, key.slug));
-  const garments = [...Map.groupBy(order, (key) => key.slug).values()];
+  const planned = (key: RecordKey): PlannedRecord => {
+    if ('unchecked' in job) return key as PlannedRecord;
+    const checkedFile = job.checkedFiles.get(key.file);
+    if (!checkedFile) throw new RecordFilesError(`pages: ${key.file} is to be rendered, but was not checked`);
+    return { file: key.file, slug: key.slug, projection: key.projection, size: checkedFile.size, mtimeMs: checkedFile.mtimeMs };
+  };
+  const garments = [...Map.groupBy(order.map(planned), (key) => key.slug).values()];
   const threads = Math.max(1, Math.min(availableParallelism(), garments.length));
   const pages = new PageExchange();
   const started = performance.now();
