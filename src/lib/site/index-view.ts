@@ -129,22 +129,32 @@ interface Category {
   garments: GarmentCardView[];
 }
 
+/** Titles and categories in English alphabetical order, letter case aside. */
+const byName = new Intl.Collator('en', { sensitivity: 'base' }).compare;
+
+/** Each site index's categories, made once: the home page, the category pages and the sitemap all ask. */
+const categoriesByIndex = new WeakMap<SiteIndex, Category[]>();
+
 /** The site's garments by category (A–Z, uncategorised last), each sorted by title. */
 function categoriesOf(index: SiteIndex): Category[] {
+  const known = categoriesByIndex.get(index);
+  if (known) return known;
   const cards = [...index.garments.entries()].map(([slug, records]) => garmentCard(slug, records));
-  cards.sort((a, b) => a.title.localeCompare(b.title, 'en', { sensitivity: 'base' }) || a.slug.localeCompare(b.slug));
+  cards.sort((a, b) => byName(a.title, b.title) || a.slug.localeCompare(b.slug));
   const uncategorised = t('index.uncategorised');
   const byCategory = Map.groupBy(cards, (card) => card.category);
-  const labels = [...byCategory.keys()].sort((a, b) =>
-    Number(a === uncategorised) - Number(b === uncategorised) || a.localeCompare(b, 'en', { sensitivity: 'base' }));
+  const labels = [...byCategory.keys()].sort((a, b) => Number(a === uncategorised) - Number(b === uncategorised) || byName(a, b));
   const slugs = new Set<string>();
-  return labels.map((label, i) => {
+  const categories = labels.map((label, i) => {
+    const base = slugify(label);
     // Two labels can read alike once slugified ("T-shirts", "T shirts"): the later one is numbered.
-    let slug = slugify(label);
-    for (let n = 2; slugs.has(slug); n++) slug = `${slugify(label)}-${n}`;
+    let slug = base;
+    for (let n = 2; slugs.has(slug); n++) slug = `${base}-${n}`;
     slugs.add(slug);
-    return { slug, anchor: `category-${i + 1}-${anchorToken(slugify(label))}`, label, garments: byCategory.get(label)! };
+    return { slug, anchor: `category-${i + 1}-${anchorToken(base)}`, label, garments: byCategory.get(label)! };
   });
+  categoriesByIndex.set(index, categories);
+  return categories;
 }
 
 /** The projection and status filters over some garments: the ones that match any. */
