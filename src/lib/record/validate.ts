@@ -1,17 +1,18 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 'json' };
 import { describeValue, pointerToken, type Problem } from './problem.ts';
 import { SCHEMA_VERSION, type GarmentRecord, type Projection } from './types.ts';
 import { counted } from '../counted.ts';
+import { cachedValidator } from './validator-cache.ts';
 
 /** The published JSON Schema, the one the validator compiles. */
 export const recordSchema = schema;
 
 let compiled: ValidateFunction | undefined;
 
-/** The one compiled validator (strict mode, every error), made on first use. */
+/** The one compiled validator (strict mode, every error), made (or loaded from the cache) on first use. */
 export function recordValidator(): ValidateFunction {
-  compiled ??= new Ajv2020({ strict: true, allErrors: true, verbose: true }).compile(schema);
+  compiled ??= cachedValidator(schema, { strict: true, allErrors: true, verbose: true });
   return compiled;
 }
 
@@ -39,10 +40,21 @@ export function validateRecord(value: unknown, file: string): Problem[] {
   return explainErrors(validate.errors ?? [], value as Partial<GarmentRecord>).map(([pointer, message]) => problem(pointer, message));
 }
 
+/** The data keys of each projection, as the rules of its data object list them. */
+const DATA_KEY_LISTS = new Set([JSON.stringify(schema.$defs.svcData.required), JSON.stringify(schema.$defs.techData.required)]);
+
+/**
+ * Whether an error is a rule of a projection's data object itself (its keys), not of a value in it.
+ * Told by the keys the rule's schema lists, not by the schema object: a cached validator holds its own copy.
+ */
+function isDataKeyRule(error: ErrorObject): boolean {
+  return error.instancePath === '/data' && DATA_KEY_LISTS.has(JSON.stringify((error.parentSchema as { required?: unknown } | undefined)?.required));
+}
+
 /** Turns ajv's raw errors into one [pointer, message] per real problem. */
 function explainErrors(errors: ErrorObject[], record: Partial<GarmentRecord>): [string, string][] {
   const projection = record.projection;
-  const dataKeyErrors = errors.filter((e) => e.parentSchema === schema.$defs.svcData || e.parentSchema === schema.$defs.techData);
+  const dataKeyErrors = errors.filter(isDataKeyRule);
   const valueRuleAt = new Set(errors.filter((e) => e.keyword === 'enum' || e.keyword === 'const').map((e) => e.instancePath));
   const relevant = errors.filter(
     (e) =>
