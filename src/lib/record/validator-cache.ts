@@ -14,7 +14,7 @@ const AJV_VERSION = (require('ajv/package.json') as { version: string }).version
 const AJV_RUNTIME = /require\("(ajv\/dist\/runtime\/[\w/]+)"\)/g;
 
 /** Where compiled validators are kept: node_modules/.cache, so a fresh install starts without them. */
-export const VALIDATOR_CACHE = fileURLToPath(new URL('../../../node_modules/.cache/garment-press/', import.meta.url));
+const VALIDATOR_CACHE = fileURLToPath(new URL('../../../node_modules/.cache/garment-press/', import.meta.url));
 
 /**
  * The ajv validator of a schema, compiled once per install: ajv's code for it is kept in `cacheDir`
