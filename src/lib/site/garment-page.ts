@@ -5,8 +5,8 @@ import type { GarmentEntries } from './site-index.ts';
 import { t } from './strings.ts';
 import { absoluteUrl } from './urls.ts';
 
-/** /garments/<slug>/, the whole HTML document: leads to the projection(s) a garment has. */
-export function garmentPageHtml(slug: string, records: GarmentEntries, site: string, stylesheet: string): string {
+/** /garments/<slug>/, the whole HTML document in pieces: leads to the projection(s) a garment has. */
+export function garmentPageHtml(slug: string, records: GarmentEntries, site: string, stylesheet: string): string[] {
   const garment = garmentCard(slug, records);
   const missing = (['svc', 'tech'] as const).filter((projection) => !records[projection]);
   const head = {

@@ -22,6 +22,18 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
   return new SafeHtml(markup);
 }
 
+/**
+ * Markup as pieces, in order: one per item of `value` when it is a list (lists in it are opened
+ * too), else one. A page kept in pieces is never one long string, which V8 would place in its
+ * large-object space, fresh memory for every page (see writeSiteFiles); a piece is a part of it.
+ * @example markupPieces([html`<ol>`, [html`<li>${'a'}</li>`, false], html`</ol>`]) → ['<ol>', '<li>a</li>', '</ol>']
+ */
+export function markupPieces(value: HtmlValue): string[] {
+  if (Array.isArray(value)) return (value as readonly HtmlValue[]).flatMap(markupPieces);
+  const markup = markupOf(value);
+  return markup === '' ? [] : [markup];
+}
+
 /** Marks markup built elsewhere by escaping functions (fragments.ts, the text renderer) as safe to insert. */
 export function trustedHtml(markup: string): SafeHtml {
   return new SafeHtml(markup);

@@ -12,8 +12,9 @@ import { FORBIDDEN_IN_HTML, readsMarkdown, safeHref, withoutForbiddenCharacters 
  * sources), formatted as the page formats it. Record text is untrusted: text blocks keep their
  * inline Markdown, but nothing in them can start a block (heading, list, table, quote, HTML,
  * footnote definition) or end the front matter. `view` is the record page's view, when already built.
+ * The text comes in pieces, a block each, to be written one after another.
  */
-export function recordMarkdown(record: GarmentRecord, links: Links, view: PageView = pageView(record, { otherProjectionExists: links.other_projection !== null })): string {
+export function recordMarkdown(record: GarmentRecord, links: Links, view: PageView = pageView(record, { otherProjectionExists: links.other_projection !== null })): string[] {
   const labels = footnoteLabels(record.claims.map((claim) => claim.id));
   const ref = (claimId: string) => {
     const label = labels.get(claimId);
@@ -178,8 +179,8 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
   }
 
   // Definitions last, in the page's claim order; every one is referenced from the claims table.
-  if (view.claims.length) out.push(view.claims.map((claim) => claimFootnote(claim, labels.get(claim.id)!, ref)).join('\n\n'));
-  return `${out.join('\n\n')}\n`;
+  out.push(...view.claims.map((claim) => claimFootnote(claim, labels.get(claim.id)!, ref)));
+  return out.map((block, i) => `${block}${i < out.length - 1 ? '\n\n' : '\n'}`);
 }
 
 function frontMatter(record: GarmentRecord, view: PageView, links: Links): string {

@@ -1,4 +1,4 @@
-import { html, type SafeHtml } from './html.ts';
+import { html, markupPieces, type HtmlValue, type SafeHtml } from './html.ts';
 import { t } from './strings.ts';
 import { API_DOCS_PATH } from './urls.ts';
 
@@ -38,7 +38,11 @@ export function siteFooterHtml(): SafeHtml {
   return html`<footer class="site-footer"><div class="site-footer-inner"><p>${t('site.footer')}</p></div></footer>`;
 }
 
-/** A whole page built outside Astro, in the frame Base.astro gives Astro's pages. */
-export function pageDocument(head: PageHead, main: SafeHtml, moreHead: SafeHtml | null = null): string {
-  return html`<!DOCTYPE html><html lang="en"><head>${headHtml(head)}${moreHead}</head><body>${siteHeaderHtml()}<main id="main" tabindex="-1">${main}</main>${siteFooterHtml()}</body></html>`.markup;
+/** A whole page built outside Astro, in the frame Base.astro gives Astro's pages, in pieces (see markupPieces): `main`'s, between the frame's. */
+export function pageDocument(head: PageHead, main: HtmlValue, moreHead: SafeHtml | null = null): string[] {
+  return markupPieces([
+    html`<!DOCTYPE html><html lang="en"><head>${headHtml(head)}${moreHead}</head><body>${siteHeaderHtml()}<main id="main" tabindex="-1">`,
+    main,
+    html`</main>${siteFooterHtml()}</body></html>`,
+  ]);
 }

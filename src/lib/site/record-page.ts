@@ -1,6 +1,6 @@
 import type { GarmentRecord, Links } from '../record/types.ts';
 import { claimLinksHtml } from './fragments.ts';
-import { classList, html, trustedHtml, type SafeHtml } from './html.ts';
+import { classList, html, trustedHtml, type HtmlValue, type SafeHtml } from './html.ts';
 import { recordJsonLd, scriptSafeJson } from './json-ld.ts';
 import { pageDocument } from './page-frame.ts';
 import type { PageView } from './page-view.ts';
@@ -22,10 +22,10 @@ import { t } from './strings.ts';
 import { absoluteUrl, jsonPath, markdownPath } from './urls.ts';
 
 /**
- * A record's page, the whole HTML document: built as a string from its view (not through Astro,
- * whose per-page machinery cost more than the page itself), in the frame Astro's pages share.
+ * A record's page, the whole HTML document in pieces (see markupPieces): built from its view (not
+ * through Astro, whose per-page machinery cost more than the page itself), in the frame Astro's pages share.
  */
-export function recordPageHtml(record: GarmentRecord, view: PageView, links: Links, site: string, stylesheet: string): string {
+export function recordPageHtml(record: GarmentRecord, view: PageView, links: Links, site: string, stylesheet: string): string[] {
   const { meta } = view;
   return pageDocument(
     { title: meta.title, description: meta.description, canonical: absoluteUrl(meta.path, site), image: meta.image, ogType: 'article', stylesheet },
@@ -42,19 +42,26 @@ function alternatesHtml(record: GarmentRecord, links: Links): SafeHtml {
   }<script type="application/ld+json">${trustedHtml(scriptSafeJson(recordJsonLd(record, links)))}</script>`;
 }
 
-/** The body of a record page, in reading order; parts with nothing to show are left out. */
-function recordBodyHtml(view: PageView): SafeHtml {
+/** The body of a record page, in reading order, a piece per part; parts with nothing to show are left out. */
+function recordBodyHtml(view: PageView): HtmlValue[] {
   const contents = html`<nav class="contents" aria-labelledby="contents-heading"><h2 id="contents-heading" class="contents-heading">${t('nav.contents')}</h2><ol>${view.contents.map(
     (entry) => html`<li><a href="${entry.href}">${entry.label}</a></li>`,
   )}</ol></nav>`;
-  const sections = view.sections.map((section) => pagePartHtml(section.anchor, section.heading, section.blocks.map((block) => textBlockHtml(block)), 'page-section'));
-  return html`<article class="record" data-projection="${view.projection}">${recordHeaderHtml(view)}<div class="record-layout">${contents}<div class="record-body">${sections}${selectionSummaryHtml(
-    view.selectionSummary,
-  )}${view.faq.length > 0 && faqHtml(view.faq)}${view.images.length > 0 && imagesHtml(view.images)}${view.catalog && catalogHtml(view.catalog)}${
-    view.gapGroups.length > 0 && gapsHtml(view.gapGroups)
-  }${(view.identity.length > 0 || view.seed.length > 0 || view.collections.length > 0) && dataCollectionsHtml(view)}${view.conflicts.length > 0 && conflictsHtml(view.conflicts)}${
-    view.decisions.length > 0 && decisionsHtml(view.decisions)
-  }${view.claims.length > 0 && claimsHtml(view.claims)}${view.sources.length > 0 && sourcesHtml(view.sources)}</div></div></article>`;
+  return [
+    html`<article class="record" data-projection="${view.projection}">${recordHeaderHtml(view)}<div class="record-layout">${contents}<div class="record-body">`,
+    view.sections.map((section) => pagePartHtml(section.anchor, section.heading, section.blocks.map((block) => textBlockHtml(block)), 'page-section')),
+    selectionSummaryHtml(view.selectionSummary),
+    view.faq.length > 0 && faqHtml(view.faq),
+    view.images.length > 0 && imagesHtml(view.images),
+    view.catalog && catalogHtml(view.catalog),
+    view.gapGroups.length > 0 && gapsHtml(view.gapGroups),
+    (view.identity.length > 0 || view.seed.length > 0 || view.collections.length > 0) && dataCollectionsHtml(view),
+    view.conflicts.length > 0 && conflictsHtml(view.conflicts),
+    view.decisions.length > 0 && decisionsHtml(view.decisions),
+    view.claims.length > 0 && claimsHtml(view.claims),
+    view.sources.length > 0 && sourcesHtml(view.sources),
+    html`</div></div></article>`,
+  ];
 }
 
 /** The top of a record page: what the garment is, which projection this is, and how finished the research is. */

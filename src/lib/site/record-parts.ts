@@ -10,9 +10,13 @@ import { t, tCount } from './strings.ts';
  * inserted as it is.
  */
 
-/** A titled part of the page with its own anchor. */
-export function pagePartHtml(anchor: string, heading: string, content: HtmlValue, className?: string): SafeHtml {
-  return html`<section id="${anchor}" class="${classList('page-part', className)}" aria-labelledby="${anchor}-heading"><h2 id="${anchor}-heading">${heading}</h2>${content}</section>`;
+/** A titled part of the page with its own anchor, in pieces: its start, its content's (see markupPieces), its end. */
+export function pagePartHtml(anchor: string, heading: string, content: HtmlValue, className?: string): HtmlValue[] {
+  return [
+    html`<section id="${anchor}" class="${classList('page-part', className)}" aria-labelledby="${anchor}-heading"><h2 id="${anchor}-heading">${heading}</h2>`,
+    content,
+    html`</section>`,
+  ];
 }
 
 /** A text block as a paragraph: its kind named in a visible label, its sanitised text, its claim markers. */
@@ -28,7 +32,7 @@ function fieldListHtml(fields: FieldView[], className?: string): SafeHtml | null
 }
 
 /** What the garment suits, its trade-offs and the summary's limitations. */
-export function selectionSummaryHtml(summary: PageView['selectionSummary']): SafeHtml {
+export function selectionSummaryHtml(summary: PageView['selectionSummary']): HtmlValue[] {
   const column = (heading: string, blocks: TextBlockView[]) => blocks.length > 0 && html`<div><h3>${heading}</h3>${blocks.map((block) => textBlockHtml(block))}</div>`;
   return pagePartHtml(
     'selection-summary',
@@ -40,12 +44,12 @@ export function selectionSummaryHtml(summary: PageView['selectionSummary']): Saf
 }
 
 /** Questions and answers; answers are text blocks with their claim links. */
-export function faqHtml(faq: PageView['faq']): SafeHtml {
+export function faqHtml(faq: PageView['faq']): HtmlValue[] {
   return pagePartHtml('faq', t('part.faq'), faq.map((entry) => html`<div class="faq-entry" id="${entry.anchor}"><h3>${entry.question}</h3>${textBlockHtml(entry.answer)}</div>`));
 }
 
 /** The record's images, lazy-loaded; an address that is not http(s) is never used as a source. */
-export function imagesHtml(images: ImageView[]): SafeHtml {
+export function imagesHtml(images: ImageView[]): HtmlValue[] {
   const image = (view: ImageView) =>
     html`<li><figure>${
       view.src
@@ -56,7 +60,7 @@ export function imagesHtml(images: ImageView[]): SafeHtml {
 }
 
 /** The catalog entry: identifiers, measurement tables (real tables) and care instructions. */
-export function catalogHtml(catalog: CatalogView): SafeHtml {
+export function catalogHtml(catalog: CatalogView): HtmlValue[] {
   const table = (view: CatalogView['tables'][number]) =>
     html`<div class="table-scroll" tabindex="0" role="region" aria-label="${view.caption}"><table><caption>${view.caption}</caption><thead><tr><th scope="col">${t(
       'catalog.rowLabel',
@@ -74,7 +78,7 @@ export function catalogHtml(catalog: CatalogView): SafeHtml {
 }
 
 /** Research gaps by priority, each with what is missing, why it matters and the next action. */
-export function gapsHtml(groups: PageView['gapGroups']): SafeHtml {
+export function gapsHtml(groups: PageView['gapGroups']): HtmlValue[] {
   return pagePartHtml(
     'research-gaps',
     t('part.gaps'),
@@ -95,7 +99,7 @@ export function gapsHtml(groups: PageView['gapGroups']): SafeHtml {
  * The record's data for this projection: identity, then each non-empty collection as a table or
  * cards; every item carries its anchor (`<collection>-<id>`) and links to the claims about it.
  */
-export function dataCollectionsHtml(view: PageView): SafeHtml {
+export function dataCollectionsHtml(view: PageView): HtmlValue[] {
   const identity = view.identity.length > 0 && html`<section id="data-identity" aria-labelledby="data-identity-heading" class="collection"><h3 id="data-identity-heading">${t(
     'collection.identity',
   )}</h3>${fieldListHtml(view.identity)}</section>`;
@@ -117,7 +121,7 @@ export function dataCollectionsHtml(view: PageView): SafeHtml {
     )})</span></h3>${shown}</section>`;
   };
   const empty = view.emptyCollections.length > 0 && html`<p class="empty-collections"><strong>${t('data.none')}</strong> ${view.emptyCollections.join(', ')}.</p>`;
-  return pagePartHtml('data', t('part.data'), html`${identity}${seed}${view.collections.map(collection)}${empty}`);
+  return pagePartHtml('data', t('part.data'), [identity, seed, view.collections.map(collection), empty]);
 }
 
 /**
@@ -150,7 +154,7 @@ function sizeChartHtml(grid: MeasurementGrid): SafeHtml {
 }
 
 /** Conflicts between claims: what they disagree about, how it was resolved and which claim was selected. */
-export function conflictsHtml(conflicts: ConflictView[]): SafeHtml {
+export function conflictsHtml(conflicts: ConflictView[]): HtmlValue[] {
   const conflict = (view: ConflictView) =>
     html`<li id="${view.anchor}" class="${classList('entry', !view.resolved && 'entry--open')}"><p class="entry-title">${trustedHtml(targetHtml(view.target))} <span class="${classList(
       'badge',
@@ -164,7 +168,7 @@ export function conflictsHtml(conflicts: ConflictView[]): SafeHtml {
 }
 
 /** Decisions: the scenario, its interpretation and the assumptions and unknowns behind it. */
-export function decisionsHtml(decisions: DecisionView[]): SafeHtml {
+export function decisionsHtml(decisions: DecisionView[]): HtmlValue[] {
   const decision = (view: DecisionView) =>
     html`<article id="${view.anchor}" class="entry" aria-labelledby="${view.anchor}-heading"><h3 id="${view.anchor}-heading">${view.scenario}</h3><p>${view.interpretation}</p><dl class="fields">${view.lists.map(
       (list) => html`<div><dt>${list.label}</dt><dd><ul class="plain-list">${list.items.map((item) => html`<li>${item}</li>`)}</ul></dd></div>`,
@@ -173,12 +177,12 @@ export function decisionsHtml(decisions: DecisionView[]): SafeHtml {
 }
 
 /** Claim entries, numbered in order of first citation (each built by claimEntryHtml: a page has dozens). */
-export function claimsHtml(claims: ClaimView[]): SafeHtml {
-  return pagePartHtml('claims', t('part.claims'), html`<ol class="claims">${trustedHtml(claims.map(claimEntryHtml).join(''))}</ol>`);
+export function claimsHtml(claims: ClaimView[]): HtmlValue[] {
+  return pagePartHtml('claims', t('part.claims'), [html`<ol class="claims">`, claims.map((claim) => trustedHtml(claimEntryHtml(claim))), html`</ol>`]);
 }
 
 /** Every source: title, address (linked only when http(s)), publisher, type, access and dates, and the claims resting on it. */
-export function sourcesHtml(sources: SourceView[]): SafeHtml {
+export function sourcesHtml(sources: SourceView[]): HtmlValue[] {
   const source = (view: SourceView) =>
     html`<li id="${view.anchor}" class="source"><p class="source-title"><cite>${view.title}</cite>${
       view.url && html` <a href="${view.url}" class="external source-url" rel="noopener noreferrer">${view.url}</a>`

@@ -19,4 +19,13 @@ describe('writeSiteFiles', () => {
     expect(readFileSync(path.join(siteDir, 'a/b/lone.md'), 'utf8')).toBe('half \ufffd of a pair, and \ufffd alone');
     expect(readFileSync(path.join(siteDir, 'raw.json'))).toEqual(Buffer.from(bytes));
   });
+
+  it('writes text in pieces as the text they make, past any size and after a larger file', () => {
+    const siteDir = mkdtempSync(path.join(tmpdir(), 'site-files-'));
+    const large = Array.from({ length: 3_000 }, (_, i) => `<li id="c-${i}">Twill – ${'x'.repeat(i % 700)} ↩ 🧵</li>`);
+    const pieces = { '/large.html': ['<ol>', ...large, '</ol>'], '/small.md': ['# Tee\n\n', 'naïve\n'], '/empty.md': [] };
+    writeSiteFiles(siteDir, Object.entries(pieces).map(([sitePath, content]) => ({ sitePath, content })));
+    expect(readFileSync(path.join(siteDir, 'large.html')).length).toBeGreaterThan(1 << 20);
+    for (const [sitePath, text] of Object.entries(pieces)) expect(readFileSync(path.join(siteDir, sitePath), 'utf8')).toBe(text.join(''));
+  });
 });

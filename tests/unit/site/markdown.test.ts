@@ -37,7 +37,7 @@ function sampleTwin(record: GarmentRecord) {
 
 function twin(record: GarmentRecord) {
   const links = linksFor(record, SITE, true);
-  const markdown = recordMarkdown(record, links);
+  const markdown = recordMarkdown(record, links).join('');
   return { markdown, links, ...parseTwin(markdown) };
 }
 

@@ -13,7 +13,7 @@ const STYLESHEET = '/styles/site.test.css';
 
 function page(record: GarmentRecord): string {
   const links = linksFor(siteEntryOf(record, 'record.json'), SITE, true);
-  return recordPageHtml(record, pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET);
+  return recordPageHtml(record, pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET).join('');
 }
 
 const hostile = ['svc', 'tech'].map((projection) => JSON.parse(readFileSync(`tests/fixtures/hostile/hostile-tee.${projection}.json`, 'utf8')) as GarmentRecord);
