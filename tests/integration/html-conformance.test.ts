@@ -65,6 +65,7 @@ describe('the Nu Html Checker on a large site', () => {
     await writeSyntheticRecords(path.join(projectRoot, 'records'), records, 620);
     const build = runCli('build.ts', ['--records', records, '--out', site]);
     expect(build.status, build.stdout + build.stderr).toBe(0);
+    expect(build.stdout).toMatch(/^site pages: home, category, search and documentation pages for 620 records/m);
     const pages = readdirSync(path.join(site, 'categories'), { recursive: true, encoding: 'utf8' })
       .filter((file) => file.endsWith('.html'))
       .map((file) => path.join(site, 'categories', file));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { checkRecords, namedRecord, recordCheckOf, statRecordFiles, type FileStat, type Problem, type RecordCheck } from '../record/index.ts';
 import { PAGEFIND_PROCESS } from '../search/child-memory.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
+import { listsByCategory } from '../site/index-view.ts';
 import { siteEntryOf, writeSiteIndexFile, type SiteEntry } from '../site/site-index.ts';
 import { stylesheetOf } from '../site/stylesheet.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
@@ -164,7 +165,8 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     process.env.GARMENT_PRESS_RECORDS = recordsRoot;
     process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
     await timed('site pages', () => renderSite(staging, site, astroDir));
-    onProgress(`site pages: home, search and documentation pages for ${entries.length} records (${seconds('site pages')})`);
+    const sitePages = listsByCategory(new Set(entries.map((entry) => entry.slug)).size) ? 'home, category, search and documentation pages' : 'home, search and documentation pages';
+    onProgress(`site pages: ${sitePages} for ${entries.length} records (${seconds('site pages')})`);
     if (carried) {
       const kept = await carried;
       onProgress(`carry over: ${entries.length - rendering.length} unchanged records, ${kept} files linked from the last build (${seconds('carry over')})`);

@@ -80,11 +80,16 @@ const STATUSES = ['complete', 'complete_with_gaps', 'in_progress', 'identity_unr
 /** Pages linked on each side of the current one. */
 const PAGINATION_REACH = 2;
 
+/** Whether a site of this many garments lists them on category pages, its home page showing each category's first few. */
+export function listsByCategory(garments: number, limits: ListingLimits = LISTING_LIMITS): boolean {
+  return garments > limits.homeGarments;
+}
+
 /** The home page's list: every garment by category, or on a large site each category's first few and a link to the rest. */
 export function garmentListView(index: SiteIndex, limits: ListingLimits = LISTING_LIMITS): GarmentListView {
   const categories = categoriesOf(index);
   const count = index.garments.size;
-  const whole = count <= limits.homeGarments;
+  const whole = !listsByCategory(count, limits);
   const groups = categories.map(({ slug, anchor, label, garments }) => ({
     anchor,
     label,
@@ -103,7 +108,7 @@ export function garmentListView(index: SiteIndex, limits: ListingLimits = LISTIN
 
 /** Every page of every category's listing; none when the home page lists every garment. */
 export function categoryPages(index: SiteIndex, limits: ListingLimits = LISTING_LIMITS): CategoryPageView[] {
-  if (index.garments.size <= limits.homeGarments) return [];
+  if (!listsByCategory(index.garments.size, limits)) return [];
   return categoriesOf(index).flatMap(({ slug, anchor, label, garments }) => {
     const pages = Math.ceil(garments.length / limits.pageGarments);
     return Array.from({ length: pages }, (_, i) => {
