@@ -1,6 +1,7 @@
 // A site with more garments than the home page lists: the home page shows each category's first
 // few and leads to the category pages, which list every garment in pages.
 import AxeBuilder from '@axe-core/playwright';
+import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { LARGE_SITE_GARMENTS, largeSiteUrl } from './site.ts';
 
@@ -40,6 +41,10 @@ test('the home page shows a few garments of each category and leads to all of th
 test('a category of more than one page links its pages, the current one marked', async ({ page }) => {
   await page.goto('/categories/tops/');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('tops');
+  // The category is written as the records give it; the heading and the breadcrumb show it capitalised.
+  const capitalised = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element, '::first-letter').textTransform);
+  await expect.poll(() => capitalised(page.getByRole('heading', { level: 1 }))).toBe('uppercase');
+  await expect.poll(() => capitalised(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'tops' }))).toBe('uppercase');
   const pages = page.getByRole('navigation', { name: 'Pages of tops' });
   await expect(pages.getByRole('link', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
   await expect(pages.getByRole('link', { name: 'Previous page' })).toHaveCount(0);
