@@ -32,6 +32,17 @@ describe('recordPageHtml', () => {
     }
   });
 
+  it('comes in pieces, a part of the page each, none long enough for V8 to keep apart as a large object', () => {
+    for (const { record } of sampleRecords()) {
+      const links = linksFor(siteEntryOf(record, 'record.json'), SITE, true);
+      const pieces = recordPageHtml(record, pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET);
+      // V8 keeps objects over 128 KiB in its large-object space: 2^16 characters of a two-byte string, as record text makes pages.
+      expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(2 ** 16);
+      expect(pieces.length).toBeGreaterThan(50);
+      expect(pieces.every((piece) => piece !== '')).toBe(true);
+    }
+  });
+
   it('shows every text block of every section', () => {
     for (const { record } of sampleRecords()) {
       const text = page(record).replace(/<[^>]+>/g, '');
