@@ -106,36 +106,55 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
   const seed = view.seed.length > 0 && html`<section id="data-seed" aria-labelledby="data-seed-heading" class="collection"><h3 id="data-seed-heading">${t(
     'record.seed',
   )}</h3>${fieldListHtml(view.seed)}</section>`;
-  const details = (summary: string, content: SafeHtml) => html`<details class="collection-details"><summary>${summary}</summary>${content}</details>`;
-  const collection = (view: CollectionView) => {
+  const details = (summary: string, content: HtmlValue): HtmlValue[] => [html`<details class="collection-details"><summary>${summary}</summary>`, content, html`</details>`];
+  const collection = (view: CollectionView): HtmlValue[] => {
     const { items, foldAt } = view;
     const shown = view.grids
-      ? html`${view.grids.map(sizeChartHtml)}${details(t('data.allDetails', { count: items.length }), collectionHtml(view, items, false))}`
-      : html`${foldAt > 0 && collectionHtml(view, items.slice(0, foldAt), true)}${
+      ? [view.grids.map(sizeChartHtml), details(t('data.allDetails', { count: items.length }), collectionHtml(view, items, false))]
+      : [
+          foldAt > 0 && collectionHtml(view, items.slice(0, foldAt), true),
           foldAt < items.length &&
-          details(t(foldAt > 0 ? 'data.showMore' : 'data.showAll', { count: items.length, more: items.length - foldAt }), collectionHtml(view, items.slice(foldAt), true))
-        }`;
-    return html`<section id="${view.anchor}" aria-labelledby="${view.anchor}-heading" class="collection"><h3 id="${view.anchor}-heading">${view.heading} <span class="count">(${tCount(
-      'data.items',
-      items.length,
-    )})</span></h3>${shown}</section>`;
+            details(t(foldAt > 0 ? 'data.showMore' : 'data.showAll', { count: items.length, more: items.length - foldAt }), collectionHtml(view, items.slice(foldAt), true)),
+        ];
+    return [
+      html`<section id="${view.anchor}" aria-labelledby="${view.anchor}-heading" class="collection"><h3 id="${view.anchor}-heading">${view.heading} <span class="count">(${tCount(
+        'data.items',
+        items.length,
+      )})</span></h3>`,
+      shown,
+      html`</section>`,
+    ];
   };
   const empty = view.emptyCollections.length > 0 && html`<p class="empty-collections"><strong>${t('data.none')}</strong> ${view.emptyCollections.join(', ')}.</p>`;
   return pagePartHtml('data', t('part.data'), [identity, seed, view.collections.map(collection), empty]);
 }
 
 /**
- * One data collection's items: a table when items have few fields, else a card per item.
- * `anchored` false leaves out the items' anchors (they are on a size chart's cells).
+ * One data collection's items: a table when items have few fields, else a card per item, in
+ * pieces of ITEMS_PER_PIECE items (see markupPieces). `anchored` false leaves out the items'
+ * anchors (they are on a size chart's cells).
  */
-function collectionHtml(collection: CollectionView, items: CollectionView['items'], anchored: boolean): SafeHtml {
-  if (collection.layout !== 'table') return html`<div class="cards">${trustedHtml(itemCardsHtml(collection, items, anchored))}</div>`;
+function collectionHtml(collection: CollectionView, items: CollectionView['items'], anchored: boolean): HtmlValue[] {
+  if (collection.layout !== 'table') return [html`<div class="cards">`, inPieces(items, (some) => itemCardsHtml(collection, some, anchored)), html`</div>`];
   const withClaims = collection.items.some((item) => item.claims.length > 0);
-  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${t('data.table', { heading: collection.heading })}"><table class="data-table"><caption class="visually-hidden">${
-    collection.heading
-  }</caption><thead><tr><th scope="col">${t('field.id')}</th>${collection.columns.map((column) => html`<th scope="col">${column.label}</th>`)}${
-    withClaims && html`<th scope="col">${t('part.claims')}</th>`
-  }</tr></thead><tbody>${trustedHtml(itemRowsHtml(collection, items, anchored))}</tbody></table></div>`;
+  return [
+    html`<div class="table-scroll" tabindex="0" role="region" aria-label="${t('data.table', { heading: collection.heading })}"><table class="data-table"><caption class="visually-hidden">${
+      collection.heading
+    }</caption><thead><tr><th scope="col">${t('field.id')}</th>${collection.columns.map((column) => html`<th scope="col">${column.label}</th>`)}${
+      withClaims && html`<th scope="col">${t('part.claims')}</th>`
+    }</tr></thead><tbody>`,
+    inPieces(items, (some) => itemRowsHtml(collection, some, anchored)),
+    html`</tbody></table></div>`,
+  ];
+}
+
+/** Items in a piece each: a collection of hundreds of items never becomes one long string. */
+const ITEMS_PER_PIECE = 20;
+
+function inPieces<Item>(items: Item[], markup: (some: Item[]) => string): SafeHtml[] {
+  const pieces: SafeHtml[] = [];
+  for (let start = 0; start < items.length; start += ITEMS_PER_PIECE) pieces.push(trustedHtml(markup(items.slice(start, start + ITEMS_PER_PIECE))));
+  return pieces;
 }
 
 /** Measurements as a size chart: a row per measurement, a column per size; each cell is its item's anchor. */

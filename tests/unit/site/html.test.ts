@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classList, html, markupPieces, trustedHtml } from '../../../src/lib/site/html.ts';
+import { classList, html, markupPieces, trustedHtml, type HtmlValue } from '../../../src/lib/site/html.ts';
 
 describe('html', () => {
   it('escapes every interpolated string, in text and in attributes', () => {
@@ -21,7 +21,7 @@ describe('html', () => {
 
 describe('markupPieces', () => {
   it('keeps a piece per item of nested lists, in order, escaping text and leaving out what html leaves out', () => {
-    const part = [html`<section>`, [html`<p>${'a<b'}</p>`, false, null], 'c&d', html`</section>`];
+    const part: HtmlValue[] = [html`<section>`, [html`<p>${'a<b'}</p>`, false, null], 'c&d', html`</section>`];
     expect(markupPieces([html`<main>`, part, undefined, html`</main>`])).toEqual(['<main>', '<section>', '<p>a&lt;b</p>', 'c&amp;d', '</section>', '</main>']);
     expect(markupPieces(part).join('')).toBe(html`${part}`.markup);
   });
