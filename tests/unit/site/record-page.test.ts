@@ -43,6 +43,18 @@ describe('recordPageHtml', () => {
     }
   });
 
+  it('keeps a collection of hundreds of items in pieces, every item on the page', () => {
+    const record = structuredClone(sampleRecords().find(({ record }) => record.projection === 'svc')!.record);
+    if (record.projection !== 'svc') throw new Error('a commerce record was expected');
+    const offer = record.data.offers[0]!;
+    record.data.offers = Array.from({ length: 600 }, (_, i) => ({ ...offer, id: `offer-${i}` }));
+    const links = linksFor(siteEntryOf(record, 'record.json'), SITE, true);
+    const pieces = recordPageHtml(record, pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET);
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(2 ** 16);
+    const markup = pieces.join('');
+    for (let i = 0; i < 600; i++) expect(markup).toContain(`id="offers-offer-${i}"`);
+  });
+
   it('shows every text block of every section', () => {
     for (const { record } of sampleRecords()) {
       const text = page(record).replace(/<[^>]+>/g, '');
