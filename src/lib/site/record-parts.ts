@@ -148,9 +148,9 @@ function collectionHtml(collection: CollectionView, items: CollectionView['items
   ];
 }
 
-/** Items in a piece each: a collection of hundreds of items never becomes one long string. */
 const ITEMS_PER_PIECE = 20;
 
+/** Items' markup in pieces, one per ITEMS_PER_PIECE items: a collection of hundreds never becomes one long string. */
 function inPieces<Item>(items: Item[], markup: (some: Item[]) => string): SafeHtml[] {
   const pieces: SafeHtml[] = [];
   for (let start = 0; start < items.length; start += ITEMS_PER_PIECE) pieces.push(trustedHtml(markup(items.slice(start, start + ITEMS_PER_PIECE))));
