@@ -56,6 +56,7 @@ test.describe('without JavaScript', () => {
   test('the status filter shows only garments with a record of that status', async ({ page }) => {
     await page.goto('/');
     await page.getByRole('navigation', { name: 'Narrow the list' }).getByRole('link', { name: /^Complete \(/ }).click();
+    await expect(page).toHaveURL(/#status-complete$/);
     const statuses = await page.locator('li.garment:visible').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-statuses')!));
     expect(statuses.length).toBeGreaterThan(0);
     for (const status of statuses) expect(status.split(' ')).toContain('complete');

@@ -15,7 +15,10 @@ async function categoryGarments(page: import('@playwright/test').Page, href: str
     garments.push(...(await page.locator('li.garment h3 a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!))));
     const next = page.getByRole('link', { name: 'Next page' }).first();
     if ((await next.count()) === 0) return garments;
+    const target = await next.getAttribute('href');
     await next.click();
+    // Read the next page only once it has loaded, not the one being left.
+    await page.waitForURL((url) => url.pathname === target);
   }
 }
 
@@ -62,6 +65,7 @@ test.describe('without JavaScript', () => {
   test('the status filter narrows a category page to garments with a record of that status', async ({ page }) => {
     await page.goto('/categories/outerwear/');
     await page.getByRole('navigation', { name: 'Narrow the list' }).getByRole('link', { name: /^Complete \(/ }).click();
+    await expect(page).toHaveURL(/#status-complete$/);
     const statuses = await page.locator('li.garment:visible').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-statuses')!));
     expect(statuses.length).toBeGreaterThan(0);
     expect(statuses.length).toBeLessThan(await page.locator('li.garment').count());
