@@ -29,7 +29,7 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
   const none = escapeData(t('data.none'));
 
   const { page } = record;
-  const out: string[] = [frontMatter(record, view, links)];
+  const out: Block[] = [frontMatter(record, view, links)];
   const title = page.title ? oneLine(inlineMarkdown(page.title.text, base)) : escapeData(view.title);
   out.push(`# ${title}${page.title ? ` ${refs(page.title.claim_ids)}` : ''}`);
   // Every text block appears, even a description the page leaves out for repeating the headline.
@@ -180,8 +180,14 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
 
   // Definitions last, in the page's claim order; every one is referenced from the claims table.
   out.push(...view.claims.map((claim) => claimFootnote(claim, labels.get(claim.id)!, ref)));
-  return out.map((block, i) => `${block}${i < out.length - 1 ? '\n\n' : '\n'}`);
+  return out.flatMap((block, i) => {
+    const pieces = typeof block === 'string' ? [block] : block;
+    return [...pieces.slice(0, -1), `${pieces.at(-1)}${i < out.length - 1 ? '\n\n' : '\n'}`];
+  });
 }
+
+/** A block of the twin (blocks are separated by a blank line): its text, or its text in pieces. */
+type Block = string | readonly string[];
 
 function frontMatter(record: GarmentRecord, view: PageView, links: Links): string {
   const fields = {
@@ -400,11 +406,19 @@ function fact(label: string, value: string, listSoFar: string): string {
   return `${listSoFar ? '\n' : ''}- **${escapeData(label)}**: ${value}`;
 }
 
-/** A GFM table; cells are Markdown already. */
-function table(header: string[], rows: string[][]): string {
+/** A GFM table, in pieces of ROWS_PER_PIECE lines: a table of hundreds of rows is never one long string. Cells are Markdown already. */
+function table(header: string[], rows: string[][]): string[] {
   const line = (cells: string[]) => `| ${cells.map((cell) => cell || ' ').join(' | ')} |`;
-  return [line(header.map(escapeData)), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+  const lines = [line(header.map(escapeData)), line(header.map(() => '---')), ...rows.map(line)];
+  const pieces: string[] = [];
+  for (let start = 0; start < lines.length; start += ROWS_PER_PIECE) {
+    const end = start + ROWS_PER_PIECE;
+    pieces.push(`${lines.slice(start, end).join('\n')}${end < lines.length ? '\n' : ''}`);
+  }
+  return pieces;
 }
+
+const ROWS_PER_PIECE = 20;
 
 /** A displayed value as Markdown: text escaped, external links kept, links within the page as text, code as code. */
 function partsMarkdown(parts: Part[], inTable: boolean): string {
@@ -424,7 +438,7 @@ function partMarkdown(part: Part, inTable: boolean): string {
 }
 
 /** A collection as the page shows it: size charts first where it has them, then a table for few fields, else one entry per item. */
-function collectionMarkdown(collection: CollectionView, linkRefs: (links: ClaimLink[]) => string): string[] {
+function collectionMarkdown(collection: CollectionView, linkRefs: (links: ClaimLink[]) => string): Block[] {
   const heading = `### ${escapeData(collection.heading)} (${escapeData(tCount('data.items', collection.items.length))})`;
   const charts = (collection.grids ?? []).flatMap((grid) => [
     `#### ${escapeData(t('data.sizeChart', { caption: grid.caption }))}`,

@@ -214,6 +214,21 @@ describe('recordMarkdown', () => {
   });
 });
 
+describe('recordMarkdown in pieces', () => {
+  it('keeps a table of 1,500 rows in pieces, every row in the one table', () => {
+    const record = copyOf(sampleRecords()[0]!.record);
+    const variant = record.data.variants[0]!;
+    record.data.variants = Array.from({ length: 1500 }, (_, i) => ({ ...variant, id: `var-${i}` }));
+    const pieces = recordMarkdown(record, linksFor(record, SITE, true));
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(2 ** 16);
+    const tables = nodesOf(parseTwin(pieces.join('')).tree, 'table').filter((table) => textOf(table).includes('var-0'));
+    expect(tables).toHaveLength(1);
+    // The header row, then a row per variant.
+    expect(tables[0]!.children).toHaveLength(1501);
+    expect(tables[0]!.children.slice(1).map((row) => textOf(row.children[0]!))).toEqual(record.data.variants.map((v) => v.id));
+  });
+});
+
 describe('frontMatterYaml', () => {
   const library = (fields: Parameters<typeof frontMatterYaml>[0]) =>
     stringifyYaml(fields, { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
