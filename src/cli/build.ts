@@ -19,7 +19,7 @@ is left exactly as it was.
   --search-shard-pages N
                   pages per search index shard (default 2000): fewer make
                   rebuilds quicker, more make searches fetch less
-  --report FILE   also write timings and peak memory per stage as JSON`;
+  --report FILE   also write timings and peak memory per stage, and CPU time, as JSON`;
 
 function parseOptions() {
   try {
@@ -76,8 +76,8 @@ const result = await buildSite({
 for (const problem of result.problems) process.stdout.write(`${formatProblem(problem)}\n`);
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 if (options.report) {
-  const { ok, records, rendered, timings, peakRssMb } = result;
-  await writeFile(options.report, `${JSON.stringify({ ok, records, rendered, seconds: Number(seconds), timings, peakRssMb }, null, 2)}\n`);
+  const { ok, records, rendered, timings, peakRssMb, cpuSeconds } = result;
+  await writeFile(options.report, `${JSON.stringify({ ok, records, rendered, seconds: Number(seconds), timings, peakRssMb, cpuSeconds }, null, 2)}\n`);
 }
 if (result.ok) {
   process.stdout.write(`built ${result.records} records (${result.rendered} rendered) into ${options.out}/ in ${seconds} s\n`);

@@ -15,6 +15,12 @@ describe('npm run bench', () => {
     const report = JSON.parse(readFileSync(path.join(dir, 'bench.json'), 'utf8'));
     expect(report).toMatchObject({ records: 4, machine: { cpus: expect.any(Number) } });
     expect(report.runs.map((run: { name: string }) => run.name)).toEqual(['full', 'no change', 'one changed']);
+    // CPU time, the build's with its threads and Pagefind's apart (a build with nothing to do starts no Pagefind).
+    const [full, unchanged] = report.runs as { cpuSeconds: Record<string, number> }[];
+    expect(full!.cpuSeconds.build).toBeGreaterThan(0);
+    expect(unchanged!.cpuSeconds.build).toBeGreaterThan(0);
+    if (process.platform === 'linux') expect(full!.cpuSeconds['Pagefind process']).toBeGreaterThan(0);
+    expect(unchanged!.cpuSeconds['Pagefind process']).toBeUndefined();
     // The same folder is the bench's own: a second bench may use it again.
     expect(runCli('bench.ts', ['--records', '2', '--dir', dir]).status).toBe(0);
     rmSync(path.dirname(dir), { recursive: true, force: true });

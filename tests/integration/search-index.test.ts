@@ -190,8 +190,11 @@ describe('buildSearchIndex', () => {
     const summary = await buildSearchIndex(entries(), out, { pageOf: pageFromRecord, concurrency: 2, onProgress: (indexed, total) => progress.push(`${indexed}/${total}`) });
     expect(summary.pages).toBe(entries().length);
     expect(progress.at(-1)).toBe(`${entries().length}/${entries().length}`);
-    // Pagefind runs as a child process: its memory is reported apart from this process's.
-    if (process.platform === 'linux') expect(summary.pagefindPeakRssMb).toBeGreaterThan(0);
+    // Pagefind runs as a child process: its memory and CPU are reported apart from this process's.
+    if (process.platform === 'linux') {
+      expect(summary.pagefind.peakRssMb).toBeGreaterThan(0);
+      expect(summary.pagefind.cpuSeconds).toBeGreaterThan(0);
+    }
     expect(readFragments(work, out).map((f) => f.url).sort()).toEqual(entries().map((e) => `/garments/${e.slug}/${e.projection}/`).sort());
   });
 

@@ -34,6 +34,8 @@ export interface BuildRun {
   timings: Record<string, number>;
   /** Peak resident memory (MiB) of the build process at the end of each stage. */
   peakRssMb: Record<string, number>;
+  /** CPU seconds of the build process (`build`) and of its Pagefind process, as the build reported them. */
+  cpuSeconds: Record<string, number>;
   /** With several runs of the same build: every run's wall time, this one being the median. */
   samples?: number[];
 }
@@ -76,8 +78,8 @@ export async function measureBuild(name: string, args: string[], reportFile: str
   });
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`the ${name} build failed (exit ${code}); its output is above`);
-  const report = JSON.parse(await readFile(reportFile, 'utf8')) as Pick<BuildRun, 'timings' | 'peakRssMb'>;
-  return { name, seconds, timings: report.timings, peakRssMb: report.peakRssMb };
+  const report = JSON.parse(await readFile(reportFile, 'utf8')) as Pick<BuildRun, 'timings' | 'peakRssMb' | 'cpuSeconds'>;
+  return { name, seconds, timings: report.timings, peakRssMb: report.peakRssMb, cpuSeconds: report.cpuSeconds };
 }
 
 /**

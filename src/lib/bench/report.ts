@@ -1,17 +1,25 @@
-import { PAGEFIND_PROCESS } from '../search/child-memory.ts';
+import { PAGEFIND_PROCESS } from '../search/pagefind-process.ts';
 import type { BenchReport } from './bench.ts';
 
-/** The bench report as a table a person reads: one row per stage of each build. */
+/**
+ * The bench report as a table a person reads: one row per stage of each build, then the Pagefind
+ * process and the whole build, with their CPU time (a steadier measure of work than wall time on
+ * a shared machine).
+ */
 export function formatBenchTable(report: BenchReport): string {
-  const rows = [['build', 'stage', 'wall s', 'records/s', 'peak RSS MiB']];
+  const rows = [['build', 'stage', 'wall s', 'records/s', 'CPU s', 'peak RSS MiB']];
+  const cpu = (seconds: number | undefined) => (seconds === undefined ? '' : seconds.toFixed(1));
   for (const run of report.runs) {
     for (const [stage, seconds] of Object.entries(run.timings)) {
-      rows.push([run.name, stage, seconds.toFixed(2), (report.records / seconds).toFixed(0), String(run.peakRssMb[stage] ?? '')]);
+      rows.push([run.name, stage, seconds.toFixed(2), (report.records / seconds).toFixed(0), '', String(run.peakRssMb[stage] ?? '')]);
     }
     const { [PAGEFIND_PROCESS]: pagefind, ...build } = run.peakRssMb;
-    if (pagefind !== undefined) rows.push([run.name, `${PAGEFIND_PROCESS} (beside the build)`, '', '', String(pagefind)]);
+    const pagefindCpu = run.cpuSeconds[PAGEFIND_PROCESS];
+    if (pagefind !== undefined || pagefindCpu !== undefined) {
+      rows.push([run.name, `${PAGEFIND_PROCESS} (beside the build)`, '', '', cpu(pagefindCpu), String(pagefind ?? '')]);
+    }
     const total = run.samples && run.samples.length > 1 ? `total, median of ${run.samples.map((s) => s.toFixed(1)).join(' / ')} s` : 'total';
-    rows.push([run.name, total, run.seconds.toFixed(2), (report.records / run.seconds).toFixed(0), String(Math.max(0, ...Object.values(build)))]);
+    rows.push([run.name, total, run.seconds.toFixed(2), (report.records / run.seconds).toFixed(0), cpu(run.cpuSeconds.build), String(Math.max(0, ...Object.values(build)))]);
   }
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const line = (row: string[]) => `| ${row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { checkRecords, namedRecord, recordCheckOf, statRecordFiles, type FileStat, type Problem, type RecordCheck } from '../record/index.ts';
-import { PAGEFIND_PROCESS } from '../search/child-memory.ts';
+import { PAGEFIND_PROCESS } from '../search/pagefind-process.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { listsByCategory } from '../site/index-view.ts';
 import { siteEntryOf, writeSiteIndexFile, type SiteEntry } from '../site/site-index.ts';
@@ -36,6 +36,8 @@ export interface BuildResult {
   timings: Record<string, number>;
   /** The process's peak resident memory (MiB) at the end of each stage, and the Pagefind process's own peak. */
   peakRssMb: Record<string, number>;
+  /** CPU seconds (user and system) of the build process, all its threads (`build`), and of the Pagefind process. */
+  cpuSeconds: Record<string, number>;
   records: number;
   /** Records whose pages and twins were rendered (the others were carried over from the previous build). */
   rendered: number;
@@ -54,6 +56,7 @@ const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export async function buildSite({ recordsDir, outDir, site, fresh = false, searchShardPages, onProgress = () => {} }: BuildOptions): Promise<BuildResult> {
   const timings: Record<string, number> = {};
   const peakRssMb: Record<string, number> = {};
+  let pagefindCpuSeconds: number | undefined;
   const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
     const start = performance.now();
     try {
@@ -88,7 +91,11 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   let outputs: Promise<SettledOutputs> | undefined;
   let carried: Promise<number> | undefined;
   let check: RecordCheck<SiteEntry> | undefined;
-  const result = (ok: boolean, rendered: number): BuildResult => ({ ok, problems: check?.problems ?? [], timings, peakRssMb, records: check?.records.length ?? 0, rendered });
+  const result = (ok: boolean, rendered: number): BuildResult => {
+    const { userCPUTime, systemCPUTime } = process.resourceUsage();
+    const cpuSeconds = { build: (userCPUTime + systemCPUTime) / 1e6, ...(pagefindCpuSeconds !== undefined && { [PAGEFIND_PROCESS]: pagefindCpuSeconds }) };
+    return { ok, problems: check?.problems ?? [], timings, peakRssMb, cpuSeconds, records: check?.records.length ?? 0, rendered };
+  };
   const reportCheck = (how: string) => {
     const errors = check!.problems.filter((p) => p.severity === 'error').length;
     onProgress(`validate: ${check!.files.length} files (${check!.files.length - check!.checked} unchanged since the last build), ${check!.records.length} valid records, ${errors} errors (${how})`);
@@ -178,7 +185,8 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     timings.render = pages.seconds;
     timings['search index'] = done.seconds;
     peakRssMb.render = peakRssMb['search index'] = peakRss();
-    if (search.pagefindPeakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefindPeakRssMb;
+    if (search.pagefind.peakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefind.peakRssMb;
+    pagefindCpuSeconds = search.pagefind.cpuSeconds;
     onProgress(`render: ${pages.records} records into pages, JSON and Markdown in ${counted(pages.threads, 'thread')} (${seconds('render')})`);
     onProgress(`search index: ${search.pages} pages in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} pages reused (${seconds('search index')})`);
     await writeBuildState(staging, { version: 1, fingerprint, checks });

@@ -6,7 +6,7 @@ import type { RecordKey } from '../record/index.ts';
 import { linkFiles } from '../link-files.ts';
 import { readRecord, type SiteEntry } from '../site/site-index.ts';
 import { pagePath } from '../site/urls.ts';
-import { pagefindPeakRssMb } from './child-memory.ts';
+import { pagefindUsage, type PagefindUsage } from './pagefind-process.ts';
 import { readIndexedPages } from './indexed-pages.ts';
 import { reindexedRecord, searchRecord, type IndexedPage, type SearchRecord } from './search-record.ts';
 import { indexingOrder, shardOf, shardPath, SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
@@ -24,8 +24,8 @@ export interface SearchIndexSummary {
   shards: number;
   built: number;
   seconds: number;
-  /** Peak resident memory (MiB) of the Pagefind process, a child this process's own figure leaves out; unknown off Linux. */
-  pagefindPeakRssMb?: number;
+  /** Memory and CPU of the Pagefind process, a child this process's own figures leave out; unknown off Linux. */
+  pagefind: PagefindUsage;
 }
 
 /** How to build the index. */
@@ -149,7 +149,7 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
     if (indexed % PROGRESS_EVERY !== 0 || indexed === 0) onProgress(indexed, entries.length);
     const list: ShardList = { count: shards.length, shards: [...shards.keys()].filter((shard) => shards[shard]!.length > 0).map(shardPath) };
     await writeFile(path.join(outputPath, path.basename(SHARD_LIST_PATH)), `${JSON.stringify(list)}\n`);
-    return { pages: indexed, reused, shards: shards.length, built, seconds: (performance.now() - started) / 1000, pagefindPeakRssMb: pagefindPeakRssMb() };
+    return { pages: indexed, reused, shards: shards.length, built, seconds: (performance.now() - started) / 1000, pagefind: pagefindUsage() };
   } catch (error) {
     if (error instanceof GarmentPressError) throw error;
     // The service itself broke (binary missing, process crashed): say so, keep the cause.

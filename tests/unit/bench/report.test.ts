@@ -14,8 +14,9 @@ const report: BenchReport = {
       seconds: 40,
       timings: { validate: 2.5, render: 30, twins: 9.5, 'search index': 28 },
       peakRssMb: { validate: 400, render: 900, twins: 950, 'search index': 950, 'Pagefind process': 700 },
+      cpuSeconds: { build: 61.26, 'Pagefind process': 12.04 },
     },
-    { name: 'no change', seconds: 1.6, timings: { validate: 1.2 }, peakRssMb: { validate: 200 }, samples: [1.9, 1.6, 1.55] },
+    { name: 'no change', seconds: 1.6, timings: { validate: 1.2 }, peakRssMb: { validate: 200 }, cpuSeconds: { build: 1.94 }, samples: [1.9, 1.6, 1.55] },
   ],
 };
 
@@ -28,21 +29,21 @@ describe('formatBenchTable', () => {
     expect(table.split('\n')[0]).toBe('2000 records (245 MB in), 9012 files (838 MB out); 2 cores, Node 24.21.0');
   });
 
-  it('gives each stage its wall time, records per second and peak memory, then the build total', () => {
+  it('gives each stage its wall time, records per second and peak memory, then Pagefind and the build total with their CPU time', () => {
     expect(rows.map(cells)).toEqual([
-      ['full', 'validate', '2.50', '800', '400'],
-      ['full', 'render', '30.00', '67', '900'],
-      ['full', 'twins', '9.50', '211', '950'],
-      ['full', 'search index', '28.00', '71', '950'],
-      ['full', 'Pagefind process (beside the build)', '', '', '700'],
-      ['full', 'total', '40.00', '50', '950'],
-      ['no change', 'validate', '1.20', '1667', '200'],
-      ['no change', 'total, median of 1.9 / 1.6 / 1.6 s', '1.60', '1250', '200'],
+      ['full', 'validate', '2.50', '800', '', '400'],
+      ['full', 'render', '30.00', '67', '', '900'],
+      ['full', 'twins', '9.50', '211', '', '950'],
+      ['full', 'search index', '28.00', '71', '', '950'],
+      ['full', 'Pagefind process (beside the build)', '', '', '12.0', '700'],
+      ['full', 'total', '40.00', '50', '61.3', '950'],
+      ['no change', 'validate', '1.20', '1667', '', '200'],
+      ['no change', 'total, median of 1.9 / 1.6 / 1.6 s', '1.60', '1250', '1.9', '200'],
     ]);
   });
 
   it('picks the run with the median wall time, keeping every run’s', () => {
-    const run = (seconds: number) => ({ name: 'full', seconds, timings: { render: seconds - 1 }, peakRssMb: {} });
+    const run = (seconds: number) => ({ name: 'full', seconds, timings: { render: seconds - 1 }, peakRssMb: {}, cpuSeconds: { build: seconds * 1.8 } });
     expect(medianRun([run(80), run(70), run(95)])).toEqual({ ...run(80), samples: [80, 70, 95] });
     expect(medianRun([run(80), run(70)])).toMatchObject({ seconds: 70 });
   });
@@ -50,6 +51,6 @@ describe('formatBenchTable', () => {
   it('is a Markdown table whose columns line up', () => {
     const lines = table.split('\n').slice(2);
     expect(new Set(lines.map((line) => line.length)).size).toBe(1);
-    expect(lines[1]).toMatch(/^\|:-+\|:-+\|-+:\|-+:\|-+:\|$/);
+    expect(lines[1]).toMatch(/^\|:-+\|:-+\|-+:\|-+:\|-+:\|-+:\|$/);
   });
 });
