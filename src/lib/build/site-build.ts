@@ -56,7 +56,7 @@ const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 export async function buildSite({ recordsDir, outDir, site, fresh = false, searchShardPages, onProgress = () => {} }: BuildOptions): Promise<BuildResult> {
   const timings: Record<string, number> = {};
   const peakRssMb: Record<string, number> = {};
-  let pagefindCpuSeconds: number | undefined;
+  const cpuSeconds: Record<string, number> = {};
   const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
     const start = performance.now();
     try {
@@ -93,7 +93,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   let check: RecordCheck<SiteEntry> | undefined;
   const result = (ok: boolean, rendered: number): BuildResult => {
     const { userCPUTime, systemCPUTime } = process.resourceUsage();
-    const cpuSeconds = { build: (userCPUTime + systemCPUTime) / 1e6, ...(pagefindCpuSeconds !== undefined && { [PAGEFIND_PROCESS]: pagefindCpuSeconds }) };
+    cpuSeconds.build = (userCPUTime + systemCPUTime) / 1e6;
     return { ok, problems: check?.problems ?? [], timings, peakRssMb, cpuSeconds, records: check?.records.length ?? 0, rendered };
   };
   const reportCheck = (how: string) => {
@@ -186,7 +186,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     timings['search index'] = done.seconds;
     peakRssMb.render = peakRssMb['search index'] = peakRss();
     if (search.pagefind.peakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefind.peakRssMb;
-    pagefindCpuSeconds = search.pagefind.cpuSeconds;
+    if (search.pagefind.cpuSeconds !== undefined) cpuSeconds[PAGEFIND_PROCESS] = search.pagefind.cpuSeconds;
     onProgress(`render: ${pages.records} records into pages, JSON and Markdown in ${counted(pages.threads, 'thread')} (${seconds('render')})`);
     onProgress(`search index: ${search.pages} pages in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} pages reused (${seconds('search index')})`);
     await writeBuildState(staging, { version: 1, fingerprint, checks });
