@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/integration/**/*.test.ts'],
     testTimeout: 30_000,
+    // Integration suites build a site before their tests; on a busy 2-core machine that can pass 10 s.
+    hookTimeout: 60_000,
     globalSetup: ['tests/support/temp-root.ts'],
   },
 });

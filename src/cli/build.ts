@@ -1,9 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { formatProblem } from '../lib/record/index.ts';
+import { formatProblem, MissingPathError } from '../lib/record/index.ts';
+import { stopQuietlyWhenOutputCloses } from './output-closed.ts';
 import { siteAddressProblem } from '../lib/site/urls.ts';
 
-const USAGE = `usage: npm run build [-- [--records DIR] [--out DIR] [--site URL]]
+const USAGE = `usage: npm run build [-- [--records DIR] [--out DIR] [--site URL] [--fresh]
+                         [--search-shard-pages N] [--report FILE]]
 
 Validates every record, then builds the site: pages, JSON and Markdown twins,
 search index. On any validation error nothing is built and the output folder
@@ -59,6 +61,8 @@ if (searchShardPages !== undefined && !(Number.isInteger(searchShardPages) && se
 // Astro loads slowly, so it is imported only once the arguments are known to be good.
 const { buildSite } = await import('../lib/build/site-build.ts');
 const { GarmentPressError } = await import('../lib/errors.ts');
+const out = options.out.endsWith('/') ? options.out : `${options.out}/`;
+stopQuietlyWhenOutputCloses();
 const started = performance.now();
 const result = await buildSite({
   recordsDir: options.records,
@@ -67,10 +71,18 @@ const result = await buildSite({
   fresh: options.fresh,
   ...(searchShardPages ? { searchShardPages } : {}),
   onProgress: (line) => process.stdout.write(`${line}\n`),
-}).catch((error: Error) => {
-  // Our own failures say what went wrong; anything else keeps its stack for a bug report.
-  const told = error instanceof GarmentPressError ? `${error.name}: ${error.message}` : (error.stack ?? String(error));
-  process.stderr.write(`${told}\nbuild failed; ${options.out}/ was left unchanged\n`);
+}).catch((error: unknown) => {
+  if (error instanceof MissingPathError) {
+    process.stderr.write(`build: --records ${error.message}\n`);
+    process.exit(2);
+  }
+  // Our own failures say what went wrong, as the file system's do; anything else keeps its stack for a bug report.
+  const told =
+    error instanceof GarmentPressError ? `${error.name}: ${error.message}`
+    : error instanceof Error && 'syscall' in error ? error.message
+    : error instanceof Error && error.stack ? error.stack
+    : String(error);
+  process.stderr.write(`${told}\nbuild failed; ${out} was left unchanged\n`);
   process.exit(1);
 });
 for (const problem of result.problems) process.stdout.write(`${formatProblem(problem)}\n`);
@@ -80,9 +92,9 @@ if (options.report) {
   await writeFile(options.report, `${JSON.stringify({ ok, records, rendered, seconds: Number(seconds), timings, peakRssMb, cpuSeconds }, null, 2)}\n`);
 }
 if (result.ok) {
-  process.stdout.write(`built ${result.records} records (${result.rendered} rendered) into ${options.out}/ in ${seconds} s\n`);
+  process.stdout.write(`built ${result.records} records (${result.rendered} rendered) into ${out} in ${seconds} s\n`);
 } else {
   const errors = result.problems.filter((p) => p.severity === 'error').length;
-  process.stderr.write(`build stopped: ${errors} error(s) in the records; ${options.out}/ was left unchanged\n`);
+  process.stderr.write(`build stopped: ${errors} error(s) in the records; ${out} was left unchanged\n`);
   process.exitCode = 1;
 }

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { checkRecords, formatProblem, MissingPathError } from '../lib/record/index.ts';
 import { counted } from '../lib/counted.ts';
+import { stopQuietlyWhenOutputCloses } from './output-closed.ts';
 
 const USAGE = `usage: npm run validate [-- [--json] [path...]]
 
@@ -30,20 +31,24 @@ if (args.values.help) {
 }
 
 const paths = args.positionals.length > 0 ? args.positionals : ['records'];
+stopQuietlyWhenOutputCloses();
 const check = await checkRecords(paths).catch((error: unknown) => {
   if (error instanceof MissingPathError) usageError(error.message);
   throw error;
 });
+// A folder without records (a mistyped one, say) is no valid site.
+const noFiles = check.files.length === 0;
+if (noFiles) process.stderr.write(`validate: no record files (*.json) in ${paths.join(', ')}\n`);
 const errors = check.problems.filter((p) => p.severity === 'error').length;
 const warnings = check.problems.length - errors;
 const summary = { files: check.files.length, records: check.records.length, errors, warnings };
 
 if (args.values.json) {
-  process.stdout.write(`${JSON.stringify({ valid: errors === 0, ...summary, problems: check.problems }, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ valid: errors === 0 && !noFiles, ...summary, problems: check.problems }, null, 2)}\n`);
 } else {
   for (const problem of check.problems) process.stdout.write(`${formatProblem(problem)}\n`);
   process.stdout.write(
     `${counted(summary.files, 'file')}, ${counted(summary.records, 'valid record')}, ${counted(errors, 'error')}, ${counted(warnings, 'warning')}\n`,
   );
 }
-process.exitCode = errors > 0 ? 1 : 0;
+process.exitCode = errors > 0 || noFiles ? 1 : 0;

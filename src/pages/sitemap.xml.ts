@@ -1,5 +1,5 @@
 // The sitemap: every HTML page, found from the route files so a new page is listed without editing
-// this; past 50,000 pages, an index of the parts in /sitemaps/.
+// this; past 50,000 pages, an index of the parts, /sitemap-<n>.xml.
 import type { APIRoute } from 'astro';
 import { siteOf, sitemapIndexXml, sitemapXml } from '../lib/site/site-files.ts';
 import { sitemap } from '../site.ts';

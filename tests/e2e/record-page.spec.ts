@@ -148,3 +148,22 @@ test('a garment page leads to each projection it has', async ({ page }) => {
     await expect(page.getByRole('link', { name: projection === 'svc' ? 'Commerce page' : 'Technical page' })).toHaveAttribute('href', `/garments/${record.slug}/${projection}/`);
   }
 });
+
+test.describe('in print', () => {
+  test('a record page keeps its content, marks the text\'s links and prints web addresses, without the site\'s navigation', async ({ page }) => {
+    const { record } = sampleRecords().find((s) => s.record.slug.startsWith('ridgeline') && s.record.projection === 'svc')!;
+    await page.goto(pathOf(record));
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.locator('.site-header')).toBeHidden();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    // Folded data prints: every data table and claim is laid out, none collapsed away.
+    const laidOut = await page.locator('.claim, table').evaluateAll((elements) => elements.map((e) => e.getBoundingClientRect().height > 0));
+    expect(laidOut.length).toBeGreaterThan(10);
+    expect(laidOut.every(Boolean)).toBe(true);
+    const textLink = page.locator('.text-body a').first();
+    await expect(textLink).toHaveCSS('text-decoration-line', 'underline');
+    const webLink = page.locator('main a[href^="http"]').first();
+    const printed = await webLink.evaluate((a) => getComputedStyle(a, '::after').content);
+    expect(printed).toContain(await webLink.getAttribute('href'));
+  });
+});

@@ -65,6 +65,41 @@ test('a filter narrows the results, and stays in the address', async ({ page }) 
   expect((await hitPaths(page)).sort()).toEqual(technical.sort());
 });
 
+test('Back and Forward go through the searches asked for, one history entry for a run of typing', async ({ page }) => {
+  await page.goto('/search/');
+  const box = page.getByRole('searchbox', { name: 'Search garments' });
+  await box.fill('twill');
+  await box.press('Enter');
+  const twill = await hitPaths(page);
+  await box.fill('');
+  await box.pressSequentially('flee');
+  // A pause keeps the search shown: the next letters make an entry of their own.
+  await hitPaths(page);
+  await page.waitForTimeout(1600);
+  await box.press('End');
+  await box.pressSequentially('ce');
+  const fleece = await hitPaths(page);
+  expect(fleece).not.toEqual(twill);
+  await page.locator('summary', { hasText: 'Projection' }).click();
+  await page.getByRole('checkbox', { name: /^Technical/ }).check();
+  await expect(page).toHaveURL(/[?&]projection=Technical\b/);
+  await hitPaths(page);
+
+  await page.goBack();
+  await expect(page).toHaveURL(/\?q=fleece$/);
+  await expect(box).toHaveValue('fleece');
+  await expect(page.getByRole('checkbox', { name: /^Technical/ })).not.toBeChecked();
+  expect(await hitPaths(page)).toEqual(fleece);
+  await page.goBack();
+  await expect(box).toHaveValue('flee');
+  // Clearing the box and typing "flee" letter by letter made one entry; before it, the search for twill.
+  await page.goBack();
+  await expect(box).toHaveValue('twill');
+  expect(await hitPaths(page)).toEqual(twill);
+  await page.goForward();
+  await expect(box).toHaveValue('flee');
+});
+
 test('results sort by title and by published date', async ({ page }) => {
   const published = new Map(builtRecords().map(({ record }) => [`/garments/${record.slug}/${record.projection}/`, Date.parse(record.published_at)]));
   await page.goto('/search/?q=cotton&sort=title');

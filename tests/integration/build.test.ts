@@ -28,6 +28,10 @@ describe('npm run build', () => {
     expect(result.stdout).toMatch(/^search index: 6 pages in 1 shard, 1 built, 0 pages reused/m);
     expect(result.stdout).toMatch(/^built 6 records \(6 rendered\) into /m);
     expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('<h1');
+    // The 404 page answers every missing address: it claims none as its own and asks not to be indexed.
+    const notFound = readFileSync(path.join(out, '404.html'), 'utf8');
+    expect(notFound).toContain('<meta name="robots" content="noindex">');
+    expect(notFound).not.toMatch(/rel="canonical"|og:url/);
   });
 
   it('stops on an invalid record before building, prints every problem, and leaves the last good output as it was', () => {
@@ -107,6 +111,23 @@ describe('npm run build', () => {
     expect(fingerprint(records)).toEqual(before.records);
     expect(fingerprint(elsewhere)).toEqual(before.elsewhere);
     rmSync(elsewhere, { recursive: true });
+  });
+
+  it('refuses a records folder without records, rather than replace the site with an empty one', () => {
+    const empty = path.join(work, 'empty-records');
+    mkdirSync(empty);
+    writeFileSync(path.join(empty, 'notes.txt'), 'not a record');
+    const before = fingerprint(out);
+    // A rebuild over the last build's state, and a fresh one, read the folder on different paths.
+    for (const extra of [[], ['--fresh']]) {
+      const result = runCli('build.ts', ['--records', empty, '--out', out, ...extra]);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe(`NoRecordsError: ${empty}: no record files (*.json) in it or its folders; a site needs at least one record\nbuild failed; ${out}/ was left unchanged\n`);
+    }
+    expect(fingerprint(out)).toEqual(before);
+    const missing = runCli('build.ts', ['--records', path.join(work, 'nope'), '--out', out]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toBe(`build: --records ${path.join(work, 'nope')}: no such file or folder\n`);
   });
 
   it('exits 2 on an unknown option', () => {

@@ -71,6 +71,19 @@ describe('rebuilding a site that was built before', () => {
     expect(readFileSync(path.join(out, 'garments', second, 'tech.md'), 'utf8')).toContain('schema_version');
   });
 
+  it('builds everything again, saying so, when a site page or search file was deleted by hand', () => {
+    rmSync(path.join(out, 'index.html'));
+    rmSync(path.join(out, 'pagefind', '0', 'pagefind-entry.json'));
+    const result = runCli('build.ts', ['--records', records, '--out', out, '--site', 'https://garments.example.org']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain(`the last build's output lacks 2 files (index.html, …): building everything`);
+    expect(result.stdout).toMatch(new RegExp(`^built ${samples.length - 1} records \\(${samples.length - 1} rendered\\)`, 'm'));
+    expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('<h1');
+    expect(statSync(path.join(out, 'pagefind', '0', 'pagefind-entry.json')).size).toBeGreaterThan(0);
+    // And the next rebuild finds nothing to do again.
+    expect(build().rendered).toBe(0);
+  });
+
   it('renders everything again when the site address changes or when asked to start fresh', () => {
     const report = path.join(work, 'report.json');
     const moved = runCli('build.ts', ['--records', records, '--out', out, '--site', 'https://elsewhere.example.org', '--report', report]);
@@ -80,7 +93,10 @@ describe('rebuilding a site that was built before', () => {
     expect(build('--fresh').rendered).toBe(samples.length - 1);
   });
 
-  it('removes what builds stopped before cleaning up left, and nothing of a build still running', async () => {
+  it.each([
+    ['a build', ['--fresh']],
+    ['a rebuild with nothing to do', []],
+  ])('%s removes what builds stopped before cleaning up left, and nothing of a build still running', async (_, options) => {
     const ended = spawnSync(process.execPath, ['-e', '']).pid;
     const running = `dist.staging-${process.pid}`;
     for (const name of [`dist.staging-${ended}`, `dist.previous-${ended}`, running]) {
@@ -94,7 +110,7 @@ describe('rebuilding a site that was built before', () => {
     const indexFiles = (pid: number) => path.join(tmpdir(), `garment-press-index-${pid}.json`);
     writeFileSync(indexFiles(ended), '{}');
     writeFileSync(indexFiles(process.pid), '{}');
-    build('--fresh');
+    build(...options);
     await vi.waitFor(() => {
       expect(readdirSync(work).sort()).toEqual(['dist', running, 'records', 'report.json'].sort());
       expect(readdirSync(astroBuilds)).not.toContain(String(ended));

@@ -35,6 +35,18 @@ describe('npm run validate', () => {
     expect(result.stdout).toContain('1 file, 0 valid records, 1 error, 0 warnings');
   });
 
+  it('refuses a record that repeats a property name, which the published JSON would carry to other parsers', () => {
+    // The first "slug" would be what a parser keeping the first of repeated names reads.
+    const text = JSON.stringify(commerce(), null, 2).replace('{\n', '{\n  "slug": "<script>",\n');
+    write('repeated.svc.json', text);
+    const result = validate();
+    expect(result.status).toBe(1);
+    const line = text.split('\n').findIndex((row, i) => i > 1 && row.startsWith('  "slug"')) + 1;
+    expect(result.stdout).toContain(
+      `records/repeated.svc.json: (record): invalid JSON at line ${line}, column 3: property name "slug" repeats the one at line 2, column 3 in the top-level object`,
+    );
+  });
+
   it('refuses a record that is not UTF-8 text, saying where, rather than changing its characters', () => {
     const text = JSON.stringify(commerce(), null, 2).replace(/"official_name": "/, '"official_name": "Caf\u00e9 ');
     writeFileSync(path.join(dir, 'records', 'latin1.svc.json'), Buffer.from(text, 'latin1'));
@@ -138,5 +150,14 @@ describe('npm run validate', () => {
     const missing = validate('records/nope.json');
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('records/nope.json: no such file or folder');
+  });
+
+  it('exits 1 when the folder holds no record file, so a mistyped one is not taken for a valid site', () => {
+    const result = validate();
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe('validate: no record files (*.json) in records\n');
+    const report = validate('--json');
+    expect(report.status).toBe(1);
+    expect(JSON.parse(report.stdout)).toMatchObject({ valid: false, files: 0 });
   });
 });

@@ -11,6 +11,8 @@ export interface BuildState {
   fingerprint: string;
   /** Each record file's check, its path relative to the records folder. */
   checks: FileCheck<SiteEntry>[];
+  /** The site's files besides its garments', relative to it (listSiteFiles): a rebuild keeps them only while all are there. */
+  siteFiles: string[];
 }
 
 /** Where a build keeps its state: a dot folder the site's own server never serves. */

@@ -20,6 +20,21 @@ export function listGarmentOutput(siteDir: string): Map<string, string[]> {
   return bySlug;
 }
 
+/**
+ * The files of a built site besides its garments' (Astro's pages, the search index, the lists),
+ * relative to it, sorted; dot folders (the build's state) left out.
+ */
+export function listSiteFiles(siteDir: string): string[] {
+  const files: string[] = [];
+  // The garments' tens of thousands of files are listed once, by listGarmentOutput.
+  for (const top of readdirSync(siteDir, { withFileTypes: true })) {
+    if (top.name === 'garments' || top.name.startsWith('.')) continue;
+    const entries = top.isDirectory() ? readdirSync(path.join(siteDir, top.name), { recursive: true, withFileTypes: true }) : [top];
+    for (const entry of entries) if (entry.isFile()) files.push(path.relative(siteDir, path.join(entry.parentPath, entry.name)));
+  }
+  return files.sort();
+}
+
 /** Everything under a site's `garments/`; nothing when it has none. */
 function garmentsFolder(siteDir: string): Dirent[] {
   try {

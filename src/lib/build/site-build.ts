@@ -2,15 +2,16 @@ import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
+import { GarmentPressError } from '../errors.ts';
 import { checkRecords, namedRecord, recordCheckOf, statRecordFiles, type FileStat, type Problem, type RecordCheck } from '../record/index.ts';
 import { PAGEFIND_PROCESS } from '../search/pagefind-process.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { listsByCategory } from '../site/index-view.ts';
 import { siteEntryOf, writeSiteIndexFile, type SiteEntry } from '../site/site-index.ts';
 import { stylesheetOf } from '../site/stylesheet.ts';
-import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState } from './build-state.ts';
+import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState, type BuildState } from './build-state.ts';
 import { checkOutputFolder } from './output-folder.ts';
-import { carryOver, listGarmentOutput, missingOutput } from './carry-over.ts';
+import { carryOver, listGarmentOutput, listSiteFiles, missingOutput } from './carry-over.ts';
 import { removeInBackground } from './remove-in-background.ts';
 import { UnrenderedRecordsError, writeRecordOutputs, type CheckedFiles, type PlannedRecord, type RecordOutputsSummary } from './record-outputs.ts';
 import { counted } from '../counted.ts';
@@ -45,6 +46,13 @@ export interface BuildResult {
 
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
+/** A records folder without a single record file: a mistyped folder must not replace a site with an empty one. */
+export class NoRecordsError extends GarmentPressError {
+  constructor(recordsDir: string) {
+    super(`${recordsDir}: no record files (*.json) in it or its folders; a site needs at least one record`);
+  }
+}
+
 /**
  * Validates every record, builds the site into a staging folder, then swaps it into place.
  * Any validation error stops the build before Astro runs; the last good output stays untouched.
@@ -73,9 +81,10 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   await checkOutputFolder(target, { records: recordsRoot });
   const fingerprint = await buildFingerprint(projectRoot, { site, records: recordsRoot, searchShardPages: String(searchShardPages ?? '') });
   const previous = fresh ? undefined : await readBuildState(target);
-  const reusable = previous?.fingerprint === fingerprint ? previous : undefined;
+  const reusable = previous?.fingerprint === fingerprint && hasSiteFiles(previous, target, onProgress) ? previous : undefined;
   const storedByFile = new Map(reusable?.checks.map((check) => [check.file, check]));
   const planned = reusable ? undefined : plannedRecords(await statRecordFiles([recordsDir]));
+  if (planned?.length === 0) throw new NoRecordsError(recordsDir);
 
   const staging = buildFolder(target, 'staging');
   const indexFile = path.join(tmpdir(), `${INDEX_FILE_PREFIX}${process.pid}.json`);
@@ -132,6 +141,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
           },
         }),
       );
+      if (check.files.length === 0) throw new NoRecordsError(recordsDir);
       if (!reportCheck(seconds('validate'))) return result(false, 0);
     }
 
@@ -142,6 +152,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     for (const slug of renderedSlugs ? missingOutput(entries, previousOutput) : []) renderedSlugs!.add(slug);
     if (renderedSlugs?.size === 0) {
       onProgress(`nothing changed since the last build: ${outDir}/ is up to date`);
+      for (const folder of await leftByStoppedBuilds(target)) removeInBackground(folder);
       return result(true, 0);
     }
     loadAstro();
@@ -189,7 +200,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     if (search.pagefind.cpuSeconds !== undefined) cpuSeconds[PAGEFIND_PROCESS] = search.pagefind.cpuSeconds;
     onProgress(`render: ${pages.records} records into pages, JSON and Markdown in ${counted(pages.threads, 'thread')} (${seconds('render')})`);
     onProgress(`search index: ${search.pages} pages in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} pages reused (${seconds('search index')})`);
-    await writeBuildState(staging, { version: 1, fingerprint, checks });
+    await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging) });
     await swapInto(staging, target);
     return result(true, rendering.length);
   } finally {
@@ -209,6 +220,18 @@ type SettledOutputs = { summary: RecordOutputsSummary; seconds: number } | { err
 function settled(work: Promise<RecordOutputsSummary>): Promise<SettledOutputs> {
   const started = performance.now();
   return work.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
+}
+
+/**
+ * Whether every file the last build left besides its garments' is still there. Garments' files are
+ * checked one garment at a time (missingOutput); a site page or search file deleted by hand means
+ * the site is built again in full, which says so.
+ */
+function hasSiteFiles(state: BuildState, outDir: string, onProgress: (line: string) => void): boolean {
+  const present = new Set(listSiteFiles(outDir));
+  const lost = (state.siteFiles ?? []).filter((file) => !present.has(file));
+  if (lost.length > 0) onProgress(`the last build's output lacks ${counted(lost.length, 'file')} (${lost[0]}${lost.length > 1 ? ', …' : ''}): building everything`);
+  return lost.length === 0;
 }
 
 /**

@@ -86,9 +86,11 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     sendJson(response, 202, JSON.stringify({ handle: task.handle, status_url: statusUrl }), { Location: statusUrl });
   };
 
-  const getGeneration = async (request: IncomingMessage, response: ServerResponse, url: URL, handle: string) => {
+  const getGeneration = async (request: IncomingMessage, response: ServerResponse, url: URL, asked: string) => {
     const organizationId = authenticate(request);
-    const notFound = new ApiRefusal(404, 'not_found', `no generation with handle ${JSON.stringify(handle.slice(0, 64))} for this organization`);
+    const notFound = new ApiRefusal(404, 'not_found', `no generation with handle ${JSON.stringify(asked.slice(0, 64))} for this organization`);
+    // A UUID's hex digits are case-insensitive on input (RFC 9562); handles are issued in lower case.
+    const handle = asked.toLowerCase();
     // Another organization's handle gets the very answer an unknown one gets: existence is not leaked.
     const task = UUID.test(handle) ? store.getTask(handle) : undefined;
     if (task === undefined || task.organizationId !== organizationId) throw notFound;

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { pointerToken } from './problem.ts';
 
 /** Where and why a text is not JSON, or its bytes not UTF-8 text. */
 export interface JsonSyntaxError {
@@ -27,44 +28,123 @@ export function decodeJsonBytes(bytes: Uint8Array): { ok: true; text: string } |
 }
 
 /**
- * Parses JSON text, or says where and why it is not JSON.
- * @example parseJson('{"a":}') → { ok: false, error: { line: 1, column: 6, message: 'unexpected "}"' } }
+ * Parses JSON text, or says where and why it is not JSON. Beyond RFC 8259's grammar it refuses what
+ * I-JSON (RFC 7493) refuses: a property name repeated in one object, which parsers resolve
+ * differently (the published JSON keeps the record's bytes), and a lone UTF-16 surrogate.
+ * @example parseJson('{"a":}') → { ok: false, error: { line: 1, column: 6, message: 'expected a JSON value, got "}"' } }
  */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: JsonSyntaxError } {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
-    const { offset, message } = locateSyntaxError(text, (error as Error).message);
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length;
-    const column = offset - before.lastIndexOf('\n');
-    return { ok: false, error: { line, column, message } };
+    return { ok: false, error: located(text, firstMistake(text) ?? { offset: 0, message: (error as Error).message }) };
   }
+  const { namesAndColons, wellFormed } = countsOf(value);
+  if (text.split(':').length - 1 !== namesAndColons || !wellFormed || ESCAPED_COLON.test(text)) {
+    const mistake = firstMistake(text);
+    if (mistake) return { ok: false, error: located(text, mistake) };
+  }
+  return { ok: true, value };
 }
 
-/** V8 gives no position for some mistakes, so a small scanner finds the first offending character. */
-function locateSyntaxError(text: string, engineMessage: string): { offset: number; message: string } {
+/** A colon written as an escape, which the count of colons misses. */
+const ESCAPED_COLON = /\\u003[aA]/;
+
+/** A JSON number, matched where the scanner is (sticky), however many digits it has. */
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** Where a string's plain run of characters stops: at its end, an escape or a control character. */
+const STRING_STOP = /["\\\u0000-\u001f]/g;
+
+/**
+ * The names in a parsed value plus the colons in its strings, and whether every string is Unicode
+ * text. A ":" of JSON text either follows a name or is a character of a string, so the text has
+ * exactly as many unless a name repeats: the member JSON.parse dropped took a name with it.
+ */
+function countsOf(value: unknown): { namesAndColons: number; wellFormed: boolean } {
+  let namesAndColons = 0;
+  let wellFormed = true;
+  const pending = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      namesAndColons += colonsIn(next);
+      wellFormed &&= next.isWellFormed();
+    } else if (Array.isArray(next)) for (const item of next) pending.push(item);
+    else if (typeof next === 'object' && next !== null) {
+      for (const name in next) {
+        namesAndColons++;
+        pending.push(name, (next as Record<string, unknown>)[name]);
+      }
+    }
+  }
+  return { namesAndColons, wellFormed };
+}
+
+function colonsIn(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(':'); at !== -1; at = text.indexOf(':', at + 1)) count++;
+  return count;
+}
+
+function located(text: string, { offset, message }: Mistake): JsonSyntaxError {
+  return { ...position(text, offset), message };
+}
+
+function position(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
+}
+
+interface Mistake {
+  offset: number;
+  message: string;
+}
+
+/** An object or array the scanner is inside: how it closes, the names seen so far, the member it is at. */
+interface Container {
+  close: '}' | ']';
+  names: Map<string, number>;
+  member: string | number;
+}
+
+/**
+ * The first mistake in JSON text: V8 gives no position for some, and none flags repeated names or
+ * lone surrogates. Containers are kept on a stack rather than recursed into, so no depth overflows.
+ */
+function firstMistake(text: string): Mistake | undefined {
   let at = 0;
+  const containers: Container[] = [];
   const fail = (expected: string): never => {
     const found = at >= text.length ? 'end of file' : JSON.stringify(text[at]);
     throw { offset: at, message: `expected ${expected}, got ${found}` };
   };
   const space = () => {
-    while (/[ \t\n\r]/.test(text[at] ?? '')) at++;
+    while (text[at] === ' ' || text[at] === '\n' || text[at] === '\r' || text[at] === '\t') at++;
   };
   const literal = (word: string) => {
     for (const ch of word) if (text[at++] !== ch) (at--, fail(`${JSON.stringify(word)}`));
   };
   const string = () => {
     at++;
-    while (text[at] !== '"') {
+    for (;;) {
+      STRING_STOP.lastIndex = at;
+      at = STRING_STOP.test(text) ? STRING_STOP.lastIndex - 1 : text.length;
       const ch = text[at];
+      if (ch === '"') break;
       if (ch === undefined) fail('a closing quote');
       if (ch! < ' ') fail('an escaped control character');
       if (ch === '\\') {
         at++;
         if (text[at] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 1, at + 5))) fail('four hex digits after \\u');
+          const code = hexAt(at + 1);
+          if (Number.isNaN(code)) fail('four hex digits after \\u');
+          if (isLowSurrogate(code)) unpaired(at - 1);
+          if (isHighSurrogate(code)) {
+            if (!(text.startsWith('\\u', at + 5) && isLowSurrogate(hexAt(at + 7)))) unpaired(at - 1);
+            at += 6;
+          }
           at += 4;
         } else if (!'"\\/bfnrt'.includes(text[at] ?? 'x')) fail('a valid escape');
       }
@@ -72,50 +152,83 @@ function locateSyntaxError(text: string, engineMessage: string): { offset: numbe
     }
     at++;
   };
-  const number = () => {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(at));
-    if (!match) fail('a number');
-    at += match![0].length;
+  const hexAt = (offset: number) => (/^[0-9a-fA-F]{4}$/.test(text.slice(offset, offset + 4)) ? parseInt(text.slice(offset, offset + 4), 16) : NaN);
+  const unpaired = (escapeAt: number): never => {
+    throw { offset: escapeAt, message: `expected a Unicode character, got ${text.slice(escapeAt, escapeAt + 6)}, half of a UTF-16 surrogate pair without the other half` };
   };
-  const value = (): void => {
+  const number = () => {
+    NUMBER.lastIndex = at;
+    if (!NUMBER.test(text)) fail('a number');
+    at = NUMBER.lastIndex;
+  };
+  const name = () => {
+    space();
+    if (text[at] !== '"') fail('a double-quoted property name');
+    const start = at;
+    string();
+    const quoted = text.slice(start, at);
+    const key: string = quoted.includes('\\') ? JSON.parse(quoted) : quoted.slice(1, -1);
+    const container = containers.at(-1)!;
+    const first = container.names.get(key);
+    if (first !== undefined) {
+      const { line, column } = position(text, first);
+      const where = containers.slice(0, -1).map((outer) => `/${pointerToken(outer.member)}`).join('');
+      throw { offset: start, message: `property name ${quoted} repeats the one at line ${line}, column ${column} in ${where ? `the object at ${where}` : 'the top-level object'}` };
+    }
+    container.names.set(key, start);
+    container.member = key;
+    space();
+    if (text[at] !== ':') fail('":"');
+    at++;
+  };
+  // Reads a value; an object or array is only opened, and true returned when a first member follows.
+  const value = (): boolean => {
     space();
     const ch = text[at];
-    if (ch === '{') return members('}', () => {
-      space();
-      if (text[at] !== '"') fail('a double-quoted property name');
-      string();
-      space();
-      if (text[at] !== ':') fail('":"');
+    if (ch === '{' || ch === '[') {
+      const close = ch === '{' ? '}' : ']';
       at++;
-      value();
-    });
-    if (ch === '[') return members(']', value);
-    if (ch === '"') return string();
-    if (ch === 't') return literal('true');
-    if (ch === 'f') return literal('false');
-    if (ch === 'n') return literal('null');
-    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return number();
-    fail('a JSON value');
-  };
-  const members = (close: string, member: () => void) => {
-    at++;
-    space();
-    if (text[at] === close) return void at++;
-    for (;;) {
-      member();
       space();
-      if (text[at] === close) return void at++;
-      if (text[at] !== ',') fail(`"," or "${close}"`);
-      at++;
+      if (text[at] === close) return (at++, false);
+      containers.push({ close, names: new Map(), member: 0 });
+      if (close === '}') name();
+      return true;
     }
+    if (ch === '"') return (string(), false);
+    if (ch === 't') return (literal('true'), false);
+    if (ch === 'f') return (literal('false'), false);
+    if (ch === 'n') return (literal('null'), false);
+    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return (number(), false);
+    return fail('a JSON value');
   };
   try {
-    value();
+    for (let opened = value(); ; ) {
+      if (opened) {
+        opened = value();
+        continue;
+      }
+      const container = containers.at(-1);
+      if (container === undefined) break;
+      space();
+      if (text[at] === container.close) {
+        at++;
+        containers.pop();
+        continue;
+      }
+      if (text[at] !== ',') fail(`"," or "${container.close}"`);
+      at++;
+      if (container.close === '}') name();
+      else container.member = (container.member as number) + 1;
+      opened = value();
+    }
     space();
     if (at < text.length) fail('end of file');
   } catch (thrown) {
-    if (thrown && typeof thrown === 'object' && 'offset' in thrown) return thrown as { offset: number; message: string };
+    if (thrown && typeof thrown === 'object' && 'offset' in thrown) return thrown as Mistake;
     throw thrown;
   }
-  return { offset: 0, message: engineMessage };
+  return undefined;
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;

@@ -56,19 +56,21 @@ function explainErrors(errors: ErrorObject[], record: Partial<GarmentRecord>): [
   const projection = record.projection;
   const dataKeyErrors = errors.filter(isDataKeyRule);
   const valueRuleAt = new Set(errors.filter((e) => e.keyword === 'enum' || e.keyword === 'const').map((e) => e.instancePath));
+  const nullAllowedAt = new Set(errors.filter(isNullAlternative).map((e) => e.instancePath));
   const relevant = errors.filter(
     (e) =>
       !dataKeyErrors.includes(e) &&
       e.keyword !== 'if' &&
       // `anyOf [X, null]`: when the value is not null, only X's complaints matter.
-      !(e.keyword === 'type' && /\/anyOf\/\d+\/type$/.test(e.schemaPath) && e.params.type === 'null') &&
+      !isNullAlternative(e) &&
       !(e.keyword === 'anyOf' && errors.some((other) => other !== e && other.instancePath.startsWith(e.instancePath))) &&
       // An enumeration's message already lists the allowed values, types included.
       !(e.keyword === 'type' && valueRuleAt.has(e.instancePath)),
   );
-  const explained: [string, string][] = relevant.map((e) => [pointerOf(e), explainError(e)]);
-  const dataKeys = Object.keys(record.data ?? {}).filter((key) => key in schema.$defs.data.properties);
-  if (dataKeyErrors.length > 0 && (projection === 'svc' || projection === 'tech')) {
+  const explained: [string, string][] = relevant.map((e) => [pointerOf(e), explainError(e, nullAllowedAt.has(e.instancePath) || typeListsNull(e), projection)]);
+  // When data is not an object at all, its type error says everything.
+  if (dataKeyErrors.length > 0 && isObject(record.data) && (projection === 'svc' || projection === 'tech')) {
+    const dataKeys = Object.keys(record.data).filter((key) => Object.hasOwn(schema.$defs.data.properties, key));
     const mismatch = explainDataKeys(projection, dataKeys);
     if (mismatch) explained.unshift(['/data', mismatch]);
   }
@@ -82,14 +84,33 @@ function pointerOf(error: ErrorObject): string {
   return error.instancePath;
 }
 
-function explainError(error: ErrorObject): string {
+/** A complaint that a value is not null, from the null alternative of `anyOf [X, null]`. */
+function isNullAlternative(error: ErrorObject): boolean {
+  return error.keyword === 'type' && /\/anyOf\/\d+\/type$/.test(error.schemaPath) && error.params.type === 'null';
+}
+
+/** Whether the rule's own schema also allows null, as `"type": ["string", "null"]` does. */
+function typeListsNull(error: ErrorObject): boolean {
+  const type = (error.parentSchema as { type?: unknown } | undefined)?.type;
+  return Array.isArray(type) && type.includes('null');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function explainError(error: ErrorObject, nullAllowed: boolean, projection: unknown): string {
   const got = describeValue(error.data);
   const { params } = error;
   switch (error.keyword) {
     case 'required':
       return `missing required property "${params.missingProperty}"`;
     case 'additionalProperties': {
-      const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
+      // The data object's keys are those of the record's projection, not every collection there is.
+      const allowed =
+        error.instancePath === '/data' && (projection === 'svc' || projection === 'tech')
+          ? DATA_KEYS[projection]
+          : Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
       return `unknown property "${params.additionalProperty}"; allowed: ${allowed.join(', ')}`;
     }
     case 'enum':
@@ -99,13 +120,16 @@ function explainError(error: ErrorObject): string {
     case 'pattern':
       return `must match ${params.pattern}; got ${got}`;
     case 'minLength':
-      return `expected a non-empty string; got ""`;
+      return `expected a non-empty string${nullAllowed ? ' or null' : ''}; got ""`;
     case 'minItems':
       return `expected at least ${counted(params.limit, 'item')}; got an empty array`;
     case 'maxProperties':
       return `expected at most ${params.limit} properties; got ${Object.keys(error.data as object).length}`;
-    case 'type':
-      return `expected ${String(params.type).replace(',', ' or ')}; got ${got}`;
+    case 'type': {
+      const types = String(params.type).split(',');
+      if (nullAllowed && !types.includes('null')) types.push('null');
+      return `expected ${types.join(' or ')}; got ${got}`;
+    }
     default:
       return `${error.message ?? 'is invalid'}; got ${got}`;
   }

@@ -2,7 +2,7 @@
 // state, mirrored in the query string (`?q=fleece&projection=Technical&sort=title`).
 import type { FilterCounts, PagefindApi } from './pagefind-api.ts';
 import { filterValueOrder, resultView, type ResultView } from './result-view.ts';
-import { SEARCH_FILTERS } from './search-keys.ts';
+import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
 import { isSearchable, pagefindOptions, parseSearchState, searchQueryString, SORT_ORDERS, type SearchState } from './search-state.ts';
@@ -12,6 +12,8 @@ import { mergeFilterCounts, NO_HITS, searchShards, type ShardInstance } from './
 const PAGE_SIZE = 20;
 /** Pause after a keystroke before searching. */
 const TYPING_DELAY_MS = 200;
+/** Words typed within this long of the last keep one history entry; after a longer pause, the search shown is kept and new words make an entry of their own. */
+const TYPING_RUN_MS = 1500;
 
 /**
  * Brings a rendered SearchBox to life: shows it, loads Pagefind when the reader reaches for the box
@@ -35,9 +37,14 @@ export function mountSearch(root: HTMLElement): void {
   let shown = 0;
   let searchId = 0;
 
-  const initial = parseSearchState(new URLSearchParams(location.search));
-  input.value = initial.query;
-  sort.value = initial.sort ?? '';
+  // The search the address asks for; Back and Forward change it.
+  let asked = parseSearchState(new URLSearchParams(location.search));
+  input.value = asked.query;
+  sort.value = asked.sort ?? '';
+  // Whether the current history entry was made for words being typed, and when they last changed: words
+  // typed soon after replace them in it, words typed after a pause (or after Enter) make an entry of their own.
+  let typingEntry = false;
+  let typedAt = 0;
   root.hidden = false;
   for (const note of document.querySelectorAll<HTMLElement>('[data-search-fallback]')) note.hidden = true;
 
@@ -57,11 +64,13 @@ export function mountSearch(root: HTMLElement): void {
         loaded.push({ instance, totals: await instance.filters() });
       }
       totals = mergeFilterCounts(loaded.map((shard) => shard.totals));
-      renderFilters(initial);
+      renderFilters(asked);
       return loaded;
     })());
 
-  async function run(typing: boolean): Promise<void> {
+  /** Searches for what the form says: while typing, after a request (Enter, a filter, the sort), or for an address Back or Forward restored. */
+  async function run(mode: 'typing' | 'asked' | 'restored'): Promise<void> {
+    const typing = mode === 'typing';
     const id = ++searchId;
     let shards: ShardInstance[];
     try {
@@ -73,7 +82,8 @@ export function mountSearch(root: HTMLElement): void {
     if (id !== searchId) return;
     // Read after loading: the filter boxes exist only once Pagefind has listed the filters.
     const state = formState();
-    writeUrl(state);
+    if (mode !== 'restored') writeUrl(state, typing);
+    if (!typing) typingEntry = false;
     if (!isSearchable(state)) {
       hits = NO_HITS;
       list.replaceChildren();
@@ -184,24 +194,30 @@ export function mountSearch(root: HTMLElement): void {
     return parseSearchState(params);
   }
 
-  function writeUrl(state: SearchState): void {
+  /** Puts a search in the address: a new history entry for each search asked for, one for a run of typing. */
+  function writeUrl(state: SearchState, typing: boolean): void {
     const query = searchQueryString(state);
     // The hash stays: the index page's no-script filters live there.
     const url = `${location.pathname}${query ? `?${query}` : ''}${location.hash}`;
-    if (url !== `${location.pathname}${location.search}${location.hash}`) history.replaceState(history.state, '', url);
+    if (url === `${location.pathname}${location.search}${location.hash}`) return;
+    const now = performance.now();
+    if (typing && typingEntry && now - typedAt < TYPING_RUN_MS) history.replaceState(history.state, '', url);
+    else history.pushState(history.state, '', url);
+    typingEntry = typing;
+    typedAt = now;
   }
 
   function setStatus(text: string): void {
     if (status.textContent !== text) status.textContent = text;
   }
 
-  submit.addEventListener('click', () => void run(false));
-  input.addEventListener('input', () => void run(true));
-  sort.addEventListener('change', () => void run(false));
-  filtersBox.addEventListener('change', () => void run(false));
+  submit.addEventListener('click', () => void run('asked'));
+  input.addEventListener('input', () => void run('typing'));
+  sort.addEventListener('change', () => void run('asked'));
+  filtersBox.addEventListener('change', () => void run('asked'));
   clearButton.addEventListener('click', () => {
     for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input:checked')) box.checked = false;
-    void run(false);
+    void run('asked');
   });
   moreButton.addEventListener('click', async () => {
     (await showMore(searchId))?.focus();
@@ -212,7 +228,7 @@ export function mountSearch(root: HTMLElement): void {
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') {
       event.preventDefault();
-      void run(false);
+      void run('asked');
     }
     const first = list.querySelector<HTMLAnchorElement>('a.search-hit-link');
     if (event.key === 'ArrowDown' && first) {
@@ -230,7 +246,15 @@ export function mountSearch(root: HTMLElement): void {
     (next ?? (event.key === 'ArrowUp' ? input : links[at]))!.focus();
   });
 
-  if (isSearchable(initial)) void run(false);
+  window.addEventListener('popstate', () => {
+    asked = parseSearchState(new URLSearchParams(location.search));
+    input.value = asked.query;
+    sort.value = asked.sort ?? '';
+    for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) box.checked = asked.filters[box.name as SearchFilter]?.includes(box.value) ?? false;
+    void run('restored');
+  });
+
+  if (isSearchable(asked)) void run('restored');
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string): HTMLElementTagNameMap[K] {

@@ -43,6 +43,23 @@ export function resolveRequestPath(root: string, urlPath: string): string | null
 }
 
 /**
+ * The request target as an address on this site, or null when it is none. The origin form is read
+ * as a path even when it starts with `//host`, so no redirect can lead off the site; the absolute
+ * form, which a server must accept too (RFC 9112 §3.2.2), by its path.
+ * @example requestUrl('//evil.example/x')?.pathname → '//evil.example/x'
+ */
+function requestUrl(target = '/'): URL | null {
+  if (target.startsWith('/')) return URL.parse(`http://localhost${target}`);
+  const absolute = URL.parse(target);
+  return absolute && URL.parse(`http://localhost${absolute.pathname}${absolute.search}`);
+}
+
+/** Every answer's: a browser must take a file for the type it is sent as. */
+const NO_SNIFF = { 'X-Content-Type-Options': 'nosniff' };
+/** The headers of the server's own short answers. */
+const PLAIN_TEXT = { 'Content-Type': 'text/plain; charset=utf-8', ...NO_SNIFF };
+
+/**
  * A request handler serving a built site: directory indexes, `/x` → `/x/` redirects,
  * the site's 404 page, HEAD, correct content types, validators (ETag, Last-Modified) with 304
  * answers, and gzip for text when the client accepts it. It reads `root` per request, so a
@@ -52,13 +69,13 @@ export function staticFilesHandler(rootDir: string): (request: IncomingMessage, 
   const root = path.resolve(rootDir);
   return async (request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' }).end('method not allowed\n');
+      response.writeHead(405, { Allow: 'GET, HEAD', ...PLAIN_TEXT }).end('method not allowed\n');
       return;
     }
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const file = resolveRequestPath(root, url.pathname);
+    const url = requestUrl(request.url);
+    const file = url && resolveRequestPath(root, url.pathname);
     if (!file) {
-      response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('bad path\n');
+      response.writeHead(400, PLAIN_TEXT).end('bad path\n');
       return;
     }
     // Dot folders hold build state, never content.
@@ -66,7 +83,8 @@ export function staticFilesHandler(rootDir: string): (request: IncomingMessage, 
     const info = hidden ? undefined : await stat(file).catch(() => undefined);
     if (info?.isDirectory()) {
       if (!url.pathname.endsWith('/')) {
-        response.writeHead(301, { Location: `${url.pathname}/${url.search}` }).end();
+        // The folder's own path, so the address is the canonical one and starts with a single slash.
+        response.writeHead(301, { Location: `${sitePathOf(root, file)}/${url.search}`, ...NO_SNIFF }).end();
         return;
       }
       return sendFile(request, response, path.join(file, 'index.html'), 200, root);
@@ -80,14 +98,14 @@ async function sendFile(request: IncomingMessage, response: ServerResponse, file
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) {
     if (status === 200) return sendFile(request, response, path.join(root, '404.html'), 404, root);
-    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found\n');
+    response.writeHead(404, PLAIN_TEXT).end('not found\n');
     return;
   }
   const compressible = COMPRESSIBLE.has(path.extname(file).toLowerCase());
   const headers: OutgoingHttpHeaders = {
     'Content-Type': contentTypeOf(file),
-    'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': file.includes(`${path.sep}_astro${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    ...NO_SNIFF,
+    'Cache-Control': isNamedByContent(sitePathOf(root, file)) ? 'public, max-age=31536000, immutable' : 'no-cache',
     ...(compressible && { Vary: 'Accept-Encoding' }),
   };
   if (status === 200) {
@@ -112,6 +130,19 @@ async function sendFile(request: IncomingMessage, response: ServerResponse, file
   else pipeline(body, response, onEnd);
 }
 
+/** A file's path on the site: `/` and its path under root, each segment percent-encoded. */
+function sitePathOf(root: string, file: string): string {
+  return `/${path.relative(root, file).split(path.sep).map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * Whether a file's name changes with its content, so a browser may keep it for good: Astro's
+ * assets, the stylesheet (`/styles/site.<hash>.css`) and Pagefind's index files (`*.pf_*`).
+ */
+function isNamedByContent(sitePath: string): boolean {
+  return sitePath.startsWith('/_astro/') || /^\/styles\/site\.[0-9a-f]+\.css$/.test(sitePath) || /\.pf_[a-z]+$/.test(sitePath);
+}
+
 /** Text worth compressing; Pagefind's index files are compressed already and served as they are. */
 const COMPRESSIBLE = new Set(['.html', '.json', '.md', '.txt', '.xml', '.css', '.js', '.mjs', '.svg']);
 /** Below this, gzip's framing outweighs what it saves. */
@@ -125,9 +156,27 @@ function isFresh(request: IncomingMessage, etag: string, mtimeMs: number): boole
   const { 'if-none-match': noneMatch, 'if-modified-since': modifiedSince } = request.headers;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
   if (noneMatch !== undefined) return noneMatch.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
-  const since = Date.parse(modifiedSince ?? '');
-  return !Number.isNaN(since) && Math.floor(mtimeMs / 1000) * 1000 <= since;
+  const since = httpDate(modifiedSince);
+  return since !== undefined && Math.floor(mtimeMs / 1000) * 1000 <= since;
 }
+
+/**
+ * The time an HTTP-date names (RFC 9110 §5.6.7: IMF-fixdate, or the obsolete RFC 850 and asctime
+ * forms), or undefined for anything else, which a recipient must ignore.
+ * @example httpDate('Sun, 06 Nov 1994 08:49:37 GMT') → 784111777000; httpDate('2099-01-01') → undefined
+ */
+export function httpDate(value: string | undefined): number | undefined {
+  const trimmed = value?.trim() ?? '';
+  if (!HTTP_DATE_FORMS.some((form) => form.test(trimmed))) return undefined;
+  const time = Date.parse(trimmed.endsWith('GMT') ? trimmed : `${trimmed} GMT`);
+  return Number.isNaN(time) ? undefined : time;
+}
+
+const HTTP_DATE_FORMS = [
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
 
 /**
  * Whether an Accept-Encoding header allows gzip: named, or `*`, with a quality above 0.

@@ -102,9 +102,15 @@ export function isoDate(value: string): string | null {
 
 function parseTimestamp(value: string): Date | null {
   // Only ISO 8601 dates are trusted: Date.parse accepts too much ("1", "May") to be meaningful.
-  if (!/^\d{4}-\d{2}(-\d{2})?([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value.trim())) return null;
+  const parts = /^(\d{4})-(\d{2})(?:-(\d{2}))?([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(value.trim());
+  // V8 reads February 30 as March 2: a day the month does not have makes no date.
+  if (!parts || (parts[3] !== undefined && Number(parts[3]) > daysInMonth(Number(parts[1]), Number(parts[2])))) return null;
   const date = new Date(value.trim());
   return Number.isNaN(date.getTime()) ? null : date;
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 const numberFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 6 });
@@ -153,6 +159,9 @@ export function formatBoolean(value: boolean | null | undefined): string {
   return t(value ? 'value.yes' : 'value.no');
 }
 
+/** Lists and objects nested deeper than this in a claim's value read as "…": a record may nest them as deep as it likes. */
+const VALUE_DEPTH_SHOWN = 8;
+
 /**
  * Any JSON value (a claim's value) as one line of text, the unit attached to every number and string in it:
  * booleans as Yes/No, lists joined with commas, objects as `key: value` pairs. A number whose unit names
@@ -160,8 +169,9 @@ export function formatBoolean(value: boolean | null | undefined): string {
  * @example formatValue({ S: 19.5, M: 21 }, 'in') → 'S: 19.5 in; M: 21 in'
  * @example formatValue(1295, 'USD minor units (exponent 2)') → '$12.95 (1,295 USD minor units (exponent 2))'
  */
-export function formatValue(value: unknown, unit?: string | null): string {
+export function formatValue(value: unknown, unit?: string | null, depth = 0): string {
   if (value === null || value === undefined) return t('claim.noValue');
+  if (typeof value === 'object' && depth === VALUE_DEPTH_SHOWN) return '…';
   if (typeof value === 'number') {
     const minor = unit ? MINOR_UNITS.exec(unit) : null;
     const money = minor ? formatMoney(value, minor[1]!, Number(minor[2])) : null;
@@ -169,9 +179,9 @@ export function formatValue(value: unknown, unit?: string | null): string {
   }
   if (typeof value === 'string') return unit ? `${value} ${unit}` : value;
   if (typeof value === 'boolean') return formatBoolean(value);
-  if (Array.isArray(value)) return value.length === 0 ? t('value.empty') : value.map((v) => formatValue(v, unit)).join(', ');
+  if (Array.isArray(value)) return value.length === 0 ? t('value.empty') : value.map((v) => formatValue(v, unit, depth + 1)).join(', ');
   if (typeof value === 'object') {
-    const pairs = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${formatValue(v, unit)}`);
+    const pairs = Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k}: ${formatValue(v, unit, depth + 1)}`);
     return pairs.length === 0 ? t('value.empty') : pairs.join('; ');
   }
   return String(value);

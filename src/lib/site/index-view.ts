@@ -3,6 +3,7 @@ import { anchorToken } from './anchors.ts';
 import { researchStatusLabel } from './format.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
+import { closeBidi } from './text.ts';
 import { categoryPath, garmentPath, pagePath } from './urls.ts';
 
 /** One garment on the index: its records by projection, summarised. */
@@ -192,12 +193,14 @@ export function garmentCard(slug: string, records: GarmentEntries): GarmentCardV
   const entries = PROJECTIONS.map((p) => records[p]).filter((e): e is SiteEntry => e !== undefined);
   const first = entries[0]!;
   const image = entries.find((entry) => entry.image)?.image;
+  const brand = entries.map((e) => e.brand).find(Boolean);
+  // Record text sits beside the page's own on a card: what it leaves open of bidirectional formatting is closed.
   return {
     slug,
-    title: first.title,
+    title: closeBidi(first.title),
     href: garmentPath(slug),
-    brand: entries.map((e) => e.brand).find(Boolean) ?? null,
-    category: entries.map((e) => e.category?.trim()).find(Boolean) ?? t('index.uncategorised'),
+    brand: brand ? closeBidi(brand) : null,
+    category: closeBidi(entries.map((e) => e.category?.trim()).find(Boolean) ?? t('index.uncategorised')),
     image: image ? { src: image.url, alt: image.alt } : null,
     projections: entries.map((e) => ({
       projection: e.projection,

@@ -1,4 +1,5 @@
 import type { GarmentRecord, Links } from '../record/types.ts';
+import { isoDate } from './format.ts';
 import { FORBIDDEN_IN_HTML, firstPresent, plainText, webUrl } from './text.ts';
 
 /** A JSON-LD node: plain JSON, no undefined values. */
@@ -25,7 +26,7 @@ export function recordJsonLd(record: GarmentRecord, links: Links): JsonLd {
     mpn: identity.style_code ?? undefined,
     sku: record.catalog?.svc_sku,
     alternateName: identity.aliases?.length ? identity.aliases : undefined,
-    countryOfOrigin: identity.country_of_origin?.length ? identity.country_of_origin.join(', ') : undefined,
+    countryOfOrigin: identity.country_of_origin?.length ? identity.country_of_origin.map((name) => ({ '@type': 'Country', name })) : undefined,
     url: webUrl(identity.manufacturer_url) ?? undefined,
     image: images.length ? images : undefined,
   });
@@ -43,7 +44,7 @@ export function recordJsonLd(record: GarmentRecord, links: Links): JsonLd {
     url: links.page ?? undefined,
     identifier: record.record_id ?? `${record.slug}/${record.projection}`,
     version: record.record_revision,
-    datePublished: record.published_at,
+    datePublished: isoDate(record.published_at) ?? undefined,
     creativeWorkStatus: record.research.status,
     schemaVersion: links.schema ?? record.schema_version,
     keywords: [identity.category, identity.brand, record.projection === 'svc' ? 'commerce' : 'technical'].filter((k): k is string => Boolean(k)),

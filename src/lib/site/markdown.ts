@@ -1,10 +1,10 @@
 import { Lexer, type Token, type Tokens } from 'marked';
-import { stringify } from 'yaml';
 import type { GarmentRecord, Links, TextBlock } from '../record/types.ts';
+import { BIDI_FORMATTING, unicodeEscape } from '../unicode.ts';
 import { fieldLabel } from './format.ts';
 import { pageView, type ClaimLink, type ClaimView, type CollectionView, type FieldView, type PageView, type Part, type TargetView } from './page-view.ts';
 import { SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
-import { FORBIDDEN_IN_HTML, readsMarkdown, safeHref, withoutForbiddenCharacters } from './text.ts';
+import { closeBidi, FORBIDDEN_IN_HTML, readsMarkdown, safeHref, withoutForbiddenCharacters } from './text.ts';
 
 /**
  * The Markdown twin of a record: YAML front matter, the page's text in order with claims as GFM
@@ -203,46 +203,39 @@ function frontMatter(record: GarmentRecord, view: PageView, links: Links): strin
   return `---\n${frontMatterYaml(fields)}---`;
 }
 
-// Every string double-quoted, so YAML 1.1 readers too see strings, never a date or a boolean
-// (`published_at`, a slug like `no`); lineWidth 0: no folding, each value on its key's line.
-const YAML_OPTIONS = { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' } as const;
-
 /** Front matter fields: strings (or null), and one level of nested fields (`links`). */
 type FrontMatterFields = Record<string, string | null | object>;
 
 /**
- * Front matter fields as YAML, exactly as the yaml library writes them with YAML_OPTIONS. The
- * library costs a sixth of a twin, so the usual case is written directly: when every string is
- * one JSON writes without an escape, the library's double-quoted form is that JSON string.
+ * Front matter fields as YAML, every string double-quoted, so YAML 1.1 readers too see strings,
+ * never a date or a boolean (`published_at`, a slug like `no`), and each value on its key's line.
  * @example frontMatterYaml({ slug: 'tee', links: { page: null } }) → 'slug: "tee"\nlinks:\n  page: null\n'
  */
 export function frontMatterYaml(fields: FrontMatterFields): string {
   let yaml = '';
   for (const [key, value] of Object.entries(fields)) {
     if (value === null || typeof value === 'string') {
-      const scalar = plainYamlScalar(value);
-      if (scalar === undefined) return stringify(fields, YAML_OPTIONS);
-      yaml += `${key}: ${scalar}\n`;
+      yaml += `${key}: ${yamlScalar(value)}\n`;
       continue;
     }
-    const nested = Object.entries(value);
-    if (nested.length === 0) return stringify(fields, YAML_OPTIONS);
-    yaml += `${key}:\n`;
-    for (const [nestedKey, nestedValue] of nested) {
-      const scalar = typeof nestedValue === 'string' || nestedValue === null ? plainYamlScalar(nestedValue) : undefined;
-      if (scalar === undefined) return stringify(fields, YAML_OPTIONS);
-      yaml += `  ${nestedKey}: ${scalar}\n`;
-    }
+    const nested = Object.entries(value as Record<string, string | null>);
+    yaml += nested.length === 0 ? `${key}: {}\n` : `${key}:\n`;
+    for (const [nestedKey, nestedValue] of nested) yaml += `  ${nestedKey}: ${yamlScalar(nestedValue)}\n`;
   }
   return yaml;
 }
 
-/** A value's YAML when JSON writes it without an escape (null as `null`), else undefined. */
-function plainYamlScalar(value: string | null): string | undefined {
+/**
+ * A string as a double-quoted YAML scalar, or null. JSON's escapes are YAML's; what YAML does not
+ * allow as a character (DEL, C1 controls, U+FFFE, U+FFFF), or YAML 1.1 reads as a line break
+ * (NEL, U+2028, U+2029), is escaped too.
+ */
+function yamlScalar(value: string | null): string {
   if (value === null) return 'null';
-  const json = JSON.stringify(value);
-  return json.includes('\\') ? undefined : json;
+  return JSON.stringify(value).replace(NOT_YAML_PRINTABLE, unicodeEscape);
 }
+
+const NOT_YAML_PRINTABLE = /[\x7F-\x9F\u2028\u2029\uFFFE\uFFFF]/g;
 
 /**
  * Footnote labels for claim ids: the id itself when it is a safe label and unique regardless of
@@ -280,7 +273,7 @@ const SAFE_LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 export function escapeData(value: string): string {
   // Most values (names, numbers, labels) hold nothing to escape: one cheap test spares the full expression.
   if (!MAY_NEED_ESCAPES.test(value)) return value.trim();
-  return value.replace(DATA_ESCAPES, (match) => (/[\r\n]/.test(match) ? ' ' : FORBIDDEN_CHARACTER.test(match) ? '\uFFFD' : `\\${match}`)).trim();
+  return closeBidi(value.replace(DATA_ESCAPES, (match) => (/[\r\n]/.test(match) ? ' ' : FORBIDDEN_CHARACTER.test(match) ? '\uFFFD' : `\\${match}`)).trim());
 }
 
 // One pass each, since every string of a record goes through them. Escaped: inline syntax
@@ -293,7 +286,7 @@ const URL_START = String.raw`(?<=\b(?:https?|ftp)):(?=//)|(?<=\bwww)\.`;
 // Data and literal text are plain text on the page, so their `@` is escaped too: no mailto autolink.
 const DATA_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#@${FORBIDDEN_IN_HTML}]|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`, 'gi');
 // Matches wherever DATA_ESCAPES could: at each of its characters, any `&`, `://` and `www.`.
-const MAY_NEED_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#@&\r\n${FORBIDDEN_IN_HTML}]|:\/\/|www\.`, 'i');
+const MAY_NEED_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#@&\r\n${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]|:\/\/|www\.`, 'i');
 const FORBIDDEN_CHARACTER = new RegExp(`[${FORBIDDEN_IN_HTML}]`);
 const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#!]|${URL_START}`, 'gi');
 // Text shown as plain text escapes an entity's `&` too: on the page, `&amp;` reads as written.

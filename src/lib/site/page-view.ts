@@ -144,7 +144,7 @@ export interface PageView {
   titleCitations: ClaimLink[];
   headline: TextBlockView | null;
   summary: TextBlockView | null;
-  /** The description block, shown only when it says something the headline and summary do not. */
+  /** The description block, shown only when it says something the headline and summary do not (else its claims back the one it repeats). */
   description: TextBlockView | null;
   /** The page's call to action (`cta_label`), as written: the record gives it no destination to link. */
   callToAction: string | null;
@@ -237,12 +237,13 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   // The title is the h1 (not a paragraph): its claims link back to the heading.
   const titleCitations = page.title ? claimLinks([...new Set(page.title.claim_ids)]) : [];
   for (const { id } of titleCitations) citedBy.set(id, [{ href: '#title', place: t('place.title') }]);
-  const headline = page.headline ? blockView(page.headline, t('place.headline')) : null;
-  const summary = page.summary ? blockView(page.summary, t('place.summary')) : null;
-  const shownTexts = new Set([page.headline, page.summary].filter(Boolean).map((b) => plainText(b!.text).trim()));
-  const description = page.description && !shownTexts.has(plainText(page.description.text).trim())
-    ? blockView(page.description, t('place.description'))
-    : null;
+  // A description that repeats the headline or summary is not shown again; its claims back that block.
+  const descriptionText = page.description && plainText(page.description.text).trim();
+  const repeated = [page.headline, page.summary].find((b) => b && plainText(b.text).trim() === descriptionText);
+  const backed = (b: TextBlock) => (b === repeated ? { ...b, claim_ids: [...b.claim_ids, ...page.description!.claim_ids] } : b);
+  const headline = page.headline ? blockView(backed(page.headline), t('place.headline')) : null;
+  const summary = page.summary ? blockView(backed(page.summary), t('place.summary')) : null;
+  const description = page.description && !repeated ? blockView(page.description, t('place.description')) : null;
 
   const sectionBlocks = page.sections as unknown as Record<string, TextBlock[]>;
   const sections: SectionView[] = SECTION_ORDER[record.projection]
@@ -560,7 +561,8 @@ function catalogView(record: GarmentRecord): CatalogView | null {
         cells: sizes.map((size) => {
           const cell = row.values.find((v) => v.size === size);
           if (!cell) return '';
-          return cell.min_value === cell.max_value || cell.min_value === cell.value && cell.max_value === cell.value
+          // A range is only left out when it says nothing the value does not.
+          return cell.min_value === cell.value && cell.max_value === cell.value
             ? cell.value
             : `${cell.value} (${t('catalog.range', { min: cell.min_value, max: cell.max_value })})`;
         }),

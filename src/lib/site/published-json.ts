@@ -24,8 +24,8 @@ interface MemberPlace {
  * The JSON twin of a record file: the file's bytes with the value of `links` replaced, and nothing
  * else changed (spacing, key order, escapes and numbers as written). It works on the bytes, so a
  * record is never serialised and encoded again. The bytes must be a JSON object, as a checked
- * record file is; a byte order mark is dropped, and every top-level `links` is replaced (JSON.parse
- * reads the last of repeated keys, another parser may read the first).
+ * record file is; a byte order mark is dropped, and every top-level `links` is replaced (checking
+ * refuses repeated names already; this is a second guard).
  */
 export function publishedJson(source: Uint8Array, links: Links): Buffer {
   const bytes = Buffer.from(source.buffer, source.byteOffset, source.byteLength);

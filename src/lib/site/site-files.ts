@@ -1,6 +1,6 @@
 import { GarmentPressError } from '../errors.ts';
 import { SCHEMA_VERSION, type Links } from '../record/types.ts';
-import { researchStatusLabel } from './format.ts';
+import { isoDate, researchStatusLabel } from './format.ts';
 import { categoryPages } from './index-view.ts';
 import { linksFor } from './links.ts';
 import { escapeData } from './markdown.ts';
@@ -128,9 +128,9 @@ export function sitemapPages(routeFiles: string[], index: SiteIndex): SitemapPag
   return pages;
 }
 
-/** A W3C date for <lastmod>, or undefined when the record's timestamp is not an ISO date. */
+/** A W3C datetime for <lastmod>, or undefined when the record's timestamp is not a real ISO date. */
 function lastmodOf(publishedAt: string): string | undefined {
-  return /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(publishedAt) ? publishedAt : undefined;
+  return isoDate(publishedAt) ?? undefined;
 }
 
 /** The most URLs one sitemap may list (sitemaps.org); a larger site's /sitemap.xml is an index of parts. */
@@ -145,7 +145,7 @@ export function sitemapParts(pages: SitemapPage[], perPart = SITEMAP_URLS): Site
 
 /** The site path of the n-th part (from 1) of a sitemap split in parts. */
 function sitemapPartPath(part: number): string {
-  return `/sitemaps/${part}.xml`;
+  return `/sitemap-${part}.xml`;
 }
 
 /** /robots.txt: every page may be crawled, and the sitemap says where they are. */

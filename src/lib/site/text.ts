@@ -1,5 +1,6 @@
 import { Marked, Parser, TextRenderer, type Token, type Tokens } from 'marked';
 import { MARKDOWN_MAX_LENGTH } from '../record/integrity.ts';
+import { BIDI_FORMATTING } from '../unicode.ts';
 
 const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 
@@ -42,22 +43,50 @@ const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 
 /**
  * Escapes text for HTML content and attribute values. Characters HTML forbids in a document
- * (controls other than whitespace, noncharacters) become U+FFFD, as a parser would show them.
+ * (controls other than whitespace, noncharacters) become U+FFFD, as a parser would show them, and
+ * bidirectional formatting the text leaves open is closed (closeBidi).
  */
 export function escapeHtml(text: string): string {
   // Most text has nothing to escape; testing first spares a replace (and its callback) per string.
-  return HTML_SPECIAL.test(text) ? text.replace(HTML_SPECIALS, (ch) => escapes[ch] ?? '\uFFFD') : text;
+  return HTML_SPECIAL.test(text) ? closeBidi(text.replace(HTML_SPECIALS, (ch) => escapes[ch] ?? '\uFFFD')) : text;
 }
 
 /** The characters HTML forbids in a document, as ranges for a character class: controls other than whitespace, noncharacters. */
 export const FORBIDDEN_IN_HTML = String.raw`\0-\x08\x0B\x0E-\x1F\x7F-\x9F\uFDD0-\uFDEF\uFFFE\uFFFF`;
-const HTML_SPECIAL = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}]`);
+const HTML_SPECIAL = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]`);
 const HTML_SPECIALS = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}]`, 'g');
 const FORBIDDEN_CHARACTERS = new RegExp(`[${FORBIDDEN_IN_HTML}]`, 'g');
 
 /** Text with the characters HTML forbids in a document (controls other than whitespace, noncharacters) shown as U+FFFD. */
 export function withoutForbiddenCharacters(text: string): string {
   return text.replace(FORBIDDEN_CHARACTERS, '\uFFFD');
+}
+
+const BIDI_FORMATTING_CHARACTER = new RegExp(`[${BIDI_FORMATTING}]`);
+const POP_DIRECTIONAL_FORMATTING = '\u202C';
+const POP_DIRECTIONAL_ISOLATE = '\u2069';
+
+/**
+ * Text with the bidirectional embeddings, overrides and isolates it opens and leaves open closed
+ * at its end (UAX #9), so that record text cannot reorder what a page puts after it.
+ * @example closeBidi('abc\u202Edef') → 'abc\u202Edef\u202C'
+ */
+export function closeBidi(text: string): string {
+  if (!BIDI_FORMATTING_CHARACTER.test(text)) return text;
+  // What each open embedding or isolate needs to close it, innermost last.
+  const closers: string[] = [];
+  for (const ch of text) {
+    if (ch === POP_DIRECTIONAL_FORMATTING) {
+      // A PDF closes an embedding or override, never an isolate it is inside.
+      if (closers.at(-1) === POP_DIRECTIONAL_FORMATTING) closers.pop();
+    } else if (ch === POP_DIRECTIONAL_ISOLATE) {
+      // A PDI closes the innermost open isolate and everything opened inside it.
+      const isolate = closers.lastIndexOf(POP_DIRECTIONAL_ISOLATE);
+      if (isolate !== -1) closers.length = isolate;
+    } else if (ch >= '\u202A' && ch <= '\u202E') closers.push(POP_DIRECTIONAL_FORMATTING);
+    else if (ch >= '\u2066' && ch <= '\u2068') closers.push(POP_DIRECTIONAL_ISOLATE);
+  }
+  return text + closers.reverse().join('');
 }
 
 /**
@@ -108,7 +137,7 @@ inline.use({
  * @example renderInline('**Heavy** <b>tee</b>') → '<strong>Heavy</strong> &lt;b&gt;tee&lt;/b&gt;'
  */
 export function renderInline(text: string): string {
-  return readsMarkdown(text) ? (inline.parseInline(withoutForbiddenCharacters(text)) as string) : escapeHtml(text);
+  return readsMarkdown(text) ? closeBidi(inline.parseInline(withoutForbiddenCharacters(text)) as string) : escapeHtml(text);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseEventBody } from './event-body.ts';
+import { InvalidEventError, parseEventBody } from './event-body.ts';
 import type { ReceivedEvent } from './event-body.ts';
 import { SignatureVerificationError, verifySignature } from './signature.ts';
 import type { VerifySignatureInput } from './signature.ts';
@@ -20,5 +20,13 @@ export function readVerifiedEvent(
   if (Array.isArray(signatureHeader)) throw new SignatureVerificationError('X-Svc-Signature header appears more than once');
   const check = verifySignature({ ...options, header: signatureHeader, body: rawBody });
   if (!check.accepted) throw new SignatureVerificationError(check.reason);
-  return parseEventBody(new TextDecoder('utf-8', { fatal: true }).decode(rawBody));
+  return parseEventBody(decodeUtf8(rawBody));
+}
+
+function decodeUtf8(body: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch (error) {
+    throw new InvalidEventError('event body is not UTF-8 text', { cause: error });
+  }
 }

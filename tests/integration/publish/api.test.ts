@@ -372,6 +372,13 @@ describe('GET /api/generations/<handle>', () => {
     }
   });
 
+  it('reads a handle written in upper case as the same handle, as UUIDs are case-insensitive', async () => {
+    const handle = await publish(sampleRecordAs('api-upper-tee'));
+    const answer = await generation(handle.toUpperCase(), '?wait=1.5');
+    expect(answer.status).toBe(200);
+    expect(answer.json()).toMatchObject({ handle, status: 'complete' });
+  });
+
   it('refuses an invalid wait with 400', async () => {
     const handle = await publish(sampleRecordAs('api-wait-tee'));
     const answer = await generation(handle, '?wait=-3');

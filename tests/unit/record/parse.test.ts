@@ -17,6 +17,47 @@ describe('parseJson', () => {
   ])('locates the mistake in %j at line %i, column %i', (text, line, column, message) => {
     expect(parseJson(text)).toEqual({ ok: false, error: { line, column, message } });
   });
+
+  it('finds a mistake deep inside nested arrays without running out of stack', () => {
+    expect(parseJson(`{"junk": ${'['.repeat(100_000)},`)).toEqual({
+      ok: false,
+      error: { line: 1, column: 100_010, message: 'expected a JSON value, got ","' },
+    });
+  });
+
+  it.each([
+    ['at the top level', '{\n  "a": 1,\n  "a": 2\n}', 3, 3, 'property name "a" repeats the one at line 2, column 3 in the top-level object'],
+    ['in a nested object', '{"b": {"x": [1, {"y": 2, "y": 3}]}}', 1, 26, 'property name "y" repeats the one at line 1, column 18 in the object at /b/x/1'],
+    ['written with an escape', '{"a": 1, "\\u0061": 2}', 1, 10, 'property name "\\u0061" repeats the one at line 1, column 2 in the top-level object'],
+  ])('refuses a property name repeated %s, which parsers read differently', (_, text, line, column, message) => {
+    expect(parseJson(text)).toEqual({ ok: false, error: { line, column, message } });
+  });
+
+  it('accepts a number of any length when the text is scanned for where a mistake is', () => {
+    // An escaped colon makes parseJson scan the whole text.
+    expect(parseJson(`{"a": ${'9'.repeat(500)}, "b": "x\\u003ay"}`)).toMatchObject({ ok: true, value: { b: 'x:y' } });
+    expect(parseJson(`{"a": ${'9'.repeat(500)}, "a": 1}`)).toMatchObject({ ok: false, error: { line: 1, column: 509 } });
+  });
+
+  it('accepts the same name in different objects', () => {
+    expect(parseJson('{"a": {"x": 1}, "b": [{"x": 1}, {"x": 2}], "x": 0}')).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ['a first half', '{"a": "x\\ud800y"}', 9, '\\ud800'],
+    ['a first half at the end of a string', '{"a": "x\\uD83D"}', 9, '\\uD83D'],
+    ['a first half followed by another first half', '{"a": "\\ud83d\\ud83d"}', 8, '\\ud83d'],
+    ['a second half', '{"a": "\\udc00"}', 8, '\\udc00'],
+  ])('refuses a lone surrogate escape: %s', (_, text, column, escape) => {
+    expect(parseJson(text)).toEqual({
+      ok: false,
+      error: { line: 1, column, message: `expected a Unicode character, got ${escape}, half of a UTF-16 surrogate pair without the other half` },
+    });
+  });
+
+  it('accepts a surrogate pair written as escapes, and an escaped backslash before "u"', () => {
+    expect(parseJson('{"a": "\\ud83d\\ude00", "b": "\\\\ud800"}')).toEqual({ ok: true, value: { a: '😀', b: '\\ud800' } });
+  });
 });
 
 describe('decodeJsonBytes', () => {

@@ -49,6 +49,7 @@ const breakages: Breakage[] = [
   { rule: 'extra source property', projection: 'svc', at: '/sources/0/license', value: 'x', reportedAt: '/sources/0/license', message: /unknown property "license"/ },
   { rule: 'extra image property', projection: 'svc', at: '/images/0/alt', value: 'x', reportedAt: '/images/0/alt', message: /unknown property "alt"/ },
   { rule: 'unknown data collection', projection: 'tech', at: '/data/patterns', value: [], reportedAt: '/data/patterns', message: /unknown property "patterns"/ },
+  { rule: 'data key named like an object built-in', projection: 'svc', at: '/data/constructor', value: [], reportedAt: '/data/constructor', message: /unknown property "constructor"/ },
   // A value outside an enumeration.
   { rule: 'projection enum', projection: 'svc', at: '/projection', value: 'web', reportedAt: '/projection', message: /expected one of "svc", "tech"; got "web"/ },
   { rule: 'research status enum', projection: 'svc', at: '/research/status', value: 'done', reportedAt: '/research/status', message: /"in_progress", "complete_with_gaps", "complete", "identity_unresolved", "incomplete"/ },
@@ -75,8 +76,8 @@ const breakages: Breakage[] = [
   { rule: 'file reference is always null', projection: 'tech', at: '/sources/0/file_reference', value: 'report.pdf', reportedAt: '/sources/0/file_reference', message: /expected null/ },
   { rule: 'selection summary blocks are interpretations', projection: 'svc', at: '/selection_summary/suitable_for/0/kind', value: 'fact', reportedAt: '/selection_summary/suitable_for/0/kind', message: /expected "interpretation"/ },
   // A string below its minimum length.
-  { rule: 'empty record revision', projection: 'svc', at: '/record_revision', value: '', reportedAt: '/record_revision', message: /non-empty/ },
-  { rule: 'empty nullable string', projection: 'svc', at: '/record_id', value: '', reportedAt: '/record_id', message: /non-empty/ },
+  { rule: 'empty record revision', projection: 'svc', at: '/record_revision', value: '', reportedAt: '/record_revision', message: /expected a non-empty string; got ""$/ },
+  { rule: 'empty nullable string', projection: 'svc', at: '/record_id', value: '', reportedAt: '/record_id', message: /expected a non-empty string or null; got ""/ },
   { rule: 'empty sku', projection: 'svc', at: '/research/seed/svc_skus/0', value: '', reportedAt: '/research/seed/svc_skus/0', message: /non-empty/ },
   { rule: 'empty claim scope', projection: 'tech', at: '/claims/0/scope', value: '', reportedAt: '/claims/0/scope', message: /non-empty/ },
   { rule: 'empty locator', projection: 'svc', at: '/claims/0/references/0/locator', value: '', reportedAt: '/claims/0/references/0/locator', message: /non-empty/ },
@@ -97,8 +98,10 @@ const breakages: Breakage[] = [
   { rule: 'identity_resolved is a plain boolean', projection: 'svc', at: '/research/identity_resolved', value: null, reportedAt: '/research/identity_resolved', message: /expected boolean; got null/ },
   { rule: 'identity is an object', projection: 'tech', at: '/data/identity', value: [], reportedAt: '/data/identity', message: /expected object/ },
   { rule: 'nullable number array holds numbers', projection: 'svc', at: '/data/material_profiles/0/fiber_percentages', value: ['60'], reportedAt: '/data/material_profiles/0/fiber_percentages/0', message: /expected number/ },
-  { rule: 'catalog is an object or null', projection: 'svc', at: '/catalog', value: 'none', reportedAt: '/catalog', message: /object/ },
-  { rule: 'title is a text block or null', projection: 'svc', at: '/page/title', value: 'A title', reportedAt: '/page/title', message: /object/ },
+  { rule: 'catalog is an object or null', projection: 'svc', at: '/catalog', value: 'none', reportedAt: '/catalog', message: /^expected object or null; got "none"$/ },
+  { rule: 'title is a text block or null', projection: 'svc', at: '/page/title', value: 'A title', reportedAt: '/page/title', message: /^expected object or null; got "A title"$/ },
+  { rule: 'a nullable string type', projection: 'svc', at: '/record_id', value: 5, reportedAt: '/record_id', message: /^expected string or null; got 5$/ },
+  { rule: 'a number beyond what a double holds', projection: 'svc', at: '/data/material_profiles/0/weight_gsm', value: Infinity, reportedAt: '/data/material_profiles/0/weight_gsm', message: /^expected number or null; got a number too large to hold$/ },
   // claims[].targets has at least one item.
   { rule: 'claim targets not empty', projection: 'svc', at: '/claims/0/targets', value: [], reportedAt: '/claims/0/targets', message: /at least 1 item/ },
 ];
@@ -151,6 +154,24 @@ describe('validateRecord', () => {
     expect(problems.map((p) => [p.pointer, p.message])).toEqual([
       ['/data', 'data keys do not match projection "tech" (15 keys): missing assets; not allowed offers'],
     ]);
+  });
+
+  it('lists only the collections of the record\'s projection as allowed data keys', () => {
+    const record = baseRecord('tech', ['/data']);
+    setAt(record, '/data/patterns', []);
+    expect(validateRecord(record, 'r.json').map((p) => [p.pointer, p.message])).toEqual([
+      [
+        '/data/patterns',
+        'unknown property "patterns"; allowed: identity, material_profiles, colors, size_ranges, variants, measurements, construction, ' +
+          'performance_tests, certifications, supply_chain, assets, asset_relationships, manufacturing, capabilities, additional_facts',
+      ],
+    ]);
+  });
+
+  it('says only that data must be an object when it is not one', () => {
+    const record = baseRecord('svc', ['/data']);
+    setAt(record, '/data', null);
+    expect(validateRecord(record, 'r.json').map((p) => [p.pointer, p.message])).toEqual([['/data', 'expected object; got null']]);
   });
 
   it('rejects a technical page shape on a commerce record', () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptsGzip, contentTypeOf, serveStaticFiles } from '../../../src/lib/serve/static-files.ts';
+import { acceptsGzip, contentTypeOf, httpDate, serveStaticFiles } from '../../../src/lib/serve/static-files.ts';
 
 let site: Awaited<ReturnType<typeof serveStaticFiles>>;
 let root: string;
@@ -50,6 +50,8 @@ beforeAll(async () => {
   mkdirSync(path.join(root, 'pagefind', 'fragment'), { recursive: true });
   writeFileSync(path.join(root, 'pagefind', 'fragment', 'en_1.pf_fragment'), Buffer.alloc(4096, 7));
   writeFileSync(path.join(root, '.garment-press', 'build-state.json'), '{"secret": "paths"}');
+  mkdirSync(path.join(root, 'styles'));
+  writeFileSync(path.join(root, 'styles', 'site.0123456789.css'), 'body{}');
   writeFileSync(path.join(tmpdir(), 'outside.txt'), 'outside');
   site = await serveStaticFiles(root);
 });
@@ -63,6 +65,35 @@ describe('serveStaticFiles', () => {
 
   it('redirects a folder without its trailing slash', async () => {
     expect(await get('/garments/tee/svc?x=1')).toMatchObject({ status: 301, location: '/garments/tee/svc/?x=1' });
+  });
+
+  it('reads a target starting with two slashes as a path, so no redirect leads off the site', async () => {
+    // Normalised, the path is /garments/tee/svc; a Location starting `//evil.example` would be another host.
+    const answer = await get('//h//evil.example/x%2F..%2F..%2Fgarments%2Ftee%2Fsvc');
+    expect(answer.location ?? '').not.toMatch(/^\/\//);
+    expect(answer.status).toBe(404);
+    expect(await get('//garments/tee/svc')).toMatchObject({ status: 301, location: '/garments/tee/svc/' });
+    expect((await get('//anything/')).status).toBe(404);
+    // The absolute form, as a proxy sends it, names the same page by its path.
+    expect(await get('http://garments.example/garments/tee/svc')).toMatchObject({ status: 301, location: '/garments/tee/svc/' });
+  });
+
+  it('lets browsers keep for good only files named by their content, wherever the site is served from', async () => {
+    const cacheOf = async (rawPath: string) => (await get(rawPath)).headers['cache-control'];
+    expect(await cacheOf('/pagefind/fragment/en_1.pf_fragment')).toBe('public, max-age=31536000, immutable');
+    expect(await cacheOf('/styles/site.0123456789.css')).toBe('public, max-age=31536000, immutable');
+    expect(await cacheOf('/garments/tee/svc/')).toBe('no-cache');
+    // A site kept in a folder named like Astro's assets folder is still a site of pages.
+    const elsewhere = path.join(mkdtempSync(path.join(tmpdir(), 'static-')), '_astro', 'site');
+    mkdirSync(elsewhere, { recursive: true });
+    writeFileSync(path.join(elsewhere, 'index.html'), '<h1>Home</h1>');
+    const other = await serveStaticFiles(elsewhere);
+    try {
+      const answer = await fetch(`${other.url}/`);
+      expect(answer.headers.get('cache-control')).toBe('no-cache');
+    } finally {
+      await other.close();
+    }
   });
 
   it("answers an unknown address with the site's 404 page", async () => {
@@ -92,6 +123,10 @@ describe('serveStaticFiles', () => {
     expect(await get('/garments/tee/svc/', 'GET', { 'If-None-Match': `"other", ${etag!.slice(2)}` })).toMatchObject({ status: 304 });
     expect(await get('/garments/tee/svc/', 'GET', { 'If-Modified-Since': lastModified! })).toMatchObject({ status: 304, body: '' });
     expect(await get('/garments/tee/svc/', 'GET', { 'If-None-Match': 'W/"other"', 'If-Modified-Since': lastModified! })).toMatchObject({ status: 200, body: '<h1>Tee</h1>' });
+    // What is not an HTTP-date is ignored (RFC 9110 §13.1.3), however late it would read.
+    for (const notADate of ['3000', '2099-01-01', 'Dec 31 2099']) {
+      expect(await get('/garments/tee/svc/', 'GET', { 'If-Modified-Since': notADate })).toMatchObject({ status: 200 });
+    }
     // A rebuild writes a changed page anew and puts it in place.
     const page = path.join(root, 'garments', 'tee', 'svc', 'index.html');
     writeFileSync(`${page}.new`, '<h1>Tee, revised</h1>');
@@ -171,5 +206,15 @@ describe('contentTypeOf', () => {
     ['blob.bin', 'application/octet-stream'],
   ])('serves %s as %s', (file, type) => {
     expect(contentTypeOf(file)).toBe(type);
+  });
+});
+
+describe('httpDate', () => {
+  it.each(['Sun, 06 Nov 1994 08:49:37 GMT', 'Sunday, 06-Nov-94 08:49:37 GMT', 'Sun Nov  6 08:49:37 1994'])('reads %j, one of the three forms RFC 9110 names', (value) => {
+    expect(httpDate(value)).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
+  });
+
+  it.each(['3000', '2099-01-01', 'Dec 31 2099', 'Sun, 6 Nov 1994 08:49:37 GMT', 'Sun, 06 Nov 1994 08:49:37 UTC', '', undefined])('reads %j as no date', (value) => {
+    expect(httpDate(value)).toBeUndefined();
   });
 });

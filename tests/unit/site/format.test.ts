@@ -124,6 +124,15 @@ describe('formatValue', () => {
   it('shows a number in minor currency units as money', () => {
     expect(formatValue(1295, 'USD minor units (exponent 2)')).toBe('$12.95 (1,295 USD minor units (exponent 2))');
   });
+
+  it('shows lists and objects eight levels deep, deeper ones as an ellipsis, however deep the value goes', () => {
+    expect(formatValue({ a: [[1, { b: 2 }]] })).toBe('a: 1, b: 2');
+    let deep: unknown = 'bottom';
+    for (let level = 0; level < 200_000; level++) deep = [deep];
+    expect(formatValue({ a: { b: deep } })).toBe('a: b: …');
+    expect(formatValue([[[[[[[['eight']]]]]]]])).toBe('eight');
+    expect(formatValue([[[[[[[[['nine']]]]]]]]])).toBe('…');
+  });
 });
 
 describe('labels', () => {

@@ -21,6 +21,14 @@ function site(count: number, categoryOf: (n: number) => string | null = (n) => (
 const small: ListingLimits = { homeGarments: 6, categoryPreview: 2, pageGarments: 3 };
 
 describe('garmentListView', () => {
+  it('closes the bidirectional formatting a record leaves open in the title, brand or category of a card', () => {
+    const [RLO, PDF] = ['\u202E', '\u202C'];
+    const list = garmentListView(indexEntries([{ ...base, title: `Tee ${RLO}abc`, brand: `Acme${RLO}`, category: `tops${RLO}` }]));
+    const card = list.groups[0]!.garments[0]!;
+    expect([card.title, card.brand, card.category]).toEqual([`Tee ${RLO}abc${PDF}`, `Acme${RLO}${PDF}`, `tops${RLO}${PDF}`]);
+    expect(list.groups[0]!.label).toBe(`tops${RLO}${PDF}`);
+  });
+
   it('lists every garment of a site the home page can hold, with every filter', () => {
     const list = garmentListView(site(6), small);
     expect(list.count).toBe(6);

@@ -15,7 +15,7 @@ describe('recordJsonLd', () => {
       '@type': 'Dataset',
       url: links.page,
       version: record.record_revision,
-      datePublished: record.published_at,
+      datePublished: new Date(record.published_at).toISOString(),
       schemaVersion: links.schema,
       about: { '@type': 'Product', brand: { '@type': 'Brand', name: record.data.identity.brand } },
     });
@@ -23,6 +23,15 @@ describe('recordJsonLd', () => {
       { '@type': 'DataDownload', contentUrl: links.json, encodingFormat: 'application/json' },
       { '@type': 'DataDownload', contentUrl: links.markdown, encodingFormat: 'text/markdown' },
     ]);
+  });
+
+  it('names each country of origin as a schema.org Country, and gives no publication date that is not a real date', () => {
+    const other = copyOf(record);
+    other.data.identity.country_of_origin = ['MX', 'VN'];
+    other.published_at = '2026-02-30T10:00:00Z';
+    const ld = recordJsonLd(other, links);
+    expect((ld.about as Record<string, unknown>).countryOfOrigin).toEqual([{ '@type': 'Country', name: 'MX' }, { '@type': 'Country', name: 'VN' }]);
+    expect(ld).not.toHaveProperty('datePublished');
   });
 
   it('names the garment in plain text and leaves out what the record does not state', () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { parse as parseYaml } from 'yaml';
 import { MARKDOWN_MAX_LENGTH, textBlocksOf, type GarmentRecord, type TextBlock } from '../../../src/lib/record/index.ts';
 import { linksFor } from '../../../src/lib/site/links.ts';
 import { escapeData, footnoteLabels, frontMatterYaml, recordMarkdown, textBlockLines } from '../../../src/lib/site/markdown.ts';
@@ -230,8 +230,8 @@ describe('recordMarkdown in pieces', () => {
 });
 
 describe('frontMatterYaml', () => {
-  const library = (fields: Parameters<typeof frontMatterYaml>[0]) =>
-    stringifyYaml(fields, { lineWidth: 0, defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN' });
+  // YAML 1.2's printable characters (c-printable), less what YAML 1.1 reads as a line break (NEL, LS, PS).
+  const NOT_PRINTABLE = /[^\t\n\r\x20-\x7E\xA0-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]|[\u2028\u2029]/u;
 
   it.each([
     ['plain text', 'Heavyweight tee'],
@@ -241,21 +241,26 @@ describe('frontMatterYaml', () => {
     ['quotes and a backslash', 'a "quoted" \\ path'],
     ['a line break', 'one\ntwo'],
     ['a space before a line break', 'one \n two'],
-    ['control characters', 'bell\u0007 null\u0000 escape\u001b'],
+    ['control characters', 'bell\u0007 null\u0000 escape\u001b form feed\f'],
+    ['DEL and C1 controls', 'del\u007f csi\u009b'],
     ['line and paragraph separators', 'a\u2028b\u2029c'],
     ['a no-break space and NEL', 'a\u00a0b\u0085c'],
+    ['noncharacters', 'a\ufffeb\uffffc'],
     ['non-ASCII text', 'Café ‘quoted’ – 🧵'],
     ['YAML syntax', '{a: [1, 2]} # not a comment & *alias !tag'],
     ['an empty string', ''],
     ['a very long line', 'word '.repeat(100)],
-  ])('writes %s as the yaml library does', (_, value) => {
+  ])('writes %s as a double-quoted string that YAML 1.2 and 1.1 read back, in printable characters only', (_, value) => {
     const fields = { slug: 'tee', title: value, links: { page: value, other_projection: null } };
-    expect(frontMatterYaml(fields)).toBe(library(fields));
-    expect(parseYaml(frontMatterYaml(fields))).toEqual(fields);
+    const yaml = frontMatterYaml(fields);
+    expect(yaml).not.toMatch(NOT_PRINTABLE);
+    expect(yaml.split('\n')).toHaveLength(6);
+    expect(parseYaml(yaml)).toEqual(fields);
+    expect(parseYaml(yaml, { version: '1.1' })).toEqual(fields);
   });
 
-  it('writes empty nested fields as the yaml library does', () => {
-    expect(frontMatterYaml({ slug: 'tee', links: {} })).toBe(library({ slug: 'tee', links: {} }));
+  it('writes every string double-quoted and empty nested fields as an empty map', () => {
+    expect(frontMatterYaml({ slug: 'no', published_at: '2026-11-21', links: {} })).toBe('slug: "no"\npublished_at: "2026-11-21"\nlinks: {}\n');
   });
 });
 
@@ -297,6 +302,10 @@ describe('escapeData', () => {
 
   it('shows the characters HTML forbids as U+FFFD, as the page does', () => {
     expect(escapeData('a\u0001b\u007Fc\u0085d\uFFFFe')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe');
+  });
+
+  it('closes a bidirectional override the value leaves open, so that it cannot reorder what follows', () => {
+    expect(escapeData('Acme\u202E')).toBe('Acme\u202E\u202C');
   });
 });
 

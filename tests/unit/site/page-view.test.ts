@@ -174,6 +174,26 @@ describe('pageView', () => {
     expect([view.title, view.garmentName]).toEqual([`Garment ${record.slug}`, `Garment ${record.slug}`]);
   });
 
+  it('shows a description that repeats the headline once, its claims backing the headline', () => {
+    const record = smallRecord();
+    record.page.description = block('A **heavy** tee', ['c-unused']);
+    const view = pageView(record, { otherProjectionExists: false });
+    expect(view.description).toBeNull();
+    expect(view.headline!.citations.map((c) => c.id)).toEqual(['c-b', 'c-unused']);
+    const unused = view.claims.find((c) => c.id === 'c-unused')!;
+    expect(unused.citedBy.map((b) => b.href)).toEqual([`#${view.headline!.anchor}`]);
+  });
+
+  it('shows a catalog measurement with its range unless the range is the value itself', () => {
+    const record = smallRecord();
+    const value = (size: string, v: string, min: string, max: string) => ({ size, value: v, min_value: min, max_value: max });
+    record.catalog!.measurement_tables = [
+      { type: 'finished', unit: 'in', rows: [{ label: 'Chest', values: [value('S', '20', '20', '20'), value('M', '22', '20', '20'), value('L', '24', '23', '25')] }] },
+    ];
+    const view = pageView(record, { otherProjectionExists: false });
+    expect(view.catalog!.tables[0]!.rows[0]!.cells).toEqual(['20', '22 (20–20)', '24 (23–25)']);
+  });
+
   it('gives repeated conflict, decision and gap ids distinct anchors, the first keeping the one links name', () => {
     const record = smallRecord();
     record.conflicts = [record.conflicts[0]!, { ...record.conflicts[0]! }];

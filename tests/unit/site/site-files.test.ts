@@ -105,9 +105,15 @@ describe('sitemapPages', () => {
     expect(sitemapPages([], index).some((p) => p.path.startsWith('/categories/'))).toBe(false);
   });
 
-  it('dates record pages by their publication when it is an ISO date', () => {
+  it('dates record pages by their publication when it is an ISO date, in UTC', () => {
     const page = sitemapPages([], index).find((p) => p.path === `/garments/${index.entries[0]!.slug}/${index.entries[0]!.projection}/`)!;
-    expect(page.lastmod).toBe(index.entries[0]!.publishedAt);
+    expect(page.lastmod).toBe(new Date(index.entries[0]!.publishedAt).toISOString());
+  });
+
+  it.each(['2026-02-30', '2026-13-45', '2026-11-18T1Z', '2026-02-30T25:99:99Z', 'yesterday'])('leaves out the date of a record published at %j, which no calendar has', (publishedAt) => {
+    const entry = { ...index.entries[0]!, publishedAt };
+    const page = sitemapPages([], indexEntries([entry])).find((p) => p.path === `/garments/${entry.slug}/${entry.projection}/`)!;
+    expect(page).not.toHaveProperty('lastmod');
   });
 });
 
@@ -143,9 +149,9 @@ describe('sitemapParts and sitemapIndexXml', () => {
       [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
-        '  <sitemap><loc>https://example.org/sitemaps/1.xml</loc></sitemap>',
-        '  <sitemap><loc>https://example.org/sitemaps/2.xml</loc></sitemap>',
-        '  <sitemap><loc>https://example.org/sitemaps/3.xml</loc></sitemap>',
+        '  <sitemap><loc>https://example.org/sitemap-1.xml</loc></sitemap>',
+        '  <sitemap><loc>https://example.org/sitemap-2.xml</loc></sitemap>',
+        '  <sitemap><loc>https://example.org/sitemap-3.xml</loc></sitemap>',
         '</sitemapindex>',
         '',
       ].join('\n'),

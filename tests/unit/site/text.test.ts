@@ -1,6 +1,6 @@
 import { Lexer, Marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, isPlainText, plainText, renderInline, safeHref, webUrl } from '../../../src/lib/site/text.ts';
+import { closeBidi, escapeHtml, isPlainText, plainText, renderInline, safeHref, webUrl } from '../../../src/lib/site/text.ts';
 import { MARKDOWN_MAX_LENGTH } from '../../../src/lib/record/index.ts';
 import { sampleRecords } from '../../support/records.ts';
 
@@ -194,5 +194,32 @@ describe('escapeHtml', () => {
   it('shows the characters HTML forbids in a document as U+FFFD, keeping whitespace', () => {
     expect(escapeHtml('a\u0000b\u0001c\u000Bd\u007Fe\u0085f\uFDD0g\uFFFFh')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\uFFFDg\uFFFDh');
     expect(escapeHtml('tab\tline\nfeed\fcr\r')).toBe('tab\tline\nfeed\fcr\r');
+  });
+});
+
+describe('closeBidi', () => {
+  const [LRE, RLE, PDF, RLO, RLI, PDI] = ['\u202A', '\u202B', '\u202C', '\u202E', '\u2067', '\u2069'];
+
+  it.each([
+    ['an override left open', `abc${RLO}def`, `abc${RLO}def${PDF}`],
+    ['an isolate inside an embedding, innermost closed first', `${RLE}a${RLI}b`, `${RLE}a${RLI}b${PDI}${PDF}`],
+    ['an embedding whose PDF is inside an isolate opened after it', `${LRE}${RLI}a${PDF}`, `${LRE}${RLI}a${PDF}${PDI}${PDF}`],
+  ])('closes %s', (_, text, closed) => {
+    expect(closeBidi(text)).toBe(closed);
+  });
+
+  it.each([
+    ['text without formatting characters', 'Fits true to size'],
+    ['a closed override', `a${RLO}b${PDF}c`],
+    ['an isolate whose PDI also closes the override inside it', `${RLI}${RLO}a${PDI}b`],
+    ['closers with nothing open', `${PDF}${PDI}a`],
+  ])('leaves %s as it is', (_, text) => {
+    expect(closeBidi(text)).toBe(text);
+  });
+
+  it('closes what record text leaves open wherever a page shows it, Markdown or not', () => {
+    expect(escapeHtml(`12.99 ${RLO}USD <b>`)).toBe(`12.99 ${RLO}USD &lt;b&gt;${PDF}`);
+    expect(escapeHtml(`12.99 ${RLO}USD`)).toBe(`12.99 ${RLO}USD${PDF}`);
+    expect(renderInline(`Fits *true* ${RLO}to size`)).toBe(`Fits <em>true</em> ${RLO}to size${PDF}`);
   });
 });

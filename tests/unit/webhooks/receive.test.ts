@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildEventBody } from '../../../src/lib/webhooks/event-body.ts';
+import { buildEventBody, InvalidEventError } from '../../../src/lib/webhooks/event-body.ts';
 import { readVerifiedEvent } from '../../../src/lib/webhooks/receive.ts';
 import { signPayload, SignatureVerificationError } from '../../../src/lib/webhooks/signature.ts';
 
@@ -27,6 +27,11 @@ describe('readVerifiedEvent', () => {
     expect(() => readVerifiedEvent(tampered, HEADER, options)).toThrow(
       'webhook signature rejected: no v1 signature matches the raw body with the given secret',
     );
+  });
+
+  it('throws InvalidEventError for a correctly signed body that is not UTF-8 text', () => {
+    const body = Buffer.from([0x7b, 0xff, 0x7d]);
+    expect(() => readVerifiedEvent(body, signPayload(SECRET, NOW / 1000, body), options)).toThrow(InvalidEventError);
   });
 
   it('throws when the signature header is missing', () => {

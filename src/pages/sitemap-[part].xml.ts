@@ -1,7 +1,8 @@
 // The parts of a sitemap too large for one file (sitemap.xml is then their index); none otherwise.
+// At the site's root: a sitemap may only list addresses below its own folder (sitemaps.org).
 import type { APIRoute, GetStaticPaths } from 'astro';
-import { siteOf, sitemapXml, type SitemapPage } from '../../lib/site/site-files.ts';
-import { sitemap } from '../../site.ts';
+import { siteOf, sitemapXml, type SitemapPage } from '../lib/site/site-files.ts';
+import { sitemap } from '../site.ts';
 
 export const getStaticPaths = (async () => {
   const parts = await sitemap();
