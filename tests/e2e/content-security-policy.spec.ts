@@ -15,6 +15,11 @@ test.beforeEach(async ({ context, baseURL }) => {
   });
 });
 
+// A request still in flight when a test ends (Pagefind fetches ahead) must not fail the run.
+test.afterEach(async ({ context }) => {
+  await context.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
 /** The policy violations the browser reports on a page from now on. */
 function watchForViolations(page: Page): string[] {
   const violations: string[] = [];
