@@ -134,7 +134,8 @@ export function mountSearch(root: HTMLElement): void {
     const body = element('div', 'search-hit-body');
     const link = element('a', 'search-hit-link');
     link.href = view.href;
-    link.append(view.title, element('span', 'visually-hidden', ` (${view.projection})`));
+    // Isolated: formatting a record's title leaves open cannot reorder what follows it.
+    link.append(element('bdi', '', view.title), element('span', 'visually-hidden', ` (${view.projection})`));
     const meta = element('p', 'search-hit-meta');
     // The link's name already carries the projection; the badge repeats it for the eye.
     const badge = element('span', `projection-badge projection-badge--${view.projectionCode === 'tech' ? 'tech' : 'svc'}`, view.projection);

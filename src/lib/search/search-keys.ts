@@ -23,9 +23,16 @@ export type SearchFilter = (typeof SEARCH_FILTERS)[number];
 /** A sort key every record page carries: a page without it would drop out of results sorted by it. */
 export type SearchSort = 'title' | 'published';
 
-/** The title's sort key: the index sorts each shard by it, and the browser merges the shards by it. */
+/**
+ * The title's sort key: the index sorts each shard by it, and the browser merges the shards by it.
+ * Each run of digits is led by its length, so numbers sort by value in plain string order.
+ * @example titleSortKey('Tee 10') → 'tee 00210', after titleSortKey('Tee 2') → 'tee 0012'
+ */
 export function titleSortKey(title: string): string {
-  return title.toLocaleLowerCase('en');
+  return title.toLocaleLowerCase('en').replace(/\d+/g, (digits) => {
+    const value = digits.replace(/^0+(?=\d)/, '');
+    return `${String(value.length).padStart(3, '0')}${value}`;
+  });
 }
 
 /** Where the build writes the index and Pagefind's scripts, on the site. */

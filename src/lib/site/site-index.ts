@@ -65,10 +65,13 @@ export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
   };
 }
 
+/** Titles in reading order: case aside, and numbers by value ("Tee 2" before "Tee 10"). */
+const titleOrder = new Intl.Collator('en', { numeric: true });
+
 /** Builds the index from entries: sorted, and grouped by garment. */
 export function indexEntries(entries: SiteEntry[], renderedSlugs: Set<string> | null = null): SiteIndex {
   const sorted = [...entries].sort(
-    (a, b) => a.title.localeCompare(b.title, 'en') || a.slug.localeCompare(b.slug) || a.projection.localeCompare(b.projection),
+    (a, b) => titleOrder.compare(a.title, b.title) || a.slug.localeCompare(b.slug) || a.projection.localeCompare(b.projection),
   );
   const garments = new Map<string, GarmentEntries>();
   for (const entry of sorted) garments.set(entry.slug, { ...garments.get(entry.slug), [entry.projection]: entry });

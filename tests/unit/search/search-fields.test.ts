@@ -99,7 +99,18 @@ describe('searchFields', () => {
     const record = copyOf(commerce);
     record.published_at = '2026-11-08T12:00:00Z';
     const { sort, meta } = fieldsOf(record);
-    expect(sort).toEqual({ title: meta.title.toLocaleLowerCase('en'), published: '2026-11-08T12:00:00.000Z' });
+    expect(sort).toEqual({ title: meta.title.toLocaleLowerCase('en').replace(/\d+/g, (n) => `${String(n.length).padStart(3, '0')}${n}`), published: '2026-11-08T12:00:00.000Z' });
+  });
+
+  it('sorts titles with numbers by their value, as a reader counts', () => {
+    const titles = ['Tee 10', 'tee 2', 'Tee 02b', 'Tee 1', 'Tee 100', 'Tee'];
+    const keyOf = (title: string) => {
+      const record = copyOf(commerce);
+      record.page.title = { ...record.page.title!, text: title };
+      return fieldsOf(record).sort.title;
+    };
+    const byKey = [...titles].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
+    expect(byKey).toEqual(['Tee', 'Tee 1', 'tee 2', 'Tee 02b', 'Tee 10', 'Tee 100']);
   });
 
   it('keeps a published date that is not a timestamp as it is, so the page still sorts', () => {

@@ -62,6 +62,14 @@ describe('garmentListView', () => {
   });
 });
 
+describe('indexEntries', () => {
+  it('orders garments by title as a reader counts: "Tee 2" before "Tee 10"', () => {
+    const titled = (title: string, slug: string): SiteEntry => ({ ...base, title, slug });
+    const { entries } = indexEntries([titled('Tee 10', 'a'), titled('tee 2', 'b'), titled('Tee 1', 'c'), titled('Hoodie', 'd')]);
+    expect(entries.map((e) => e.title)).toEqual(['Hoodie', 'Tee 1', 'tee 2', 'Tee 10']);
+  });
+});
+
 describe('categoryPages', () => {
   it('lists every garment of each category once, in title order, a page at a time', () => {
     const pages = categoryPages(site(10), small);
