@@ -65,6 +65,25 @@ test('a filter narrows the results, and stays in the address', async ({ page }) 
   expect((await hitPaths(page)).sort()).toEqual(technical.sort());
 });
 
+test('values of one filter are alternatives, and each value counts what selecting it would find', async ({ page }) => {
+  const search = async (query: string) => {
+    await page.goto(`/search/?q=cotton&${query}`);
+    return (await hitPaths(page)).sort();
+  };
+  const outerwear = await search('category=outerwear');
+  const tops = await search('category=tops');
+  expect(outerwear.length).toBeGreaterThan(0);
+  expect(tops.length).toBeGreaterThan(0);
+  expect(await search('category=outerwear&category=tops')).toEqual([...outerwear, ...tops].sort());
+
+  // With outerwear ticked (its group opens), tops still says how many it would find, as it did before.
+  await search('category=outerwear');
+  await expect(page.getByRole('checkbox', { name: /^tops/ })).toHaveAccessibleName(`tops (${tops.length})`);
+  await page.getByRole('checkbox', { name: /^tops/ }).check();
+  await expect(page).toHaveURL(/category=outerwear&category=tops/);
+  expect((await hitPaths(page)).sort()).toEqual([...outerwear, ...tops].sort());
+});
+
 test('Back and Forward go through the searches asked for, one history entry for a run of typing', async ({ page }) => {
   await page.goto('/search/');
   const box = page.getByRole('searchbox', { name: 'Search garments' });

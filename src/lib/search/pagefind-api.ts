@@ -25,9 +25,9 @@ export interface PagefindSearch {
   filters?: FilterCounts;
 }
 
-/** Options of a search: filters every hit must match, and a sort replacing relevance. */
+/** Options of a search: per filter, values of which a hit must carry one; and a sort replacing relevance. */
 export interface PagefindSearchOptions {
-  filters?: Record<string, string[]>;
+  filters?: Record<string, { any: string[] }>;
   sort?: Record<string, 'asc' | 'desc'>;
 }
 

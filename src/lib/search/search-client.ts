@@ -5,7 +5,7 @@ import { filterValueOrder, resultView, type ResultView } from './result-view.ts'
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
-import { isSearchable, pagefindOptions, parseSearchState, searchQueryString, SORT_ORDERS, type SearchState } from './search-state.ts';
+import { isSearchable, parseSearchState, searchQueryString, selectedFilters, SORT_ORDERS, type SearchState } from './search-state.ts';
 import { mergeFilterCounts, NO_HITS, searchShards, type ShardInstance } from './shard-search.ts';
 
 /** Hits whose data is loaded at once; more on request. */
@@ -96,7 +96,7 @@ export function mountSearch(root: HTMLElement): void {
     if (typing) await new Promise((resolve) => setTimeout(resolve, TYPING_DELAY_MS));
     if (id !== searchId) return;
     const sortOrder = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
-    const search = await searchShards(shards, state.query === '' ? null : state.query, pagefindOptions(state), sortOrder);
+    const search = await searchShards(shards, state.query === '' ? null : state.query, selectedFilters(state), sortOrder);
     if (id !== searchId) return;
     updateCounts(search.filters);
     hits = search.hits;
@@ -178,7 +178,7 @@ export function mountSearch(root: HTMLElement): void {
     updateCounts(totals);
   }
 
-  /** Shows, beside each value, how many hits there would be with it selected too. */
+  /** Shows, beside each value, how many hits selecting it would find (shard-search.ts says how). */
   function updateCounts(counts: FilterCounts): void {
     for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) {
       const count = counts[box.name]?.[box.value] ?? 0;

@@ -4,7 +4,7 @@ import { SEARCH_FILTERS, type SearchFilter, type SearchSort } from './search-key
 export interface SearchState {
   /** The words typed, trimmed; '' when none. */
   query: string;
-  /** Selected values per filter; a page must carry every one of them. */
+  /** Selected values per filter: a page must carry one of a filter's values, in every filter with any selected. */
   filters: Partial<Record<SearchFilter, string[]>>;
   /** Null: best match first. */
   sort: SearchSort | null;
@@ -53,8 +53,10 @@ export function isSearchable(state: SearchState): boolean {
   return state.query !== '' || Object.values(state.filters).some((values) => values.length > 0);
 }
 
-/** The options Pagefind's `search` takes for a state: every selected filter value must match. */
-export function pagefindOptions(state: SearchState): { filters: Record<string, string[]>; sort?: Record<string, 'asc' | 'desc'> } {
-  const filters = Object.fromEntries(Object.entries(state.filters).filter(([, values]) => values.length > 0));
-  return state.sort ? { filters, sort: { [state.sort]: SORT_ORDERS[state.sort] } } : { filters };
+/**
+ * The filters a state selects values of, and those values.
+ * @example selectedFilters({ query: '', filters: { colour: ['Navy'], size: [] }, sort: null }) → { colour: ['Navy'] }
+ */
+export function selectedFilters(state: SearchState): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(state.filters).filter(([, values]) => values.length > 0));
 }

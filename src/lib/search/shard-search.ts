@@ -1,4 +1,4 @@
-import type { FilterCounts, PagefindInstance, PagefindResult, PagefindResultData, PagefindSearchOptions } from './pagefind-api.ts';
+import type { FilterCounts, PagefindInstance, PagefindResult, PagefindResultData, PagefindSearch, PagefindSearchOptions } from './pagefind-api.ts';
 import { titleSortKey, type SearchSort } from './search-keys.ts';
 
 /** The hits of a search over every shard, in order, their data loaded as they are shown. */
@@ -40,13 +40,35 @@ export function mergeFilterCounts(counts: readonly (FilterCounts | undefined)[])
  * sort, the shards' sorted lists merged by the sort key. Pagefind scores a hit by relevance even
  * when it sorts, so sorted lists cannot be merged by score; their keys come from each hit's data
  * (its title, or its published date kept in its metadata), loaded only for the hits merged so far.
+ *
+ * A hit carries one of the selected values of each filter: values of one filter are alternatives,
+ * filters narrow one another. So a value's count is what selecting it would find: in a filter
+ * with values selected, the count of hits with that value under the other filters' selections.
  */
-export async function searchShards(shards: readonly ShardInstance[], term: string | null, options: PagefindSearchOptions, sort: SortOrder | null): Promise<ShardSearch> {
-  // A shard without a selected filter value holds no hit, and Pagefind fails on a value it does not know.
-  const searches = await Promise.all(shards.map((shard) => (holdsFilters(shard.totals, options.filters) ? shard.instance.search(term, options) : NO_RESULTS)));
-  const filters = mergeFilterCounts(searches.map((search) => search.filters));
-  const lists = searches.map((search) => search.results);
+export async function searchShards(shards: readonly ShardInstance[], term: string | null, selected: Record<string, string[]>, sort: SortOrder | null): Promise<ShardSearch> {
+  const [found, ...alternatives] = await Promise.all([
+    searchEveryShard(shards, term, selected, sort),
+    ...Object.keys(selected).map((filter) => searchEveryShard(shards, term, withoutFilter(selected, filter), null)),
+  ]);
+  const filters = mergeFilterCounts(found!.map((search) => search.filters));
+  Object.keys(selected).forEach((filter, at) => {
+    filters[filter] = mergeFilterCounts(alternatives[at]!.map((search) => search.filters))[filter] ?? {};
+  });
+  const lists = found!.map((search) => search.results);
   return { filters, hits: sort ? sortedHits(lists, sort) : bestFirstHits(lists) };
+}
+
+function searchEveryShard(shards: readonly ShardInstance[], term: string | null, selected: Record<string, string[]>, sort: SortOrder | null): Promise<PagefindSearch[]> {
+  return Promise.all(
+    shards.map((shard) => {
+      const filters = shardFilters(shard.totals, selected);
+      return filters ? shard.instance.search(term, sort ? { filters, sort: { [sort.key]: sort.direction } } : { filters }) : NO_RESULTS;
+    }),
+  );
+}
+
+function withoutFilter(selected: Record<string, string[]>, filter: string): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(selected).filter(([key]) => key !== filter));
 }
 
 /** A shard's index, and the counts of its filter values over all its pages. */
@@ -55,11 +77,20 @@ export interface ShardInstance {
   totals: FilterCounts;
 }
 
-const NO_RESULTS = { results: [], unfilteredResultCount: 0, filters: {} };
+const NO_RESULTS: PagefindSearch = { results: [], unfilteredResultCount: 0, filters: {} };
 
-/** Whether a shard's pages carry every selected filter value somewhere. */
-function holdsFilters(totals: FilterCounts, filters: Record<string, string[]> = {}): boolean {
-  return Object.entries(filters).every(([filter, values]) => values.every((value) => (totals[filter]?.[value] ?? 0) > 0));
+/**
+ * Pagefind's filters for a shard: in each selected filter, the selected values its pages carry;
+ * null when a filter has none of them there, so the shard holds no hit.
+ */
+function shardFilters(totals: FilterCounts, selected: Record<string, string[]>): PagefindSearchOptions['filters'] | null {
+  const filters: NonNullable<PagefindSearchOptions['filters']> = {};
+  for (const [filter, values] of Object.entries(selected)) {
+    const held = values.filter((value) => (totals[filter]?.[value] ?? 0) > 0);
+    if (held.length === 0) return null;
+    filters[filter] = { any: held };
+  }
+  return filters;
 }
 
 /** The key a hit is sorted by, as the index made it (search-fields.ts, searchSort). */

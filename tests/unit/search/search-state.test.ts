@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSearchable, pagefindOptions, parseSearchState, searchQueryString } from '../../../src/lib/search/search-state.ts';
+import { isSearchable, parseSearchState, searchQueryString, selectedFilters } from '../../../src/lib/search/search-state.ts';
 
 const params = (query: string) => new URLSearchParams(query);
 
@@ -46,13 +46,8 @@ describe('isSearchable', () => {
   });
 });
 
-describe('pagefindOptions', () => {
-  it('passes the selected filters and no sort for best match', () => {
-    expect(pagefindOptions({ query: 'x', filters: { colour: ['Navy', 'Black'], size: [] }, sort: null })).toEqual({ filters: { colour: ['Navy', 'Black'] } });
-  });
-
-  it('sorts titles A to Z and published dates newest first', () => {
-    expect(pagefindOptions({ query: 'x', filters: {}, sort: 'title' }).sort).toEqual({ title: 'asc' });
-    expect(pagefindOptions({ query: 'x', filters: {}, sort: 'published' }).sort).toEqual({ published: 'desc' });
+describe('selectedFilters', () => {
+  it('keeps the filters with values selected', () => {
+    expect(selectedFilters({ query: 'x', filters: { colour: ['Navy', 'Black'], size: [] }, sort: null })).toEqual({ colour: ['Navy', 'Black'] });
   });
 });
