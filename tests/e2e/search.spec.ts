@@ -65,6 +65,23 @@ test('a filter narrows the results, and stays in the address', async ({ page }) 
   expect((await hitPaths(page)).sort()).toEqual(technical.sort());
 });
 
+test('the search page offers its filters at once, to browse by without a word; the home page loads search only when reached for', async ({ page }) => {
+  const indexRequests: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/pagefind/')) indexRequests.push(request.url());
+  });
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  expect(indexRequests).toEqual([]);
+
+  await page.goto('/search/');
+  await page.locator('summary', { hasText: 'Projection' }).click();
+  await page.getByRole('checkbox', { name: /^Technical/ }).check();
+  const technical = await hitPaths(page);
+  expect(technical.length).toBeGreaterThan(0);
+  expect(technical.every((path) => path.endsWith('/tech/'))).toBe(true);
+});
+
 test('values of one filter are alternatives, and each value counts what selecting it would find', async ({ page }) => {
   const search = async (query: string) => {
     await page.goto(`/search/?q=cotton&${query}`);

@@ -17,7 +17,7 @@ const TYPING_RUN_MS = 1500;
 
 /**
  * Brings a rendered SearchBox to life: shows it, loads Pagefind when the reader reaches for the box
- * (or at once when the URL already asks for a search), then searches as its fields change.
+ * (at once on the search page, or when the URL already asks for a search), then searches as its fields change.
  */
 export function mountSearch(root: HTMLElement): void {
   const input = root.querySelector<HTMLInputElement>('input[name="q"]')!;
@@ -224,6 +224,8 @@ export function mountSearch(root: HTMLElement): void {
     (await showMore(searchId))?.focus();
   });
   root.addEventListener('focusin', () => void load().catch(() => {}), { once: true });
+  // A page that is only search shows its filters at once, to browse by before a word is typed.
+  if (root.dataset.searchPage !== undefined) void load().catch(() => {});
 
   // Arrow keys move between the box and the hits; Tab still walks through everything.
   input.addEventListener('keydown', (event) => {
