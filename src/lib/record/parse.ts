@@ -30,7 +30,8 @@ export function decodeJsonBytes(bytes: Uint8Array): { ok: true; text: string } |
 /**
  * Parses JSON text, or says where and why it is not JSON. Beyond RFC 8259's grammar it refuses what
  * I-JSON (RFC 7493) refuses: a property name repeated in one object, which parsers resolve
- * differently (the published JSON keeps the record's bytes), and a lone UTF-16 surrogate.
+ * differently (the published JSON keeps the record's bytes), a lone UTF-16 surrogate, and a number
+ * too large for a double (1e400), which JavaScript reads as Infinity and writes back as null.
  * @example parseJson('{"a":}') → { ok: false, error: { line: 1, column: 6, message: 'expected a JSON value, got "}"' } }
  */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: JsonSyntaxError } {
@@ -40,8 +41,8 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   } catch (error) {
     return { ok: false, error: located(text, firstMistake(text) ?? { offset: 0, message: (error as Error).message }) };
   }
-  const { namesAndColons, wellFormed } = countsOf(value);
-  if (text.split(':').length - 1 !== namesAndColons || !wellFormed || ESCAPED_COLON.test(text)) {
+  const { namesAndColons, wellFormed, finite } = countsOf(value);
+  if (text.split(':').length - 1 !== namesAndColons || !wellFormed || !finite || ESCAPED_COLON.test(text)) {
     const mistake = firstMistake(text);
     if (mistake) return { ok: false, error: located(text, mistake) };
   }
@@ -58,20 +59,23 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const STRING_STOP = /["\\\u0000-\u001f]/g;
 
 /**
- * The names in a parsed value plus the colons in its strings, and whether every string is Unicode
- * text. A ":" of JSON text either follows a name or is a character of a string, so the text has
- * exactly as many unless a name repeats: the member JSON.parse dropped took a name with it.
+ * The names in a parsed value plus the colons in its strings, whether every string is Unicode text,
+ * and whether every number is finite. A ":" of JSON text either follows a name or is a character
+ * of a string, so the text has exactly as many unless a name repeats: the member JSON.parse
+ * dropped took a name with it.
  */
-function countsOf(value: unknown): { namesAndColons: number; wellFormed: boolean } {
+function countsOf(value: unknown): { namesAndColons: number; wellFormed: boolean; finite: boolean } {
   let namesAndColons = 0;
   let wellFormed = true;
+  let finite = true;
   const pending = [value];
   while (pending.length > 0) {
     const next = pending.pop();
     if (typeof next === 'string') {
       namesAndColons += colonsIn(next);
       wellFormed &&= next.isWellFormed();
-    } else if (Array.isArray(next)) for (const item of next) pending.push(item);
+    } else if (typeof next === 'number') finite &&= Number.isFinite(next);
+    else if (Array.isArray(next)) for (const item of next) pending.push(item);
     else if (typeof next === 'object' && next !== null) {
       for (const name in next) {
         namesAndColons++;
@@ -79,7 +83,7 @@ function countsOf(value: unknown): { namesAndColons: number; wellFormed: boolean
       }
     }
   }
-  return { namesAndColons, wellFormed };
+  return { namesAndColons, wellFormed, finite };
 }
 
 function colonsIn(text: string): number {
@@ -159,6 +163,9 @@ function firstMistake(text: string): Mistake | undefined {
   const number = () => {
     NUMBER.lastIndex = at;
     if (!NUMBER.test(text)) fail('a number');
+    if (!Number.isFinite(Number(text.slice(at, NUMBER.lastIndex)))) {
+      throw { offset: at, message: `expected a number a double can hold (I-JSON), got ${text.slice(at, Math.min(NUMBER.lastIndex, at + 40))}, which reads as Infinity` };
+    }
     at = NUMBER.lastIndex;
   };
   const name = () => {

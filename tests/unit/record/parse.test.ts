@@ -35,8 +35,8 @@ describe('parseJson', () => {
 
   it('accepts a number of any length when the text is scanned for where a mistake is', () => {
     // An escaped colon makes parseJson scan the whole text.
-    expect(parseJson(`{"a": ${'9'.repeat(500)}, "b": "x\\u003ay"}`)).toMatchObject({ ok: true, value: { b: 'x:y' } });
-    expect(parseJson(`{"a": ${'9'.repeat(500)}, "a": 1}`)).toMatchObject({ ok: false, error: { line: 1, column: 509 } });
+    expect(parseJson(`{"a": 0.${'9'.repeat(500)}, "b": "x\\u003ay"}`)).toMatchObject({ ok: true, value: { b: 'x:y' } });
+    expect(parseJson(`{"a": 0.${'9'.repeat(500)}, "a": 1}`)).toMatchObject({ ok: false, error: { line: 1, column: 511 } });
   });
 
   it('accepts the same name in different objects', () => {
@@ -53,6 +53,18 @@ describe('parseJson', () => {
       ok: false,
       error: { line: 1, column, message: `expected a Unicode character, got ${escape}, half of a UTF-16 surrogate pair without the other half` },
     });
+  });
+
+  it.each([
+    ['a large exponent', '{"a": [1, 1e400]}', 11, '1e400'],
+    ['a negative one', '{"a": -2.5E+309}', 7, '-2.5E+309'],
+    ['a long run of digits', `{"a": ${'9'.repeat(400)}}`, 7, '9'.repeat(40)],
+  ])('refuses a number too large for a double: %s', (_, text, column, shown) => {
+    expect(parseJson(text)).toEqual({ ok: false, error: { line: 1, column, message: `expected a number a double can hold (I-JSON), got ${shown}, which reads as Infinity` } });
+  });
+
+  it('accepts numbers a double holds, however they are written, and tiny ones that read as 0', () => {
+    expect(parseJson('[1.7976931348623157e308, -5e-324, 1e-400, 0.1e2]')).toEqual({ ok: true, value: [1.7976931348623157e308, -5e-324, 0, 10] });
   });
 
   it('accepts a surrogate pair written as escapes, and an escaped backslash before "u"', () => {
