@@ -407,7 +407,8 @@ function valueParts(name: string, rule: FieldRule, value: unknown, item: Record<
   if (typeof value === 'boolean') return [text(formatBoolean(value))];
   if (typeof value === 'number') {
     const unit = rule.unitField ? (item[rule.unitField] as string | null) : null;
-    const signed = name === 'tolerance_plus' ? '+' : name === 'tolerance_minus' ? '−' : '';
+    // A tolerance is a size, signed by its side; one given with a sign keeps its own.
+    const signed = value < 0 ? '' : name === 'tolerance_plus' ? '+' : name === 'tolerance_minus' ? '−' : '';
     return [text(`${signed}${formatNumber(value, unit)}`)];
   }
   if (!Array.isArray(value)) return [scalarPart(rule, value, lookup)];

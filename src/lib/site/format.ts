@@ -14,13 +14,19 @@ export function formatMoney(amountMinor: number | null | undefined, currency: st
   if (amountMinor === null || amountMinor === undefined || !Number.isFinite(amountMinor)) return null;
   const code = currency?.trim().toUpperCase() ?? '';
   const digits = exponent ?? (isCurrencyCode(code) ? currencyDigits(code) : 2);
+  // No currency has more than a few minor digits: an exponent past what Intl can show is shown as given.
+  if (!(Number.isInteger(digits) && digits >= 0 && digits <= MAX_FRACTION_DIGITS)) {
+    return t('value.minorUnits', { amount: code ? `${formatNumber(amountMinor)} ${currency!.trim()}` : formatNumber(amountMinor), exponent: String(digits) });
+  }
   const amount = decimalFromMinor(amountMinor, digits);
-  const fractionDigits = Math.min(digits, 20);
-  const number = numberFormatter(fractionDigits);
+  const number = numberFormatter(digits);
   if (!code) return t('value.currencyNotStated', { amount: number.format(amount as never) });
   if (!isCurrencyCode(code)) return `${number.format(amount as never)} ${currency}`;
-  return numberFormatter(fractionDigits, code).format(amount as never);
+  return numberFormatter(digits, code).format(amount as never);
 }
+
+/** The most fraction digits Intl.NumberFormat shows. */
+const MAX_FRACTION_DIGITS = 20;
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
@@ -62,19 +68,19 @@ function currencyDigits(code: string): number {
   return new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
-const dateFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeZone: 'UTC' });
-const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
-
 /**
- * A timestamp from a record as a readable date (UTC); text that is not a date is returned unchanged.
+ * A timestamp from a record as a readable date, on the calendar of the offset it was written in
+ * (UTC when it names none); a year and month alone reads as the month. Text that is not an ISO 8601
+ * date is returned unchanged.
  * @example formatDate('2025-03-12T10:00:00Z') → 'March 12, 2025'
+ * @example formatDate('2026-11-08T23:30:00-05:00') → 'November 8, 2026'; formatDate('2026-11') → 'November 2026'
  */
 export function formatDate(value: string): string {
   // A record repeats the same few timestamps (observed, checked, accessed) many times over.
   let text = formattedDates.get(value);
   if (text === undefined) {
-    const date = parseTimestamp(value);
-    text = date ? dateFormat.format(date) : value;
+    const timestamp = parseTimestamp(value);
+    text = timestamp ? dateFormat(timestamp.precision === 'month' ? 'month' : 'day', timestamp.offset).format(timestamp.date) : value;
     if (formattedDates.size >= CACHE_MAX) formattedDates.clear();
     formattedDates.set(value, text);
   }
@@ -85,32 +91,63 @@ const formattedDates = new Map<string, string>();
 /** The most entries a per-process cache of dates or labels holds: their keys come from records, so only practice bounds them. */
 const CACHE_MAX = 10_000;
 
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The formatter of dates (or months) in a time zone (`UTC`, `-05:00`): one per zone, as making one is slow. */
+function dateFormat(precision: 'month' | 'day', timeZone: string): Intl.DateTimeFormat {
+  const key = `${precision} ${timeZone}`;
+  let format = dateFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(LOCALE, precision === 'month' ? { year: 'numeric', month: 'long', timeZone } : { dateStyle: 'long', timeZone });
+    if (dateFormats.size < CACHE_MAX) dateFormats.set(key, format);
+  }
+  return format;
+}
+
 /**
- * A timestamp as date and time (UTC) when it carries a time, else as a date.
- * @example formatDateTime('2025-03-12T10:00:00Z') → 'March 12, 2025 at 10:00 AM UTC'
+ * The machine-readable form for `<time datetime>`, a sitemap's `lastmod` and JSON-LD, as precise as
+ * the record: `2026-11`, `2026-11-08`, or the instant in UTC; null when the text is not a date.
  */
-export function formatDateTime(value: string): string {
-  const date = parseTimestamp(value);
-  if (!date) return value;
-  return /T\d/.test(value) ? `${dateTimeFormat.format(date)} UTC` : dateFormat.format(date);
-}
-
-/** The machine-readable form for `<time datetime>`, or null when the text is not a date. */
 export function isoDate(value: string): string | null {
-  return parseTimestamp(value)?.toISOString() ?? null;
+  const timestamp = parseTimestamp(value);
+  if (!timestamp) return null;
+  const iso = timestamp.date.toISOString();
+  return timestamp.precision === 'time' ? iso : iso.slice(0, timestamp.precision === 'month' ? 7 : 10);
 }
 
-function parseTimestamp(value: string): Date | null {
-  // Only ISO 8601 dates are trusted: Date.parse accepts too much ("1", "May") to be meaningful.
-  const parts = /^(\d{4})-(\d{2})(?:-(\d{2}))?([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.exec(value.trim());
-  // V8 reads February 30 as March 2: a day the month does not have makes no date.
-  if (!parts || (parts[3] !== undefined && Number(parts[3]) > daysInMonth(Number(parts[1]), Number(parts[2])))) return null;
-  const date = new Date(value.trim());
-  return Number.isNaN(date.getTime()) ? null : date;
+/** A record's ISO 8601 timestamp: the instant (the start of the day or month it names), how precise it is, and its offset. */
+interface Timestamp {
+  date: Date;
+  precision: 'month' | 'day' | 'time';
+  /** `UTC`, or the offset written (`+05:30`), as Intl names the time zone. */
+  offset: string;
+}
+
+// Only ISO 8601 dates are trusted: Date.parse accepts too much ("1", "May") to be meaningful.
+const TIMESTAMP = /^(\d{4})-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?)?$/i;
+
+function parseTimestamp(value: string): Timestamp | null {
+  const parts = TIMESTAMP.exec(value.trim());
+  if (!parts) return null;
+  const [year, month, day = 1, hour = 0, minute = 0, second = 0] = parts.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  // V8 would read February 30 as March 2: a day the month does not have, or an hour past 23, makes no date.
+  if (month! < 1 || month! > 12 || day < 1 || day > daysInMonth(year!, month!) || hour > 23 || minute > 59 || second > 59) return null;
+  const zone = parts[8]?.toUpperCase();
+  const offset = zone === undefined || zone === 'Z' ? 'UTC' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+  const offsetMinutes = offset === 'UTC' ? 0 : (offset.startsWith('-') ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4)));
+  if (Math.abs(offsetMinutes) > 18 * 60) return null;
+  const date = new Date(0);
+  // setUTCFullYear, as Date.UTC reads the years 0 to 99 as 1900 to 1999.
+  date.setUTCFullYear(year!, month! - 1, day);
+  date.setUTCHours(hour, minute, second, parts[7] ? Math.floor(Number(`0${parts[7]}`) * 1000) : 0);
+  date.setTime(date.getTime() - offsetMinutes * 60_000);
+  const precision = parts[4] !== undefined ? 'time' : parts[3] !== undefined ? 'day' : 'month';
+  return Number.isNaN(date.getTime()) ? null : { date, precision, offset };
 }
 
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 const numberFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 6 });
@@ -125,10 +162,12 @@ export function formatNumber(value: number, unit?: string | null): string {
   return /^[%°]/.test(unit) ? `${number}${unit}` : `${number} ${unit}`;
 }
 
-/** A number without its unit, as `numberFormat` writes it. */
+/** A number without its unit, as `numberFormat` writes it; one so small that it would read as 0, to its first significant digits. */
 function numberText(value: number): string {
-  return plainNumber(value) ?? numberFormat.format(value);
+  return plainNumber(value) ?? (value !== 0 && Math.abs(value) < 5e-7 ? smallNumberFormat : numberFormat).format(value);
 }
+
+const smallNumberFormat = new Intl.NumberFormat(LOCALE, { maximumSignificantDigits: 6 });
 
 /**
  * The number as `numberFormat` writes it, without Intl (which is slow next to String) when String gives

@@ -276,6 +276,7 @@ export const STRINGS = {
   'value.no': 'No',
   'value.empty': 'None',
   'value.currencyNotStated': '{amount} (currency not stated)',
+  'value.minorUnits': '{amount} minor units (exponent {exponent})',
   'value.range': '{min} to {max}',
   'value.atLeast': '{min} or more',
   'value.atMost': 'up to {max}',

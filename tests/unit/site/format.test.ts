@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  decimalFromMinor, enumLabel, fieldLabel, formatBoolean, formatDate, formatDateTime, formatMoney, formatNumber, formatRange, formatValue, isoDate,
+  decimalFromMinor, enumLabel, fieldLabel, formatBoolean, formatDate, formatMoney, formatNumber, formatRange, formatValue, isoDate,
   researchStatusLabel, researchStatusNote,
 } from '../../../src/lib/site/format.ts';
 import { fieldViews } from '../../../src/lib/site/data-view.ts';
@@ -47,6 +47,13 @@ describe('formatMoney', () => {
     expect(formatMoney(1299, '<b>', 2)).toBe('12.99 <b>');
   });
 
+  it('shows an amount as given when its exponent is past what a currency has, instead of failing', () => {
+    expect(formatMoney(1295, 'USD', -1)).toBe('1,295 USD minor units (exponent -1)');
+    expect(formatMoney(1295, null, 1_000_000_000)).toBe('1,295 minor units (exponent 1000000000)');
+    expect(formatMoney(1295, 'USD', 21)).toBe('1,295 USD minor units (exponent 21)');
+    expect(formatMoney(1295, 'USD', 20)).toBe('$0.00000000000000001295');
+  });
+
   it('does not round through floating point', () => {
     expect(formatMoney(1000000000000001, 'USD', 2)).toBe('$10,000,000,000,000.01');
   });
@@ -71,13 +78,33 @@ describe('formatDate', () => {
     expect(formatDate('<script>')).toBe('<script>');
   });
 
-  it('adds the time when the timestamp has one', () => {
-    expect(formatDateTime('2026-11-08T10:00:00Z')).toBe('November 8, 2026 at 10:00 AM UTC');
-    expect(formatDateTime('2026-11-08')).toBe('November 8, 2026');
+  it('reads a date on the calendar of the offset it was written in, and one without an offset as UTC, wherever the build runs', () => {
+    expect(formatDate('2026-11-08T23:30:00-05:00')).toBe('November 8, 2026');
+    expect(formatDate('2026-11-08T00:30:00+14:00')).toBe('November 8, 2026');
+    expect(formatDate('2026-11-08T00:30:00')).toBe('November 8, 2026');
+    expect(isoDate('2026-11-08T00:30:00')).toBe('2026-11-08T00:30:00.000Z');
+    expect(isoDate('2026-11-08T23:30:00-05:00')).toBe('2026-11-09T04:30:00.000Z');
+  });
+
+  it('shows a year and month as the month, without making up a day', () => {
+    expect(formatDate('2026-11')).toBe('November 2026');
+    expect(isoDate('2026-11')).toBe('2026-11');
+    expect(isoDate('2026-11-08')).toBe('2026-11-08');
+  });
+
+  it('gives no date for days, hours or offsets that do not exist', () => {
+    for (const value of ['2026-02-29', '2026-13', '2026-00-10', '2026-04-31', '2026-11-08T24:00:00Z', '2026-11-08T10:60Z', '2026-11-08T10:00+19:00', 'soon']) {
+      expect(isoDate(value), value).toBeNull();
+      expect(formatDate(value), value).toBe(value);
+    }
+    expect(isoDate('2024-02-29')).toBe('2024-02-29');
+    expect(isoDate('0400-02-29')).toBe('0400-02-29');
+    expect(isoDate('0099-12-31')).toBe('0099-12-31');
   });
 
   it('gives a machine-readable date only for real dates', () => {
     expect(isoDate('2026-11-08T10:00:00Z')).toBe('2026-11-08T10:00:00.000Z');
+    expect(isoDate('2026-11-08T10:00:00.25+05:30')).toBe('2026-11-08T04:30:00.250Z');
     expect(isoDate('soon')).toBeNull();
   });
 });
@@ -91,8 +118,13 @@ describe('formatNumber and formatRange', () => {
 
   it('writes every number as Intl does, whether or not it takes the fast path', () => {
     const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
-    const numbers = [0, -0, 7, -42, 999, 1000, -1000, 0.1 + 0.2, 19.5, -3.25, 999.9999995, 0.000001, 1e-7, -1e-7, 123.4567891, 1e21, Number.NaN, Infinity];
+    const numbers = [0, -0, 7, -42, 999, 1000, -1000, 0.1 + 0.2, 19.5, -3.25, 999.9999995, 0.000001, 5e-7, 123.4567891, 1e21, Number.NaN, Infinity];
     for (const value of numbers) expect(formatNumber(value), String(value)).toBe(intl.format(value));
+  });
+
+  it('never shows a number too small for six decimals as 0', () => {
+    expect(formatNumber(1e-7, 'mm')).toBe('0.0000001 mm');
+    expect(formatNumber(-1.23456789e-9)).toBe('-0.00000000123457');
   });
 
   it('says the same of a repeated date each time', () => {
@@ -187,6 +219,12 @@ describe('fieldViews', () => {
       { kind: 'link', text: 'pv-1', href: '#provider_variants-pv-1', external: false },
     ]);
     expect(fieldViews({ id: 'pv-1', provider_variant_id: 'pv-1' }, variants, 'provider_variants')[0]!.parts[0]!.kind).not.toBe('link');
+  });
+
+  it('signs a tolerance by its side, unless it carries a sign of its own', () => {
+    const texts = (item: Record<string, unknown>) => fieldViews(item, lookup).map((f) => f.parts[0]);
+    expect(texts({ id: 'm', tolerance_plus: 0.5, tolerance_minus: 0.25, tolerance_unit: 'in' })).toEqual([{ kind: 'text', text: '+0.5 in' }, { kind: 'text', text: '−0.25 in' }]);
+    expect(texts({ id: 'm', tolerance_minus: -0.5, tolerance_unit: 'in' })).toEqual([{ kind: 'text', text: '-0.5 in' }]);
   });
 
   it('links a URL only when it is http(s)', () => {
