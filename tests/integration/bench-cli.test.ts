@@ -19,7 +19,8 @@ describe('npm run bench', () => {
     const [full, unchanged] = report.runs as { cpuSeconds: Record<string, number> }[];
     expect(full!.cpuSeconds.build).toBeGreaterThan(0);
     expect(unchanged!.cpuSeconds.build).toBeGreaterThan(0);
-    if (process.platform === 'linux') expect(full!.cpuSeconds['Pagefind process']).toBeGreaterThan(0);
+    // Indexing 4 pages may take less than the 10 ms Linux counts in: the figure is there, maybe 0.
+    if (process.platform === 'linux') expect(full!.cpuSeconds['Pagefind process']).toEqual(expect.any(Number));
     expect(unchanged!.cpuSeconds['Pagefind process']).toBeUndefined();
     // The same folder is the bench's own: a second bench may use it again.
     expect(runCli('bench.ts', ['--records', '2', '--dir', dir]).status).toBe(0);

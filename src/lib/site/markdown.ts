@@ -20,10 +20,11 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
     const label = labels.get(claimId);
     return label ? `[^${label}]` : escapeData(t('claim.unknownClaim', { id: claimId }));
   };
-  const refs = (claimIds: string[]) => claimIds.map(ref).join(' ');
+  const refs = (claimIds: string[]) => [...new Set(claimIds)].map(ref).join(' ');
   const linkRefs = (claimLinks: ClaimLink[]) => refs(claimLinks.map((link) => link.id));
   const base = links.page ?? undefined;
-  const blockLines = (block: TextBlock) => withRefs(textBlockLines(block.text, base), refs(block.claim_ids));
+  // Each block says its kind first, as on the page: a reader tells fact from interpretation.
+  const blockLines = (block: TextBlock) => withKind(t(`textBlock.${block.kind}`), withRefs(textBlockLines(block.text, base), refs(block.claim_ids)));
   const paragraph = (block: TextBlock) => blockLines(block).join('\n');
   const listItem = (block: TextBlock) => indented('- ', blockLines(block));
   const none = escapeData(t('data.none'));
@@ -50,6 +51,7 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
       [t('record.limitations'), research.limitations && escapeData(research.limitations)],
       [t('part.gaps'), research.gapSummary && escapeData(research.gapSummary)],
     ]),
+    `> ${escapeData(t('site.footer'))}`,
   );
 
   // Every section in the specification's order, an empty one marked as such.
@@ -370,6 +372,12 @@ function withRefs(lines: string[], refs: string): string[] {
   if (!refs) return lines;
   if (lines.length === 0) return [refs];
   return [...lines.slice(0, -1), `${lines.at(-1)} ${refs}`];
+}
+
+/** A paragraph's lines led by its kind: `*Fact:* …`. */
+function withKind(kind: string, lines: string[]): string[] {
+  const label = `*${escapeData(kind)}:*`;
+  return lines.length === 0 ? [label] : [`${label} ${lines[0]}`, ...lines.slice(1)];
 }
 
 /** A list item whose continuation lines stay inside the item. */

@@ -123,6 +123,27 @@ describe('recordMarkdown', () => {
     expect(said).toEqual(record.page.cta_label ? [`Next step: ${record.page.cta_label}`] : []);
   });
 
+  it('says each text block’s kind first, as the page does, and cites a claim once however often the block names it', () => {
+    const record = copyOf(slimTee);
+    const blocks = textBlocksOf(record).filter(([pointer]) => !pointer.startsWith('/page/title'));
+    blocks.forEach(([, block], n) => Object.assign(block, { text: `Block ${n}.`, kind: (['fact', 'interpretation', 'generic_navigation'] as const)[n % 3] }));
+    const [, first] = blocks[0]!;
+    first.claim_ids = [record.claims[0]!.id, record.claims[0]!.id];
+    const { tree } = twin(record);
+    const paragraphs = nodesOf(tree, 'paragraph').map(textOf);
+    blocks.forEach(([pointer], n) => {
+      const kind = ['Fact', 'Interpretation', 'Navigation'][n % 3];
+      expect(paragraphs.some((text) => text.startsWith(`${kind}: Block ${n}.`)), pointer).toBe(true);
+    });
+    const firstParagraph = nodesOf(tree, 'paragraph').find((paragraph) => textOf(paragraph).startsWith('Fact: Block 0.'))!;
+    expect(nodesOf(firstParagraph, 'footnoteReference')).toHaveLength(1);
+  });
+
+  it('says, as the page does, that prices are observations and a missing asset proves nothing', () => {
+    const quotes = nodesOf(twin(copyOf(slimTee)).tree, 'blockquote').map(textOf);
+    expect(quotes).toEqual(['Research snapshots: prices are timestamped observations, not quotes. The absence of an asset does not prove that none exists.']);
+  });
+
   it('puts schema_version, slug, projection, revision, published_at, research status and links in YAML front matter', () => {
     const { frontMatter, links } = twin(slimTee);
     expect(frontMatter).toMatchObject({
@@ -167,7 +188,7 @@ describe('recordMarkdown', () => {
     for (const link of nodesOf(attacked.tree, 'link')) expect(link.url).toMatch(/^(https?:|mailto:)/);
 
     const expected = pageText(HOSTILE);
-    const paragraphs = nodesOf(attacked.tree, 'paragraph').map(textOf);
+    const paragraphs = nodesOf(attacked.tree, 'paragraph').map(textOf).map((text) => text.replace(/^(Fact|Interpretation|Navigation): /, ''));
     expect(paragraphs.filter((text) => text === expected).length).toBeGreaterThanOrEqual(textBlocksOf(hostile).length - 1);
     // The title is a heading; its claim references follow the text.
     expect(textOf(nodesOf(attacked.tree, 'heading')[0]!)).toBe(expected);
