@@ -128,3 +128,23 @@ describe('rebuilding a site that was built before', () => {
     await vi.waitFor(() => expect(readdirSync(work).sort()).toEqual(['dist', 'records', 'report.json']), { timeout: 30_000, interval: 100 });
   });
 });
+
+describe('rebuilding with folders named relative to the working directory, as the README does', () => {
+  it('renders the changed garment and carries the others over', () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'incremental-relative-'));
+    cpSync(path.join(projectRoot, 'records'), path.join(work, 'records'), { recursive: true });
+    const build = () => runCli('build.ts', ['--records', 'records', '--out', 'dist', '--report', 'report.json'], { cwd: work });
+    expect(build().status).toBe(0);
+    const changed = path.join(work, 'records', path.basename(samples.find((s) => s.record.slug === first && s.record.projection === 'svc')!.file));
+    const record = JSON.parse(readFileSync(changed, 'utf8'));
+    record.page.sections.overview.push({ text: 'Now sold in a recycled mailer.', claim_ids: [], kind: 'fact' });
+    writeFileSync(changed, JSON.stringify(record, null, 2));
+
+    const result = build();
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(work, 'report.json'), 'utf8'))).toMatchObject({ records: samples.length, rendered: 2 });
+    expect(readFileSync(path.join(work, 'dist', 'garments', first, 'svc', 'index.html'), 'utf8')).toContain('Now sold in a recycled mailer.');
+    rmSync(work, { recursive: true, force: true });
+  });
+});

@@ -28,7 +28,7 @@ interface OutputPlace {
 /** Records checked already: every record of the site, and which garments to render. */
 interface CheckedRecords {
   entries: SiteEntry[];
-  /** Each record file's size and modification time when it was checked, by file: a thread renders a file only as it was checked. */
+  /** Each record file's size and modification time when it was checked, by absolute path (as entries name files): a thread renders a file only as it was checked. */
   checkedFiles: ReadonlyMap<string, FileStat>;
   /** The garments rendered by this build (their pages and twins are written); null for all. */
   renderedSlugs: string[] | null;

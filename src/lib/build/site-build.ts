@@ -167,7 +167,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
           {
             ...outputPlace,
             entries,
-            checkedFiles: new Map(check.checks.map((fileCheck) => [fileCheck.file, fileCheck])),
+            checkedFiles: new Map(check.checks.map((fileCheck) => [path.resolve(fileCheck.file), fileCheck])),
             renderedSlugs: renderedSlugs && [...renderedSlugs],
             ...(renderedSlugs ? { previous: { bundleDir: path.join(target, SEARCH_BUNDLE_PATH), changedSlugs: renderedSlugs } } : {}),
           },
