@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { getCACertificates } from 'node:tls';
 import { checkCallbackUrlForm, createGuardedLookup, CallbackUrlError } from './callback-url.ts';
 import type { CallbackUrlPolicy } from './callback-url.ts';
 import { buildEventBody } from './event-body.ts';
@@ -33,7 +34,7 @@ export interface PreparedDelivery {
 export interface DeliveryOptions {
   /** Which addresses may be reached; checked again at connect time. */
   policy?: CallbackUrlPolicy;
-  /** Extra certificate authority to trust, for tests with a self-signed receiver; default system roots only. */
+  /** A certificate authority to trust besides the default ones, for tests with a self-signed receiver. */
   trustedCa?: string | Buffer;
   /** Per-attempt limit in milliseconds; default 10 000. */
   timeoutMs?: number;
@@ -87,7 +88,8 @@ export async function sendDelivery(prepared: PreparedDelivery, options: Delivery
     // A fresh agent per attempt: no pooled socket outlives the connect-time address check.
     agent: false,
     lookup: createGuardedLookup(policy),
-    ...(trustedCa === undefined ? {} : { ca: trustedCa }),
+    // Node's `ca` replaces the trusted authorities: the extra one is added to them (and to NODE_EXTRA_CA_CERTS's).
+    ...(trustedCa === undefined ? {} : { ca: [...getCACertificates('default'), trustedCa] }),
   });
   return new Promise<AttemptResult>((resolve) => {
     let response: IncomingMessage | undefined;

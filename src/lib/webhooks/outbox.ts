@@ -88,6 +88,8 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
   let polling: Promise<void> | undefined;
   let running = false;
   let wake: (() => void) | undefined;
+  /** Attempts being made, at most `concurrency`: a slow receiver holds one slot, never the others. */
+  const sending = new Set<Promise<boolean>>();
 
   /** An organization's signing secret, or why there is none to sign with. */
   const lookUpSecret = async (organizationId: string): Promise<{ secret: string } | { missing: string }> => {
@@ -128,22 +130,44 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
     return true;
   };
 
+  /** Starts an attempt at as many due entries as there are free slots; each frees its slot and wakes the worker when recorded. */
+  const startDue = (): Promise<boolean>[] => {
+    const current = clock();
+    store.recoverExpiredLeases(current);
+    const free = concurrency - sending.size;
+    if (free <= 0) return [];
+    return store.claimDue(current, current + leaseMs, owner, free).map((entry) => {
+      const sent: Promise<boolean> = attempt(entry)
+        .catch((error: unknown) => (onError(error), false))
+        .finally(() => {
+          sending.delete(sent);
+          wake?.();
+        });
+      sending.add(sent);
+      return sent;
+    });
+  };
+
   const runDue = async (): Promise<number> => {
     let attempts = 0;
+    const started = new Set<Promise<unknown>>();
     for (;;) {
-      const current = clock();
-      store.recoverExpiredLeases(current);
-      const claimed = store.claimDue(current, current + leaseMs, owner, concurrency);
-      if (claimed.length === 0) return attempts;
-      const made = await Promise.all(claimed.map(attempt));
-      attempts += made.filter(Boolean).length;
+      for (const sent of startDue()) {
+        const counted = sent.then((made) => {
+          attempts += made ? 1 : 0;
+          started.delete(counted);
+        });
+        started.add(counted);
+      }
+      if (started.size === 0) return attempts;
+      await Promise.race(started);
     }
   };
 
   const poll = async () => {
     while (running) {
       try {
-        await runDue();
+        startDue();
       } catch (error) {
         onError(error);
       }
@@ -157,6 +181,7 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
       });
       wake = undefined;
     }
+    await Promise.all(sending);
   };
 
   const stop = async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CallbackUrlError, openOutbox, SECRET_WAIT_MS } from '../../../src/lib/webhooks/index.ts';
 import type { Outbox, OutboxOptions } from '../../../src/lib/webhooks/index.ts';
 import type { Reply, TestReceiver } from './support/receiver.ts';
@@ -189,6 +189,20 @@ describe('outbox delivery schedule', () => {
 
     expect(outbox.listAttempts(ORG).map((attempt) => attempt.status)).toEqual([200, 401]);
     expect(outbox.getEntry(entry.handle)?.state).toBe('accepted');
+  });
+});
+
+describe('outbox worker', () => {
+  it('sends an event at once while a slow receiver holds another attempt, which keeps only its own slot', async () => {
+    const { outbox, receiver } = await setUp(['hang', { status: 200 }], { timeoutMs: 5_000, concurrency: 2, pollIntervalMs: 60_000 });
+    outbox.start();
+    enqueue(outbox, receiver, '11111111-1111-4111-8111-111111111111');
+    await vi.waitFor(() => expect(receiver.requests).toHaveLength(1), { timeout: 2_000, interval: 20 });
+    const queuedAt = performance.now();
+    const { entry } = enqueue(outbox, receiver, '22222222-2222-4222-8222-222222222222');
+    // Sent on enqueue, not after the hanging attempt's 5 s timeout.
+    await vi.waitFor(() => expect(outbox.getEntry(entry.handle)?.state).toBe('accepted'), { timeout: 2_000, interval: 20 });
+    expect(performance.now() - queuedAt).toBeLessThan(2_000);
   });
 });
 
