@@ -76,12 +76,12 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       throw new ApiRefusal(413, 'payload_too_large', `the request body is larger than the limit of ${maxBodyBytes} bytes`);
     }
     if (!body.ok) return;
-    const { record, callbackUrl } = readPublishRequest(body.bytes, url.searchParams.get('callback_url'));
+    const { recordText, callbackUrl } = readPublishRequest(body.bytes, url.searchParams.get('callback_url'));
     if (callbackUrl !== null) {
       const check = await checkCallbackUrl(callbackUrl, callbackPolicy);
       if (!check.allowed) throw new ApiRefusal(422, 'callback_url_refused', `callback_url refused: ${check.reason}`);
     }
-    const task = publisher.submit({ organizationId, record, callbackUrl });
+    const task = publisher.submit({ organizationId, recordText, callbackUrl });
     const statusUrl = `/api/generations/${task.handle}`;
     sendJson(response, 202, JSON.stringify({ handle: task.handle, status_url: statusUrl }), { Location: statusUrl });
   };
@@ -155,7 +155,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
  * Reads a publish request: `{ "record": {...}, "callback_url": "https://..." }`, or a bare record
  * (it has `schema_version`) with callback_url in the query string.
  */
-function readPublishRequest(bytes: Buffer, queryCallbackUrl: string | null): { record: object; callbackUrl: string | null } {
+function readPublishRequest(bytes: Buffer, queryCallbackUrl: string | null): { recordText: string; callbackUrl: string | null } {
   const decoded = decodeJsonBytes(bytes);
   if (!decoded.ok) {
     const { line, column, message } = decoded.error;
@@ -194,7 +194,17 @@ function readPublishRequest(bytes: Buffer, queryCallbackUrl: string | null): { r
   if (callbackUrl !== null && callbackUrl.length > CALLBACK_URL_MAX_LENGTH) {
     throw new ApiRefusal(422, 'callback_url_refused', `callback_url refused: longer than ${CALLBACK_URL_MAX_LENGTH} characters`);
   }
-  return { record, callbackUrl };
+  return { recordText: recordFileText(record), callbackUrl };
+}
+
+/** The record as the task stores and writes it: indented JSON. */
+function recordFileText(record: object): string {
+  try {
+    return `${JSON.stringify(record, null, 2)}\n`;
+  } catch {
+    // JSON.stringify recurses: a value nested thousands deep overflows the stack. No record is.
+    throw new ApiRefusal(400, 'invalid_request', '"record" is nested too deeply to be a record');
+  }
 }
 
 /** An attempt as the deliveries list shows it, in wire naming; the signature's v1 is already redacted. */

@@ -29,8 +29,8 @@ export interface PublisherOptions {
 
 /** Runs publish tasks: validate, write the record, rebuild (shared), end, hand the event over. */
 export interface Publisher {
-  /** Stores a new task for a record (an object; the validator judges it) and starts it. */
-  submit(input: { organizationId: string; record: object; callbackUrl: string | null }): Task;
+  /** Stores a new task for a record (its JSON text; the validator judges it) and starts it. */
+  submit(input: { organizationId: string; recordText: string; callbackUrl: string | null }): Task;
   /** Picks up what a previous run left: unfinished tasks, and ended tasks whose event never reached the outbox. */
   resume(): void;
   /** Resolves when the task ends, `waitMs` passes, or `signal` aborts. */
@@ -187,9 +187,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
   };
 
   return {
-    submit({ organizationId, record, callbackUrl }) {
+    submit({ organizationId, recordText, callbackUrl }) {
       const handle = randomUUID();
-      const task = store.insertTask({ handle, organizationId, callbackUrl, recordText: `${JSON.stringify(record, null, 2)}\n` });
+      const task = store.insertTask({ handle, organizationId, callbackUrl, recordText });
       log(`task ${handle} queued for organization ${organizationId}${callbackUrl === null ? '' : ' with a callback'}`);
       track(runTask(handle));
       return task;

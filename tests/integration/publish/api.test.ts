@@ -155,6 +155,7 @@ describe('POST /api/publish', () => {
       ['a record that is not an object', '{"record": "tee"}', 'invalid_request', '"record" must be a JSON object, got a string'],
       ['a callback_url that is not a string', '{"record": {}, "callback_url": 5}', 'invalid_request', '"callback_url" must be a string, got a number'],
       ['bytes that are not UTF-8', Buffer.from([0x7b, 0xff, 0x7d]), 'invalid_body', 'the request body is not UTF-8 text: line 1, column 2: byte 0xFF is not part of a UTF-8 character'],
+      ['a record nested 50,000 deep', `{"record": {"a": ${'['.repeat(50_000)}${']'.repeat(50_000)}}}`, 'invalid_request', '"record" is nested too deeply to be a record'],
     ])('refuses %s with 400 and says what is wrong', async (_, rawBody, code, message) => {
       before = snapshot();
       const answer = await call(service.url, '/api/publish', { key, rawBody, headers: { 'Content-Type': 'application/json' } });
