@@ -84,6 +84,22 @@ describe('rebuilding a site that was built before', () => {
     expect(build().rendered).toBe(0);
   });
 
+  it('refuses to replace a site to which files were added, naming them, even to start fresh; builds once they are moved out', () => {
+    const added = ['CNAME', path.join('.well-known', 'security.txt'), path.join('garments', 'notes.txt')];
+    for (const file of added) {
+      mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
+      writeFileSync(path.join(out, file), 'kept by hand');
+    }
+    for (const extra of [[], ['--fresh']]) {
+      const result = runCli('build.ts', ['--records', records, '--out', out, '--site', 'https://garments.example.org', ...extra]);
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain(`holds 3 files no build made (.well-known, CNAME, ${path.join('garments', 'notes.txt')})`);
+      for (const file of added) expect(readFileSync(path.join(out, file), 'utf8')).toBe('kept by hand');
+    }
+    for (const file of ['CNAME', '.well-known', path.join('garments', 'notes.txt')]) rmSync(path.join(out, file), { recursive: true });
+    expect(build().rendered).toBe(0);
+  });
+
   it('renders everything again when the site address changes or when asked to start fresh', () => {
     const report = path.join(work, 'report.json');
     const moved = runCli('build.ts', ['--records', records, '--out', out, '--site', 'https://elsewhere.example.org', '--report', report]);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
 import { isReplaceable } from '../replaceable-folder.ts';
-import { STATE_FILE } from './build-state.ts';
+import { STATE_FILE, type BuildState } from './build-state.ts';
 
 /** The output folder given would replace something that is not a site this tool built. */
 export class OutputFolderError extends GarmentPressError {}
@@ -25,3 +25,43 @@ export async function checkOutputFolder(outDir: string, keep: Record<string, str
     throw new OutputFolderError(`the output folder ${target} holds files that no build made (it has no ${STATE_FILE}), and a build replaces its output folder: choose a new or empty folder`);
   }
 }
+
+/** What a built site holds, as listed before it is replaced. */
+export interface SiteListing {
+  /** Its top-level names, dot files and folders included. */
+  topNames: string[];
+  /** Its files besides its garments' (listSiteFiles). */
+  siteFiles: string[];
+  /** Its garments' files, by slug (listGarmentOutput). */
+  garmentFiles: Map<string, string[]>;
+}
+
+/**
+ * Refuses to replace a built site to which files were added since its build (a CNAME, a
+ * `.well-known/` file): a build replaces the whole folder, and they would be lost without a word.
+ */
+export function checkNoAddedFiles(outDir: string, state: BuildState, listing: SiteListing): void {
+  const added = addedFiles(state, listing);
+  if (added.length === 0) return;
+  const named = `${added.slice(0, 3).join(', ')}${added.length > 3 ? ', …' : ''}`;
+  throw new OutputFolderError(
+    `the output folder ${path.resolve(outDir)} holds ${added.length === 1 ? 'a file' : `${added.length} files`} no build made (${named}), and a build replaces its output folder: move ${added.length === 1 ? 'it' : 'them'} out first, or choose another folder`,
+  );
+}
+
+/** The files of a built site that its build did not make, by path relative to it. */
+export function addedFiles(state: BuildState, { topNames, siteFiles, garmentFiles }: SiteListing): string[] {
+  // A state written before builds listed their site files cannot tell.
+  if (state.siteFiles === undefined) return [];
+  const made = new Set(state.siteFiles);
+  for (const { record } of state.checks) {
+    if (record) for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`]) made.add(path.join('garments', record.slug, name));
+  }
+  const stateFolder = STATE_FILE.split(path.sep)[0];
+  return [
+    ...topNames.filter((name) => name.startsWith('.') && name !== stateFolder),
+    ...siteFiles.filter((file) => !made.has(file)),
+    ...[...garmentFiles.values()].flat().filter((file) => !made.has(file)),
+  ];
+}
+

@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,7 @@ import { listsByCategory } from '../site/index-view.ts';
 import { siteEntryOf, writeSiteIndexFile, type SiteEntry } from '../site/site-index.ts';
 import { stylesheetOf } from '../site/stylesheet.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState, type BuildState } from './build-state.ts';
-import { checkOutputFolder } from './output-folder.ts';
+import { checkNoAddedFiles, checkOutputFolder, type SiteListing } from './output-folder.ts';
 import { carryOver, listGarmentOutput, listSiteFiles, missingOutput } from './carry-over.ts';
 import { removeInBackground } from './remove-in-background.ts';
 import { UnrenderedRecordsError, writeRecordOutputs, type CheckedFiles, type PlannedRecord, type RecordOutputsSummary } from './record-outputs.ts';
@@ -80,8 +81,11 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   const recordsRoot = path.resolve(recordsDir);
   await checkOutputFolder(target, { records: recordsRoot });
   const fingerprint = await buildFingerprint(projectRoot, { site, records: recordsRoot, searchShardPages: String(searchShardPages ?? '') });
-  const previous = fresh ? undefined : await readBuildState(target);
-  const reusable = previous?.fingerprint === fingerprint && hasSiteFiles(previous, target, onProgress) ? previous : undefined;
+  const last = await readBuildState(target);
+  const listing = last && listSite(target);
+  if (last) checkNoAddedFiles(target, last, listing!);
+  const previous = fresh ? undefined : last;
+  const reusable = previous?.fingerprint === fingerprint && hasSiteFiles(previous, listing!.siteFiles, onProgress) ? previous : undefined;
   const storedByFile = new Map(reusable?.checks.map((check) => [check.file, check]));
   const planned = reusable ? undefined : plannedRecords(await statRecordFiles([recordsDir]));
   if (planned?.length === 0) throw new NoRecordsError(recordsDir);
@@ -146,7 +150,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     }
 
     const entries = check.records.map((record) => record.summary);
-    const previousOutput = reusable ? listGarmentOutput(target) : new Map<string, string[]>();
+    const previousOutput = reusable ? listing!.garmentFiles : new Map<string, string[]>();
     const checks = storedChecks(check.checks, recordsRoot);
     const renderedSlugs = reusable ? changedGarments(reusable.checks, checks) : null;
     for (const slug of renderedSlugs ? missingOutput(entries, previousOutput) : []) renderedSlugs!.add(slug);
@@ -222,13 +226,18 @@ function settled(work: Promise<RecordOutputsSummary>): Promise<SettledOutputs> {
   return work.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
 }
 
+/** What a built site holds, listed once: to find files added to it, and what of it a rebuild keeps. */
+function listSite(siteDir: string): SiteListing {
+  return { topNames: readdirSync(siteDir), siteFiles: listSiteFiles(siteDir), garmentFiles: listGarmentOutput(siteDir) };
+}
+
 /**
  * Whether every file the last build left besides its garments' is still there. Garments' files are
  * checked one garment at a time (missingOutput); a site page or search file deleted by hand means
  * the site is built again in full, which says so.
  */
-function hasSiteFiles(state: BuildState, outDir: string, onProgress: (line: string) => void): boolean {
-  const present = new Set(listSiteFiles(outDir));
+function hasSiteFiles(state: BuildState, siteFiles: string[], onProgress: (line: string) => void): boolean {
+  const present = new Set(siteFiles);
   const lost = (state.siteFiles ?? []).filter((file) => !present.has(file));
   if (lost.length > 0) onProgress(`the last build's output lacks ${counted(lost.length, 'file')} (${lost[0]}${lost.length > 1 ? ', …' : ''}): building everything`);
   return lost.length === 0;
