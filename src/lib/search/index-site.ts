@@ -6,7 +6,7 @@ import type { RecordKey } from '../record/index.ts';
 import { linkFiles } from '../link-files.ts';
 import { readRecord, type SiteEntry } from '../site/site-index.ts';
 import { pagePath } from '../site/urls.ts';
-import { pagefindUsage, type PagefindUsage } from './pagefind-process.ts';
+import { pagefindAnswer, pagefindUsage, type PagefindUsage } from './pagefind-process.ts';
 import { readIndexedPages } from './indexed-pages.ts';
 import { reindexedRecord, searchRecord, type IndexedPage, type SearchRecord } from './search-record.ts';
 import { indexingOrder, shardOf, shardPath, SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
@@ -115,7 +115,7 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
         }
         await rm(shardDir, { recursive: true, force: true });
       }
-      const created = await pagefind.createIndex({});
+      const created = await pagefindAnswer(pagefind.createIndex({}), 'starting to index');
       if (!created.index || created.errors.length > 0) throw failed('starting to index', created.errors.join('; ') || 'no index was created');
       const { index } = created;
       const kept = keptPages(shard);
@@ -123,7 +123,7 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
         const keptPage = previous?.changedSlugs.has(entry.slug) ? undefined : kept.get(pagePath(entry.slug, entry.projection));
         if (keptPage) reused++;
         const page = await pageOf(entry, keptPage);
-        const adding = index.addCustomRecord(page);
+        const adding = pagefindAnswer(index.addCustomRecord(page), `adding ${entry.file}`);
         unanswered.add(adding);
         const added = await adding.finally(() => unanswered.delete(adding));
         if (added.errors.length > 0) throw failed(`adding ${entry.file}`, added.errors.join('; '));
@@ -137,9 +137,9 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
         if (inFlight.size >= concurrency) await Promise.race(inFlight);
       }
       await Promise.all(inFlight);
-      const written = await index.writeFiles({ outputPath: shardDir });
+      const written = await pagefindAnswer(index.writeFiles({ outputPath: shardDir }), `writing the index into ${shardDir}`);
       if (written.errors.length > 0) throw failed(`writing the index into ${shardDir}`, written.errors.join('; '));
-      await index.deleteIndex();
+      await pagefindAnswer(index.deleteIndex(), 'closing an index');
       const pages = await indexedPages(shardDir);
       if (pages !== shardEntries.length) {
         throw failed('checking the index', `shard ${shard} holds ${pages} pages, expected ${shardEntries.length} (one per record); do two records share a page?`);
@@ -157,7 +157,8 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
   } finally {
     // Closed while answering, Pagefind writes to a closed pipe and panics, on the build's own error output.
     await Promise.allSettled(unanswered);
-    await pagefind.close();
+    // By now the index is written and checked, or the build fails for a reason already given.
+    await pagefindAnswer(pagefind.close(), 'closing').catch(() => {});
   }
 }
 

@@ -39,3 +39,30 @@ export function pagefindUsage(): PagefindUsage {
   }
   return {};
 }
+
+/** Rejections of the Pagefind calls not answered yet, each to run if the process is left with nothing else to do. */
+const unanswered = new Set<() => void>();
+
+/**
+ * A call to Pagefind's service, rejected if the process would otherwise end with it unanswered.
+ * Pagefind's Node wrapper does not hold the process open for its service, nor see the service
+ * die: when it panics (on a full disk, say), the call never settles and the build would stop in
+ * the middle, saying nothing and leaving its staging folder behind.
+ */
+export function pagefindAnswer<T>(call: Promise<T>, doing: string): Promise<T> {
+  if (unanswered.size === 0) process.once('beforeExit', rejectUnanswered);
+  return new Promise<T>((resolve, reject) => {
+    const gone = () => reject(new Error(`Pagefind stopped without answering while ${doing} (its own message, if any, is above)`));
+    unanswered.add(gone);
+    call.then(resolve, reject).finally(() => {
+      unanswered.delete(gone);
+      if (unanswered.size === 0) process.off('beforeExit', rejectUnanswered);
+    });
+  });
+}
+
+function rejectUnanswered(): void {
+  for (const reject of [...unanswered]) reject();
+  unanswered.clear();
+}
+
