@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { formatProblem, MissingPathError } from '../lib/record/index.ts';
+import { failureMessage } from './failure-message.ts';
 import { stopQuietlyWhenOutputCloses } from './output-closed.ts';
 import { siteAddressProblem } from '../lib/site/urls.ts';
 
@@ -60,7 +61,6 @@ if (searchShardPages !== undefined && !(Number.isInteger(searchShardPages) && se
 
 // Astro loads slowly, so it is imported only once the arguments are known to be good.
 const { buildSite } = await import('../lib/build/site-build.ts');
-const { GarmentPressError } = await import('../lib/errors.ts');
 const out = options.out.endsWith('/') ? options.out : `${options.out}/`;
 stopQuietlyWhenOutputCloses();
 const started = performance.now();
@@ -76,13 +76,7 @@ const result = await buildSite({
     process.stderr.write(`build: --records ${error.message}\n`);
     process.exit(2);
   }
-  // Our own failures say what went wrong, as the file system's do; anything else keeps its stack for a bug report.
-  const told =
-    error instanceof GarmentPressError ? `${error.name}: ${error.message}`
-    : error instanceof Error && 'syscall' in error ? error.message
-    : error instanceof Error && error.stack ? error.stack
-    : String(error);
-  process.stderr.write(`${told}\nbuild failed; ${out} was left unchanged\n`);
+  process.stderr.write(`${failureMessage(error)}\nbuild failed; ${out} was left unchanged\n`);
   process.exit(1);
 });
 for (const problem of result.problems) process.stdout.write(`${formatProblem(problem)}\n`);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { checkRecords, formatProblem, MissingPathError } from '../lib/record/index.ts';
 import { counted } from '../lib/counted.ts';
+import { failureMessage } from './failure-message.ts';
 import { stopQuietlyWhenOutputCloses } from './output-closed.ts';
 
 const USAGE = `usage: npm run validate [-- [--json] [path...]]
@@ -34,7 +35,8 @@ const paths = args.positionals.length > 0 ? args.positionals : ['records'];
 stopQuietlyWhenOutputCloses();
 const check = await checkRecords(paths).catch((error: unknown) => {
   if (error instanceof MissingPathError) usageError(error.message);
-  throw error;
+  process.stderr.write(`validate: ${failureMessage(error)}\n`);
+  process.exit(1);
 });
 // A folder without records (a mistyped one, say) is no valid site.
 const noFiles = check.files.length === 0;

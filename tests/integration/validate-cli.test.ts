@@ -136,6 +136,14 @@ describe('npm run validate', () => {
     expect(result.stdout).toContain('1 file, 1 valid record, 0 errors, 0 warnings');
   });
 
+  it('fails naming a link to a record file that is gone, rather than leaving its record out without a word', () => {
+    write('kept.svc.json', JSON.stringify(commerce()));
+    symlinkSync(path.join(dir, 'nowhere', 'gone.svc.json'), path.join(dir, 'records', 'gone.svc.json'));
+    const result = validate();
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe("validate: ENOENT: no such file or directory, stat 'records/gone.svc.json'\n");
+  });
+
   it('prints a machine-readable report with --json', () => {
     write('bad.svc.json', '{}');
     const result = validate('--json');
@@ -150,6 +158,9 @@ describe('npm run validate', () => {
     const missing = validate('records/nope.json');
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('records/nope.json: no such file or folder');
+    const device = validate('--json', '/dev/null');
+    expect(device.status).toBe(2);
+    expect(device.stderr).toContain('/dev/null: not a file or folder');
   });
 
   it('exits 1 when the folder holds no record file, so a mistyped one is not taken for a valid site', () => {

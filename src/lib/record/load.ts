@@ -54,12 +54,17 @@ export interface RecordCheck<Summary = undefined> {
   checked: number;
 }
 
-/** Lists the `.json` files under the given files and folders (folders recursively, links to files included), sorted. */
+/**
+ * Lists the `.json` files under the given files and folders (folders recursively, links to files
+ * included), sorted. A link to nothing is listed too, so that reading it fails naming it, rather
+ * than its record dropping out of the site without a word.
+ */
 export async function listRecordFiles(paths: string[]): Promise<string[]> {
   const files: string[] = [];
   for (const given of paths) {
     const info = await stat(given).catch(() => undefined);
     if (!info) throw new MissingPathError(`${given}: no such file or folder`);
+    if (!info.isFile() && !info.isDirectory()) throw new MissingPathError(`${given}: not a file or folder`);
     if (info.isFile()) {
       files.push(given);
       continue;
@@ -69,7 +74,7 @@ export async function listRecordFiles(paths: string[]): Promise<string[]> {
       if (!entry.name.endsWith('.json')) continue;
       const file = path.join(entry.parentPath, entry.name);
       // A link to a file counts as that file; links to folders are not followed, since they could loop.
-      if (entry.isFile() || (entry.isSymbolicLink() && (await stat(file).catch(() => undefined))?.isFile())) files.push(file);
+      if (entry.isFile() || (entry.isSymbolicLink() && !(await stat(file).catch(() => undefined))?.isDirectory())) files.push(file);
     }
   }
   return [...new Set(files)].sort();
