@@ -1,6 +1,34 @@
 import { parseArgs } from 'node:util';
 import { serveStaticFiles } from '../lib/serve/static-files.ts';
 
-const { values } = parseArgs({ options: { dir: { type: 'string', default: 'dist' }, port: { type: 'string', default: '4321' }, host: { type: 'string', default: '127.0.0.1' } } });
-const { url } = await serveStaticFiles(values.dir, { port: Number(values.port), host: values.host });
-process.stdout.write(`serving ${values.dir}/ at ${url}/ (Ctrl+C to stop)\n`);
+const USAGE = `usage: npm run preview [-- --dir dist --port 4321 --host 127.0.0.1]
+
+Serves a built site on loopback as the publish service does: content types, ETag and
+Last-Modified, gzip for text, /404.html for a missing address.`;
+
+function parseOptions() {
+  try {
+    return parseArgs({ options: { dir: { type: 'string', default: 'dist' }, port: { type: 'string', default: '4321' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h' } } }).values;
+  } catch (error) {
+    process.stderr.write(`preview: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+
+const options = parseOptions();
+if (options.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const port = Number(options.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  process.stderr.write(`preview: --port must be a whole number from 0 to 65535, got ${options.port}\n`);
+  process.exit(2);
+}
+try {
+  const { url } = await serveStaticFiles(options.dir, { port, host: options.host });
+  process.stdout.write(`serving ${options.dir}/ at ${url}/ (Ctrl+C to stop)\n`);
+} catch (error) {
+  process.stderr.write(`preview: could not start: ${(error as Error).message}\n`);
+  process.exit(1);
+}

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +111,25 @@ describe('npm run build', () => {
     expect(fingerprint(records)).toEqual(before.records);
     expect(fingerprint(elsewhere)).toEqual(before.elsewhere);
     rmSync(elsewhere, { recursive: true });
+  });
+
+  it('builds into the folder an --out link leads to, keeping the link, and knows the records reached through a link', () => {
+    const served = path.join(work, 'served');
+    const current = path.join(work, 'current');
+    mkdirSync(served);
+    symlinkSync(served, current);
+    const built = runCli('build.ts', ['--records', path.join(projectRoot, 'records'), '--out', current]);
+    expect(built.stderr).toBe('');
+    expect(built.status).toBe(0);
+    expect(lstatSync(current).isSymbolicLink()).toBe(true);
+    expect(readdirSync(served)).toContain('index.html');
+
+    const recordsLink = path.join(work, 'records-link');
+    symlinkSync(records, recordsLink);
+    const refused = runCli('build.ts', ['--records', records, '--out', path.join(recordsLink, 'site')]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`the output folder ${path.join(records, 'site')} is inside the records folder ${records}`);
+    for (const made of [served, current, recordsLink]) rmSync(made, { recursive: true });
   });
 
   it('refuses a records folder without records, rather than replace the site with an empty one', () => {

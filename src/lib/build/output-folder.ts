@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
 import { isReplaceable } from '../replaceable-folder.ts';
@@ -5,6 +6,18 @@ import { STATE_FILE, type BuildState } from './build-state.ts';
 
 /** The output folder given would replace something that is not a site this tool built. */
 export class OutputFolderError extends GarmentPressError {}
+
+/**
+ * A folder's absolute path with links resolved (its parent's, when it does not exist yet): a build
+ * replaces the folder an `--out` link leads to, not the link, and tells folders apart by what they are.
+ */
+export async function realFolder(dir: string): Promise<string> {
+  const absolute = path.resolve(dir);
+  const real = await realpath(absolute).catch(() => undefined);
+  if (real) return real;
+  const parent = await realpath(path.dirname(absolute)).catch(() => undefined);
+  return parent ? path.join(parent, path.basename(absolute)) : absolute;
+}
 
 /**
  * Refuses an output folder whose replacement would lose data: one holding or inside a folder to

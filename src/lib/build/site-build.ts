@@ -11,7 +11,7 @@ import { listsByCategory } from '../site/index-view.ts';
 import { siteEntryOf, writeSiteIndexFile, type SiteEntry } from '../site/site-index.ts';
 import { stylesheetOf } from '../site/stylesheet.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState, type BuildState } from './build-state.ts';
-import { checkNoAddedFiles, checkOutputFolder, type SiteListing } from './output-folder.ts';
+import { checkNoAddedFiles, checkOutputFolder, realFolder, type SiteListing } from './output-folder.ts';
 import { carryOver, listGarmentOutput, listSiteFiles, missingOutput } from './carry-over.ts';
 import { removeInBackground } from './remove-in-background.ts';
 import { UnrenderedRecordsError, writeRecordOutputs, type CheckedFiles, type PlannedRecord, type RecordOutputsSummary } from './record-outputs.ts';
@@ -77,9 +77,9 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   };
   const seconds = (stage: string) => `${timings[stage]!.toFixed(1)} s`;
 
-  const target = path.resolve(outDir);
+  const target = await realFolder(outDir);
   const recordsRoot = path.resolve(recordsDir);
-  await checkOutputFolder(target, { records: recordsRoot });
+  await checkOutputFolder(target, { records: await realFolder(recordsDir) });
   const fingerprint = await buildFingerprint(projectRoot, { site, records: recordsRoot, searchShardPages: String(searchShardPages ?? '') });
   const last = await readBuildState(target);
   const listing = last && listSite(target);
@@ -95,7 +95,9 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   const astroDir = path.join(ASTRO_BUILDS, String(process.pid));
   const emptyStaging = async () => {
     await rm(staging, { recursive: true, force: true });
-    await mkdir(staging, { recursive: true });
+    await mkdir(path.dirname(staging), { recursive: true });
+    // Not recursive: Node's recursive mkdir says ENOENT where the file system said, say, EROFS.
+    await mkdir(staging);
   };
   const stylesheet = stylesheetOf(await readFile(path.join(projectRoot, 'src/styles/global.css'), 'utf8'));
   const outputPlace = { siteDir: staging, site, stylesheet: stylesheet.path, ...(searchShardPages ? { shardPages: searchShardPages } : {}) };

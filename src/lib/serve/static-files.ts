@@ -202,7 +202,14 @@ export async function serveStaticFiles(rootDir: string, { port = 0, host = '127.
       response.end(`internal error: ${(error as Error).message}\n`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  // A port in use is an 'error' event, not an exception: it must reject, not end the process.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   return {

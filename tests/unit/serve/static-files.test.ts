@@ -58,6 +58,11 @@ beforeAll(async () => {
 afterAll(() => site.close());
 
 describe('serveStaticFiles', () => {
+  it('rejects when its port is taken, rather than ending the process with an unhandled error', async () => {
+    const port = Number(new URL(site.url).port);
+    await expect(serveStaticFiles(root, { port })).rejects.toThrow(/EADDRINUSE/);
+  });
+
   it('serves a page folder through its index and a Markdown twin as text/markdown', async () => {
     expect(await get('/garments/tee/svc/')).toMatchObject({ status: 200, type: 'text/html; charset=utf-8', body: '<h1>Tee</h1>' });
     expect(await get('/garments/tee/svc.md')).toMatchObject({ status: 200, type: 'text/markdown; charset=utf-8' });
