@@ -44,6 +44,20 @@ test('the skip link is the first thing to focus and moves focus to the main cont
   await expect(page).toHaveURL(/#main$/);
 });
 
+test('the home page does not move when its search box comes to life', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('searchbox', { name: 'Search garments' })).toBeVisible();
+  await page.waitForTimeout(500);
+  const shift = await page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        new PerformanceObserver((entries) => resolve(entries.getEntries().reduce((sum, entry) => sum + (entry as unknown as { value: number }).value, 0))).observe({ type: 'layout-shift', buffered: true });
+        setTimeout(() => resolve(0), 1000);
+      }),
+  );
+  expect(shift).toBeLessThan(0.05);
+});
+
 test('focus is visible on links', async ({ page }) => {
   await page.goto('/');
   await page.keyboard.press('Tab');

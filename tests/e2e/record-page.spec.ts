@@ -166,4 +166,21 @@ test.describe('in print', () => {
     const printed = await webLink.evaluate((a) => getComputedStyle(a, '::after').content);
     expect(printed).toContain(await webLink.getAttribute('href'));
   });
+
+  test('the search box and the documentation\'s code print whole: the box is left out, long code lines wrap', async ({ page }) => {
+    await page.goto('/');
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.locator('[data-search]')).toBeHidden();
+    await page.goto('/docs/webhooks/');
+    const overflowing = await page.locator('pre').evaluateAll((blocks) => blocks.filter((pre) => pre.scrollWidth > pre.clientWidth + 1).length);
+    expect(overflowing).toBe(0);
+  });
+});
+
+test('an id in a data table breaks only where it has a hyphen, not a letter or two a line', async ({ page }) => {
+  const { record } = sampleRecords().find((s) => s.record.slug.startsWith('fieldline') && s.record.projection === 'svc')!;
+  await page.goto(pathOf(record));
+  const ids = await page.locator('tbody th code, tbody td code').evaluateAll((codes) => codes.map((code) => ({ id: code.textContent ?? '', lines: code.getClientRects().length })));
+  expect(ids.length).toBeGreaterThan(0);
+  expect(ids.filter(({ id, lines }) => lines > id.split('-').length)).toEqual([]);
 });

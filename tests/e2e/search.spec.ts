@@ -82,6 +82,25 @@ test('the search page offers its filters at once, to browse by without a word; t
   expect(technical.every((path) => path.endsWith('/tech/'))).toBe(true);
 });
 
+test('clearing the filters leaves focus on the search words, not on the page', async ({ page }) => {
+  await page.goto('/search/?q=cotton&projection=Technical');
+  await hitPaths(page);
+  const clear = page.getByRole('button', { name: 'Clear filters' });
+  await clear.focus();
+  await page.keyboard.press('Enter');
+  await expect(clear).toBeHidden();
+  await expect(page.getByRole('searchbox', { name: 'Search garments' })).toBeFocused();
+  await expect(page).not.toHaveURL(/projection=/);
+});
+
+test('a price searched with its currency sign finds what the number finds', async ({ page }) => {
+  await page.goto('/search/?q=12.95');
+  const plain = await hitPaths(page);
+  expect(plain.length).toBeGreaterThan(0);
+  await page.goto('/search/?q=%2412.95');
+  expect(await hitPaths(page)).toEqual(plain);
+});
+
 test('values of one filter are alternatives, and each value counts what selecting it would find', async ({ page }) => {
   const search = async (query: string) => {
     await page.goto(`/search/?q=cotton&${query}`);

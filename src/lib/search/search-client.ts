@@ -5,7 +5,7 @@ import { filterValueOrder, resultView, type ResultView } from './result-view.ts'
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
-import { isSearchable, parseSearchState, searchQueryString, selectedFilters, SORT_ORDERS, type SearchState } from './search-state.ts';
+import { isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters, SORT_ORDERS, type SearchState } from './search-state.ts';
 import { mergeFilterCounts, NO_HITS, searchShards, type ShardInstance } from './shard-search.ts';
 
 /** Hits whose data is loaded at once; more on request. */
@@ -16,7 +16,7 @@ const TYPING_DELAY_MS = 200;
 const TYPING_RUN_MS = 1500;
 
 /**
- * Brings a rendered SearchBox to life: shows it, loads Pagefind when the reader reaches for the box
+ * Brings a rendered SearchBox to life: loads Pagefind when the reader reaches for the box
  * (at once on the search page, or when the URL already asks for a search), then searches as its fields change.
  */
 export function mountSearch(root: HTMLElement): void {
@@ -45,8 +45,6 @@ export function mountSearch(root: HTMLElement): void {
   // typed soon after replace them in it, words typed after a pause (or after Enter) make an entry of their own.
   let typingEntry = false;
   let typedAt = 0;
-  root.hidden = false;
-  for (const note of document.querySelectorAll<HTMLElement>('[data-search-fallback]')) note.hidden = true;
 
   // The index is split into shards (search-shards.ts): one Pagefind instance each, searched together.
   const load = () =>
@@ -96,7 +94,7 @@ export function mountSearch(root: HTMLElement): void {
     if (typing) await new Promise((resolve) => setTimeout(resolve, TYPING_DELAY_MS));
     if (id !== searchId) return;
     const sortOrder = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
-    const search = await searchShards(shards, state.query === '' ? null : state.query, selectedFilters(state), sortOrder);
+    const search = await searchShards(shards, searchTerm(state.query), selectedFilters(state), sortOrder);
     if (id !== searchId) return;
     updateCounts(search.filters);
     hits = search.hits;
@@ -217,6 +215,8 @@ export function mountSearch(root: HTMLElement): void {
   sort.addEventListener('change', () => void run('asked'));
   filtersBox.addEventListener('change', () => void run('asked'));
   clearButton.addEventListener('click', () => {
+    // The button hides once nothing is ticked: focus goes back to the words, not to the page.
+    input.focus();
     for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input:checked')) box.checked = false;
     void run('asked');
   });

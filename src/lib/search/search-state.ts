@@ -50,7 +50,7 @@ export function searchQueryString(state: SearchState): string {
 
 /** Whether there is anything to search for: words, or at least one filter. */
 export function isSearchable(state: SearchState): boolean {
-  return state.query !== '' || Object.values(state.filters).some((values) => values.length > 0);
+  return searchTerm(state.query) !== null || Object.values(state.filters).some((values) => values.length > 0);
 }
 
 /**
@@ -60,3 +60,14 @@ export function isSearchable(state: SearchState): boolean {
 export function selectedFilters(state: SearchState): Record<string, string[]> {
   return Object.fromEntries(Object.entries(state.filters).filter(([, values]) => values.length > 0));
 }
+
+/**
+ * The words Pagefind searches for, or null for none: currency signs are left out, as Pagefind
+ * indexes "$12.95" as 12.95 and would find nothing for the sign.
+ * @example searchTerm('$12.95 tee') → '12.95 tee'; searchTerm('') → null
+ */
+export function searchTerm(query: string): string | null {
+  const words = query.replace(/\p{Sc}/gu, ' ').replace(/\s+/g, ' ').trim();
+  return words === '' ? null : words;
+}
+

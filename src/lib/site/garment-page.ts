@@ -18,7 +18,7 @@ export function garmentPageHtml(slug: string, records: GarmentEntries, site: str
   };
   const main = html`<nav aria-label="${t('nav.breadcrumb')}" class="breadcrumb"><ol><li><a href="/">${t('nav.home')}</a></li><li><a href="${garment.href}" aria-current="page">${
     garment.title
-  }</a></li></ol></nav><h1>${garment.title}</h1><p class="garment-meta">${garment.brand ?? t('index.brandUnknown')} · ${garment.category}</p><p>${t(
+  }</a></li></ol></nav><h1><bdi>${garment.title}</bdi></h1><p class="garment-meta">${garment.brand ?? t('index.brandUnknown')} · ${garment.category}</p><p>${t(
     'garment.lead',
   )}</p><ul class="projection-choices">${garment.projections.map(
     (choice) => html`<li class="projection-choice"><h2><a href="${choice.href}">${t(`projection.${choice.projection}.long`)}</a></h2><p>${t(

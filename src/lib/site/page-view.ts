@@ -268,11 +268,12 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
 
   const ids = itemIdsOf(record);
   const shownSections = sections.map((s) => s.key);
+  const identity = identityFields(record, ids);
   // A claim's targets are resolved twice (its anchors, its entry), and many claims share targets.
   const resolved = new Map<string, TargetView>();
   const resolve = (target: string) => {
     let view = resolved.get(target);
-    if (!view) resolved.set(target, (view = resolveTarget(target, record, ids, shownSections)));
+    if (!view) resolved.set(target, (view = resolveTarget(target, record, ids, shownSections, identity.length > 0)));
     return view;
   };
 
@@ -403,7 +404,6 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
 
   const images = record.images.map((image) => imageView(image, title));
   const collections = collectionViews({ record, claimsByAnchor, ids });
-  const identity = identityFields(record, ids);
   const seed = seedFields(record.research.seed);
   const catalog = catalogView(record);
   const { research } = record;
@@ -597,6 +597,7 @@ export function resolveTarget(
   record: GarmentRecord,
   ids: Map<string, Map<string, number>> = itemIdsOf(record),
   shownSections: readonly string[] = [],
+  identityShown = true,
 ): TargetView {
   const none = { text: target, href: null };
   let rest = target.trim();
@@ -608,7 +609,7 @@ export function resolveTarget(
   const [head, second, third] = segments;
   if (!head) return none;
 
-  if (head === 'identity') return { text: target, href: `#${collectionAnchor('identity')}` };
+  if (head === 'identity') return identityShown ? { text: target, href: `#${collectionAnchor('identity')}` } : none;
   const items = ids.get(head);
   if (items) {
     const shown = (COLLECTION_ORDER[record.projection] as readonly string[]).includes(head) && items.size > 0;

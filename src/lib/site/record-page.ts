@@ -76,7 +76,7 @@ function recordHeaderHtml(view: PageView): SafeHtml {
     `projection-badge--${view.projection}`,
   )}"><span class="visually-hidden">${t('projection.label')}: </span>${t(`projection.${view.projection}.long`)}</span>${
     view.otherProjection && html`<a href="${view.otherProjection.href}" class="other-projection">${view.otherProjection.label}</a>`
-  }</p><h1 id="title">${view.title}${trustedHtml(claimLinksHtml(view.titleCitations, 'marker'))}</h1>${view.headline && textBlockHtml(view.headline, 'lead')}${
+  }</p><h1 id="title"><bdi>${view.title}</bdi>${trustedHtml(claimLinksHtml(view.titleCitations, 'marker'))}</h1>${view.headline && textBlockHtml(view.headline, 'lead')}${
     view.summary && textBlockHtml(view.summary)
   }${view.description && textBlockHtml(view.description)}${
     view.callToAction && html`<p class="call-to-action"><strong>${t('record.callToAction')}:</strong> ${view.callToAction}</p>`

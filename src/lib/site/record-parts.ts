@@ -21,7 +21,7 @@ export function pagePartHtml(anchor: string, heading: string, content: HtmlValue
 
 /** A text block as a paragraph: its kind named in a visible label, its sanitised text, its claim markers. */
 export function textBlockHtml(block: TextBlockView, className?: string): SafeHtml {
-  return html`<p id="${block.anchor}" class="${classList('text-block', `text-block--${block.kind}`, className)}"><span class="text-kind">${block.kindLabel}<span class="visually-hidden">:</span></span> <span class="text-body">${trustedHtml(
+  return html`<p id="${block.anchor}" class="${classList('text-block', `text-block--${block.kind}`, className)}"><span class="text-kind">${block.kindLabel}<span class="visually-hidden">:</span></span> <span class="text-body" dir="auto">${trustedHtml(
     block.html,
   )}</span>${trustedHtml(claimLinksHtml(block.citations, 'marker'))}</p>`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSearchable, parseSearchState, searchQueryString, selectedFilters } from '../../../src/lib/search/search-state.ts';
+import { isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters } from '../../../src/lib/search/search-state.ts';
 
 const params = (query: string) => new URLSearchParams(query);
 
@@ -43,6 +43,7 @@ describe('isSearchable', () => {
     expect(isSearchable({ query: '', filters: { colour: [] }, sort: null })).toBe(false);
     expect(isSearchable({ query: 'tee', filters: {}, sort: null })).toBe(true);
     expect(isSearchable({ query: '', filters: { colour: ['Navy'] }, sort: null })).toBe(true);
+    expect(isSearchable({ query: '$', filters: {}, sort: null })).toBe(false);
   });
 });
 
@@ -51,3 +52,13 @@ describe('selectedFilters', () => {
     expect(selectedFilters({ query: 'x', filters: { colour: ['Navy', 'Black'], size: [] }, sort: null })).toEqual({ colour: ['Navy', 'Black'] });
   });
 });
+
+describe('searchTerm', () => {
+  it('leaves out currency signs, which the index does not hold, and searches for nothing without words', () => {
+    expect(searchTerm('$12.95')).toBe('12.95');
+    expect(searchTerm('€ 30 fleece £')).toBe('30 fleece');
+    expect(searchTerm('  ')).toBeNull();
+    expect(searchTerm('$')).toBeNull();
+  });
+});
+

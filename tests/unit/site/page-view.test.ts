@@ -315,6 +315,15 @@ describe('resolveTarget', () => {
   ])('does not link %s', (_, target) => {
     expect(resolveTarget(target, record)).toEqual({ text: target, href: null });
   });
+
+  it('does not link the identity when the page shows none of it', () => {
+    const blank = copyOf(record);
+    for (const key of Object.keys(blank.data.identity)) (blank.data.identity as unknown as Record<string, unknown>)[key] = null;
+    blank.claims[0]!.targets = ['identity/style_code'];
+    const view = pageView(blank, { otherProjectionExists: false });
+    expect(view.identity).toEqual([]);
+    expect(view.claims.find((claim) => claim.id === blank.claims[0]!.id)!.targets).toEqual([{ text: 'identity/style_code', href: null }]);
+  });
 });
 
 describe('anchorToken', () => {

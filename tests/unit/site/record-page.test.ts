@@ -32,6 +32,14 @@ describe('recordPageHtml', () => {
     }
   });
 
+  it('lets right-to-left record text run its own way: the title isolated before its claim markers, each text block by its first letters', () => {
+    const record = structuredClone(sampleRecords()[0]!.record);
+    record.page.title = { ...record.page.title!, text: 'قميص قطني RK-6210' };
+    const markup = page(record);
+    expect(markup).toMatch(/<h1 id="title"><bdi>قميص قطني RK-6210<\/bdi><sup class="claim-refs/);
+    expect(markup.match(/<span class="text-body"/g)!.length).toBe(markup.match(/<span class="text-body" dir="auto">/g)!.length);
+  });
+
   it('comes in pieces, a part of the page each, none long enough for V8 to keep apart as a large object', () => {
     for (const { record } of sampleRecords()) {
       const links = linksFor(siteEntryOf(record, 'record.json'), SITE, true);
