@@ -134,7 +134,7 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
         facts([
           [t('conflict.target'), targetMarkdown(conflict.target)],
           [t('conflict.resolution'), escapeData(conflict.resolution)],
-          [t('conflict.claims'), linkRefs(conflict.claims)],
+          [t('conflict.claims'), conflict.claims.length ? linkRefs(conflict.claims) : null],
           [t('conflict.selected'), conflict.selected ? linkRefs([conflict.selected]) : escapeData(t('conflict.noSelection'))],
           [t('conflict.reason'), escapeData(conflict.reason)],
           [t('conflict.followUp'), conflict.followUp && escapeData(conflict.followUp)],

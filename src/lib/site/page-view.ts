@@ -552,19 +552,21 @@ function catalogView(record: GarmentRecord): CatalogView | null {
     catalog.size_chart_image_url ? { name: 'size_chart_image_url', label: t('catalog.sizeChart'), parts: [urlPart(catalog.size_chart_image_url)] } : null,
   ].filter((f): f is FieldView => f !== null);
   const tables = catalog.measurement_tables.map((table) => {
-    const sizes = [...new Set(table.rows.flatMap((row) => row.values.map((v) => v.size)))];
+    // Sizes in the order of the row that has most of them (the others' order may skip some), then any others.
+    const fullest = table.rows.reduce<(typeof table.rows)[number] | undefined>((most, row) => (most && most.values.length >= row.values.length ? most : row), undefined);
+    const sizes = [...new Set([...(fullest?.values ?? []), ...table.rows.flatMap((row) => row.values)].map((v) => v.size))];
     return {
       caption: t('catalog.tableCaption', { type: table.type, unit: table.unit }),
       sizes,
       rows: table.rows.map((row) => ({
         label: row.label,
         cells: sizes.map((size) => {
-          const cell = row.values.find((v) => v.size === size);
-          if (!cell) return '';
-          // A range is only left out when it says nothing the value does not.
-          return cell.min_value === cell.value && cell.max_value === cell.value
-            ? cell.value
-            : `${cell.value} (${t('catalog.range', { min: cell.min_value, max: cell.max_value })})`;
+          const given = row.values.filter((v) => v.size === size);
+          if (given.length === 0) return t('value.notStated');
+          // A range is only left out when it says nothing the value does not; a size given twice shows both.
+          return given
+            .map((cell) => (cell.min_value === cell.value && cell.max_value === cell.value ? cell.value : `${cell.value} (${t('catalog.range', { min: cell.min_value, max: cell.max_value })})`))
+            .join('; ');
         }),
       })),
     };

@@ -178,7 +178,7 @@ export function conflictsHtml(conflicts: ConflictView[]): HtmlValue[] {
     html`<li id="${view.anchor}" class="${classList('entry', !view.resolved && 'entry--open')}"><p class="entry-title">${trustedHtml(targetHtml(view.target))} <span class="${classList(
       'badge',
       view.resolved ? 'badge--ok' : 'badge--warn',
-    )}">${view.resolution}</span></p><dl class="fields"><div><dt>${t('conflict.claims')}</dt><dd>${trustedHtml(claimLinksHtml(view.claims, 'inline'))}</dd></div><div><dt>${t(
+    )}">${view.resolution}</span></p><dl class="fields">${view.claims.length > 0 && html`<div><dt>${t('conflict.claims')}</dt><dd>${trustedHtml(claimLinksHtml(view.claims, 'inline'))}</dd></div>`}<div><dt>${t(
       'conflict.selected',
     )}</dt>${view.selected ? html`<dd>${trustedHtml(claimLinksHtml([view.selected], 'inline'))}</dd>` : html`<dd>${t('conflict.noSelection')}</dd>`}</div><div><dt>${t('conflict.reason')}</dt><dd>${
       view.reason

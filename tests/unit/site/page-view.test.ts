@@ -194,6 +194,27 @@ describe('pageView', () => {
     expect(view.catalog!.tables[0]!.rows[0]!.cells).toEqual(['20', '22 (20–20)', '24 (23–25)']);
   });
 
+  it('lays a catalog table out with every size in order, a size a row lacks as not stated and one given twice with both values', () => {
+    const record = smallRecord();
+    const value = (size: string, v: string) => ({ size, value: v, min_value: v, max_value: v });
+    record.catalog!.measurement_tables = [
+      {
+        type: 'finished',
+        unit: 'in',
+        rows: [
+          { label: 'Chest', values: [value('M', '22'), value('L', '24')] },
+          { label: 'Length', values: [value('S', '27'), value('M', '28'), value('L', '29'), value('S', '27.5')] },
+        ],
+      },
+    ];
+    const [table] = pageView(record, { otherProjectionExists: false }).catalog!.tables;
+    expect(table!.sizes).toEqual(['S', 'M', 'L']);
+    expect(table!.rows.map((row) => row.cells)).toEqual([
+      ['Not stated', '22', '24'],
+      ['27; 27.5', '28', '29'],
+    ]);
+  });
+
   it('gives repeated conflict, decision and gap ids distinct anchors, the first keeping the one links name', () => {
     const record = smallRecord();
     record.conflicts = [record.conflicts[0]!, { ...record.conflicts[0]! }];

@@ -40,6 +40,14 @@ describe('recordPageHtml', () => {
     expect(markup.match(/<span class="text-body"/g)!.length).toBe(markup.match(/<span class="text-body" dir="auto">/g)!.length);
   });
 
+  it('says nothing of the claims in a conflict that names none, rather than show an empty row', () => {
+    const record = structuredClone(sampleRecords().find(({ record }) => record.conflicts.length > 0)!.record);
+    record.conflicts = [{ ...record.conflicts[0]!, claim_ids: [], selected_claim_id: null }];
+    const conflicts = /<section[^>]*id="conflicts"[\s\S]*?<\/section>/.exec(page(record))![0];
+    expect(conflicts).not.toContain('Claims in conflict');
+    expect(conflicts).not.toMatch(/<dd><\/dd>/);
+  });
+
   it('comes in pieces, a part of the page each, none long enough for V8 to keep apart as a large object', () => {
     for (const { record } of sampleRecords()) {
       const links = linksFor(siteEntryOf(record, 'record.json'), SITE, true);
