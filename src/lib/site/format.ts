@@ -216,7 +216,11 @@ export function formatValue(value: unknown, unit?: string | null, depth = 0): st
     const money = minor ? formatMoney(value, minor[1]!, Number(minor[2])) : null;
     return money ? `${money} (${formatNumber(value, unit)})` : formatNumber(value, unit);
   }
-  if (typeof value === 'string') return unit ? `${value} ${unit}` : value;
+  if (typeof value === 'string') {
+    // A blank string is a value too; said so, it cannot read as a missing one.
+    if (value.trim() === '') return t('value.blankText');
+    return unit ? `${value} ${unit}` : value;
+  }
   if (typeof value === 'boolean') return formatBoolean(value);
   if (Array.isArray(value)) return value.length === 0 ? t('value.empty') : value.map((v) => formatValue(v, unit, depth + 1)).join(', ');
   if (typeof value === 'object') {

@@ -1,5 +1,6 @@
 import type { GarmentRecord, Links } from '../record/types.ts';
 import { isoDate } from './format.ts';
+import { recordTitle } from './record-title.ts';
 import { FORBIDDEN_IN_HTML, firstPresent, plainText, webUrl } from './text.ts';
 
 /** A JSON-LD node: plain JSON, no undefined values. */
@@ -13,7 +14,7 @@ type JsonLdValue = string | number | boolean | JsonLd | JsonLdValue[];
  */
 export function recordJsonLd(record: GarmentRecord, links: Links): JsonLd {
   const { identity } = record.data;
-  const name = plainText(firstPresent(record.page.title?.text, identity.official_name, record.catalog?.title) ?? record.slug);
+  const name = recordTitle(record);
   const description = record.page.description ?? record.page.summary ?? record.page.headline;
   const images = record.images.map((image) => webUrl(image.url)).filter((url) => url !== null);
 

@@ -31,7 +31,8 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
 
   const { page } = record;
   const out: Block[] = [frontMatter(record, view, links)];
-  const title = page.title ? oneLine(inlineMarkdown(page.title.text, base)) : escapeData(view.title);
+  // The title as the record writes it (its Markdown kept), or as the page falls back when it is blank.
+  const title = page.title?.text.trim() ? oneLine(inlineMarkdown(page.title.text, base)) : escapeData(view.title);
   out.push(`# ${title}${page.title ? ` ${refs(page.title.claim_ids)}` : ''}`);
   // Every text block appears, even a description the page leaves out for repeating the headline.
   for (const block of [page.headline, page.summary, page.description]) if (block) out.push(paragraph(block));

@@ -6,6 +6,7 @@ import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, it
 import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline, webAddress, webUrl } from './text.ts';
+import { recordTitle } from './record-title.ts';
 import { garmentPath, otherProjection, pagePath } from './urls.ts';
 
 export type { ClaimLink, CollectionView, FieldView, Part } from './data-view.ts';
@@ -231,9 +232,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
 
   const { page } = record;
   // Only text blocks carry Markdown; identity and catalog names are plain data.
-  const title = page.title
-    ? plainText(page.title.text)
-    : firstPresent(record.data.identity.official_name, record.catalog?.title) ?? t('record.untitled', { slug: record.slug });
+  const title = recordTitle(record);
   // The title is the h1 (not a paragraph): its claims link back to the heading.
   const titleCitations = page.title ? claimLinks([...new Set(page.title.claim_ids)]) : [];
   for (const { id } of titleCitations) citedBy.set(id, [{ href: '#title', place: t('place.title') }]);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { checkRecords, formatProblem, type GarmentRecord, type Projection } from '../record/index.ts';
 import { decodeJsonBytes } from '../record/parse.ts';
 import { GarmentPressError } from '../errors.ts';
-import { firstPresent, plainText, webUrl } from './text.ts';
+import { recordTitle } from './record-title.ts';
+import { plainText, webUrl } from './text.ts';
 
 /** The build was asked to render records that do not validate. */
 export class InvalidRecordsError extends GarmentPressError {}
@@ -43,7 +44,7 @@ export interface SiteIndex {
 /** The entry a record contributes to the site index. */
 export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
   const { identity } = record.data;
-  const title = firstPresent(record.page.title?.text, identity.official_name, record.catalog?.title) ?? record.slug;
+  const title = recordTitle(record);
   const linkable = record.images.flatMap((image) => {
     const url = webUrl(image.url);
     return url ? [{ ...image, url }] : [];
@@ -53,7 +54,7 @@ export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
     slug: record.slug,
     projection: record.projection,
     file: path.resolve(file),
-    title: plainText(title),
+    title,
     description: record.page.description ? plainText(record.page.description.text) : null,
     category: identity.category,
     brand: identity.brand,
@@ -61,7 +62,7 @@ export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
     researchStatus: record.research.status,
     recordRevision: record.record_revision,
     publishedAt: record.published_at,
-    image: image ? { url: image.url, alt: `${plainText(title)}, ${image.kind} ${image.view} view${image.color_name ? `, ${image.color_name}` : ''}` } : null,
+    image: image ? { url: image.url, alt: `${title}, ${image.kind} ${image.view} view${image.color_name ? `, ${image.color_name}` : ''}` } : null,
   };
 }
 

@@ -275,6 +275,7 @@ export const STRINGS = {
   'value.yes': 'Yes',
   'value.no': 'No',
   'value.empty': 'None',
+  'value.blankText': 'Blank text',
   'value.currencyNotStated': '{amount} (currency not stated)',
   'value.minorUnits': '{amount} minor units (exponent {exponent})',
   'value.range': '{min} to {max}',

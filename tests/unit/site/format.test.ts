@@ -142,6 +142,12 @@ describe('formatNumber and formatRange', () => {
 });
 
 describe('formatValue', () => {
+  it('says a blank string is blank text, rather than show nothing', () => {
+    expect(formatValue('')).toBe('Blank text');
+    expect(formatValue('   ', 'in')).toBe('Blank text');
+    expect(formatValue({ note: '' })).toBe('note: Blank text');
+  });
+
   it('formats any JSON value of a claim on one line with its unit', () => {
     expect(formatValue(220, 'g/m²')).toBe('220 g/m²');
     expect(formatValue('side-seamed')).toBe('side-seamed');

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Claim, CommerceRecord, GarmentRecord, TextBlock } from '../../../src/lib/record/index.ts';
 import { anchorToken, claimAnchor } from '../../../src/lib/site/anchors.ts';
 import { measurementGrids } from '../../../src/lib/site/data-view.ts';
+import { recordJsonLd } from '../../../src/lib/site/json-ld.ts';
+import { linksFor } from '../../../src/lib/site/links.ts';
+import { recordMarkdown } from '../../../src/lib/site/markdown.ts';
 import { pageView, resolveTarget } from '../../../src/lib/site/page-view.ts';
+import { siteEntryOf } from '../../../src/lib/site/site-index.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const svcSample = sampleRecords().find(({ record }) => record.projection === 'svc')!.record as CommerceRecord;
@@ -172,6 +176,18 @@ describe('pageView', () => {
     record.catalog = null;
     view = pageView(record, { otherProjectionExists: false });
     expect([view.title, view.garmentName]).toEqual([`Garment ${record.slug}`, `Garment ${record.slug}`]);
+  });
+
+  it('gives a record one title everywhere: its page, its twins, the lists and JSON-LD, a blank page title passed over', () => {
+    const record = smallRecord();
+    record.page.title = { ...record.page.title!, text: '   ' };
+    record.data.identity.official_name = null;
+    record.catalog = null;
+    const entry = siteEntryOf(record, 'x.json');
+    const view = pageView(record, { otherProjectionExists: false });
+    const ld = recordJsonLd(record, linksFor(entry, 'https://g.example', false)) as { name: string };
+    expect([view.title, entry.title, ld.name]).toEqual(Array(3).fill(`Garment ${record.slug}`));
+    expect(recordMarkdown(record, linksFor(entry, 'https://g.example', false)).join('')).toContain(`\n# Garment ${record.slug}`);
   });
 
   it('shows a description that repeats the headline once, its claims backing the headline', () => {
