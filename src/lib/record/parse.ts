@@ -30,8 +30,9 @@ export function decodeJsonBytes(bytes: Uint8Array): { ok: true; text: string } |
 /**
  * Parses JSON text, or says where and why it is not JSON. Beyond RFC 8259's grammar it refuses what
  * I-JSON (RFC 7493) refuses: a property name repeated in one object, which parsers resolve
- * differently (the published JSON keeps the record's bytes), a lone UTF-16 surrogate, and a number
- * too large for a double (1e400), which JavaScript reads as Infinity and writes back as null.
+ * differently (the published JSON keeps the record's bytes), a lone UTF-16 surrogate, a number
+ * too large for a double (1e400), which JavaScript reads as Infinity and writes back as null, and
+ * an integer past 2^53 written out, which it rounds (the page would show another number than the JSON).
  * @example parseJson('{"a":}') → { ok: false, error: { line: 1, column: 6, message: 'expected a JSON value, got "}"' } }
  */
 export function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: JsonSyntaxError } {
@@ -41,8 +42,8 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
   } catch (error) {
     return { ok: false, error: located(text, firstMistake(text) ?? { offset: 0, message: (error as Error).message }) };
   }
-  const { namesAndColons, wellFormed, finite } = countsOf(value);
-  if (text.split(':').length - 1 !== namesAndColons || !wellFormed || !finite || ESCAPED_COLON.test(text)) {
+  const { namesAndColons, wellFormed, exact } = countsOf(value);
+  if (text.split(':').length - 1 !== namesAndColons || !wellFormed || !exact || ESCAPED_COLON.test(text)) {
     const mistake = firstMistake(text);
     if (mistake) return { ok: false, error: located(text, mistake) };
   }
@@ -60,21 +61,21 @@ const STRING_STOP = /["\\\u0000-\u001f]/g;
 
 /**
  * The names in a parsed value plus the colons in its strings, whether every string is Unicode text,
- * and whether every number is finite. A ":" of JSON text either follows a name or is a character
- * of a string, so the text has exactly as many unless a name repeats: the member JSON.parse
- * dropped took a name with it.
+ * and whether every number may be as written (finite, and no integer past 2^53, which only the
+ * text can tell for sure). A ":" of JSON text either follows a name or is a character of a string,
+ * so the text has exactly as many unless a name repeats: the member JSON.parse dropped took a name with it.
  */
-function countsOf(value: unknown): { namesAndColons: number; wellFormed: boolean; finite: boolean } {
+function countsOf(value: unknown): { namesAndColons: number; wellFormed: boolean; exact: boolean } {
   let namesAndColons = 0;
   let wellFormed = true;
-  let finite = true;
+  let exact = true;
   const pending = [value];
   while (pending.length > 0) {
     const next = pending.pop();
     if (typeof next === 'string') {
       namesAndColons += colonsIn(next);
       wellFormed &&= next.isWellFormed();
-    } else if (typeof next === 'number') finite &&= Number.isFinite(next);
+    } else if (typeof next === 'number') exact &&= Number.isFinite(next) && (Number.isSafeInteger(next) || !Number.isInteger(next));
     else if (Array.isArray(next)) for (const item of next) pending.push(item);
     else if (typeof next === 'object' && next !== null) {
       for (const name in next) {
@@ -83,7 +84,7 @@ function countsOf(value: unknown): { namesAndColons: number; wellFormed: boolean
       }
     }
   }
-  return { namesAndColons, wellFormed, finite };
+  return { namesAndColons, wellFormed, exact };
 }
 
 function colonsIn(text: string): number {
@@ -163,8 +164,13 @@ function firstMistake(text: string): Mistake | undefined {
   const number = () => {
     NUMBER.lastIndex = at;
     if (!NUMBER.test(text)) fail('a number');
-    if (!Number.isFinite(Number(text.slice(at, NUMBER.lastIndex)))) {
-      throw { offset: at, message: `expected a number a double can hold (I-JSON), got ${text.slice(at, Math.min(NUMBER.lastIndex, at + 40))}, which reads as Infinity` };
+    const written = text.slice(at, NUMBER.lastIndex);
+    const read = Number(written);
+    if (!Number.isFinite(read)) {
+      throw { offset: at, message: `expected a number a double can hold (I-JSON), got ${written.slice(0, 40)}, which reads as Infinity` };
+    }
+    if (!Number.isSafeInteger(read) && /^-?\d+$/.test(written)) {
+      throw { offset: at, message: `expected an integer a double holds exactly, at most ${Number.MAX_SAFE_INTEGER} either side of 0 (I-JSON), got ${written.slice(0, 40)}, which reads as ${read}` };
     }
     at = NUMBER.lastIndex;
   };

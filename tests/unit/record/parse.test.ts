@@ -63,6 +63,18 @@ describe('parseJson', () => {
     expect(parseJson(text)).toEqual({ ok: false, error: { line: 1, column, message: `expected a number a double can hold (I-JSON), got ${shown}, which reads as Infinity` } });
   });
 
+  it('refuses an integer written past 2^53, which would be read as another number', () => {
+    expect(parseJson('{"a": [1, 9007199254740993]}')).toEqual({
+      ok: false,
+      error: { line: 1, column: 11, message: 'expected an integer a double holds exactly, at most 9007199254740991 either side of 0 (I-JSON), got 9007199254740993, which reads as 9007199254740992' },
+    });
+    expect(parseJson('[-9007199254740992]')).toMatchObject({ ok: false, error: { column: 2 } });
+  });
+
+  it('accepts integers up to 2^53 - 1, and large numbers written with a fraction or an exponent', () => {
+    expect(parseJson('[9007199254740991, -9007199254740991, 1e20, 12345678901234567890.5]')).toEqual({ ok: true, value: [9007199254740991, -9007199254740991, 1e20, 12345678901234567000] });
+  });
+
   it('accepts numbers a double holds, however they are written, and tiny ones that read as 0', () => {
     expect(parseJson('[1.7976931348623157e308, -5e-324, 1e-400, 0.1e2]')).toEqual({ ok: true, value: [1.7976931348623157e308, -5e-324, 0, 10] });
   });
