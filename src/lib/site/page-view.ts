@@ -289,8 +289,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const webAddressOf = (source: Source) => {
     let address = webAddresses.get(source);
     if (address === undefined) {
-      const parsed = webAddress(source.url);
-      address = parsed ? { url: parsed.href, host: parsed.hostname } : null;
+      const url = webUrl(source.url);
+      address = url ? { url, host: new URL(url).hostname } : null;
       webAddresses.set(source, address);
     }
     return address;

@@ -18,25 +18,49 @@ export function safeHref(href: string): string | null {
   if (trimmed.startsWith('#') || trimmed.startsWith('/')) {
     const resolved = URL.parse(trimmed, SITE_ORIGIN);
     if (!resolved || resolved.origin !== SITE_ORIGIN) return null;
-    return trimmed.startsWith('#') ? resolved.href.slice(resolved.href.indexOf('#')) : resolved.href.slice(SITE_ORIGIN.length);
+    const local = trimmed.startsWith('#') ? resolved.href.slice(resolved.href.indexOf('#')) : resolved.href.slice(SITE_ORIGIN.length);
+    // `/.//evil.example/` resolves to the path `//evil.example/`, which a browser reads as another host.
+    return local.startsWith('//') ? null : strictUrl(local, 0);
   }
   const url = URL.parse(trimmed);
-  return url && SAFE_SCHEMES.has(url.protocol) ? url.href : null;
+  if (!url || !SAFE_SCHEMES.has(url.protocol) || url.username || url.password) return null;
+  return strictUrl(url.href, url.protocol === 'mailto:' ? url.protocol.length : url.origin.length);
 }
 
 /**
  * A URL from a record as a page may link it as an external address, or null: http or https only,
- * serialized as the URL standard does.
+ * without credentials, serialized as the URL standard does and strictly encoded (see strictUrl).
  * @example webUrl(' https://Example.org/a b ') → 'https://example.org/a%20b'
  */
 export function webUrl(url: string | null | undefined): string | null {
-  return webAddress(url)?.href ?? null;
+  const address = webAddress(url);
+  return address && strictUrl(address.href, address.origin.length);
 }
 
-/** A URL from a record, parsed, when it is an http or https address; else null. */
+/**
+ * A URL from a record, parsed, when it is an http or https address without a user name or password
+ * (`https://shop.example@evil.example/` names another host than it seems to); else null.
+ */
 export function webAddress(url: string | null | undefined): URL | null {
   const parsed = url ? URL.parse(url.trim()) : null;
-  return parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') ? parsed : null;
+  return parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.username && !parsed.password ? parsed : null;
+}
+
+/** Characters RFC 3986 does not allow in a path or query (a `%` only before two hex digits). */
+const NOT_IN_PATH = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%#]/g;
+
+/**
+ * A serialized URL with what follows its first `start` characters (its origin) percent-encoded
+ * where RFC 3986 allows no such character: the URL standard leaves `|`, `[`, `` ` ``, `{`, a stray
+ * `%` or a second `#` as they are, and HTML checkers refuse them.
+ * @example strictUrl('https://a.example/x|y#a#b', 17) → 'https://a.example/x%7Cy#a%23b'
+ */
+function strictUrl(href: string, start: number): string {
+  const hash = href.indexOf('#', start);
+  const encode = (part: string) => part.replace(NOT_IN_PATH, (ch) => encodeURIComponent(ch));
+  const beforeHash = encode(href.slice(start, hash === -1 ? undefined : hash)).replaceAll('#', '%23');
+  const fragment = hash === -1 ? '' : `#${encode(href.slice(hash + 1)).replaceAll('#', '%23')}`;
+  return `${href.slice(0, start)}${beforeHash}${fragment}`;
 }
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };

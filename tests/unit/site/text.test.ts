@@ -168,6 +168,14 @@ describe('webUrl and safeHref', () => {
     ['data:image/png;base64,AAAA', null, null],
     ['ftp://example.org', null, null],
     ['not a url', null, null],
+    // Paths that resolve to `//host/`, which a browser reads as another host.
+    ['/.//evil.example/phish', null, null],
+    ['/a/..//evil.example/', null, null],
+    ['/%2e//evil.example/', null, null],
+    ['/./\\evil.example/', null, null],
+    // A user name before the host hides where the link leads.
+    ['https://shop.example@evil.example/', null, null],
+    ['https://user:pass@a.example/', null, null],
   ])('takes %j as web URL %j, as href %j', (url, web, href) => {
     expect(webUrl(url)).toBe(web);
     expect(safeHref(url)).toBe(href);
@@ -178,6 +186,14 @@ describe('webUrl and safeHref', () => {
     expect(webUrl('https://ok.example/path?q=<img src=x>')).toBe('https://ok.example/path?q=%3Cimg%20src=x%3E');
     expect(safeHref('/garments/a tee/"x"')).toBe('/garments/a%20tee/%22x%22');
     expect(safeHref('#a "b" <c>')).toBe('#a%20%22b%22%20%3Cc%3E');
+  });
+
+  it('percent-encodes what RFC 3986 allows nowhere in a path, query or fragment, so HTML checkers accept every address', () => {
+    expect(webUrl('https://a.example/x|y[1]{2}\\^?q=`x`#a#b')).toBe('https://a.example/x%7Cy%5B1%5D%7B2%7D/%5E?q=%60x%60#a%23b');
+    expect(webUrl('https://a.example/100%')).toBe('https://a.example/100%25');
+    expect(webUrl('https://a.example/%41ok')).toBe('https://a.example/%41ok');
+    expect(webUrl('https://[::1]:8080/p')).toBe('https://[::1]:8080/p');
+    expect(safeHref('/a|b#c#d')).toBe('/a%7Cb#c%23d');
   });
 
   it('treats a missing URL as not a web URL', () => {
