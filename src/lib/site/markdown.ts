@@ -70,7 +70,7 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
     `### ${t('part.tradeoffs')}`,
     summary.tradeoffs.length ? summary.tradeoffs.map(listItem).join('\n') : none,
     `### ${t('part.limitations')}`,
-    escapeData(summary.limitations),
+    withoutBlockStart(escapeData(summary.limitations)),
   );
 
   if (page.faq.length) {
@@ -317,7 +317,17 @@ export function textBlockLines(text: string, base?: string): string[] {
     .split(/\r\n|\r|\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '')
-    .map((line) => (/^[#>|\-+=:]/.test(line) ? `\\${line}` : line.replace(/^(\d{1,9})([.)])/, '$1\\$2')));
+    // Closed line by line: formatting left open would reorder the claim references after it.
+    .map((line) => withoutBlockStart(closeBidi(line)));
+}
+
+/**
+ * A line that cannot start a block construct: a first character that would begin a heading,
+ * quote, list, table row, thematic break or setext underline is escaped.
+ * @example withoutBlockStart('1. item') → '1\\. item'
+ */
+function withoutBlockStart(line: string): string {
+  return /^[#>|\-+=:]/.test(line) ? `\\${line}` : line.replace(/^(\d{1,9})([.)])/, '$1\\$2');
 }
 
 function serializeInline(tokens: Token[], base: string | undefined): string {
@@ -497,7 +507,7 @@ function claimFootnote(claim: ClaimView, label: string, ref: (id: string) => str
   const head = `[^${label}]: **${escapeData(claim.id)}**: ${escapeData(claimValue(claim))}. ${details.map(([name, value]) => `${name}: ${value}`).join('. ')}.`;
   if (claim.references.length === 0) return head;
   const references = claim.references.map((reference) => {
-    const source = reference.url ? `[${escapeData(reference.sourceTitle)}](${linkDestination(reference.url)})` : escapeData(reference.sourceTitle);
+    const source = reference.url ? `[${escapeData(reference.sourceTitle)}](${linkDestination(reference.url)})` : withoutBlockStart(escapeData(reference.sourceTitle));
     const excerpt = reference.excerpt ? `: “${escapeData(reference.excerpt)}”` : '';
     return `    - ${source}, ${escapeData(t('claim.locator'))} ${escapeData(reference.locator)}${excerpt}`;
   });

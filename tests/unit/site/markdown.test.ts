@@ -197,6 +197,30 @@ describe('recordMarkdown', () => {
     expect(questions.filter((q) => q === HOSTILE.replace(/\s+/g, ' '))).toHaveLength(hostile.page.faq.length);
   });
 
+  it('keeps data that looks like a block at the start of a line as text: the limitations, a source title in a footnote', () => {
+    const shaped = (text: string) => {
+      const record = copyOf(slimTee);
+      record.selection_summary.limitations = text;
+      const cited = record.claims.find((claim) => claim.references.length > 0)!;
+      const source = record.sources.find((s) => s.id === cited.references[0]!.source_id)!;
+      Object.assign(source, { title: text, url: null });
+      return twin(record);
+    };
+    const plain = shaped('item');
+    for (const text of ['- item', '+ item', '> item', '1. item', '1) item', '---', '# item']) {
+      const attacked = shaped(text);
+      expect(structure(attacked.tree), text).toEqual(structure(plain.tree));
+    }
+  });
+
+  it('closes the bidirectional formatting a text block leaves open, so its claim references stay in order', () => {
+    const record = copyOf(slimTee);
+    record.page.summary = { ...record.page.summary!, text: '\u202Eabc' };
+    const { markdown } = twin(record);
+    const line = markdown.split('\n').find((l) => l.includes('\u202Eabc'))!;
+    expect(line).toMatch(/\u202Eabc\u202C/);
+  });
+
   it('quotes front matter strings, so YAML 1.1 readers see no booleans or dates', () => {
     const record = copyOf(slimTee);
     record.slug = 'no';
