@@ -1,7 +1,7 @@
 import type { Projection } from '../record/types.ts';
 import { anchorToken } from './anchors.ts';
 import { researchStatusLabel } from './format.ts';
-import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
+import { byName, type GarmentEntries, type SiteEntry, type SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
 import { closeBidi } from './text.ts';
 import { categoryPath, garmentPath, pagePath } from './urls.ts';
@@ -136,7 +136,6 @@ interface Category {
 }
 
 /** Titles and categories in English alphabetical order, letter case aside. */
-const byName = new Intl.Collator('en', { sensitivity: 'base' }).compare;
 
 /** Each site index's categories, made once: the home page, the category pages and the sitemap all ask. */
 const categoriesByIndex = new WeakMap<SiteIndex, Category[]>();
@@ -214,5 +213,10 @@ export function garmentCard(slug: string, records: GarmentEntries): GarmentCardV
 }
 
 function slugify(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'other';
+  // Cut to fit a file name, whatever the record's category: labels alike so far are numbered apart.
+  const words = text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').slice(0, CATEGORY_SLUG_MAX);
+  return words.replace(/^-|-$/g, '') || 'other';
 }
+
+/** The longest category slug (a folder name under /categories/). */
+const CATEGORY_SLUG_MAX = 80;

@@ -66,13 +66,13 @@ export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
   };
 }
 
-/** Titles in reading order: case aside, and numbers by value ("Tee 2" before "Tee 10"). */
-const titleOrder = new Intl.Collator('en', { numeric: true });
+/** Names in reading order, for titles and categories: case and accents aside, numbers by value ("Tee 2" before "Tee 10"). */
+export const byName = new Intl.Collator('en', { sensitivity: 'base', numeric: true }).compare;
 
 /** Builds the index from entries: sorted, and grouped by garment. */
 export function indexEntries(entries: SiteEntry[], renderedSlugs: Set<string> | null = null): SiteIndex {
   const sorted = [...entries].sort(
-    (a, b) => titleOrder.compare(a.title, b.title) || a.slug.localeCompare(b.slug) || a.projection.localeCompare(b.projection),
+    (a, b) => byName(a.title, b.title) || a.slug.localeCompare(b.slug) || a.projection.localeCompare(b.projection),
   );
   const garments = new Map<string, GarmentEntries>();
   for (const entry of sorted) garments.set(entry.slug, { ...garments.get(entry.slug), [entry.projection]: entry });

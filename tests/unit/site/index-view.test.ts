@@ -65,8 +65,9 @@ describe('garmentListView', () => {
 describe('indexEntries', () => {
   it('orders garments by title as a reader counts: "Tee 2" before "Tee 10"', () => {
     const titled = (title: string, slug: string): SiteEntry => ({ ...base, title, slug });
-    const { entries } = indexEntries([titled('Tee 10', 'a'), titled('tee 2', 'b'), titled('Tee 1', 'c'), titled('Hoodie', 'd')]);
-    expect(entries.map((e) => e.title)).toEqual(['Hoodie', 'Tee 1', 'tee 2', 'Tee 10']);
+    const index = indexEntries([titled('Tee 10', 'a'), titled('tee 2', 'b'), titled('Tee 1', 'c'), titled('Hoodie', 'd')]);
+    expect(index.entries.map((e) => e.title)).toEqual(['Hoodie', 'Tee 1', 'tee 2', 'Tee 10']);
+    expect(garmentListView(index).groups.flatMap((group) => group.garments.map((card) => card.title))).toEqual(['Hoodie', 'Tee 1', 'tee 2', 'Tee 10']);
   });
 });
 
@@ -100,6 +101,12 @@ describe('categoryPages', () => {
     const labels = ['T-shirts', 't shirts', '../../etc', '<script>', '丁寧'];
     const paths = categoryPages(site(10, (n) => labels[n % labels.length]!), small).filter((p) => p.first === 1).map((p) => p.path);
     expect(paths).toEqual(['/categories/etc/', '/categories/script/', '/categories/t-shirts/', '/categories/t-shirts-2/', '/categories/other/']);
+  });
+
+  it('keeps a category’s address short enough for a file name, however long the category', () => {
+    const long = 'a'.repeat(300);
+    const paths = categoryPages(site(10, (n) => (n % 2 ? long : `${long}b`)), small).filter((p) => p.first === 1).map((p) => p.path);
+    expect(paths).toEqual([`/categories/${'a'.repeat(80)}/`, `/categories/${'a'.repeat(80)}-2/`]);
   });
 
   it('puts garments without a category last, as uncategorised', () => {
