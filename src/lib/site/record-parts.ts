@@ -188,8 +188,9 @@ export function conflictsHtml(conflicts: ConflictView[]): HtmlValue[] {
 
 /** Decisions: the scenario, its interpretation and the assumptions and unknowns behind it. */
 export function decisionsHtml(decisions: DecisionView[]): HtmlValue[] {
+  // `~heading`: no anchor token ends so (it writes `~` only in escapes of hex digits), where `-heading` may be another decision's.
   const decision = (view: DecisionView) =>
-    html`<article id="${view.anchor}" class="entry" aria-labelledby="${view.anchor}-heading"><h3 id="${view.anchor}-heading">${view.scenario}</h3><p>${view.interpretation}</p><dl class="fields">${view.lists.map(
+    html`<article id="${view.anchor}" class="entry" aria-labelledby="${view.anchor}~heading"><h3 id="${view.anchor}~heading">${view.scenario}</h3><p>${view.interpretation}</p><dl class="fields">${view.lists.map(
       (list) => html`<div><dt>${list.label}</dt><dd><ul class="plain-list">${list.items.map((item) => html`<li>${item}</li>`)}</ul></dd></div>`,
     )}${view.claims.length > 0 && html`<div><dt>${t('decision.claims')}</dt><dd>${trustedHtml(claimLinksHtml(view.claims, 'inline'))}</dd></div>`}</dl></article>`;
   return pagePartHtml('decisions', t('part.decisions'), decisions.map(decision));

@@ -40,6 +40,13 @@ describe('recordPageHtml', () => {
     expect(markup.match(/<span class="text-body"/g)!.length).toBe(markup.match(/<span class="text-body" dir="auto">/g)!.length);
   });
 
+  it('gives every element its own id, whatever ids the record gives its decisions', () => {
+    const record = structuredClone(sampleRecords().find(({ record }) => record.decisions.length > 0)!.record);
+    record.decisions = [{ ...record.decisions[0]!, id: 'x-heading' }, { ...record.decisions[0]!, id: 'x' }];
+    const ids = [...page(record).matchAll(/\sid="([^"]*)"/g)].map((match) => match[1]);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
   it('says nothing of the claims in a conflict that names none, rather than show an empty row', () => {
     const record = structuredClone(sampleRecords().find(({ record }) => record.conflicts.length > 0)!.record);
     record.conflicts = [{ ...record.conflicts[0]!, claim_ids: [], selected_claim_id: null }];
