@@ -48,7 +48,8 @@ function numberFormatter(fractionDigits: number, currency?: string): Intl.Number
  */
 export function decimalFromMinor(amountMinor: number, exponent: number): string {
   const negative = amountMinor < 0;
-  const digits = Math.abs(Math.trunc(amountMinor)).toString();
+  // BigInt writes every digit: String(1e21) is '1e+21'.
+  const digits = BigInt(Math.abs(Math.trunc(amountMinor))).toString();
   if (exponent <= 0) return `${negative ? '-' : ''}${digits}${'0'.repeat(Math.max(0, -exponent))}`;
   const padded = digits.padStart(exponent + 1, '0');
   return `${negative ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;

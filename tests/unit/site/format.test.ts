@@ -64,6 +64,8 @@ describe('decimalFromMinor', () => {
     expect(decimalFromMinor(1299, 2)).toBe('12.99');
     expect(decimalFromMinor(-5, 2)).toBe('-0.05');
     expect(decimalFromMinor(1500, 0)).toBe('1500');
+    expect(decimalFromMinor(1e21, 2)).toBe('10000000000000000000.00');
+    expect(formatMoney(1e21, 'USD', 2)).toBe('$10,000,000,000,000,000,000.00');
   });
 });
 
