@@ -41,14 +41,15 @@ export function resultView(data: PagefindResultData): ResultView | null {
 const MARK = /(<\/?mark>)/;
 
 /**
- * An excerpt safe to insert as HTML: Pagefind encodes the page text and adds `<mark>` around hits;
- * any other angle bracket is escaped here too, so only `<mark>` can ever become an element.
- * @example safeExcerpt('a <mark>fleece</mark> <img src=x>') → 'a <mark>fleece</mark> &lt;img src=x&gt;'
+ * An excerpt safe to insert as HTML: Pagefind takes the indexed text as it is and adds `<mark>`
+ * around hits; everything else is escaped here, so only `<mark>` can ever become an element, and
+ * `&amp;` in the text reads as written.
+ * @example safeExcerpt('a <mark>fleece</mark> <img src=x> &amp;') → 'a <mark>fleece</mark> &lt;img src=x&gt; &amp;amp;'
  */
 export function safeExcerpt(excerpt: string): string {
   return excerpt
     .split(MARK)
-    .map((part) => (MARK.test(part) ? part : part.replaceAll('<', '&lt;').replaceAll('>', '&gt;')))
+    .map((part) => (MARK.test(part) ? part : part.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')))
     .join('');
 }
 
