@@ -23,6 +23,20 @@ export interface RecordKey {
  */
 export const MARKDOWN_MAX_LENGTH = 4000;
 
+/**
+ * The most emphasis, code and link marks (`*`, `_`, `~`, backticks, brackets) a text block may
+ * hold for its Markdown to be read: the inline rules slow down with the square of the marks left
+ * unmatched, so within 4,000 characters a hostile block could still take a third of a second.
+ */
+export const MARKDOWN_MAX_MARKS = 256;
+
+/** How many emphasis, code and link marks a text holds. */
+export function markdownMarks(text: string): number {
+  return text.match(MARKDOWN_MARK)?.length ?? 0;
+}
+
+const MARKDOWN_MARK = /[*_~`[\]]/g;
+
 /** Every text block of a record's page and selection summary, with its JSON pointer. */
 export function textBlocksOf(record: GarmentRecord): [string, TextBlock][] {
   const blocks: [string, TextBlock][] = [];
@@ -66,6 +80,8 @@ export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
     block.claim_ids.forEach((id, i) => needClaim(`${pointer}/claim_ids/${i}`, id));
     if (block.text.length > MARKDOWN_MAX_LENGTH) {
       report('warning', `${pointer}/text`, `is ${block.text.length} characters long, so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_LENGTH}`);
+    } else if (markdownMarks(block.text) > MARKDOWN_MAX_MARKS) {
+      report('warning', `${pointer}/text`, `holds ${markdownMarks(block.text)} emphasis, code and link marks (*_~\`[]), so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_MARKS}`);
     }
   }
   record.conflicts.forEach((conflict, i) => {

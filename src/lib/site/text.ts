@@ -1,5 +1,5 @@
 import { Marked, Parser, TextRenderer, type Token, type Tokens } from 'marked';
-import { MARKDOWN_MAX_LENGTH } from '../record/integrity.ts';
+import { MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS, markdownMarks } from '../record/integrity.ts';
 import { BIDI_FORMATTING } from '../unicode.ts';
 
 const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
@@ -134,9 +134,9 @@ export function isPlainText(text: string): boolean {
 
 const INLINE_SYNTAX = /[\\`*_~[\]!<>&@\r\n]|:\/\/|www\./i;
 
-/** Whether a text block's light Markdown is read: it holds some, and is short enough (see MARKDOWN_MAX_LENGTH). */
+/** Whether a text block's light Markdown is read: it holds some, and little enough to read quickly (see MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS). */
 export function readsMarkdown(text: string): boolean {
-  return text.length <= MARKDOWN_MAX_LENGTH && !isPlainText(text);
+  return text.length <= MARKDOWN_MAX_LENGTH && !isPlainText(text) && markdownMarks(text) <= MARKDOWN_MAX_MARKS;
 }
 
 const inline = new Marked({ gfm: true, async: false });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRecordIntegrity, checkSiteIntegrity, MARKDOWN_MAX_LENGTH } from '../../../src/lib/record/index.ts';
+import { checkRecordIntegrity, checkSiteIntegrity, MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS } from '../../../src/lib/record/index.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const samples = sampleRecords();
@@ -36,6 +36,17 @@ describe('checkRecordIntegrity', () => {
       {
         severity: 'warning', file: 'r.json', pointer: '/page/sections/overview/0/text',
         message: `is ${MARKDOWN_MAX_LENGTH + 1} characters long, so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_LENGTH}`,
+      },
+    ]);
+  });
+
+  it('warns that a text block with more emphasis, code and link marks than the Markdown limit is shown as plain text', () => {
+    const record = commerce();
+    record.page.sections.overview[0]!.text = '*a'.repeat(MARKDOWN_MAX_MARKS + 1);
+    expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
+      {
+        severity: 'warning', file: 'r.json', pointer: '/page/sections/overview/0/text',
+        message: `holds ${MARKDOWN_MAX_MARKS + 1} emphasis, code and link marks (*_~\`[]), so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_MARKS}`,
       },
     ]);
   });

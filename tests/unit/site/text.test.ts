@@ -1,7 +1,7 @@
 import { Lexer, Marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { closeBidi, escapeHtml, isPlainText, plainText, renderInline, safeHref, webUrl } from '../../../src/lib/site/text.ts';
-import { MARKDOWN_MAX_LENGTH } from '../../../src/lib/record/index.ts';
+import { MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS } from '../../../src/lib/record/index.ts';
 import { sampleRecords } from '../../support/records.ts';
 
 const ALLOWED_TAGS = new Set(['a', 'strong', 'em', 'code', 'del', 'br']);
@@ -138,6 +138,21 @@ describe('text blocks too long to read as Markdown', () => {
   it('are read as Markdown up to the limit', () => {
     const atLimit = `${'a'.repeat(MARKDOWN_MAX_LENGTH - 6)} **b**`;
     expect(renderInline(atLimit)).toBe(`${'a'.repeat(MARKDOWN_MAX_LENGTH - 6)} <strong>b</strong>`);
+  });
+});
+
+describe('text blocks with too many emphasis, code and link marks to read as Markdown', () => {
+  // Unmatched marks make the inline rules slow down with their square: 'a)*' repeated took a third of a second a block.
+  const marked = (count: number) => `${'a)*'.repeat(count - 2)} **b**`;
+
+  it('are shown as plain text, escaped, with their syntax characters as written', () => {
+    const hostile = marked(MARKDOWN_MAX_MARKS + 3);
+    expect(renderInline(hostile)).toBe(escapeHtml(hostile));
+    expect(plainText(hostile)).toBe(hostile);
+  });
+
+  it('are read as Markdown up to the limit', () => {
+    expect(renderInline(marked(MARKDOWN_MAX_MARKS - 2))).toContain('<strong>b</strong>');
   });
 });
 
