@@ -42,6 +42,8 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
     facts([
       [t('projection.label'), escapeData(view.projectionLabel)],
       [t('record.revision'), escapeData(view.revision)],
+      [t('record.id'), research.recordId && codeSpan(research.recordId)],
+      [t('record.defaults'), escapeData(research.defaults)],
       [t('record.published'), escapeData(view.published.text)],
       [t('record.researchStatus'), escapeData([research.statusLabel, research.note].filter(Boolean).join('. '))],
       [t('record.factReview'), escapeData(research.factReview)],

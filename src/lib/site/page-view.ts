@@ -168,6 +168,10 @@ export interface PageView {
     identityResolved: boolean;
     period: string;
     gapSummary: string | null;
+    /** The market and currency the research assumes where a record states none (spec §1: US, USD). */
+    defaults: string;
+    /** The research service's own id of the record, when it gives one. */
+    recordId: string | null;
   };
   sections: SectionView[];
   selectionSummary: { suitableFor: TextBlockView[]; tradeoffs: TextBlockView[]; limitations: string };
@@ -461,6 +465,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       productInput: research.product_input,
       factReview: enumLabel('fact_review_status', research.fact_review_status),
       identityResolved: research.identity_resolved,
+      defaults: t('record.defaultsValue', { market: research.default_market, currency: research.default_currency }),
+      recordId: firstPresent(record.record_id) ?? null,
       period: research.completed_at
         ? t('record.period', { start: formatDate(research.started_at), end: formatDate(research.completed_at) })
         : t('record.periodOpen', { start: formatDate(research.started_at) }),

@@ -97,7 +97,9 @@ function researchStatusHtml(view: PageView): SafeHtml {
     fact(t('record.researchPeriod'), research.period),
     fact(t('record.factReview'), research.factReview),
     fact(t('record.identity'), t(research.identityResolved ? 'record.identityResolved' : 'record.identityUnresolved')),
+    fact(t('record.defaults'), research.defaults),
     fact(t('record.revision'), view.revision),
+    research.recordId && fact(t('record.id'), html`<code>${research.recordId}</code>`),
     fact(t('record.published'), published.iso ? html`<time datetime="${published.iso}">${published.text}</time>` : published.text),
   ]}</dl></section>`;
 }

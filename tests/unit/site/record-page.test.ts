@@ -40,6 +40,14 @@ describe('recordPageHtml', () => {
     expect(markup.match(/<span class="text-body"/g)!.length).toBe(markup.match(/<span class="text-body" dir="auto">/g)!.length);
   });
 
+  it('states the research defaults (market and currency) and the record id among the record facts', () => {
+    const record = structuredClone(sampleRecords()[0]!.record);
+    record.record_id = 'rec-<42>';
+    const markup = page(record);
+    expect(markup).toContain('<dt>Research defaults</dt><dd>market US, currency USD</dd>');
+    expect(markup).toContain('<dt>Record id</dt><dd><code>rec-&lt;42&gt;</code></dd>');
+  });
+
   it('gives every element its own id, whatever ids the record gives its decisions', () => {
     const record = structuredClone(sampleRecords().find(({ record }) => record.decisions.length > 0)!.record);
     record.decisions = [{ ...record.decisions[0]!, id: 'x-heading' }, { ...record.decisions[0]!, id: 'x' }];
