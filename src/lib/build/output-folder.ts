@@ -77,4 +77,3 @@ export function addedFiles(state: BuildState, { topNames, siteFiles, garmentFile
     ...[...garmentFiles.values()].flat().filter((file) => !made.has(file)),
   ];
 }
-

@@ -65,4 +65,3 @@ function rejectUnanswered(): void {
   for (const reject of [...unanswered]) reject();
   unanswered.clear();
 }
-

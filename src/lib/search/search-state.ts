@@ -70,4 +70,3 @@ export function searchTerm(query: string): string | null {
   const words = query.replace(/\p{Sc}/gu, ' ').replace(/\s+/g, ' ').trim();
   return words === '' ? null : words;
 }
-

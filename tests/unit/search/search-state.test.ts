@@ -61,4 +61,3 @@ describe('searchTerm', () => {
     expect(searchTerm('$')).toBeNull();
   });
 });
-
