@@ -242,6 +242,14 @@ test.describe('a hostile record’s text in results', () => {
     await expect(hitLinks(page).first().locator('bdi')).toContainText('<script>');
     await expect(page.locator('.search-hit-excerpt').first()).toContainText('<');
   });
+
+  test('an excerpt shows the text as its page does: an encoded ampersand as written', async ({ page }) => {
+    await page.goto('/search/?q=ampersands');
+    await hitPaths(page);
+    await expect(page.locator('.search-hit-excerpt').first()).toContainText('AT&T and &amp; stay so');
+    await page.goto('/garments/hostile-tee/svc/');
+    await expect(page.locator('.text-body', { hasText: 'Ampersands' })).toContainText('AT&T and &amp; stay so');
+  });
 });
 
 test.describe('without JavaScript', () => {

@@ -4,7 +4,7 @@
 /** Counts per value, per filter: `{ projection: { Commerce: 3 } }`. */
 export type FilterCounts = Record<string, Record<string, number>>;
 
-/** One hit's data, loaded on demand. `meta` is raw text; `excerpt` is the indexed text as it is, with `<mark>` added. */
+/** One hit's data, loaded on demand. `meta` is raw text; `excerpt` is the indexed text with `<` and `>` encoded (not `&`) and `<mark>` added. */
 export interface PagefindResultData {
   url: string;
   excerpt: string;

@@ -41,16 +41,20 @@ export function resultView(data: PagefindResultData): ResultView | null {
 const MARK = /(<\/?mark>)/;
 
 /**
- * An excerpt safe to insert as HTML: Pagefind takes the indexed text as it is and adds `<mark>`
- * around hits; everything else is escaped here, so only `<mark>` can ever become an element, and
- * `&amp;` in the text reads as written.
- * @example safeExcerpt('a <mark>fleece</mark> <img src=x> &amp;') → 'a <mark>fleece</mark> &lt;img src=x&gt; &amp;amp;'
+ * An excerpt safe to insert as HTML: Pagefind writes the indexed text's `<` and `>` as `&lt;` and
+ * `&gt;` but leaves `&` as it is, and adds `<mark>` around hits. The text is read back and escaped
+ * in full here, so only `<mark>` can ever become an element, and `&amp;` in a record reads as written.
+ * @example safeExcerpt('&lt;b&gt; <mark>fleece</mark> &amp; <img src=x>') → '&lt;b&gt; <mark>fleece</mark> &amp;amp; &lt;img src=x&gt;'
  */
 export function safeExcerpt(excerpt: string): string {
   return excerpt
     .split(MARK)
-    .map((part) => (MARK.test(part) ? part : part.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;')))
+    .map((part) => (MARK.test(part) ? part : escapeText(part.replaceAll('&lt;', '<').replaceAll('&gt;', '>'))))
     .join('');
+}
+
+function escapeText(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
 /** Sizes from small to large; a size not listed sorts after them, by name. */

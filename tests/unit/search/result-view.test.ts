@@ -9,8 +9,9 @@ const hit = (overrides: { url?: string; excerpt?: string; meta?: Record<string, 
 });
 
 describe('safeExcerpt', () => {
-  it('keeps Pagefind’s mark elements and escapes the text, which Pagefind leaves as indexed, so it reads as on the page', () => {
-    expect(safeExcerpt('a &lt;b&gt; <mark>fleece</mark> & <mark>hood</mark>')).toBe('a &amp;lt;b&amp;gt; <mark>fleece</mark> &amp; <mark>hood</mark>');
+  it('keeps Pagefind’s mark elements and its encoded angle brackets, and escapes the & it leaves, so the text reads as on the page', () => {
+    // Pagefind gives the text `<b> fleece &amp; hood` so: `<` and `>` encoded, `&` not.
+    expect(safeExcerpt('&lt;b&gt; <mark>fleece</mark> &amp; <mark>hood</mark>')).toBe('&lt;b&gt; <mark>fleece</mark> &amp;amp; <mark>hood</mark>');
   });
 
   it('escapes any other tag, so only mark can become an element', () => {
