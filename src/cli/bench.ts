@@ -1,10 +1,10 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { flushWrites, folderSize, measureBuild, medianRun, setAside, takeWorkFolder, writeSyntheticRecords, type BenchReport, type BuildRun } from '../lib/bench/bench.ts';
 import type { GarmentRecord } from '../lib/record/types.ts';
 import { formatBenchTable } from '../lib/bench/report.ts';
+import { readCommandLine } from './command-line.ts';
 
 const USAGE = `usage: npm run bench [-- --records N] [--runs N] [--dir DIR] [--json FILE]
 
@@ -19,20 +19,9 @@ changed and after changing one record. Prints a table per stage and writes JSON.
                 folder in the system's temporary directory)
   --json FILE   where to write the JSON report (default: DIR/bench.json)`;
 
-function parseOptions() {
-  try {
-    return parseArgs({ options: { records: { type: 'string', default: '2000' }, runs: { type: 'string', default: '1' }, dir: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
-  } catch (error) {
-    process.stderr.write(`bench: ${(error as Error).message}\n\n${USAGE}\n`);
-    process.exit(2);
-  }
-}
-
-const options = parseOptions();
-if (options.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
+const options = readCommandLine('bench', USAGE, {
+  options: { records: { type: 'string', default: '2000' }, runs: { type: 'string', default: '1' }, dir: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+}).values;
 const count = Number(options.records);
 if (!Number.isInteger(count) || count < 2) {
   process.stderr.write(`bench: --records must be a whole number of at least 2, got ${options.records}\n`);

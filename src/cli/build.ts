@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { formatProblem, MissingPathError } from '../lib/record/index.ts';
+import { readCommandLine } from './command-line.ts';
 import { failureMessage } from './failure-message.ts';
 import { stopQuietlyWhenOutputCloses } from './output-closed.ts';
 import { siteAddressProblem } from '../lib/site/urls.ts';
@@ -24,30 +24,17 @@ is left exactly as it was.
                   rebuilds quicker, more make searches fetch less
   --report FILE   also write timings and peak memory per stage, and CPU time, as JSON`;
 
-function parseOptions() {
-  try {
-    return parseArgs({
-      options: {
-        records: { type: 'string', default: 'records' },
-        out: { type: 'string', default: 'dist' },
-        site: { type: 'string', default: process.env.SITE_URL ?? 'http://localhost:4321' },
-        report: { type: 'string' },
-        fresh: { type: 'boolean', default: false },
-        'search-shard-pages': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (error) {
-    process.stderr.write(`build: ${(error as Error).message}\n\n${USAGE}\n`);
-    process.exit(2);
-  }
-}
-
-const options = parseOptions();
-if (options.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
+const options = readCommandLine('build', USAGE, {
+  options: {
+    records: { type: 'string', default: 'records' },
+    out: { type: 'string', default: 'dist' },
+    site: { type: 'string', default: process.env.SITE_URL ?? 'http://localhost:4321' },
+    report: { type: 'string' },
+    fresh: { type: 'boolean', default: false },
+    'search-shard-pages': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+}).values;
 const siteProblem = siteAddressProblem(options.site);
 if (siteProblem) {
   process.stderr.write(`build: --site ${siteProblem}\n`);

@@ -1,25 +1,14 @@
-import { parseArgs } from 'node:util';
 import { serveStaticFiles } from '../lib/serve/static-files.ts';
+import { readCommandLine } from './command-line.ts';
 
 const USAGE = `usage: npm run preview [-- --dir dist --port 4321 --host 127.0.0.1]
 
 Serves a built site on loopback as the publish service does: content types, ETag and
 Last-Modified, gzip for text, /404.html for a missing address.`;
 
-function parseOptions() {
-  try {
-    return parseArgs({ options: { dir: { type: 'string', default: 'dist' }, port: { type: 'string', default: '4321' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h' } } }).values;
-  } catch (error) {
-    process.stderr.write(`preview: ${(error as Error).message}\n\n${USAGE}\n`);
-    process.exit(2);
-  }
-}
-
-const options = parseOptions();
-if (options.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
+const options = readCommandLine('preview', USAGE, {
+  options: { dir: { type: 'string', default: 'dist' }, port: { type: 'string', default: '4321' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h' } },
+}).values;
 const port = Number(options.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.stderr.write(`preview: --port must be a whole number from 0 to 65535, got ${options.port}\n`);

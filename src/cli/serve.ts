@@ -1,8 +1,8 @@
 // The publish service: the built site plus the publish API, until SIGINT or SIGTERM.
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { startPublishService, type PublishService } from '../lib/publish/index.ts';
 import { siteAddressProblem } from '../lib/site/urls.ts';
+import { readCommandLine, usageError } from './command-line.ts';
 
 const USAGE = `usage: npm run serve [-- options]
 
@@ -25,8 +25,7 @@ test only (never on by default):
   --webhook-clock-offset-ms N    run the outbox clock N ms ahead, so a retry is due now`;
 
 function fail(message: string): never {
-  process.stderr.write(`serve: ${message}\n\n${USAGE}\n`);
-  process.exit(2);
+  return usageError('serve', USAGE, message);
 }
 
 function wholeNumber(text: string, flag: string): number {
@@ -34,33 +33,21 @@ function wholeNumber(text: string, flag: string): number {
   return Number(text);
 }
 
-function parseOptions() {
-  try {
-    return parseArgs({
-      options: {
-        port: { type: 'string', default: '4321' },
-        host: { type: 'string', default: '127.0.0.1' },
-        records: { type: 'string', default: 'records' },
-        out: { type: 'string', default: 'dist' },
-        data: { type: 'string', default: process.env.GARMENT_PRESS_DATA ?? '.garment-press' },
-        site: { type: 'string' },
-        'max-body-bytes': { type: 'string' },
-        'allow-loopback-callbacks': { type: 'boolean', default: false },
-        'trust-ca': { type: 'string' },
-        'webhook-clock-offset-ms': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (error) {
-    fail((error as Error).message);
-  }
-}
-
-const options = parseOptions();
-if (options.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
+const options = readCommandLine('serve', USAGE, {
+  options: {
+    port: { type: 'string', default: '4321' },
+    host: { type: 'string', default: '127.0.0.1' },
+    records: { type: 'string', default: 'records' },
+    out: { type: 'string', default: 'dist' },
+    data: { type: 'string', default: process.env.GARMENT_PRESS_DATA ?? '.garment-press' },
+    site: { type: 'string' },
+    'max-body-bytes': { type: 'string' },
+    'allow-loopback-callbacks': { type: 'boolean', default: false },
+    'trust-ca': { type: 'string' },
+    'webhook-clock-offset-ms': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+}).values;
 const site = options.site ?? process.env.SITE_URL;
 const siteProblem = site === undefined ? undefined : siteAddressProblem(site);
 if (siteProblem) fail(`--site ${siteProblem}`);

@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { checkRecords, formatProblem, MissingPathError } from '../lib/record/index.ts';
 import { counted } from '../lib/counted.ts';
+import { readCommandLine, usageError } from './command-line.ts';
 import { failureMessage } from './failure-message.ts';
 import { stopQuietlyWhenOutputCloses } from './output-closed.ts';
 
@@ -12,29 +12,12 @@ any record is invalid, 2 on bad usage.
 
   --json   print a machine-readable report instead of text`;
 
-function usageError(message: string): never {
-  process.stderr.write(`validate: ${message}\n\n${USAGE}\n`);
-  process.exit(2);
-}
-
-function parseOptions() {
-  try {
-    return parseArgs({ allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-}
-
-const args = parseOptions();
-if (args.values.help) {
-  process.stdout.write(`${USAGE}\n`);
-  process.exit(0);
-}
+const args = readCommandLine('validate', USAGE, { allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
 
 const paths = args.positionals.length > 0 ? args.positionals : ['records'];
 stopQuietlyWhenOutputCloses();
 const check = await checkRecords(paths).catch((error: unknown) => {
-  if (error instanceof MissingPathError) usageError(error.message);
+  if (error instanceof MissingPathError) usageError('validate', USAGE, error.message);
   process.stderr.write(`validate: ${failureMessage(error)}\n`);
   process.exit(1);
 });
