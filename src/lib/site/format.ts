@@ -14,8 +14,9 @@ export function formatMoney(amountMinor: number | null | undefined, currency: st
   if (amountMinor === null || amountMinor === undefined || !Number.isFinite(amountMinor)) return null;
   const code = currency?.trim().toUpperCase() ?? '';
   const digits = exponent ?? (isCurrencyCode(code) ? currencyDigits(code) : 2);
-  // No currency has more than a few minor digits: an exponent past what Intl can show is shown as given.
-  if (!(Number.isInteger(digits) && digits >= 0 && digits <= MAX_FRACTION_DIGITS)) {
+  // No currency has more than a few minor digits: an exponent past what Intl can show, or a fraction
+  // of a minor unit (a claim's value may hold one), is shown as given.
+  if (!Number.isInteger(amountMinor) || !(Number.isInteger(digits) && digits >= 0 && digits <= MAX_FRACTION_DIGITS)) {
     return t('value.minorUnits', { amount: code ? `${formatNumber(amountMinor)} ${currency!.trim()}` : formatNumber(amountMinor), exponent: String(digits) });
   }
   const amount = decimalFromMinor(amountMinor, digits);
@@ -113,6 +114,8 @@ export function isoDate(value: string): string | null {
   const timestamp = parseTimestamp(value);
   if (!timestamp) return null;
   const iso = timestamp.date.toISOString();
+  // An instant an offset moves past year 9999 (or before year 1) has no four-digit form.
+  if (!/^\d{4}-/.test(iso) || iso.startsWith('0000')) return null;
   return timestamp.precision === 'time' ? iso : iso.slice(0, timestamp.precision === 'month' ? 7 : 10);
 }
 
@@ -131,12 +134,14 @@ function parseTimestamp(value: string): Timestamp | null {
   const parts = TIMESTAMP.exec(value.trim());
   if (!parts) return null;
   const [year, month, day = 1, hour = 0, minute = 0, second = 0] = parts.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part))) as number[];
-  // V8 would read February 30 as March 2: a day the month does not have, or an hour past 23, makes no date.
-  if (month! < 1 || month! > 12 || day < 1 || day > daysInMonth(year!, month!) || hour > 23 || minute > 59 || second > 59) return null;
+  // V8 would read February 30 as March 2: a day the month does not have, or an hour past 23, makes
+  // no date. Year 0 (1 BC) neither: calendars write it as year 1.
+  if (year === 0 || month! < 1 || month! > 12 || day < 1 || day > daysInMonth(year!, month!) || hour > 23 || minute > 59 || second > 59) return null;
   const zone = parts[8]?.toUpperCase();
   const offset = zone === undefined || zone === 'Z' ? 'UTC' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
-  const offsetMinutes = offset === 'UTC' ? 0 : (offset.startsWith('-') ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4)));
-  if (Math.abs(offsetMinutes) > 18 * 60) return null;
+  const [offsetHours, offsetMins] = [Number(offset.slice(1, 3)), Number(offset.slice(4))];
+  if (offset !== 'UTC' && (offsetMins > 59 || offsetHours * 60 + offsetMins > 18 * 60)) return null;
+  const offsetMinutes = offset === 'UTC' ? 0 : (offset.startsWith('-') ? -1 : 1) * (offsetHours * 60 + offsetMins);
   const date = new Date(0);
   // setUTCFullYear, as Date.UTC reads the years 0 to 99 as 1900 to 1999.
   date.setUTCFullYear(year!, month! - 1, day);
@@ -214,6 +219,7 @@ export function formatValue(value: unknown, unit?: string | null, depth = 0): st
   if (typeof value === 'object' && depth === VALUE_DEPTH_SHOWN) return '…';
   if (typeof value === 'number') {
     const minor = unit ? MINOR_UNITS.exec(unit) : null;
+    // An exponent of three digits or more is no currency's: the unit is shown as written.
     const money = minor ? formatMoney(value, minor[1]!, Number(minor[2])) : null;
     return money ? `${money} (${formatNumber(value, unit)})` : formatNumber(value, unit);
   }
@@ -231,7 +237,7 @@ export function formatValue(value: unknown, unit?: string | null, depth = 0): st
   return String(value);
 }
 
-const MINOR_UNITS = /\b([A-Z]{3})\b.*\bminor units?\b.*\bexponent\D*(\d+)/i;
+const MINOR_UNITS = /\b([A-Z]{3})\b.*\bminor units?\b.*\bexponent\D*(\d{1,2})\b/i;
 
 /**
  * The label of an enumeration value of a record, by group (`verification`, `gap_reason`, `decoration_method`…);

@@ -347,7 +347,8 @@ function serializeToken(token: Token, base: string | undefined): string {
     case 'strong':
     case 'em':
     case 'del': {
-      const delimiter = /^([*_~])\1?/.exec(token.raw)?.[0] ?? '';
+      // Emphasis takes one mark, strong two, strikethrough what it was written with (`***a***` is em around strong).
+      const delimiter = token.type === 'em' ? token.raw[0]! : token.type === 'strong' ? token.raw.slice(0, 2) : (/^~~?/.exec(token.raw)?.[0] ?? '~');
       return `${delimiter}${serializeInline((token as Tokens.Strong).tokens, base)}${delimiter}`;
     }
     case 'link': {

@@ -1,8 +1,7 @@
+import { domainToUnicode } from 'node:url';
 import { Marked, Parser, TextRenderer, type Token, type Tokens } from 'marked';
 import { MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS, markdownMarks } from '../record/integrity.ts';
 import { BIDI_FORMATTING } from '../unicode.ts';
-
-const SAFE_SCHEMES = new Set(['http:', 'https:', 'mailto:']);
 
 /** Where site-relative hrefs are resolved, to serialize them and to prove they stay on the site. */
 const SITE_ORIGIN = 'https://site.invalid';
@@ -22,9 +21,12 @@ export function safeHref(href: string): string | null {
     // `/.//evil.example/` resolves to the path `//evil.example/`, which a browser reads as another host.
     return local.startsWith('//') ? null : strictUrl(local, 0);
   }
-  const url = URL.parse(trimmed);
-  if (!url || !SAFE_SCHEMES.has(url.protocol) || url.username || url.password) return null;
-  return strictUrl(url.href, url.protocol === 'mailto:' ? url.protocol.length : url.origin.length);
+  if (trimmed.toLowerCase().startsWith('mailto:')) {
+    const mail = URL.parse(trimmed);
+    return mail ? strictUrl(mail.href, mail.protocol.length) : null;
+  }
+  const url = webAddress(trimmed);
+  return url && strictUrl(url.href, url.origin.length);
 }
 
 /**
@@ -39,11 +41,24 @@ export function webUrl(url: string | null | undefined): string | null {
 
 /**
  * A URL from a record, parsed, when it is an http or https address without a user name or password
- * (`https://shop.example@evil.example/` names another host than it seems to); else null.
+ * (`https://shop.example@evil.example/` names another host than it seems to), to a host name
+ * HTML allows; else null.
  */
 export function webAddress(url: string | null | undefined): URL | null {
   const parsed = url ? URL.parse(url.trim()) : null;
-  return parsed && (parsed.protocol === 'http:' || parsed.protocol === 'https:') && !parsed.username && !parsed.password ? parsed : null;
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.username || parsed.password) return null;
+  return isHostName(parsed.hostname) ? parsed : null;
+}
+
+/**
+ * Whether a URL's host is an IP address or a domain name HTML checkers accept: labels of 1 to 63
+ * characters (an `xn--` one must decode), 253 in all, a final dot allowed. The URL standard lets
+ * `a..b` and `xn--a` through.
+ */
+function isHostName(hostname: string): boolean {
+  if (hostname.startsWith('[') || /^\d+(?:\.\d+){3}$/.test(hostname)) return true;
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  return name.length <= 253 && name.split('.').every((label) => label.length >= 1 && label.length <= 63 && (!label.startsWith('xn--') || domainToUnicode(label) !== label));
 }
 
 /** Characters RFC 3986 does not allow in a path or query (a `%` only before two hex digits). */

@@ -54,6 +54,11 @@ describe('formatMoney', () => {
     expect(formatMoney(1295, 'USD', 20)).toBe('$0.00000000000000001295');
   });
 
+  it('shows a fraction of a minor unit as given, and a claim unit with an exponent no currency has as written', () => {
+    expect(formatMoney(12.5, 'USD', 2)).toBe('12.5 USD minor units (exponent 2)');
+    expect(formatValue(5, `USD minor units (exponent ${'9'.repeat(309)})`)).toBe(`5 USD minor units (exponent ${'9'.repeat(309)})`);
+  });
+
   it('does not round through floating point', () => {
     expect(formatMoney(1000000000000001, 'USD', 2)).toBe('$10,000,000,000,000.01');
   });
@@ -95,13 +100,15 @@ describe('formatDate', () => {
   });
 
   it('gives no date for days, hours or offsets that do not exist', () => {
-    for (const value of ['2026-02-29', '2026-13', '2026-00-10', '2026-04-31', '2026-11-08T24:00:00Z', '2026-11-08T10:60Z', '2026-11-08T10:00+19:00', 'soon']) {
+    for (const value of ['2026-02-29', '2026-13', '2026-00-10', '2026-04-31', '2026-11-08T24:00:00Z', '2026-11-08T10:60Z', '2026-11-08T10:00+19:00', '2026-11-08T12:00:00+05:60', '2026-11-08T12:00+0599', '0000-01-01', 'soon']) {
       expect(isoDate(value), value).toBeNull();
       expect(formatDate(value), value).toBe(value);
     }
     expect(isoDate('2024-02-29')).toBe('2024-02-29');
     expect(isoDate('0400-02-29')).toBe('0400-02-29');
     expect(isoDate('0099-12-31')).toBe('0099-12-31');
+    // An offset that moves the instant past year 9999 leaves no four-digit year to write.
+    expect(isoDate('9999-12-31T23:00:00-05:00')).toBeNull();
   });
 
   it('gives a machine-readable date only for real dates', () => {

@@ -310,6 +310,10 @@ describe('frontMatterYaml', () => {
 });
 
 describe('textBlockLines', () => {
+  it('writes emphasis with one mark and strong with two, so bold italic stays bold italic', () => {
+    expect(textBlockLines('***a*** and ___b___ and ***c** d*')).toEqual(['***a*** and ___b___ and ***c** d*']);
+  });
+
   it('escapes what would start a block and keeps inline Markdown', () => {
     expect(textBlockLines('# Big\n\n- item\n10. ten\n**bold** `c`')).toEqual(['\\# Big', '\\- item', '10\\. ten', '**bold** `c`']);
   });

@@ -191,6 +191,14 @@ describe('webUrl and safeHref', () => {
     // A user name before the host hides where the link leads.
     ['https://shop.example@evil.example/', null, null],
     ['https://user:pass@a.example/', null, null],
+    // Host names HTML refuses, which the URL standard lets through.
+    ['https://a..b/', null, null],
+    ['https://.example.org/', null, null],
+    ['https://xn--a.example/', null, null],
+    [`https://${'a'.repeat(64)}.example/`, null, null],
+    ['https://xn--bcher-kva.example/', 'https://xn--bcher-kva.example/', 'https://xn--bcher-kva.example/'],
+    ['https://example.org./', 'https://example.org./', 'https://example.org./'],
+    ['https://[::1]/', 'https://[::1]/', 'https://[::1]/'],
   ])('takes %j as web URL %j, as href %j', (url, web, href) => {
     expect(webUrl(url)).toBe(web);
     expect(safeHref(url)).toBe(href);
