@@ -116,7 +116,7 @@ export function mountSearch(root: HTMLElement): void {
   }
 
   function summary(state: SearchState, count: number): string {
-    if (state.query === '') return count === 0 ? messages.noneFiltered : countMessage(messages.matches, count);
+    if (searchTerm(state.query) === null) return count === 0 ? messages.noneFiltered : countMessage(messages.matches, count);
     return count === 0 ? fillMessage(messages.none, { query: state.query }) : countMessage(messages.results, count, { query: state.query });
   }
 
@@ -176,7 +176,7 @@ export function mountSearch(root: HTMLElement): void {
     updateCounts(totals);
   }
 
-  /** Shows, beside each value, how many hits selecting it would find (shard-search.ts says how). */
+  /** Shows, beside each value, how many pages carry it among those the other filters leave (shard-search.ts). */
   function updateCounts(counts: FilterCounts): void {
     for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) {
       const count = counts[box.name]?.[box.value] ?? 0;
@@ -258,6 +258,8 @@ export function mountSearch(root: HTMLElement): void {
   });
 
   if (isSearchable(asked)) void run('restored');
+  // The search page says what to do from the start; the home page's box, once reached for.
+  else if (root.dataset.searchPage !== undefined) setStatus(messages.prompt);
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string): HTMLElementTagNameMap[K] {

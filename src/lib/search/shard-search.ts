@@ -42,8 +42,8 @@ export function mergeFilterCounts(counts: readonly (FilterCounts | undefined)[])
  * (its title, or its published date kept in its metadata), loaded only for the hits merged so far.
  *
  * A hit carries one of the selected values of each filter: values of one filter are alternatives,
- * filters narrow one another. So a value's count is what selecting it would find: in a filter
- * with values selected, the count of hits with that value under the other filters' selections.
+ * filters narrow one another. So a value's count is the hits carrying it under the other filters'
+ * selections, whether or not values of its own filter are selected.
  */
 export async function searchShards(shards: readonly ShardInstance[], term: string | null, selected: Record<string, string[]>, sort: SortOrder | null): Promise<ShardSearch> {
   const [found, ...alternatives] = await Promise.all([
