@@ -149,12 +149,15 @@ export function mountSearch(root: HTMLElement): void {
   }
 
   function renderFilters(state: SearchState): void {
+    // A filter opened before its values came stays open.
+    const opened = new Set([...filtersBox.querySelectorAll<HTMLDetailsElement>('details[open]')].map((group) => group.dataset.filter));
     const groups = SEARCH_FILTERS.flatMap((key) => {
       const values = new Set([...Object.keys(totals[key] ?? {}), ...(state.filters[key] ?? [])]);
       if (values.size === 0) return [];
       const selected = new Set(state.filters[key] ?? []);
       const group = element('details', 'search-filter');
-      group.open = selected.size > 0;
+      group.dataset.filter = key;
+      group.open = selected.size > 0 || opened.has(key);
       const fieldset = element('fieldset');
       const legend = element('legend', 'visually-hidden', messages.filters[key]);
       const options = element('ul', 'search-filter-values');
