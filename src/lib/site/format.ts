@@ -128,7 +128,7 @@ interface Timestamp {
 }
 
 // Only ISO 8601 dates are trusted: Date.parse accepts too much ("1", "May") to be meaningful.
-const TIMESTAMP = /^(\d{4})-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?)?$/i;
+const TIMESTAMP = /^(\d{4})-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(?:Z|([+-])(\d{2}):?(\d{2}))?)?)?$/i;
 
 function parseTimestamp(value: string): Timestamp | null {
   const parts = TIMESTAMP.exec(value.trim());
@@ -137,11 +137,11 @@ function parseTimestamp(value: string): Timestamp | null {
   // V8 would read February 30 as March 2: a day the month does not have, or an hour past 23, makes
   // no date. Year 0 (1 BC) neither: calendars write it as year 1.
   if (year === 0 || month! < 1 || month! > 12 || day < 1 || day > daysInMonth(year!, month!) || hour > 23 || minute > 59 || second > 59) return null;
-  const zone = parts[8]?.toUpperCase();
-  const offset = zone === undefined || zone === 'Z' ? 'UTC' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
-  const [offsetHours, offsetMins] = [Number(offset.slice(1, 3)), Number(offset.slice(4))];
-  if (offset !== 'UTC' && (offsetMins > 59 || offsetHours * 60 + offsetMins > 18 * 60)) return null;
-  const offsetMinutes = offset === 'UTC' ? 0 : (offset.startsWith('-') ? -1 : 1) * (offsetHours * 60 + offsetMins);
+  const [sign, offsetHours = '00', offsetMins = '00'] = parts.slice(8, 11);
+  // An offset of 60 minutes or more, or past 18 hours, is none (Intl refuses it as a time zone).
+  if (Number(offsetMins) > 59 || Number(offsetHours) * 60 + Number(offsetMins) > 18 * 60) return null;
+  const offset = sign ? `${sign}${offsetHours}:${offsetMins}` : 'UTC';
+  const offsetMinutes = (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMins));
   const date = new Date(0);
   // setUTCFullYear, as Date.UTC reads the years 0 to 99 as 1900 to 1999.
   date.setUTCFullYear(year!, month! - 1, day);
@@ -219,7 +219,6 @@ export function formatValue(value: unknown, unit?: string | null, depth = 0): st
   if (typeof value === 'object' && depth === VALUE_DEPTH_SHOWN) return '…';
   if (typeof value === 'number') {
     const minor = unit ? MINOR_UNITS.exec(unit) : null;
-    // An exponent of three digits or more is no currency's: the unit is shown as written.
     const money = minor ? formatMoney(value, minor[1]!, Number(minor[2])) : null;
     return money ? `${money} (${formatNumber(value, unit)})` : formatNumber(value, unit);
   }
@@ -237,6 +236,7 @@ export function formatValue(value: unknown, unit?: string | null, depth = 0): st
   return String(value);
 }
 
+// An exponent of three digits or more is no currency's: such a unit is shown as written.
 const MINOR_UNITS = /\b([A-Z]{3})\b.*\bminor units?\b.*\bexponent\D*(\d{1,2})\b/i;
 
 /**

@@ -61,8 +61,8 @@ function isHostName(hostname: string): boolean {
   return name.length <= 253 && name.split('.').every((label) => label.length >= 1 && label.length <= 63 && (!label.startsWith('xn--') || domainToUnicode(label) !== label));
 }
 
-/** Characters RFC 3986 does not allow in a path or query (a `%` only before two hex digits). */
-const NOT_IN_PATH = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%#]/g;
+/** Characters RFC 3986 does not allow in a path, query or fragment (a `%` only before two hex digits). */
+const NOT_IN_URL_PART = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g;
 
 /**
  * A serialized URL with what follows its first `start` characters (its origin) percent-encoded
@@ -72,10 +72,9 @@ const NOT_IN_PATH = /%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%#]/g;
  */
 function strictUrl(href: string, start: number): string {
   const hash = href.indexOf('#', start);
-  const encode = (part: string) => part.replace(NOT_IN_PATH, (ch) => encodeURIComponent(ch));
-  const beforeHash = encode(href.slice(start, hash === -1 ? undefined : hash)).replaceAll('#', '%23');
-  const fragment = hash === -1 ? '' : `#${encode(href.slice(hash + 1)).replaceAll('#', '%23')}`;
-  return `${href.slice(0, start)}${beforeHash}${fragment}`;
+  const encode = (part: string) => part.replace(NOT_IN_URL_PART, (ch) => encodeURIComponent(ch));
+  const fragment = hash === -1 ? '' : `#${encode(href.slice(hash + 1))}`;
+  return `${href.slice(0, start)}${encode(href.slice(start, hash === -1 ? undefined : hash))}${fragment}`;
 }
 
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
