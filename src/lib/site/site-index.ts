@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { checkRecords, formatProblem, type GarmentRecord, type Projection } from '../record/index.ts';
-import { decodeJsonBytes } from '../record/parse.ts';
+import { checkRecords, formatProblem, recordFromBytes, type GarmentRecord, type Projection } from '../record/index.ts';
 import { GarmentPressError } from '../errors.ts';
 import { recordTitle } from './record-title.ts';
 import { plainText, webUrl } from './text.ts';
@@ -125,9 +124,3 @@ export function readRecord({ file }: Pick<SiteEntry, 'file'>): GarmentRecord {
   return recordFromBytes(readFileSync(file));
 }
 
-/** The record a checked record file's bytes hold. */
-export function recordFromBytes(bytes: Uint8Array): GarmentRecord {
-  const decoded = decodeJsonBytes(bytes);
-  if (!decoded.ok) throw new Error(`not UTF-8 text at line ${decoded.error.line}, column ${decoded.error.column}: ${decoded.error.message}`);
-  return JSON.parse(decoded.text) as GarmentRecord;
-}
