@@ -1,7 +1,7 @@
 // Every page and stylesheet of a site built from the sample records and the hostile fixture, checked by
 // the Nu Html Checker (vnu.jar, the W3C's validator): record text, however hostile, cannot make a page invalid.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { writeSyntheticRecords } from '../../src/lib/bench/bench.ts';
 import { projectRoot } from '../support/records.ts';
 import { runCli } from '../support/run.ts';
+import { sharedSite } from '../support/shared-site.ts';
 
 const VNU_JAR = path.join(path.dirname(createRequire(import.meta.url).resolve('vnu-jar/package.json')), 'build/dist/vnu.jar');
 
@@ -35,18 +36,12 @@ describe('the Nu Html Checker', () => {
   let site: string;
   let files: string[];
 
-  beforeAll(() => {
-    const work = mkdtempSync(path.join(tmpdir(), 'conformance-'));
-    const records = path.join(work, 'records');
-    site = path.join(work, 'dist');
-    cpSync(path.join(projectRoot, 'records'), records, { recursive: true });
-    cpSync(path.join(projectRoot, 'tests/fixtures/hostile'), records, { recursive: true });
-    const build = runCli('build.ts', ['--records', records, '--out', site]);
-    expect(build.status, build.stdout + build.stderr).toBe(0);
+  beforeAll(async () => {
+    site = (await sharedSite('samples-and-hostile')).dist;
     files = readdirSync(site, { recursive: true, encoding: 'utf8' })
       .filter((file) => (file.endsWith('.html') || file.endsWith('.css')) && !file.startsWith('pagefind'))
       .map((file) => path.join(site, file));
-  });
+  }, 300_000);
 
   it('finds no error in any page or stylesheet of a site with hostile records', () => {
     // Home, search, 404, two documentation pages, and a garment page, a commerce page and a technical page per garment.

@@ -3,19 +3,22 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { textBlocksOf, validateRecord, type GarmentRecord, type Links } from '../../src/lib/record/index.ts';
 import { serveStaticFiles } from '../../src/lib/serve/static-files.ts';
 import { linksFor } from '../../src/lib/site/links.ts';
 import { footnoteLabels } from '../../src/lib/site/markdown.ts';
 import { signPayload } from '../../src/lib/webhooks/index.ts';
 import { nodesOf, pageText, parseTwin, textOf } from '../support/markdown.ts';
-import { projectRoot, sampleRecords } from '../support/records.ts';
-import { node, runCli } from '../support/run.ts';
+import { hostileRecords, projectRoot, sampleRecords } from '../support/records.ts';
+import { node } from '../support/run.ts';
+import { sharedSite } from '../support/shared-site.ts';
 
 const SITE = 'https://garments.example.org';
 const samples = sampleRecords();
-const published = new Set(samples.map(({ record }) => `${record.slug}/${record.projection}`));
+/** Every record of the site: the samples, whose twins are checked one by one, and the hostile fixture. */
+const siteRecords = [...samples, ...hostileRecords()];
+const published = new Set(siteRecords.map(({ record }) => `${record.slug}/${record.projection}`));
 let out: string;
 
 /** The file a URL of the site is served from, or null for an address outside the site. */
@@ -43,15 +46,11 @@ function examplesOf(html: string): Map<string, string> {
   return new Map([...html.matchAll(/<code data-example="([^"]+)"[^>]*>([\s\S]*?)<\/code>/g)].map((m) => [m[1]!, decodeHtml(m[2]!)]));
 }
 
-beforeAll(() => {
-  out = mkdtempSync(path.join(tmpdir(), 'twins-'));
-  const result = runCli('build.ts', ['--records', 'records', '--out', out, '--site', SITE]);
-  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+beforeAll(async () => {
+  const shared = await sharedSite('samples-and-hostile');
+  expect(shared.site).toBe(SITE);
+  out = shared.dist;
 }, 300_000);
-
-afterAll(() => {
-  if (out) rmSync(out, { recursive: true, force: true });
-});
 
 describe.each(samples.map(({ file, record }) => [file, record] as const))('%s', (file, record) => {
   const base = `/garments/${record.slug}/${record.projection}`;
@@ -110,9 +109,9 @@ describe('site-wide files', () => {
   it('lists exactly the published records in records.json, with their links', () => {
     const index = JSON.parse(read('/records.json')) as { count: number; records: { slug: string; projection: 'svc' | 'tech'; links: Links; record_revision: string }[] };
     expect(index.records.map((r) => `${r.slug}/${r.projection}`).sort()).toEqual([...published].sort());
-    expect(index.count).toBe(samples.length);
+    expect(index.count).toBe(siteRecords.length);
     for (const entry of index.records) {
-      const { record } = samples.find((s) => s.record.slug === entry.slug && s.record.projection === entry.projection)!;
+      const { record } = siteRecords.find((s) => s.record.slug === entry.slug && s.record.projection === entry.projection)!;
       expect(entry.links).toEqual(expectedLinks(record));
       expect(entry.record_revision).toBe(record.record_revision);
     }
@@ -125,7 +124,7 @@ describe('site-wide files', () => {
       .filter((name) => name.endsWith('.html') && name !== '404.html')
       .map((name) => `${SITE}/${name.replace(/(^|\/)index\.html$/, '$1').replace(/\\/g, '/')}`);
     expect(urls.sort()).toEqual(pages.sort());
-    for (const { record } of samples) expect(urls).toContain(`${SITE}/garments/${record.slug}/${record.projection}/`);
+    for (const { record } of siteRecords) expect(urls).toContain(`${SITE}/garments/${record.slug}/${record.projection}/`);
   });
 
   it('lets crawlers read every page in robots.txt, and names the sitemap by its absolute URL', () => {
@@ -135,7 +134,7 @@ describe('site-wide files', () => {
   it('lists every Markdown twin, the docs and the schema in llms.txt', () => {
     const text = read('/llms.txt');
     expect(text).toMatch(/^# .+\n\n> .+/);
-    for (const { record } of samples) expect(text).toContain(`(${SITE}/garments/${record.slug}/${record.projection}.md)`);
+    for (const { record } of siteRecords) expect(text).toContain(`(${SITE}/garments/${record.slug}/${record.projection}.md)`);
     for (const sitePath of ['/docs/api/', '/docs/webhooks/', '/schema/garment-access-2.4.0.json']) expect(text).toContain(`(${SITE}${sitePath})`);
   });
 
@@ -229,8 +228,8 @@ describe('documentation pages', () => {
       const run = () =>
         promisify(execFile)(node, ['--import', './local-site.mjs', 'mirror.mjs', `${SITE}/`, 'copy'], { cwd: dir, env: { ...process.env, LOCAL_SITE: server.url } });
       const first = await run();
-      expect(first.stdout.match(/^fetched /gm)).toHaveLength(samples.length);
-      for (const { record } of samples) {
+      expect(first.stdout.match(/^fetched /gm)).toHaveLength(siteRecords.length);
+      for (const { record } of siteRecords) {
         const name = `garments/${record.slug}/${record.projection}`;
         expect(readFileSync(path.join(dir, 'copy', `${name}.json`), 'utf8')).toBe(read(`/${name}.json`));
         expect(readFileSync(path.join(dir, 'copy', `${name}.md`), 'utf8')).toBe(read(`/${name}.md`));

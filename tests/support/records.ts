@@ -7,11 +7,21 @@ export const projectRoot = path.resolve(import.meta.dirname, '../..');
 
 /** The sample records shipped in records/, with their file names. */
 export function sampleRecords(): { file: string; record: GarmentRecord }[] {
-  const dir = path.join(projectRoot, 'records');
+  return recordsIn('records');
+}
+
+/** The records of a folder of the project, with their file names relative to the project. */
+function recordsIn(folder: string): { file: string; record: GarmentRecord }[] {
+  const dir = path.join(projectRoot, folder);
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .sort()
-    .map((name) => ({ file: `records/${name}`, record: JSON.parse(readFileSync(path.join(dir, name), 'utf8')) }));
+    .map((name) => ({ file: `${folder}/${name}`, record: JSON.parse(readFileSync(path.join(dir, name), 'utf8')) }));
+}
+
+/** The hostile fixture's records (tests/fixtures/hostile), with their file names. */
+export function hostileRecords(): { file: string; record: GarmentRecord }[] {
+  return recordsIn('tests/fixtures/hostile');
 }
 
 /** A deep copy, so a test can break it freely. */

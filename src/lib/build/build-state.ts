@@ -28,7 +28,7 @@ export async function buildFingerprint(projectRoot: string, settings: Record<str
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
-  for (const file of [...sources, ...['astro.config.mjs', 'package-lock.json', 'tsconfig.json'].map((name) => path.join(projectRoot, name))]) {
+  for (const file of [...sources, ...['package-lock.json', 'tsconfig.json'].map((name) => path.join(projectRoot, name))]) {
     hash.update(path.relative(projectRoot, file)).update('\0').update(await readFile(file).catch(() => Buffer.alloc(0)));
   }
   return hash.digest('hex');

@@ -1,9 +1,9 @@
 // A record thread behind writeRecordOutputs: reads each of its garments' records once (checking it first when asked) for its page, its twins and its search page.
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkRecordBytes, type GarmentRecord } from '../record/index.ts';
+import { checkFileBytes, recordFromBytes, type GarmentRecord } from '../record/index.ts';
 import { searchRecord } from '../search/search-record.ts';
-import { recordFromBytes, siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
+import { siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
 import { garmentFile, recordFiles, writeSiteFiles } from './record-files.ts';
 import type { PlannedRecord, RecordThreadData, RecordThreadMessage } from './record-outputs.ts';
@@ -40,9 +40,10 @@ if (parentPort) {
         current = key.file;
         step = 'reading';
         const bytes = readAsPlanned(key);
-        const { record, problems } = check ? checkRecordBytes(key.file, bytes) : { record: recordFromBytes(bytes), problems: [] };
-        const entry = record && siteEntryOf(record, key.file);
-        if (check) say({ type: 'checked', file: key.file, problems, entry });
+        const checked = check ? checkFileBytes(key, bytes, ({ file, record }) => siteEntryOf(record, file)) : undefined;
+        if (checked) say({ type: 'checked', check: checked.check });
+        const record = checked ? checked.record : recordFromBytes(bytes);
+        const entry = checked ? checked.check.record?.summary : siteEntryOf(record!, key.file);
         // Rendered only when every record is valid and is the one its file's name says.
         if (record && entry?.slug === key.slug && entry.projection === key.projection) read.push([entry, record, bytes]);
       }

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { GarmentPressError } from '../errors.ts';
-import { fileCheckOf, type FileCheck, type FileStat, type Problem, type RecordKey } from '../record/index.ts';
+import type { FileCheck, FileStat, RecordKey } from '../record/index.ts';
 import { buildSearchIndex, pageFromRecord, type PreviousIndex, type SearchIndexSummary } from '../search/index-site.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { indexingOrder } from '../search/search-shards.ts';
@@ -88,7 +88,7 @@ export interface CheckedFiles {
 
 /** What a record thread says: each file's check (when asked to check), each record's search page, then how it went. */
 export type RecordThreadMessage =
-  | { type: 'checked'; file: string; problems: Problem[]; entry: SiteEntry | undefined }
+  | { type: 'checked'; check: FileCheck<SiteEntry> }
   | { type: 'page'; page: SearchRecord }
   | { type: 'done'; records: number }
   | { type: 'failed'; message: string };
@@ -132,8 +132,8 @@ export async function writeRecordOutputs(
   signal?.addEventListener('abort', stopThreads, { once: true });
   const renderingStopped = new SharedArrayBuffer(4);
   const unrendered = new UnrenderedRecordsError('pages: a record is invalid, or not the one its file is named after');
-  const onChecked = checked && ((file: string, problems: Problem[], entry: SiteEntry | undefined) => {
-    if (!checked.add(file, problems, entry, (performance.now() - started) / 1000)) {
+  const onChecked = checked && ((check: FileCheck<SiteEntry>) => {
+    if (!checked.add(check, (performance.now() - started) / 1000)) {
       Atomics.store(new Int32Array(renderingStopped), 0, 1);
       pages.fail(unrendered);
     }
@@ -182,7 +182,7 @@ export async function writeRecordOutputs(
 function runThread(
   data: RecordThreadData,
   pages: PageExchange,
-  onChecked: ((file: string, problems: Problem[], entry: SiteEntry | undefined) => void) | undefined,
+  onChecked: ((check: FileCheck<SiteEntry>) => void) | undefined,
   signal?: AbortSignal,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -195,7 +195,7 @@ function runThread(
       if (!settled) (settled = true), signal?.removeEventListener('abort', stop), done();
     };
     worker.on('message', (message: RecordThreadMessage) => {
-      if (message.type === 'checked') onChecked?.(message.file, message.problems, message.entry);
+      if (message.type === 'checked') onChecked?.(message.check);
       else if (message.type === 'page') pages.give(message.page.url, message.page);
       else if (message.type === 'done') settle(() => resolve(message.records));
       else settle(() => reject(new RecordFilesError(message.message)));
@@ -219,11 +219,11 @@ class FileChecks {
   }
 
   /** Keeps a file's check, made `seconds` into the work; false when its record cannot be rendered (invalid, or not the one its name says). */
-  add(file: string, problems: Problem[], entry: SiteEntry | undefined, seconds: number): boolean {
-    const planned = this.#planned.get(file)!;
-    this.#files.push(fileCheckOf(planned, problems, entry && { slug: entry.slug, projection: entry.projection, summary: entry }));
+  add(check: FileCheck<SiteEntry>, seconds: number): boolean {
+    const planned = this.#planned.get(check.file)!;
+    this.#files.push(check);
     this.#seconds = seconds;
-    const renderable = entry?.slug === planned.slug && entry.projection === planned.projection;
+    const renderable = check.record?.slug === planned.slug && check.record.projection === planned.projection;
     this.#renderable &&= renderable;
     if (this.#files.length === this.#planned.size) this.#onAll?.(this.all());
     return renderable;

@@ -1,19 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tmpdir } from 'node:os';
 import { GarmentPressError } from '../errors.ts';
 import { checkRecords, namedRecord, recordCheckOf, statRecordFiles, type FileStat, type Problem, type RecordCheck } from '../record/index.ts';
 import { PAGEFIND_PROCESS } from '../search/pagefind-process.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { listsByCategory } from '../site/index-view.ts';
-import { siteEntryOf, writeSiteIndexFile, type SiteEntry } from '../site/site-index.ts';
+import { siteEntryOf, type SiteEntry } from '../site/site-index.ts';
 import { stylesheetOf } from '../site/stylesheet.ts';
 import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState, type BuildState } from './build-state.ts';
 import { checkNoAddedFiles, checkOutputFolder, realFolder, type SiteListing } from './output-folder.ts';
 import { carryOver, listGarmentOutput, listSiteFiles, missingOutput } from './carry-over.ts';
 import { removeInBackground } from './remove-in-background.ts';
+import { renderSitePages } from './site-pages.ts';
 import { UnrenderedRecordsError, writeRecordOutputs, type CheckedFiles, type PlannedRecord, type RecordOutputsSummary } from './record-outputs.ts';
 import { counted } from '../counted.ts';
 
@@ -91,8 +93,8 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   if (planned?.length === 0) throw new NoRecordsError(recordsDir);
 
   const staging = buildFolder(target, 'staging');
-  const indexFile = path.join(tmpdir(), `${INDEX_FILE_PREFIX}${process.pid}.json`);
-  const astroDir = path.join(ASTRO_BUILDS, String(process.pid));
+  // Each build its own, even in one process: Astro imports the server build it makes there, and a module once imported is not read again.
+  const astroDir = path.join(ASTRO_BUILDS, `${process.pid}-${randomUUID()}`);
   const emptyStaging = async () => {
     await rm(staging, { recursive: true, force: true });
     await mkdir(path.dirname(staging), { recursive: true });
@@ -185,10 +187,8 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
       carried = renderedSlugs ? timed('carry over', () => carryOver(previousOutput, renderedSlugs, target, staging)) : undefined;
       carried?.catch(() => {});
     }
-    await writeSiteIndexFile(indexFile, entries, renderedSlugs);
-    process.env.GARMENT_PRESS_RECORDS = recordsRoot;
-    process.env.GARMENT_PRESS_SITE_INDEX = indexFile;
-    await timed('site pages', () => renderSite(staging, site, astroDir));
+    const context = { site, entries, renderedSlugs: renderedSlugs && [...renderedSlugs] };
+    await timed('site pages', async () => renderSitePages(await loadAstro(), context, projectRoot, staging, astroDir));
     const sitePages = listsByCategory(new Set(entries.map((entry) => entry.slug)).size) ? 'home, category, search and documentation pages' : 'home, search and documentation pages';
     onProgress(`site pages: ${sitePages} for ${entries.length} records (${seconds('site pages')})`);
     if (carried) {
@@ -215,7 +215,6 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     await outputs;
     await carried?.catch(() => {});
     await rm(staging, { recursive: true, force: true });
-    await rm(indexFile, { force: true });
     await rm(astroDir, { recursive: true, force: true });
   }
 }
@@ -283,26 +282,6 @@ function loadAstro(): Promise<typeof import('astro')> {
 }
 
 /**
- * Runs the Astro build (every page but the records' own) into `staging`. Astro writes its
- * intermediate server build to `.astro/` in the working directory, where two builds at once would
- * overwrite each other, so each build works from a private folder inside the project (its chunks
- * still resolve node_modules). The folder outlives the render: the Pagefind process, started
- * meanwhile, keeps it as its working directory and fails to start a shard's index without it.
- */
-async function renderSite(staging: string, site: string, privateDir: string): Promise<void> {
-  const { build: astroBuild } = await loadAstro();
-  const workingDir = process.cwd();
-  await mkdir(privateDir, { recursive: true });
-  process.chdir(privateDir);
-  try {
-    // Record pages and twins are being written into the same folder: Astro must not empty it first.
-    await astroBuild({ root: projectRoot, outDir: staging, site, logLevel: 'warn', vite: { build: { emptyOutDir: false } } });
-  } finally {
-    process.chdir(workingDir);
-  }
-}
-
-/**
  * Replaces `target` with `staging` so readers see the old site or the new one, never half of one.
  * The old site is removed in the background, the new one being in place already, and so is what
  * builds stopped before they could clean up left (see leftByStoppedBuilds).
@@ -322,13 +301,14 @@ function buildFolder(target: string, kind: 'staging' | 'previous'): string {
 
 /**
  * What builds no longer running left, each named after its process: their folders beside `target`
- * (see buildFolder), their Astro folders in the project and their index files in the temporary folder.
+ * (see buildFolder), their Astro folders in the project and, from builds before the site context
+ * (site-pages.ts), their index files in the temporary folder.
  */
 async function leftByStoppedBuilds(target: string): Promise<string[]> {
   const found = await Promise.all([
     namedAfterStoppedBuilds(path.dirname(target), `${path.basename(target)}.`, /^(?:staging|previous)-(\d+)$/),
-    namedAfterStoppedBuilds(ASTRO_BUILDS, '', /^(\d+)$/),
-    namedAfterStoppedBuilds(tmpdir(), INDEX_FILE_PREFIX, /^(\d+)\.json$/),
+    namedAfterStoppedBuilds(ASTRO_BUILDS, '', /^(\d+)(?:-[0-9a-f-]+)?$/),
+    namedAfterStoppedBuilds(tmpdir(), 'garment-press-index-', /^(\d+)\.json$/),
   ]);
   return found.flat();
 }
@@ -344,10 +324,8 @@ async function namedAfterStoppedBuilds(folder: string, prefix: string, rest: Reg
     .map((name) => path.join(folder, name));
 }
 
-/** Where each build's Astro run keeps its server build, in a folder named after the build's process. */
+/** Where each build's Astro run keeps its server build, in a folder named after the build's process and the build. */
 const ASTRO_BUILDS = path.join(projectRoot, '.astro', 'builds');
-/** The start of the name of a build's index file in the temporary folder; the build's process id follows. */
-const INDEX_FILE_PREFIX = 'garment-press-index-';
 
 function isRunning(pid: number): boolean {
   try {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkRecordIntegrity, formatProblem, validateRecord, type GarmentRecord } from '../record/index.ts';
+import { checkRecordBytes, formatProblem, type GarmentRecord } from '../record/index.ts';
 import { absoluteUrl, pagePath } from '../site/urls.ts';
 import type { Outbox } from '../webhooks/index.ts';
 import { createCoalescingQueue } from './build-queue.ts';
@@ -100,11 +100,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
   /** Validates alone (schema and integrity); returns the record, or every error as a formatted line. */
   const checkRecord = (recordText: string): { record: GarmentRecord } | { errors: string[] } => {
-    const value: unknown = JSON.parse(recordText);
-    const schemaProblems = validateRecord(value, 'record');
-    const problems = schemaProblems.length > 0 ? schemaProblems : checkRecordIntegrity({ file: 'record', record: value as GarmentRecord });
+    const { record, problems } = checkRecordBytes('record', Buffer.from(recordText));
     const errors = problems.filter((problem) => problem.severity === 'error').map(formatProblem);
-    return errors.length > 0 ? { errors } : { record: value as GarmentRecord };
+    return record ? { record } : { errors };
   };
 
   const runBatch = async (handles: string[]) => {

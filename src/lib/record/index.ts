@@ -1,19 +1,14 @@
 export {
-  checkRecords,
-  checkRecordFile,
+  checkFileBytes,
   checkRecordBytes,
   fileCheckOf,
-  listRecordFiles,
-  MissingPathError,
-  recordCheckOf,
-  statRecordFiles,
+  recordFromBytes,
   type CheckedRecord,
-  type CheckOptions,
   type FileCheck,
   type FileStat,
-  type RecordCheck,
   type RecordFileResult,
-} from './load.ts';
+} from './check-record.ts';
+export { checkRecords, listRecordFiles, MissingPathError, recordCheckOf, statRecordFiles, type CheckOptions, type RecordCheck } from './load.ts';
 export { checkRecordIntegrity, checkSiteIntegrity, MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS, textBlocksOf, type RecordFile, type RecordKey } from './integrity.ts';
 export { recordSchema, recordValidator, validateRecord } from './validate.ts';
 export { formatProblem, type Problem } from './problem.ts';

@@ -1,29 +1,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
-import { checkRecordIntegrity, checkSiteIntegrity, type RecordFile, type RecordKey } from './integrity.ts';
-import { decodeJsonBytes, parseJson, type JsonSyntaxError } from './parse.ts';
+import { checkFileBytes, type CheckedRecord, type FileCheck, type FileStat } from './check-record.ts';
+import { checkSiteIntegrity, type RecordFile } from './integrity.ts';
 import type { Problem } from './problem.ts';
-import type { GarmentRecord } from './types.ts';
-import { validateRecord } from './validate.ts';
 
 /** A path given to check that is neither a file nor a folder. */
 export class MissingPathError extends GarmentPressError {}
-
-/** A file holding a valid record, with what the caller chose to keep of it. */
-export interface CheckedRecord<Summary> extends RecordKey {
-  summary: Summary;
-}
-
-/** What checking one file found, with the size and modification time it had then. */
-export interface FileCheck<Summary> {
-  file: string;
-  size: number;
-  mtimeMs: number;
-  /** Present when the file holds a valid record. */
-  record?: CheckedRecord<Summary>;
-  problems: Problem[];
-}
 
 /** How to check a set of records. */
 export interface CheckOptions<Summary> {
@@ -31,13 +14,6 @@ export interface CheckOptions<Summary> {
   summarize?: (record: RecordFile) => Summary;
   /** A previous check of a file that still has this size and modification time, used instead of reading it again. */
   reuse?: (file: string, size: number, mtimeMs: number) => FileCheck<Summary> | undefined;
-}
-
-/** A file with the size and modification time it had when listed. */
-export interface FileStat {
-  file: string;
-  size: number;
-  mtimeMs: number;
 }
 
 /** What checking a set of record files found. */
@@ -80,44 +56,9 @@ export async function listRecordFiles(paths: string[]): Promise<string[]> {
   return [...new Set(files)].sort();
 }
 
-/** Reads one file and checks it alone: JSON syntax, then the schema, then its own references. */
-export async function checkRecordFile(file: string): Promise<RecordFileResult> {
-  return checkRecordBytes(file, await readFile(file));
-}
-
-/** What checking one file found: its record when it holds a valid one, and every problem. */
-export interface RecordFileResult {
-  record?: GarmentRecord;
-  problems: Problem[];
-}
-
-/** Checks the bytes of one record file alone: UTF-8 and JSON syntax, then the schema, then its own references. */
-export function checkRecordBytes(file: string, bytes: Uint8Array): RecordFileResult {
-  const decoded = decodeJsonBytes(bytes);
-  if (!decoded.ok) return { problems: [notJsonText(file, 'not UTF-8 text', decoded.error)] };
-  const parsed = parseJson(decoded.text);
-  if (!parsed.ok) return { problems: [notJsonText(file, 'invalid JSON', parsed.error)] };
-  const schemaProblems = validateRecord(parsed.value, file);
-  if (schemaProblems.length > 0) return { problems: schemaProblems };
-  const record = parsed.value as GarmentRecord;
-  const problems = checkRecordIntegrity({ file, record });
-  return problems.some((p) => p.severity === 'error') ? { problems } : { record, problems };
-}
-
-/** A file that is not JSON text, and where. */
-function notJsonText(file: string, what: string, { line, column, message }: JsonSyntaxError): Problem {
-  return { severity: 'error', file, pointer: '', message: `${what} at line ${line}, column ${column}: ${message}` };
-}
-
-/** Checks one file and keeps what `summarize` chooses of its record. */
+/** Reads one file and checks it (checkFileBytes), keeping what `summarize` chooses of its record. */
 async function checkFile<Summary>(stat: FileStat, summarize: (record: RecordFile) => Summary): Promise<FileCheck<Summary>> {
-  const { record, problems } = await checkRecordFile(stat.file);
-  return fileCheckOf(stat, problems, record && { slug: record.slug, projection: record.projection, summary: summarize({ file: stat.file, record }) });
-}
-
-/** A file's check from the problems found in it and, when it holds a valid record, what is kept of that. */
-export function fileCheckOf<Summary>({ file, size, mtimeMs }: FileStat, problems: Problem[], valid?: Omit<CheckedRecord<Summary>, 'file'>): FileCheck<Summary> {
-  return valid ? { file, size, mtimeMs, problems, record: { file, ...valid } } : { file, size, mtimeMs, problems };
+  return checkFileBytes(stat, await readFile(stat.file), summarize).check;
 }
 
 /** The record files under the given paths (see listRecordFiles), each with its size and modification time. */

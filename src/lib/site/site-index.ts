@@ -1,14 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { checkRecords, formatProblem, type GarmentRecord, type Projection } from '../record/index.ts';
-import { decodeJsonBytes } from '../record/parse.ts';
-import { GarmentPressError } from '../errors.ts';
+import { recordFromBytes, type GarmentRecord, type Projection } from '../record/index.ts';
 import { recordTitle } from './record-title.ts';
 import { plainText, webUrl } from './text.ts';
-
-/** The build was asked to render records that do not validate. */
-export class InvalidRecordsError extends GarmentPressError {}
 
 /** What the site knows of one record without holding the whole record in memory. */
 export interface SiteEntry {
@@ -79,45 +73,9 @@ export function indexEntries(entries: SiteEntry[], renderedSlugs: Set<string> | 
   return { entries: sorted, renderedSlugs, garments };
 }
 
-const loaded = new Map<string, Promise<SiteIndex>>();
-
-/** Loads and validates the records of a folder once per process; refuses to build from invalid records. */
-export function loadSiteIndex(recordsDir: string): Promise<SiteIndex> {
-  return once(`records:${recordsDir}`, async () => {
-    const { records, problems } = await checkRecords([recordsDir], { summarize: ({ file, record }) => siteEntryOf(record, file) });
-    const errors = problems.filter((p) => p.severity === 'error');
-    if (errors.length > 0) {
-      throw new InvalidRecordsError(`${errors.length} invalid record problem(s); run npm run validate:\n${errors.map(formatProblem).join('\n')}`);
-    }
-    return indexEntries(records.map((r) => r.summary));
-  });
-}
-
-/**
- * Writes the entries of records already validated, for the build to read instead of validating
- * again, and which garments to render (null: all).
- */
-export async function writeSiteIndexFile(file: string, entries: SiteEntry[], renderedSlugs: Set<string> | null = null): Promise<void> {
-  await writeFile(file, JSON.stringify({ entries, renderedSlugs: renderedSlugs && [...renderedSlugs] }));
-}
-
-/** Reads what writeSiteIndexFile wrote, once per process. */
-export function readSiteIndexFile(file: string): Promise<SiteIndex> {
-  return once(`file:${file}`, async () => {
-    const { entries, renderedSlugs } = JSON.parse(await readFile(file, 'utf8')) as { entries: SiteEntry[]; renderedSlugs: string[] | null };
-    return indexEntries(entries, renderedSlugs && new Set(renderedSlugs));
-  });
-}
-
 /** Whether this build renders a garment's pages (else they are carried over unchanged). */
 export function rendersGarment(index: SiteIndex, slug: string): boolean {
   return index.renderedSlugs === null || index.renderedSlugs.has(slug);
-}
-
-function once(key: string, load: () => Promise<SiteIndex>): Promise<SiteIndex> {
-  let index = loaded.get(key);
-  if (!index) loaded.set(key, (index = load()));
-  return index;
 }
 
 /** Reads the full record behind an entry (pages hold one record at a time). */
@@ -125,9 +83,3 @@ export function readRecord({ file }: Pick<SiteEntry, 'file'>): GarmentRecord {
   return recordFromBytes(readFileSync(file));
 }
 
-/** The record a checked record file's bytes hold. */
-export function recordFromBytes(bytes: Uint8Array): GarmentRecord {
-  const decoded = decodeJsonBytes(bytes);
-  if (!decoded.ok) throw new Error(`not UTF-8 text at line ${decoded.error.line}, column ${decoded.error.column}: ${decoded.error.message}`);
-  return JSON.parse(decoded.text) as GarmentRecord;
-}

@@ -1,0 +1,82 @@
+// The Astro side of a build: the pages Astro renders (home, categories, search, documentation, site files) and what they are built from.
+import { mkdir } from 'node:fs/promises';
+import type { AstroInlineConfig, AstroIntegration } from 'astro';
+import type { SiteEntry } from '../site/site-index.ts';
+
+/** Everything Astro's pages know of a build, handed to them as the module SITE_CONTEXT_MODULE. */
+export interface SiteContext {
+  /** The site's absolute address (also Astro's `site`). */
+  site: string;
+  /** Every record of the site, as the build checked it. */
+  entries: SiteEntry[];
+  /** The garments this build renders; null for all (the others' files are carried over). */
+  renderedSlugs: string[] | null;
+}
+
+/** What `src/site.ts` imports to read the build's SiteContext. */
+export const SITE_CONTEXT_MODULE = 'virtual:garment-press/site-context';
+
+/** The Astro integration that serves one build's context as SITE_CONTEXT_MODULE. */
+export function siteContextIntegration(context: SiteContext): AstroIntegration {
+  const resolvedId = `\0${SITE_CONTEXT_MODULE}`;
+  // A string for JSON.parse: parsed faster than the same data as an object literal, and one token for the bundler.
+  const code = `export default JSON.parse(${JSON.stringify(JSON.stringify(context))});`;
+  return {
+    name: 'garment-press:site-context',
+    hooks: {
+      'astro:config:setup': ({ updateConfig }) => {
+        updateConfig({
+          vite: {
+            plugins: [
+              {
+                name: 'garment-press:site-context',
+                resolveId: (id: string) => (id === SITE_CONTEXT_MODULE ? resolvedId : undefined),
+                load: (id: string) => (id === resolvedId ? code : undefined),
+              },
+            ],
+          },
+        });
+      },
+    },
+  };
+}
+
+/**
+ * The whole Astro configuration of a build (no configuration file is read): static pages in
+ * folders, from `projectRoot`'s `src/pages` into `outDir`, which is not emptied first since the
+ * record threads write into it too.
+ */
+export function astroConfig(context: SiteContext, projectRoot: string, outDir: string): AstroInlineConfig {
+  return {
+    configFile: false,
+    root: projectRoot,
+    outDir,
+    site: context.site,
+    output: 'static',
+    trailingSlash: 'ignore',
+    build: { format: 'directory' },
+    devToolbar: { enabled: false },
+    logLevel: 'warn',
+    vite: { build: { emptyOutDir: false } },
+    integrations: [siteContextIntegration(context)],
+  };
+}
+
+/**
+ * Renders Astro's pages of one build into `outDir`. Astro 7 writes its intermediate server build
+ * under the working directory when `outDir` is not inside it (getOutDirWithinCwd), where two
+ * builds at once would overwrite each other and which must resolve node_modules, so Astro works
+ * from `privateDir`, a folder of this build's own inside the project, and the working directory is
+ * put back after. The folder must outlive the render: the Pagefind process, started meanwhile,
+ * keeps it as its working directory and fails to start a shard's index without it.
+ */
+export async function renderSitePages(astro: typeof import('astro'), context: SiteContext, projectRoot: string, outDir: string, privateDir: string): Promise<void> {
+  const workingDir = process.cwd();
+  await mkdir(privateDir, { recursive: true });
+  process.chdir(privateDir);
+  try {
+    await astro.build(astroConfig(context, projectRoot, outDir));
+  } finally {
+    process.chdir(workingDir);
+  }
+}

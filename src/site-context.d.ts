@@ -1,0 +1,5 @@
+// The module a build serves its site context as (src/lib/build/site-pages.ts).
+declare module 'virtual:garment-press/site-context' {
+  const context: import('./lib/build/site-pages.ts').SiteContext;
+  export default context;
+}
