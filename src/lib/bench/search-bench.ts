@@ -49,21 +49,36 @@ export function buildShellSite(recordsDir: string, outDir: string, onOutput: (li
   });
 }
 
-/** Removes a built site's search index, so the synthetic one can take its place. */
-export async function removeIndex(bundleDir: string): Promise<void> {
-  await rm(bundleDir, { recursive: true, force: true });
+/** Removes a folder the bench made: a built site's search index, so the synthetic one can take its place, or the last run's site. */
+export async function removeIndex(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
 }
 
-/** A proxy on loopback that answers each request `delayMs` after the server behind it did: a phone on a fair network, its round trip. */
-export async function delayProxy(target: string, delayMs: number): Promise<{ url: string; close: () => Promise<void> }> {
+/** A request that reached the network (the proxy): when it arrived (ms since the epoch), and the bytes of its answer's body. */
+export interface ProxiedRequest {
+  path: string;
+  at: number;
+  bytes: number;
+}
+
+/**
+ * A proxy on loopback that answers each request `delayMs` after the server behind it did: a phone
+ * on a fair network, its round trip. It keeps every request it answered (`requests`), so what the
+ * browser took from its cache is not counted.
+ */
+export async function delayProxy(target: string, delayMs: number): Promise<{ url: string; requests: ProxiedRequest[]; close: () => Promise<void> }> {
   const { hostname, port } = new URL(target);
+  const requests: ProxiedRequest[] = [];
   const server: Server = createServer((incoming, outgoing) => {
+    const at = Date.now();
     const forwarded = httpRequest({ hostname, port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => setTimeout(() => {
+        const body = Buffer.concat(chunks);
+        requests.push({ path: incoming.url ?? '', at, bytes: body.length });
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        outgoing.end(Buffer.concat(chunks));
+        outgoing.end(body);
       }, delayMs));
     });
     forwarded.on('error', () => outgoing.writeHead(502).end());
@@ -71,7 +86,7 @@ export async function delayProxy(target: string, delayMs: number): Promise<{ url
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${address.port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${address.port}`, requests, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
 }
 
 /** One search as the bench measured it in the browser. */
@@ -82,7 +97,7 @@ export interface SearchMeasure {
   cache: 'cold' | 'warm';
   /** From the start of navigation to the first hit in the page, seconds. */
   firstHitSeconds: number | null;
-  /** Requests to the site made until then, and the bytes they transferred (headers and bodies, as sent). */
+  /** Requests that reached the site (not answered from the browser's cache) until then, and the bytes of their bodies as sent (compressed where the server compressed them). */
   requests: number;
   bytes: number;
   /** The result line the page showed. */

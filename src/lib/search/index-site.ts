@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
 import { GarmentPressError } from '../errors.ts';
@@ -11,7 +11,7 @@ import type { FilterCounts } from './pagefind-api.ts';
 import { pagefindAnswer, pagefindUsage, type PagefindUsage } from './pagefind-process.ts';
 import { readIndexedPages } from './indexed-pages.ts';
 import { garmentPage, reindexedPage, searchRecord, type GarmentPage, type IndexedPage, type SearchRecord } from './search-record.ts';
-import { indexingOrder, shardOf, shardPath, SHARD_LIST_PATH, SHARD_SUMMARY_FILE, WORDS_PATH, type ShardList, type ShardSummary } from './search-shards.ts';
+import { indexingOrder, shardFolder, shardNumber, shardOf, shardPath, SHARD_LIST_PATH, SHARD_SUMMARY_FILE, WORDS_PATH, type ShardList, type ShardSummary } from './search-shards.ts';
 import { textWords, wordKey, type WordList } from './search-words.ts';
 
 /** Pagefind could not build the search index; the site being built must not be published. */
@@ -88,12 +88,14 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
   const shards = indexingOrder(entries, shardPages);
   const previousList = previous && (await readShardList(previous.bundleDir));
   const sameShards = previousList?.count === shards.length;
+  // The previous index's folder of each shard, by number.
+  const oldFolders = new Map((previousList?.shards ?? []).map((bundle) => [shardNumber(path.basename(bundle))!, path.basename(bundle)]));
   const changedShards = new Set([...(previous?.changedSlugs ?? [])].map((slug) => shardOf(slug, shards.length)));
   // With the same shards, a shard's unchanged pages are in its own old bundle; else in any.
   let allKept: Map<string, IndexedPage> | undefined;
   const keptPages = (shard: number): ReadonlyMap<string, IndexedPage> => {
     if (!previous) return new Map();
-    if (sameShards) return readIndexedPages(path.join(previous.bundleDir, String(shard)));
+    if (sameShards) return oldFolders.has(shard) ? readIndexedPages(path.join(previous.bundleDir, oldFolders.get(shard)!)) : new Map();
     const oldBundles = previousList?.shards.map((bundle) => path.join(previous.bundleDir, path.basename(bundle))) ?? [];
     return (allKept ??= new Map(oldBundles.flatMap((bundle) => [...readIndexedPages(bundle)])));
   };
@@ -110,6 +112,7 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
     if (Math.floor(indexed / PROGRESS_EVERY) > before) onProgress(indexed, entries.length);
   };
   const summaries: (ShardSummary | null)[] = [];
+  const folders: (string | undefined)[] = [];
   try {
     await rm(outputPath, { recursive: true, force: true });
     await mkdir(outputPath, { recursive: true });
@@ -117,19 +120,22 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
       // A shard no garment falls in has no bundle: the browser would have nothing to load.
       summaries.push(null);
       if (shardEntries.length === 0) continue;
-      const shardDir = path.join(outputPath, String(shard));
+      // Written under its number, then named by its content once Pagefind has written it.
+      let shardDir = path.join(outputPath, String(shard));
       const garments = [...Map.groupBy(shardEntries, (entry) => entry.slug).values()];
       garmentCount += garments.length;
       if (previous && sameShards && !changedShards.has(shard)) {
-        const oldDir = path.join(previous.bundleDir, String(shard));
-        const summary = await linkTree(oldDir, shardDir).then(() => keptSummary(shardDir, garments.length), () => null);
-        if (summary) {
+        const oldFolder = oldFolders.get(shard);
+        const keptDir = oldFolder && path.join(outputPath, oldFolder);
+        const summary = keptDir ? await linkTree(path.join(previous.bundleDir, oldFolder), keptDir).then(() => keptSummary(keptDir, garments.length), () => null) : null;
+        if (summary && keptDir) {
+          folders[shard] = oldFolder;
           summaries[shard] = summary;
           reused += shardEntries.length;
           counted(shardEntries.length);
           continue;
         }
-        await rm(shardDir, { recursive: true, force: true });
+        if (keptDir) await rm(keptDir, { recursive: true, force: true });
       }
       const created = await pagefindAnswer(pagefind.createIndex({}), 'starting to index');
       if (!created.index || created.errors.length > 0) throw failed('starting to index', created.errors.join('; ') || 'no index was created');
@@ -137,6 +143,9 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
       const kept = keptPages(shard);
       const summary: ShardSummary = { words: Object.create(null) as ShardSummary['words'], filters: Object.create(null) as ShardSummary['filters'] };
       const add = async (records: Entry[]) => {
+        if (new Set(records.map((entry) => entry.projection)).size < records.length) {
+          throw failed('checking the index', `${records.map((entry) => entry.file).join(' and ')} would be one page (${records[0]!.slug}, ${records[0]!.projection}); do two records share a page?`);
+        }
         const keptPage = previous?.changedSlugs.has(records[0]!.slug) ? undefined : kept.get(garmentPath(records[0]!.slug));
         if (keptPage) reused += records.length;
         const page = keptPage ? reindexedPage(garmentPath(records[0]!.slug), keptPage) : garmentPage(await Promise.all(records.map(pageOf)));
@@ -164,6 +173,8 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
       }
       await dropUnusedFiles(shardDir);
       await writeFile(path.join(shardDir, SHARD_SUMMARY_FILE), `${JSON.stringify(summary)}\n`);
+      folders[shard] = shardFolder(shard, await indexTag(shardDir));
+      await rename(shardDir, (shardDir = path.join(outputPath, folders[shard]!)));
       summaries[shard] = summary;
       built++;
     }
@@ -171,8 +182,8 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
     const bundles = [...shards.keys()].filter((shard) => shards[shard]!.length > 0);
     const list: ShardList = {
       count: shards.length,
-      shards: bundles.map(shardPath),
-      tags: await Promise.all(bundles.map((shard) => indexTag(path.join(outputPath, String(shard))))),
+      shards: bundles.map((shard) => shardPath(folders[shard]!)),
+      tags: await Promise.all(bundles.map((shard) => indexTag(path.join(outputPath, folders[shard]!)))),
       filters: siteFilters(summaries),
       words: await writeWordLists(outputPath, summaries),
     };
@@ -271,7 +282,10 @@ async function indexTag(bundleDir: string): Promise<string> {
 async function readShardList(bundleDir: string): Promise<ShardList | null> {
   try {
     const list = JSON.parse(await readFile(path.join(bundleDir, path.basename(SHARD_LIST_PATH)), 'utf8')) as ShardList;
-    const isShard = (bundle: unknown) => typeof bundle === 'string' && Number(path.basename(bundle)) < list.count && bundle === shardPath(Number(path.basename(bundle)));
+    const isShard = (bundle: unknown) => {
+      const shard = typeof bundle === 'string' ? shardNumber(path.basename(bundle)) : null;
+      return shard !== null && shard < list.count && bundle === shardPath(path.basename(bundle as string));
+    };
     const valid = Number.isInteger(list.count) && Array.isArray(list.shards) && list.shards.every(isShard);
     return valid ? list : null;
   } catch {

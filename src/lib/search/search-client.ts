@@ -38,8 +38,9 @@ export function mountSearch(root: HTMLElement): void {
 
   let index: Promise<SearchIndex> | null = null;
   let totals: FilterCounts = {};
-  // Counts per value under a search need every filter file: loaded once the reader opens a filter.
+  // Counts per value under a search need every filter file: loaded once the reader opens a filter, searched with once loaded.
   let counting: Promise<unknown> | null = null;
+  let counted = false;
   let hits = NO_HITS;
   let shown = 0;
   let searchId = 0;
@@ -62,6 +63,7 @@ export function mountSearch(root: HTMLElement): void {
       const list = (await response.json()) as ShardList;
       totals = list.filters;
       renderFilters(asked);
+      warmUp(list);
       return openSearchIndex(list, {
         pagefind: (bundle) => import(/* @vite-ignore */ `${bundle}pagefind.js`) as Promise<PagefindApi>,
         json: async (path) => {
@@ -71,6 +73,19 @@ export function mountSearch(root: HTMLElement): void {
         },
       });
     })());
+
+  /**
+   * Asks at once for what Pagefind would fetch one step after another (its worker, then each
+   * shard's entry and its metadata, then the WebAssembly): named by content, they wait in the
+   * cache for Pagefind to ask. Errors are Pagefind's to report.
+   */
+  function warmUp(list: ShardList): void {
+    const [first] = list.shards;
+    if (!first) return;
+    const files = [`${first}pagefind-worker.js`, `${first}wasm.en.pagefind`];
+    for (const [at, bundle] of list.shards.entries()) files.push(`${bundle}pagefind-entry.json?ts=${list.tags[at]}`, `${bundle}pagefind.${list.tags[at]}.pf_meta`);
+    for (const file of files) void fetch(file).then((answer) => answer.arrayBuffer()).catch(() => {});
+  }
 
   /** Searches for what the form says: while typing, after a request (Enter, a filter, the sort), or for an address Back or Forward restored. */
   async function run(mode: 'typing' | 'asked' | 'restored'): Promise<void> {
@@ -103,7 +118,7 @@ export function mountSearch(root: HTMLElement): void {
     if (typing) await new Promise((resolve) => setTimeout(resolve, TYPING_DELAY_MS));
     if (id !== searchId) return;
     const sortOrder = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
-    const found = await searchGarments(opened, { words: searchTerm(state.query) ?? '', filters: selectedFilters(state), sort: sortOrder, counts: counting !== null && (await counting, true) });
+    const found = await searchGarments(opened, { words: searchTerm(state.query) ?? '', filters: selectedFilters(state), sort: sortOrder, counts: counted });
     if (id !== searchId) return;
     updateCounts(found.filters);
     hits = found.hits;
@@ -116,14 +131,20 @@ export function mountSearch(root: HTMLElement): void {
     setStatus(summary(state, found, hits.count));
   }
 
+  /** Shows the next garments, each as soon as it and those before it are loaded; returns the first one's link. */
   async function showMore(id: number): Promise<HTMLAnchorElement | null> {
-    const data = await hits.next(PAGE_SIZE);
+    let first: HTMLAnchorElement | null = null;
+    const data = await hits.next(PAGE_SIZE, (hit) => {
+      const view = id === searchId ? resultView(hit) : null;
+      if (!view) return;
+      const item = resultItem(view);
+      list.append(item);
+      first ??= item.querySelector('a');
+    });
     if (id !== searchId) return null;
     shown += data.length;
-    const items = data.map(resultView).filter((view): view is ResultView => view !== null).map(resultItem);
-    list.append(...items);
     moreButton.hidden = shown >= hits.count;
-    return items[0]?.querySelector('a') ?? null;
+    return first;
   }
 
   /** The result line: how many garments, for which words, in which filters. */
@@ -245,7 +266,10 @@ export function mountSearch(root: HTMLElement): void {
   function loadCounts(): void {
     if (counting) return;
     counting = load().then((opened) => opened.pagefind?.filters());
-    void counting.then(() => run('restored'), () => {});
+    void counting.then(() => {
+      counted = true;
+      return run('restored');
+    }, () => {});
   }
 
   /**

@@ -40,9 +40,24 @@ export function indexingOrder<Entry extends RecordKey>(entries: readonly Entry[]
   return byShard.map((shard) => shard.sort(byPage));
 }
 
-/** A shard's Pagefind bundle, on the site: `/pagefind/<n>/`. */
-export function shardPath(shard: number): string {
-  return `${SEARCH_BUNDLE_PATH}${shard}/`;
+/**
+ * A shard's Pagefind bundle, on the site: `/pagefind/<n>.<tag>/`, named by its content (the hash
+ * Pagefind gives its index), so every file in it, Pagefind's script included, can be cached for good.
+ * @example shardFolder(3, 'en_9d5a863ff1') → '3.en_9d5a863ff1'
+ */
+export function shardFolder(shard: number, tag: string): string {
+  return `${shard}.${tag}`;
+}
+
+/** A shard's bundle on the site, from its folder's name. */
+export function shardPath(folder: string): string {
+  return `${SEARCH_BUNDLE_PATH}${folder}/`;
+}
+
+/** The shard number of a bundle folder's name, or null when it is not one shardFolder makes. */
+export function shardNumber(folder: string): number | null {
+  const match = /^(\d+)\.[\w-]+$/.exec(folder);
+  return match ? Number(match[1]) : null;
 }
 
 /** The file listing the shards' bundles, which the search script reads first. */

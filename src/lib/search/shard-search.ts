@@ -9,8 +9,8 @@ import { nearestWords, wordKey, type WordList } from './search-words.ts';
 /** The hits of a search, in order, their data loaded as they are shown. */
 export interface ShardHits {
   count: number;
-  /** The data of the next `count` hits (fewer at the end). */
-  next: (count: number) => Promise<PagefindResultData[]>;
+  /** The data of the next `count` hits (fewer at the end); `onData` is given each in order as soon as it and those before it are loaded. */
+  next: (count: number, onData?: (data: PagefindResultData) => void) => Promise<PagefindResultData[]>;
 }
 
 /** No hits: before any search, or when there is nothing to search for. */
@@ -75,9 +75,9 @@ export async function openSearchIndex(list: ShardList, load: SearchLoader): Prom
   return { list, pagefind, words };
 }
 
-/** A shard's name as its pages' synthetic filter gives it: its bundle's number. */
+/** A shard's name as its pages' synthetic filter gives it: its number (its folder is `<n>.<tag>`). */
 function shardName(bundle: string): string {
-  return bundle.split('/').filter(Boolean).at(-1)!;
+  return bundle.split('/').filter(Boolean).at(-1)!.split('.')[0]!;
 }
 
 /** What is asked of the search. */
@@ -153,7 +153,8 @@ export async function searchGarments(index: SearchIndex, query: GarmentQuery): P
   if (term !== null && shards.size === 0) return { ...none, ...result };
   const within = (filters: Record<string, string[]>): PagefindSearchOptions['filters'] => {
     const options = Object.fromEntries(Object.entries(filters).map(([filter, values]) => [filter, { any: values }]));
-    return term === null ? options : { ...options, [SHARD_FILTER]: { any: [...shards] } };
+    // Every shard allowed (a word they all hold) needs no filter, and Pagefind is quicker without one.
+    return term === null || shards.size === allShards.length ? options : { ...options, [SHARD_FILTER]: { any: [...shards] } };
   };
   const selected = Object.fromEntries(Object.entries(query.filters).filter(([, values]) => values.length > 0));
   const counting = query.counts
@@ -224,10 +225,12 @@ function bestFirstHits(results: PagefindResult[]): ShardHits {
   let shown = 0;
   return {
     count: results.length,
-    next: async (count) => {
+    next: async (count, onData) => {
       const batch = results.slice(shown, shown + count);
       shown += batch.length;
-      return Promise.all(batch.map((result) => result.data()));
+      const loading = batch.map((result) => result.data());
+      if (onData) for (const data of loading) onData(await data);
+      return Promise.all(loading);
     },
   };
 }
@@ -244,7 +247,7 @@ export function sortedHits(lists: PagefindResult[][], { key, direction }: SortOr
   const before = (a: string, b: string) => (direction === 'asc' ? a < b : a > b);
   return {
     count: lists.reduce((sum, list) => sum + list.length, 0),
-    next: async (count) => {
+    next: async (count, onData) => {
       const batch: PagefindResultData[] = [];
       while (batch.length < count) {
         const heads = await Promise.all(lists.map((list, shard) => (cursors[shard]! < list.length ? dataOf(list[cursors[shard]!]!) : null)));
@@ -254,6 +257,7 @@ export function sortedHits(lists: PagefindResult[][], { key, direction }: SortOr
         }
         if (pick === -1) break;
         batch.push(heads[pick]!);
+        onData?.(heads[pick]!);
         cursors[pick]!++;
       }
       return batch;
