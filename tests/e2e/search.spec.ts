@@ -287,8 +287,8 @@ test.describe('a hostile record’s text in results', () => {
           .filter((tag) => !['h2', 'h3', 'div', 'p', 'label', 'input', 'button', 'select', 'option', 'ol', 'ul', 'li', 'details', 'summary', 'fieldset', 'legend', 'bdi', 'span', 'a', 'img', 'mark'].includes(tag)),
         handlers: [...root.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => a.name)),
         images: [...root.querySelectorAll('img')].filter((img) => !img.classList.contains('search-hit-image') || !/^https?:/.test(img.getAttribute('src') ?? '')).length,
-        // Garments' pages, and the full list offered when nothing is found.
-        links: [...root.querySelectorAll('a')].map((a) => a.getAttribute('href') ?? '').filter((href) => !href.startsWith('/garments/') && href !== '/'),
+        // Garments' pages, the full list offered when nothing is found, and the way down to the filters.
+        links: [...root.querySelectorAll('a')].map((a) => a.getAttribute('href') ?? '').filter((href) => !href.startsWith('/garments/') && href !== '/' && href !== '#search-refine'),
         marksOutsideExcerpts: [...root.querySelectorAll('mark')].filter((mark) => !mark.parentElement?.matches('.search-hit-excerpt')).length,
       }));
       expect(found).toEqual({ elements: [], handlers: [], images: 0, links: [], marksOutsideExcerpts: 0 });

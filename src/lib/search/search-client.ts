@@ -61,10 +61,8 @@ export function mountSearch(root: HTMLElement): void {
       const response = await fetch(SHARD_LIST_PATH);
       if (!response.ok) throw new Error(`${SHARD_LIST_PATH}: HTTP ${response.status}`);
       const list = (await response.json()) as ShardList;
-      totals = list.filters;
-      renderFilters(asked);
       warmUp(list);
-      return openSearchIndex(list, {
+      const opening = openSearchIndex(list, {
         pagefind: (bundle) => import(/* @vite-ignore */ `${bundle}pagefind.js`) as Promise<PagefindApi>,
         json: async (path) => {
           const words = await fetch(path);
@@ -72,6 +70,9 @@ export function mountSearch(root: HTMLElement): void {
           return words.json();
         },
       });
+      totals = list.filters;
+      renderFilters(asked);
+      return opening;
     })());
 
   /**

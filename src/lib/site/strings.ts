@@ -92,6 +92,7 @@ export const STRINGS = {
   'search.suggest': 'Words that find garments:',
   'search.suggestFor': 'Search for {word}',
   'search.activeFilters': 'Active filters',
+  'search.toFilters': 'Filters and sorting',
   'search.removeFilter': 'Remove filter {filter}: {value}',
   'search.hit.priceFrom': 'From {price}',
   'search.hit.sizes': 'Sizes {sizes}',
