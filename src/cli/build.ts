@@ -20,7 +20,7 @@ is left exactly as it was.
                   (default: $SITE_URL, else http://localhost:4321)
   --fresh         render everything, ignoring what the last build left
   --search-shard-pages N
-                  pages per search index shard (default 2000): fewer make
+                  records per search index shard (default 10000): fewer make
                   rebuilds quicker, more make searches fetch less
   --report FILE   also write timings and peak memory per stage, and CPU time, as JSON`;
 

@@ -32,7 +32,7 @@ function watchForViolations(page: Page): string[] {
 test('search finds pages under the strict policy, with nothing blocked', async ({ page }) => {
   const violations = watchForViolations(page);
   await page.goto('/search/?q=twill');
-  await expect(page.locator('[data-search-status]')).toHaveText(/\bresults? for\b/);
+  await expect(page.locator('[data-search-status]')).toHaveText(/\bgarments? for\b/);
   await expect(page.locator('[data-search-results] a.search-hit-link').first()).toBeVisible();
   expect(violations).toEqual([]);
 });

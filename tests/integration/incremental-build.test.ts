@@ -73,13 +73,15 @@ describe('rebuilding a site that was built before', () => {
 
   it('builds everything again, saying so, when a site page or search file was deleted by hand', () => {
     rmSync(path.join(out, 'index.html'));
-    rmSync(path.join(out, 'pagefind', '0', 'pagefind-entry.json'));
+    const shard = path.basename(JSON.parse(readFileSync(path.join(out, 'pagefind', 'shards.json'), 'utf8')).shards[0]);
+    rmSync(path.join(out, 'pagefind', shard, 'pagefind-entry.json'));
     const result = runCli('build.ts', ['--records', records, '--out', out, '--site', 'https://garments.example.org']);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain(`the last build's output lacks 2 files (index.html, …): building everything`);
     expect(result.stdout).toMatch(new RegExp(`^built ${samples.length - 1} records \\(${samples.length - 1} rendered\\)`, 'm'));
     expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('<h1');
-    expect(statSync(path.join(out, 'pagefind', '0', 'pagefind-entry.json')).size).toBeGreaterThan(0);
+    const rebuilt = path.basename(JSON.parse(readFileSync(path.join(out, 'pagefind', 'shards.json'), 'utf8')).shards[0]);
+    expect(statSync(path.join(out, 'pagefind', rebuilt, 'pagefind-entry.json')).size).toBeGreaterThan(0);
     // And the next rebuild finds nothing to do again.
     expect(build().rendered).toBe(0);
   });

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFiles } from '../../src/lib/build/record-files.ts';
 import { RecordFilesError, writeRecordOutputs } from '../../src/lib/build/record-outputs.ts';
 import { buildSearchIndex, pageFromRecord, SearchIndexError } from '../../src/lib/search/index-site.ts';
-import { searchRecord } from '../../src/lib/search/search-record.ts';
+import { garmentPage, searchRecord } from '../../src/lib/search/search-record.ts';
 import { shardOf } from '../../src/lib/search/search-shards.ts';
+import { openSearchIndex, searchGarments, type GarmentQuery, type GarmentSearch, type SearchIndex } from '../../src/lib/search/shard-search.ts';
 import { indexEntries, readRecord, siteEntryOf, type SiteEntry } from '../../src/lib/site/site-index.ts';
 import { t } from '../../src/lib/site/strings.ts';
 import { projectRoot, sampleRecords } from '../support/records.ts';
@@ -50,6 +51,11 @@ function indexedPages(index: string): number {
   }, 0);
 }
 
+/** The garments of a built site, one search page each: /garments/<slug>/. */
+function garmentPages(dist: string): string[] {
+  return [...new Set(recordPages(dist).map((page) => page.split('/').slice(0, 3).join('/') + '/'))].sort();
+}
+
 /** The record pages of a built site: /garments/<slug>/<projection>/. */
 function recordPages(dist: string): string[] {
   const garments = path.join(dist, 'garments');
@@ -82,17 +88,31 @@ describe('the search index built by npm run build', () => {
     ({ dist, stdout } = await sharedSite('samples-and-hostile'));
   }, 300_000);
 
-  it('is a step of the build, reported with its page count and duration', () => {
+  it('is a step of the build, reported with its garments, records and duration', () => {
+    const garments = garmentPages(dist).length;
     const pages = recordPages(dist).length;
-    expect(stdout).toMatch(new RegExp(`^search index: ${pages} pages in 1 shard, 1 built, 0 pages reused \\(\\d+\\.\\d s\\)$`, 'm'));
+    expect(stdout).toMatch(new RegExp(`^search index: ${garments} garments \\(${pages} records\\) in 1 shard, 1 built, 0 records reused \\(\\d+\\.\\d s\\)$`, 'm'));
     expect(stdout.indexOf('search index:')).toBeLessThan(stdout.indexOf('built '));
   });
 
-  it('covers every record page in dist/garments, and nothing else', () => {
-    const pages = recordPages(dist);
+  it('covers every garment in dist/garments, one page each, and nothing else', () => {
+    const pages = garmentPages(dist);
     expect(pages.length).toBeGreaterThan(0);
     expect(indexedPages(path.join(dist, 'pagefind'))).toBe(pages.length);
     expect(readFragments(dist).map((f) => f.url).sort()).toEqual(pages);
+  });
+
+  it('leaves out the bundle files the site does not load, and lists each shard with its content tag, the filter values and the word lists', () => {
+    for (const bundle of shardBundles(path.join(dist, 'pagefind'))) {
+      expect(readdirSync(bundle).filter((name) => /pagefind-(ui|component-ui|modular-ui|highlight)|wasm\.unknown/.test(name)), bundle).toEqual([]);
+      expect(readdirSync(bundle)).toEqual(expect.arrayContaining(['pagefind.js', 'pagefind-worker.js', 'wasm.en.pagefind', 'pagefind-entry.json']));
+    }
+    const list = JSON.parse(readFileSync(path.join(dist, 'pagefind', 'shards.json'), 'utf8'));
+    expect(list.tags).toHaveLength(list.shards.length);
+    expect(list.tags[0]).toMatch(/^en_[0-9a-f]+$/);
+    expect(list.filters.projection).toEqual({ Commerce: expect.any(Number), Technical: expect.any(Number) });
+    const fleece = JSON.parse(readFileSync(path.join(dist, list.words.f), 'utf8')).fleece;
+    expect(fleece[0]).toBeGreaterThan(0);
   });
 
   it('indexes the main content only, not navigation, footer, downloads or in-page links', () => {
@@ -106,23 +126,23 @@ describe('the search index built by npm run build', () => {
     }
   });
 
-  it('holds each page’s reading text and the names a searcher types', () => {
+  it('holds each garment’s reading text, and the names a searcher types apart from it', () => {
     const fragments = new Map(readFragments(dist).map((f) => [f.url, f]));
-    for (const { file, record } of sampleRecords()) {
-      const entry = siteEntryOf(record, path.join(projectRoot, file));
-      const fragment = fragments.get(`/garments/${record.slug}/${record.projection}/`);
-      expect(fragment?.content, file).toBe(searchRecord(entry, readRecord(entry)).content);
-      expect(fragment!.content).toContain(entry.title);
-      if (record.data.identity.style_code) expect(fragment!.content).toContain(record.data.identity.style_code);
+    for (const pair of Map.groupBy(sampleRecords(), ({ record }) => record.slug).values()) {
+      const made = garmentPage(pair.map(({ file, record }) => searchRecord(siteEntryOf(record, path.join(projectRoot, file)), record)));
+      const fragment = fragments.get(made.url);
+      expect(fragment?.content, made.url).toBe(made.content);
+      expect(fragment!.meta, made.url).toEqual(made.meta);
+      expect(fragment!.content).toContain(siteEntryOf(pair[0]!.record, 'x.json').title);
     }
   });
 
-  it('gives every page its filters and result metadata', () => {
+  it('gives every garment its filters and result metadata', () => {
     for (const fragment of readFragments(dist)) {
-      expect(fragment.filters.projection, fragment.url).toEqual([fragment.url.endsWith('/svc/') ? 'Commerce' : 'Technical']);
-      expect(fragment.filters.status, fragment.url).toHaveLength(1);
+      const projections = fragment.meta.projections!.split(' ');
+      expect(fragment.filters.projection, fragment.url).toEqual(projections.map((code) => (code === 'svc' ? 'Commerce' : 'Technical')));
       expect(fragment.meta.title, fragment.url).toBeTruthy();
-      expect(fragment.meta.projection, fragment.url).toBe(fragment.filters.projection![0]);
+      for (const code of projections) expect(fragment.meta[`status_${code}`], fragment.url).toBeTruthy();
       if (fragment.meta.image !== undefined) expect(fragment.meta.image, fragment.url).toMatch(/^https?:\/\//);
     }
   });
@@ -159,7 +179,7 @@ describe('the search index rebuilt by npm run build', () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/\(2 rendered\)/);
 
-    const changedUrl = `/garments/${changed!.record.slug}/${changed!.record.projection}/`;
+    const changedUrl = `/garments/${changed!.record.slug}/`;
     const after = readFragments(dist);
     expect(after.map((f) => f.url).sort()).toEqual([...before.keys()].sort());
     for (const fragment of after) {
@@ -191,7 +211,7 @@ describe('buildSearchIndex', () => {
   });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-  it('indexes one page per record straight from the records, with no HTML, replacing what the output folder held', async () => {
+  it('indexes one page per garment straight from the records, with no HTML, replacing what the output folder held', async () => {
     const out = path.join(work, 'direct');
     mkdirSync(path.join(out, 'fragment'), { recursive: true });
     writeFileSync(path.join(out, 'fragment/stale.pf_fragment'), 'left by an older index');
@@ -204,7 +224,7 @@ describe('buildSearchIndex', () => {
       expect(summary.pagefind.peakRssMb).toBeGreaterThan(0);
       expect(summary.pagefind.cpuSeconds).toBeGreaterThan(0);
     }
-    expect(readFragments(work, out).map((f) => f.url).sort()).toEqual(entries().map((e) => `/garments/${e.slug}/${e.projection}/`).sort());
+    expect(readFragments(work, out).map((f) => f.url).sort()).toEqual([...new Set(entries().map((e) => `/garments/${e.slug}/`))].sort());
   });
 
   it('names the record it could not read, and leaves no Pagefind process behind', async () => {
@@ -225,7 +245,7 @@ describe('buildSearchIndex', () => {
       const entries = Array.from({ length: 600 }, (_, i) => ({ file: 'g' + i + '.svc.json', slug: 'g' + String(i).padStart(4, '0'), projection: 'svc' as const }));
       const pageOf = async (entry: { slug: string }) => {
         if (entry.slug === 'g0400') throw new Error('this page cannot be made');
-        return { url: '/garments/' + entry.slug + '/svc/', content: 'Garment ' + entry.slug + ' in heavyweight cotton. '.repeat(20), language: 'en' as const, meta: { title: entry.slug }, filters: { projection: ['Commerce'] }, sort: { title: entry.slug } };
+        return { url: '/garments/' + entry.slug + '/svc/', projection: 'svc' as const, reading: Array.from({ length: 20 }, (_, i) => 'Garment ' + entry.slug + ' in heavyweight cotton ' + i + '.'), names: [], meta: { title: entry.slug, status: 'Complete' }, filters: { projection: ['Commerce'] }, sort: { title: entry.slug, published: '2026-01-01' } };
       };
       await buildSearchIndex(entries, ${JSON.stringify(path.join(work, 'failing'))}, { pageOf }).catch((error: Error) => console.log(error.message));
     `);
@@ -237,11 +257,11 @@ describe('buildSearchIndex', () => {
     }
   });
 
-  it('refuses an index that would hold fewer pages than records, as when two records share a page', async () => {
+  it('refuses two records that would be one page', async () => {
     const [first, ...rest] = entries();
     const failure = await buildSearchIndex([first!, first!, ...rest], path.join(work, 'twice'), { pageOf: pageFromRecord }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SearchIndexError);
-    expect((failure as Error).message).toMatch(/holds \d+ pages, expected \d+ \(one per record\)/);
+    expect((failure as Error).message).toMatch(/would be one page \([\w-]+, (svc|tech)\); do two records share a page\?/);
   });
 
   it('rebuilds from the previous index, reading only the changed garment’s records, into the index a fresh build makes', async () => {
@@ -265,14 +285,12 @@ describe('buildSearchIndex', () => {
     expect(summary).toMatchObject({ pages: current.length, reused: unchanged.length });
     const byUrl = (dir: string) => readFragments(work, dir).sort((a, b) => a.url.localeCompare(b.url));
     const rebuiltPages = byUrl(rebuilt);
-    expect(rebuiltPages.find((f) => f.content.includes('quokkas'))?.url).toBe(`/garments/${changed!.record.slug}/${changed!.record.projection}/`);
-    // The same index as a fresh build of the current records.
+    expect(rebuiltPages.find((f) => f.content.includes('quokkas'))?.url).toBe(`/garments/${changed!.record.slug}/`);
+    // The same index as a fresh build of the current records (the changed garment's other record is read again too).
     const fresh = byUrl(path.join(work, 'direct'));
-    const freshChanged = searchRecord(current.find((e) => e.file.endsWith(path.basename(changed!.file)))!, edited as never);
     expect(rebuiltPages.map((f) => f.url)).toEqual(fresh.map((f) => f.url));
     for (const page of rebuiltPages) {
-      const expected = fresh.find((f) => f.url === page.url)!;
-      expect(page, page.url).toEqual(page.content.includes('quokkas') ? { ...expected, content: freshChanged.content, word_count: page.word_count } : expected);
+      if (!page.content.includes('quokkas')) expect(page, page.url).toEqual(fresh.find((f) => f.url === page.url));
     }
   });
 
@@ -282,14 +300,14 @@ describe('buildSearchIndex', () => {
     const first = await buildSearchIndex(all, before, { pageOf: pageFromRecord, shardPages: 2 });
     expect(first).toMatchObject({ pages: all.length, shards: 3 });
     expect(shardBundles(before).length).toBe(first.built);
-    expect(indexedPages(before)).toBe(all.length);
+    expect(indexedPages(before)).toBe(first.garments);
 
     const changed = all[0]!.slug;
     const after = path.join(work, 'shards-after');
     const rebuilt = await buildSearchIndex(all, after, { pageOf: pageFromRecord, shardPages: 2, previous: { bundleDir: before, changedSlugs: new Set([changed]) } });
     expect(rebuilt).toMatchObject({ pages: all.length, shards: 3, built: 1 });
     // Kept shards are the previous files themselves (linked), not files written again.
-    const kept = shardBundles(after).filter((bundle) => path.basename(bundle) !== String(shardOf(changed, 3)));
+    const kept = shardBundles(after).filter((bundle) => path.basename(bundle).split('.')[0] !== String(shardOf(changed, 3)));
     expect(kept.length).toBe(shardBundles(after).length - 1);
     for (const bundle of kept) {
       for (const name of readdirSync(path.join(bundle, 'fragment'))) expect(statSync(path.join(bundle, 'fragment', name)).ino).toBe(statSync(path.join(before, path.basename(bundle), 'fragment', name)).ino);
@@ -375,3 +393,67 @@ describe('buildSearchIndex', () => {
 function checkedFiles(list: SiteEntry[]): Map<string, { file: string; size: number; mtimeMs: number }> {
   return new Map(list.map(({ file }) => [file, { file, size: statSync(file).size, mtimeMs: statSync(file).mtimeMs }]));
 }
+
+describe('searchGarments over a built index, as the browser and the MCP tool run it', () => {
+  let work: string;
+  let index: SearchIndex;
+  const realFetch = globalThis.fetch;
+  const titles = new Map(sampleRecords().map(({ record }) => [record.slug, siteEntryOf(record, 'x.json').title]));
+  const search = (words: string, more: Partial<GarmentQuery> = {}) => searchGarments(index, { words, filters: {}, sort: null, counts: false, ...more });
+  const urls = async (found: GarmentSearch) => (await found.hits.next(100)).map((data) => data.url);
+
+  beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'search-garments-'));
+    const bundleDir = path.join(work, 'pagefind');
+    // A shard a garment: every search merges shards, and a word one garment says is missing from the others.
+    await buildSearchIndex(sampleRecords().map(({ file, record }) => siteEntryOf(record, path.join(projectRoot, file))), bundleDir, { pageOf: pageFromRecord, shardPages: 2 });
+    const file = (sitePath: string) => path.join(work, sitePath.split('?')[0]!);
+    globalThis.fetch = (async (url: string | URL) => new Response(readFileSync(file(String(url))))) as typeof fetch;
+    const list = JSON.parse(readFileSync(path.join(bundleDir, 'shards.json'), 'utf8'));
+    index = await openSearchIndex(list, { pagefind: (bundle) => import(path.join(file(bundle), 'pagefind.js')), json: async (sitePath) => JSON.parse(readFileSync(file(sitePath), 'utf8')) });
+  }, 120_000);
+
+  afterAll(() => {
+    globalThis.fetch = realFetch;
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('finds exactly the one garment that says a word, though Pagefind alone fills the other shards with near words', async () => {
+    const found = await search('twill');
+    expect(await urls(found)).toEqual(['/garments/fieldline-fl300-twill-work-jacket/']);
+    const raw = await index.pagefind!.search('twill');
+    expect(raw.results.length).toBeGreaterThanOrEqual(found.hits.count);
+  });
+
+  it('takes a word with one letter dropped for the word garments say', async () => {
+    const found = await search('twll');
+    expect(found).toMatchObject({ searched: 'twill', corrected: true });
+    expect(await urls(found)).toEqual(['/garments/fieldline-fl300-twill-work-jacket/']);
+  });
+
+  it('finds nothing for a word no garment says nor is one edit from, and offers near words that do find garments', async () => {
+    const found = await search('flxxce');
+    expect(found.hits.count).toBe(0);
+    expect(found.suggestions).toContain('fleece');
+    expect((await search(found.suggestions[0]!)).hits.count).toBeGreaterThan(0);
+  });
+
+  it('finds by a name searched apart from the text: a style code', async () => {
+    const record = sampleRecords().find(({ record }) => record.data.identity.style_code)!.record;
+    expect(await urls(await search(record.data.identity.style_code!))).toContain(`/garments/${record.slug}/`);
+  });
+
+  it('keeps a sorted search in order across shards', async () => {
+    const byTitle = await urls(await search('', { filters: { projection: ['Commerce', 'Technical'] }, sort: { key: 'title', direction: 'asc' } }));
+    const expected = [...new Set(sampleRecords().map(({ record }) => record.slug))].sort((a, b) => titles.get(a)!.localeCompare(titles.get(b)!, 'en')).map((slug) => `/garments/${slug}/`);
+    expect(byTitle).toEqual(expected);
+  });
+
+  it('narrows by filter values, alternatives within a filter, and counts what each value would leave', async () => {
+    const found = await search('', { filters: { brand: ['Ridgeline', 'Fieldline'] }, counts: true });
+    expect(found.hits.count).toBe(2);
+    await index.pagefind!.filters();
+    const counted = await search('', { filters: { brand: ['Ridgeline'] }, counts: true });
+    expect(counted.filters!.brand).toMatchObject({ Ridgeline: 1, Fieldline: 1 });
+  });
+});

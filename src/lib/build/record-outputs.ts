@@ -157,7 +157,7 @@ export async function writeRecordOutputs(
           previous: 'previous' in job ? job.previous : undefined,
           onProgress,
           shardPages,
-          pageOf: (entry, kept) => (kept || !rendersGarment(index, entry.slug) ? pageFromRecord(entry, kept) : take(entry)),
+          pageOf: (entry) => (rendersGarment(index, entry.slug) ? take(entry) : pageFromRecord(entry)),
         })
       : await buildSearchIndex(records, bundleDir, { onProgress, shardPages, pageOf: take });
     const { records: wrote, seconds } = await written;

@@ -205,7 +205,7 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     if (search.pagefind.peakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefind.peakRssMb;
     if (search.pagefind.cpuSeconds !== undefined) cpuSeconds[PAGEFIND_PROCESS] = search.pagefind.cpuSeconds;
     onProgress(`render: ${pages.records} records into pages, JSON and Markdown in ${counted(pages.threads, 'thread')} (${seconds('render')})`);
-    onProgress(`search index: ${search.pages} pages in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} pages reused (${seconds('search index')})`);
+    onProgress(`search index: ${counted(search.garments, 'garment')} (${search.pages} records) in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} records reused (${seconds('search index')})`);
     await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging) });
     await swapInto(staging, target);
     return result(true, rendering.length);

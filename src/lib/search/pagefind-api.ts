@@ -1,5 +1,5 @@
-// The part of Pagefind's browser API (`/pagefind/<shard>/pagefind.js`) the search UI uses.
-// Pagefind ships no types for it; these follow https://pagefind.app/docs/api/.
+// The part of Pagefind's browser API (`/pagefind/<shard>/pagefind.js`) the search uses.
+// Pagefind ships no types for it; these follow https://pagefind.app/docs/api/ and Pagefind 1.6's own script.
 
 /** Counts per value, per filter: `{ projection: { Commerce: 3 } }`. */
 export type FilterCounts = Record<string, Record<string, number>>;
@@ -11,18 +11,19 @@ export interface PagefindResultData {
   meta: Record<string, string | undefined>;
 }
 
-/** One hit before its data is loaded: `score` is its relevance, whatever order a sort gives. */
+/** One hit before its data is loaded: `score` is its relevance, or with a sort, its rank in its own index. */
 export interface PagefindResult {
   id: string;
   score: number;
   data: () => Promise<PagefindResultData>;
 }
 
-/** What a search returns; `filters` holds the count each value would leave if it were selected too. */
+/** What a search returns: `filters` counts the values over the hits, `totalFilters` over the hits before filtering. */
 export interface PagefindSearch {
   results: PagefindResult[];
   unfilteredResultCount: number;
   filters?: FilterCounts;
+  totalFilters?: FilterCounts;
 }
 
 /** Options of a search: per filter, values of which a hit must carry one; and a sort replacing relevance. */
@@ -31,14 +32,26 @@ export interface PagefindSearchOptions {
   sort?: Record<string, 'asc' | 'desc'>;
 }
 
-/** One index (here, one shard of the site's index), searched on its own. */
+/** Options of an index, given when it is created or merged. */
+export interface PagefindIndexOptions {
+  basePath?: string;
+  excerptLength?: number;
+  /** Sent with the index's entry file (`pagefind-entry.json?ts=`): a fixed tag lets the browser cache it. */
+  metaCacheTag?: string;
+  /** A filter every page of this index carries, added in the browser: here, its shard. */
+  mergeFilter?: Record<string, string>;
+  ranking?: { metaWeights?: Record<string, number> };
+}
+
+/** A search over one index and those merged into it (Pagefind's `mergeIndex`), the WebAssembly loaded once. */
 export interface PagefindInstance {
-  options: (options: { excerptLength?: number }) => Promise<void>;
+  mergeIndex: (basePath: string, options?: PagefindIndexOptions) => Promise<void>;
+  /** Counts per value over every page; loads every filter file of every index. */
   filters: () => Promise<FilterCounts>;
   search: (term: string | null, options?: PagefindSearchOptions) => Promise<PagefindSearch>;
 }
 
-/** The module `/pagefind/<shard>/pagefind.js` exports (only what the search UI uses). */
+/** The module `/pagefind/<shard>/pagefind.js` exports (only what the search uses). */
 export interface PagefindApi {
-  createInstance: (options: { basePath: string }) => PagefindInstance;
+  createInstance: (options: PagefindIndexOptions) => PagefindInstance;
 }

@@ -1,15 +1,19 @@
 import type { PagefindResultData } from './pagefind-api.ts';
+import { GARMENT_META } from './search-keys.ts';
 
-/** A search hit ready to show. Every field is text except `excerptHtml`. */
+/** A garment found by a search, ready to show. Every field is text except `excerptHtml`. */
 export interface ResultView {
-  /** A path on this site. */
+  /** The garment's page: a path on this site. */
   href: string;
   title: string;
-  /** The projection's name (Commerce, Technical) and code (`svc`, `tech`). */
-  projection: string;
-  projectionCode: string;
-  status: string;
   image: { src: string; alt: string } | null;
+  /** Its record pages, commerce first: the projection's code, the page, its research status. */
+  projections: { code: 'svc' | 'tech'; href: string; status: string }[];
+  /** Key facts, absent when the records do not state them: lowest price and sizes (commerce), fabric and weight (technical). */
+  price: string | null;
+  sizes: string | null;
+  fabric: string | null;
+  weight: string | null;
   /** The excerpt as HTML in which `<mark>` is the only element. */
   excerptHtml: string;
 }
@@ -18,22 +22,28 @@ export interface ResultView {
 // without importing site/text.ts, whose Markdown renderer does not belong in the search script.
 const SITE_PATH = /^\/(?![/\\])/;
 const WEB_ADDRESS = /^https?:\/\/[^\s]/i;
+const PROJECTIONS = ['svc', 'tech'] as const;
 
 /**
- * The view of a hit, or null when its URL is not a path on this site. Metadata comes from record
- * text, so it stays text; only http(s) images are kept.
+ * The view of a garment found, or null when its URL is not a path on this site. Metadata comes
+ * from record text, so it stays text; only http(s) images are kept, and only known projections linked.
  */
 export function resultView(data: PagefindResultData): ResultView | null {
   const href = data.url.trim();
   if (!SITE_PATH.test(href)) return null;
-  const image = data.meta.image?.trim();
+  const { meta } = data;
+  const image = meta.image?.trim();
+  const listed = new Set((meta[GARMENT_META.projections] ?? '').split(' '));
+  const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
   return {
     href,
-    title: data.meta.title || href,
-    projection: data.meta.projection ?? '',
-    projectionCode: data.meta.projection_code ?? '',
-    status: data.meta.status ?? '',
-    image: image && WEB_ADDRESS.test(image) ? { src: image, alt: data.meta.image_alt ?? '' } : null,
+    title: meta.title || href,
+    image: image && WEB_ADDRESS.test(image) ? { src: image, alt: meta.image_alt ?? '' } : null,
+    projections: PROJECTIONS.filter((code) => listed.has(code)).map((code) => ({ code, href: `${href.replace(/\/?$/, '/')}${code}/`, status: meta[`status_${code}`] ?? '' })),
+    price: text(meta.price),
+    sizes: text(meta.sizes),
+    fabric: text(meta.fabric),
+    weight: text(meta.weight),
     excerptHtml: safeExcerpt(data.excerpt),
   };
 }

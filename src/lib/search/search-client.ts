@@ -1,15 +1,15 @@
-// The search box in the browser: Pagefind's API behind plain fields. The fields are the search
-// state, mirrored in the query string (`?q=fleece&projection=Technical&sort=title`).
+// The search box in the browser: the site's search (shard-search.ts) behind plain fields. The
+// fields are the search state, mirrored in the query string (`?q=fleece&projection=Technical&sort=title`).
 import type { FilterCounts, PagefindApi } from './pagefind-api.ts';
 import { filterValueOrder, resultView, type ResultView } from './result-view.ts';
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
 import { isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters, SORT_ORDERS, type SearchState } from './search-state.ts';
-import { mergeFilterCounts, NO_HITS, searchShards, type ShardInstance } from './shard-search.ts';
+import { NO_HITS, openSearchIndex, searchGarments, type GarmentSearch, type SearchIndex } from './shard-search.ts';
 
-/** Hits whose data is loaded at once; more on request. */
-const PAGE_SIZE = 20;
+/** Garments whose data is loaded at once; more on request. */
+const PAGE_SIZE = 10;
 /** Pause after a keystroke before searching. */
 const TYPING_DELAY_MS = 200;
 /** Words typed within this long of the last keep one history entry; after a longer pause, the search shown is kept and new words make an entry of their own. */
@@ -30,9 +30,17 @@ export function mountSearch(root: HTMLElement): void {
   const list = root.querySelector<HTMLOListElement>('[data-search-results]')!;
   const moreButton = root.querySelector<HTMLButtonElement>('[data-search-more]')!;
   const messages = JSON.parse(root.dataset.messages!) as SearchMessages;
+  const chips = root.querySelector<HTMLUListElement>('[data-search-chips]')!;
+  const note = root.querySelector<HTMLElement>('[data-search-note]')!;
+  const help = root.querySelector<HTMLElement>('[data-search-help]')!;
+  const suggestions = root.querySelector<HTMLUListElement>('[data-search-suggestions]')!;
+  const helpClear = root.querySelector<HTMLButtonElement>('[data-search-help-clear]')!;
 
-  let pagefind: Promise<ShardInstance[]> | null = null;
+  let index: Promise<SearchIndex> | null = null;
   let totals: FilterCounts = {};
+  // Counts per value under a search need every filter file: loaded once the reader opens a filter, searched with once loaded.
+  let counting: Promise<unknown> | null = null;
+  let counted = false;
   let hits = NO_HITS;
   let shown = 0;
   let searchId = 0;
@@ -41,52 +49,69 @@ export function mountSearch(root: HTMLElement): void {
   let asked = parseSearchState(new URLSearchParams(location.search));
   input.value = asked.query;
   sort.value = asked.sort ?? '';
+  renderChips(asked);
   // Whether the current history entry was made for words being typed, and when they last changed: words
   // typed soon after replace them in it, words typed after a pause (or after Enter) make an entry of their own.
   let typingEntry = false;
   let typedAt = 0;
 
-  // The index is split into shards (search-shards.ts): one Pagefind instance each, searched together.
+  // The shard list names every shard and carries the filter values, so the filters show before Pagefind loads.
   const load = () =>
-    (pagefind ??= (async () => {
+    (index ??= (async () => {
       const response = await fetch(SHARD_LIST_PATH);
       if (!response.ok) throw new Error(`${SHARD_LIST_PATH}: HTTP ${response.status}`);
-      const { shards } = (await response.json()) as ShardList;
-      // A site without records has no shard: every search finds nothing.
-      const api = shards[0] ? ((await import(/* @vite-ignore */ `${shards[0]}pagefind.js`)) as PagefindApi) : null;
-      // One at a time: Pagefind's instances fail (a WebAssembly trap) when they start together.
-      const loaded: ShardInstance[] = [];
-      for (const basePath of shards) {
-        const instance = api!.createInstance({ basePath });
-        await instance.options({ excerptLength: 24 });
-        loaded.push({ instance, totals: await instance.filters() });
-      }
-      totals = mergeFilterCounts(loaded.map((shard) => shard.totals));
+      const list = (await response.json()) as ShardList;
+      warmUp(list);
+      const opening = openSearchIndex(list, {
+        pagefind: (bundle) => import(/* @vite-ignore */ `${bundle}pagefind.js`) as Promise<PagefindApi>,
+        json: async (path) => {
+          const words = await fetch(path);
+          if (!words.ok) throw new Error(`${path}: HTTP ${words.status}`);
+          return words.json();
+        },
+      });
+      totals = list.filters;
       renderFilters(asked);
-      return loaded;
+      return opening;
     })());
+
+  /**
+   * Asks at once for what Pagefind would fetch one step after another (its worker, then each
+   * shard's entry and its metadata, then the WebAssembly): named by content, they wait in the
+   * cache for Pagefind to ask. Errors are Pagefind's to report.
+   */
+  function warmUp(list: ShardList): void {
+    const [first] = list.shards;
+    if (!first) return;
+    const files = [`${first}pagefind-worker.js`, `${first}wasm.en.pagefind`];
+    for (const [at, bundle] of list.shards.entries()) files.push(`${bundle}pagefind-entry.json?ts=${list.tags[at]}`, `${bundle}pagefind.${list.tags[at]}.pf_meta`);
+    for (const file of files) void fetch(file).then((answer) => answer.arrayBuffer()).catch(() => {});
+  }
 
   /** Searches for what the form says: while typing, after a request (Enter, a filter, the sort), or for an address Back or Forward restored. */
   async function run(mode: 'typing' | 'asked' | 'restored'): Promise<void> {
     const typing = mode === 'typing';
     const id = ++searchId;
-    let shards: ShardInstance[];
+    let opened: SearchIndex;
     try {
-      shards = await load();
+      opened = await load();
     } catch (error) {
       setStatus(fillMessage(messages.unavailable, { message: (error as Error).message }));
       return;
     }
     if (id !== searchId) return;
-    // Read after loading: the filter boxes exist only once Pagefind has listed the filters.
+    // Read after loading: the filter boxes exist only once the shard list has named the values.
     const state = formState();
     if (mode !== 'restored') writeUrl(state, typing);
     if (!typing) typingEntry = false;
+    renderChips(state);
     if (!isSearchable(state)) {
       hits = NO_HITS;
       list.replaceChildren();
       moreButton.hidden = true;
-      updateCounts(totals);
+      showHelp(null, state);
+      updateCounts(null);
+      note.textContent = '';
       setStatus(messages.prompt);
       return;
     }
@@ -94,56 +119,111 @@ export function mountSearch(root: HTMLElement): void {
     if (typing) await new Promise((resolve) => setTimeout(resolve, TYPING_DELAY_MS));
     if (id !== searchId) return;
     const sortOrder = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
-    const search = await searchShards(shards, searchTerm(state.query), selectedFilters(state), sortOrder);
+    const found = await searchGarments(opened, { words: searchTerm(state.query) ?? '', filters: selectedFilters(state), sort: sortOrder, counts: counted });
     if (id !== searchId) return;
-    updateCounts(search.filters);
-    hits = search.hits;
+    updateCounts(found.filters);
+    hits = found.hits;
     shown = 0;
     list.replaceChildren();
     await showMore(id);
     if (id !== searchId) return;
-    setStatus(summary(state, hits.count));
+    note.textContent = found.corrected ? fillMessage(messages.corrected, { asked: state.query, searched: found.searched }) : '';
+    showHelp(found, state);
+    setStatus(summary(state, found, hits.count));
   }
 
+  /** Shows the next garments, each as soon as it and those before it are loaded; returns the first one's link. */
   async function showMore(id: number): Promise<HTMLAnchorElement | null> {
-    const data = await hits.next(PAGE_SIZE);
+    let first: HTMLAnchorElement | null = null;
+    const data = await hits.next(PAGE_SIZE, (hit) => {
+      const view = id === searchId ? resultView(hit) : null;
+      if (!view) return;
+      const item = resultItem(view);
+      list.append(item);
+      first ??= item.querySelector('a');
+    });
     if (id !== searchId) return null;
     shown += data.length;
-    const items = data.map(resultView).filter((view): view is ResultView => view !== null).map(resultItem);
-    list.append(...items);
     moreButton.hidden = shown >= hits.count;
-    return items[0]?.querySelector('a') ?? null;
+    return first;
   }
 
-  function summary(state: SearchState, count: number): string {
-    if (searchTerm(state.query) === null) return count === 0 ? messages.noneFiltered : countMessage(messages.matches, count);
-    return count === 0 ? fillMessage(messages.none, { query: state.query }) : countMessage(messages.results, count, { query: state.query });
+  /** The result line: how many garments, for which words, in which filters. */
+  function summary(state: SearchState, found: GarmentSearch, count: number): string {
+    const filters = Object.values(selectedFilters(state)).flat().join(', ');
+    const query = found.searched || state.query;
+    if (searchTerm(state.query) === null) return count === 0 ? fillMessage(messages.noneFiltered, { filters }) : countMessage(messages.matches, count, { filters });
+    if (count === 0) return fillMessage(filters ? messages.noneIn : messages.none, { query, filters });
+    return countMessage(filters ? messages.resultsIn : messages.results, count, { query, filters });
+  }
+
+  /** With nothing found: words that would find garments, clearing the filters, and the full list. */
+  function showHelp(found: GarmentSearch | null, state: SearchState): void {
+    const stuck = found !== null && hits.count === 0;
+    help.hidden = !stuck;
+    suggestions.replaceChildren(
+      ...(found?.suggestions ?? []).map((words) => {
+        const button = element('button', 'search-suggestion', words);
+        button.type = 'button';
+        button.setAttribute('aria-label', fillMessage(messages.suggestFor, { word: words }));
+        button.addEventListener('click', () => {
+          input.value = words;
+          input.focus();
+          void run('asked');
+        });
+        const item = element('li');
+        item.append(button);
+        return item;
+      }),
+    );
+    suggestions.previousElementSibling!.toggleAttribute('hidden', suggestions.childElementCount === 0);
+    helpClear.hidden = Object.keys(selectedFilters(state)).length === 0;
   }
 
   function resultItem(view: ResultView): HTMLLIElement {
     const item = element('li', 'search-hit');
     if (view.image) {
       const image = element('img', 'search-hit-image');
-      Object.assign(image, { src: view.image.src, alt: '', width: 64, height: 64, loading: 'lazy', decoding: 'async' });
+      Object.assign(image, { src: view.image.src, alt: '', width: 72, height: 72, loading: 'lazy', decoding: 'async' });
       // A picture that does not load says nothing the title does not: drop it rather than show a broken icon.
       image.addEventListener('error', () => image.remove(), { once: true });
       item.append(image);
     }
     const body = element('div', 'search-hit-body');
+    const heading = element('h3', 'search-hit-title');
     const link = element('a', 'search-hit-link');
     link.href = view.href;
     // Isolated: formatting a record's title leaves open cannot reorder what follows it.
-    link.append(element('bdi', '', view.title), element('span', 'visually-hidden', ` (${view.projection})`));
-    const meta = element('p', 'search-hit-meta');
-    // The link's name already carries the projection; the badge repeats it for the eye.
-    const badge = element('span', `projection-badge projection-badge--${view.projectionCode === 'tech' ? 'tech' : 'svc'}`, view.projection);
-    badge.setAttribute('aria-hidden', 'true');
-    meta.append(badge);
-    if (view.status) meta.append(element('span', 'visually-hidden', `${messages.status}: `), view.status);
+    link.append(element('bdi', '', view.title));
+    heading.append(link);
+    body.append(heading);
+    const facts = [
+      view.price && fillMessage(messages.priceFrom, { price: view.price }),
+      view.sizes && fillMessage(messages.sizes, { sizes: view.sizes }),
+      view.fabric,
+      view.weight,
+    ].filter((fact): fact is string => Boolean(fact));
+    if (facts.length > 0) {
+      const line = element('ul', 'search-hit-facts');
+      line.append(...facts.map((fact) => element('li', '', fact)));
+      body.append(line);
+    }
     const excerpt = element('p', 'search-hit-excerpt');
     // The one HTML insertion: Pagefind's encoded excerpt, where safeExcerpt leaves `<mark>` as the only element.
     excerpt.innerHTML = view.excerptHtml;
-    body.append(link, meta, excerpt);
+    body.append(excerpt);
+    const pages = element('ul', 'search-hit-pages');
+    pages.setAttribute('aria-label', messages.projections);
+    for (const projection of view.projections) {
+      const page = element('a', `projection-badge projection-badge--${projection.code}`);
+      page.href = projection.href;
+      page.append(messages.projectionLinks[projection.code]);
+      if (projection.status) page.append(element('span', 'search-hit-status', ` · ${projection.status}`));
+      const entry = element('li');
+      entry.append(page);
+      pages.append(entry);
+    }
+    body.append(pages);
     item.append(body);
     return item;
   }
@@ -158,6 +238,9 @@ export function mountSearch(root: HTMLElement): void {
       const group = element('details', 'search-filter');
       group.dataset.filter = key;
       group.open = selected.size > 0 || opened.has(key);
+      group.addEventListener('toggle', () => {
+        if (group.open) loadCounts();
+      });
       const fieldset = element('fieldset');
       const legend = element('legend', 'visually-hidden', messages.filters[key]);
       const options = element('ul', 'search-filter-values');
@@ -176,18 +259,55 @@ export function mountSearch(root: HTMLElement): void {
     });
     filtersBox.replaceChildren(...groups);
     filtersHeading.hidden = groups.length === 0;
-    updateCounts(totals);
+    if (groups.some((group) => group.open)) loadCounts();
+    updateCounts(null);
   }
 
-  /** Shows, beside each value, how many pages carry it among those the other filters leave (shard-search.ts). */
-  function updateCounts(counts: FilterCounts): void {
+  /** Loads every filter file, then searches again, so each value shows how many garments it would leave. */
+  function loadCounts(): void {
+    if (counting) return;
+    counting = load().then((opened) => opened.pagefind?.filters());
+    void counting.then(() => {
+      counted = true;
+      return run('restored');
+    }, () => {});
+  }
+
+  /**
+   * Shows, beside each value, how many garments it would leave among those the other filters leave
+   * (shard-search.ts); with no search, over every garment; not known until the filter files are loaded.
+   */
+  function updateCounts(counts: FilterCounts | null): void {
+    const known = counts ?? (isSearchable(formState()) ? null : totals);
     for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) {
-      const count = counts[box.name]?.[box.value] ?? 0;
       const label = box.closest('label')!;
-      label.querySelector('.count')!.textContent = `(${count})`;
+      const count = known ? (known[box.name]?.[box.value] ?? 0) : null;
+      label.querySelector('.count')!.textContent = count === null ? '' : `(${count.toLocaleString('en')})`;
       label.classList.toggle('search-filter-empty', count === 0 && !box.checked);
     }
     clearButton.hidden = filtersBox.querySelector('input:checked') === null;
+  }
+
+  /** The active filters as buttons that remove them. */
+  function renderChips(state: SearchState): void {
+    const items = SEARCH_FILTERS.flatMap((key) =>
+      (state.filters[key] ?? []).map((value) => {
+        const chip = element('button', 'search-chip');
+        chip.type = 'button';
+        chip.setAttribute('aria-label', fillMessage(messages.removeFilter, { filter: messages.filters[key], value }));
+        chip.append(element('bdi', '', value), element('span', 'search-chip-x', '×'));
+        chip.addEventListener('click', () => {
+          for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input:checked')) if (box.name === key && box.value === value) box.checked = false;
+          input.focus();
+          void run('asked');
+        });
+        const item = element('li');
+        item.append(chip);
+        return item;
+      }),
+    );
+    chips.replaceChildren(...items);
+    chips.hidden = items.length === 0;
   }
 
   function formState(): SearchState {
@@ -217,12 +337,14 @@ export function mountSearch(root: HTMLElement): void {
   input.addEventListener('input', () => void run('typing'));
   sort.addEventListener('change', () => void run('asked'));
   filtersBox.addEventListener('change', () => void run('asked'));
-  clearButton.addEventListener('click', () => {
+  const clearFilters = () => {
     // The button hides once nothing is ticked: focus goes back to the words, not to the page.
     input.focus();
     for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input:checked')) box.checked = false;
     void run('asked');
-  });
+  };
+  clearButton.addEventListener('click', clearFilters);
+  helpClear.addEventListener('click', clearFilters);
   moreButton.addEventListener('click', async () => {
     (await showMore(searchId))?.focus();
   });

@@ -1,24 +1,29 @@
 import type { GarmentRecord } from '../record/types.ts';
-import { enumLabel, isoDate, researchStatusLabel } from '../site/format.ts';
+import { enumLabel, formatMoney, formatNumber, isoDate, researchStatusLabel } from '../site/format.ts';
+import { commerceFacts, fabricFacts } from '../site/key-facts.ts';
 import type { SiteEntry } from '../site/site-index.ts';
-import { projectionLabel } from '../site/strings.ts';
-import { SEARCH_FILTERS, titleSortKey, type SearchFilter, type SearchSort } from './search-keys.ts';
+import { projectionLabel, t } from '../site/strings.ts';
+import { GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchFilter, type SearchSort } from './search-keys.ts';
 
-/** What a search result shows besides its excerpt; every value is plain text. */
+/** What one record page adds to its garment's search result; every value is plain text. */
 export interface SearchMeta {
   title: string;
-  /** The projection's name: Commerce or Technical. */
-  projection: string;
-  /** The projection's code (`svc`, `tech`), for styling. */
-  projection_code: string;
   /** The research status, in words. */
   status: string;
-  /** The published sort key, for merging sorted results across shards (the title's is the title). */
-  published: string;
   /** An http(s) image; absent when the record has none. */
   image?: string;
   image_alt?: string;
+  /** The lowest price, formatted (`$18.40`): commerce pages. */
+  price?: string;
+  /** The sizes, shortened past four (`XS–3XL`). */
+  sizes?: string;
+  /** The main fabric: construction and fibres (`Fleece, 80% cotton, 20% polyester`): technical pages. */
+  fabric?: string;
+  /** The main fabric's weight, in the units given (`9.5 oz/yd², 322 g/m²`). */
+  weight?: string;
 }
+
+
 
 /** What the search index holds about a record page besides its text: filter values, result metadata and sort keys. */
 export interface SearchFields {
@@ -60,20 +65,61 @@ export function searchFields(entry: SiteEntry, record: GarmentRecord): SearchFie
     if (values.length > 0) filters[key] = values;
   }
 
-  return { filters, meta: searchMeta(entry), sort: searchSort(entry) };
+  return { filters, meta: searchMeta(entry, record), sort: searchSort(entry) };
 }
 
-/** A record page's result metadata, from its site entry alone. */
-export function searchMeta(entry: SiteEntry): SearchMeta {
-  const image = entry.image ? { image: entry.image.url, image_alt: entry.image.alt } : {};
-  return {
-    title: entry.title,
-    projection: projectionLabel(entry.projection),
-    projection_code: entry.projection,
-    status: researchStatusLabel(entry.researchStatus),
-    published: searchSort(entry).published,
-    ...image,
-  };
+/** A record page's result metadata: title, status and image from its site entry, the key facts a shopper or an engineer looks for first from its data. */
+function searchMeta(entry: SiteEntry, record: GarmentRecord): SearchMeta {
+  const meta: SearchMeta = { title: entry.title, status: researchStatusLabel(entry.researchStatus) };
+  if (entry.image) Object.assign(meta, { image: entry.image.url, image_alt: entry.image.alt });
+  const sizes = sizesText(record.data.size_ranges.flatMap((range) => range.labels ?? []));
+  if (record.projection === 'svc') {
+    const from = commerceFacts(record).priceFrom;
+    const price = from && formatMoney(from.money.amountMinor, from.money.currency, from.money.exponent);
+    if (price) meta.price = price;
+  } else {
+    const profile = record.data.material_profiles[0];
+    const fabric = profile && fabricFacts(profile, new Map());
+    const fibres = fabric?.fibres.value?.map((f) => (f.percent === null ? f.name : `${formatNumber(f.percent, '%')} ${f.name}`)).join(', ');
+    const kind = fabric?.construction.value ?? fabric?.knitOrWoven.value;
+    const described = [kind && kind.charAt(0).toLocaleUpperCase('en') + kind.slice(1), fibres].filter(Boolean).join(', ');
+    if (described) meta.fabric = described;
+    const weight = fabric?.weight.value;
+    const weights = [weight?.original && formatNumber(weight.original.value, weight.original.unit), weight?.gsm ? formatNumber(weight.gsm, 'g/m²') : null];
+    const weightText = distinctValues(weights).join(', ');
+    if (weightText) meta.weight = weightText;
+  }
+  if (sizes) meta.sizes = sizes;
+  return meta;
+}
+
+/**
+ * Sizes as a result shows them: up to four listed, more as the first to the last.
+ * @example sizesText(['S', 'M', 'L']) → 'S, M, L'; sizesText(['XS', 'S', 'M', 'L', 'XL']) → 'XS–XL'
+ */
+export function sizesText(labels: readonly string[]): string | null {
+  const sizes = distinctValues(labels);
+  if (sizes.length === 0) return null;
+  return sizes.length > 4 ? t('search.hit.sizeRange', { first: sizes[0]!, last: sizes.at(-1)! }) : sizes.join(', ');
+}
+
+/**
+ * A garment's result metadata, from its projections' (commerce first): the title, status and image
+ * of the first that has them, the price and sizes of the commerce page, the fabric and weight of the
+ * technical one, which projections it has, and the names searched but never shown.
+ */
+export function garmentMeta(pages: readonly { projection: string; meta: SearchMeta }[], names: readonly string[], published: string): Record<string, string> {
+  const meta: Record<string, string> = {};
+  for (const { projection, meta: page } of pages) {
+    meta[`status_${projection}`] = page.status;
+    for (const [key, value] of Object.entries(page)) {
+      if (key !== 'status' && value !== undefined && meta[key] === undefined) meta[key] = value;
+    }
+  }
+  meta[GARMENT_META.projections] = pages.map((page) => page.projection).join(' ');
+  meta[GARMENT_META.published] = published;
+  if (names.length > 0) meta[GARMENT_META.names] = names.join(' · ');
+  return meta;
 }
 
 /** A record page's sort keys, from its site entry alone: lower-case title, published date as an ISO timestamp. */

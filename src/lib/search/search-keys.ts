@@ -35,6 +35,9 @@ export function titleSortKey(title: string): string {
   });
 }
 
+/** Metadata keys of a garment's result besides its projections' own: which projections it has, its latest publication (its sort key), and the names searched but never shown. */
+export const GARMENT_META = { projections: 'projections', names: 'names', published: 'published' } as const;
+
 /** Where the build writes the index and Pagefind's scripts, on the site. */
 export const SEARCH_BUNDLE_PATH = '/pagefind/';
 

@@ -1,4 +1,4 @@
-import { t } from '../site/strings.ts';
+import { projectionLabel, t } from '../site/strings.ts';
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 
 /**
@@ -10,9 +10,23 @@ export interface SearchMessages {
   prompt: string;
   loading: string;
   results: { one: string; many: string };
+  resultsIn: { one: string; many: string };
   matches: { one: string; many: string };
   none: string;
+  noneIn: string;
   noneFiltered: string;
+  corrected: string;
+  suggest: string;
+  suggestFor: string;
+  activeFilters: string;
+  removeFilter: string;
+  priceFrom: string;
+  sizes: string;
+  projections: string;
+  /** A record page's link, by projection code. */
+  projectionLinks: Record<'svc' | 'tech', string>;
+  browseAll: string;
+  clearFilters: string;
   /** Names the research status beside each hit, for screen readers. */
   status: string;
   unavailable: string;
@@ -25,9 +39,22 @@ export function searchMessages(): SearchMessages {
     prompt: t('search.prompt'),
     loading: t('search.loading'),
     results: { one: t('search.results.one'), many: t('search.results.many') },
+    resultsIn: { one: t('search.resultsIn.one'), many: t('search.resultsIn.many') },
     matches: { one: t('search.matches.one'), many: t('search.matches.many') },
     none: t('search.none'),
+    noneIn: t('search.noneIn'),
     noneFiltered: t('search.noneFiltered'),
+    corrected: t('search.corrected'),
+    suggest: t('search.suggest'),
+    suggestFor: t('search.suggestFor'),
+    activeFilters: t('search.activeFilters'),
+    removeFilter: t('search.removeFilter'),
+    priceFrom: t('search.hit.priceFrom'),
+    sizes: t('search.hit.sizes'),
+    projections: t('search.hit.projections'),
+    projectionLinks: { svc: t('search.hit.projectionLink', { projection: projectionLabel('svc') }), tech: t('search.hit.projectionLink', { projection: projectionLabel('tech') }) },
+    browseAll: t('search.browseAll'),
+    clearFilters: t('search.clearFilters'),
     status: t('record.researchStatus'),
     unavailable: t('search.unavailable'),
   };

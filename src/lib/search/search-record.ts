@@ -1,83 +1,105 @@
-import type { GarmentRecord, TextBlock } from '../record/types.ts';
+import type { GarmentRecord, Projection, TextBlock } from '../record/types.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 import { SECTION_ORDER } from '../site/strings.ts';
 import { plainText } from '../site/text.ts';
-import { pagePath } from '../site/urls.ts';
-import { distinctValues, searchFields, searchMeta, searchSort, type SearchMeta } from './search-fields.ts';
+import { garmentPath, pagePath } from '../site/urls.ts';
+import { distinctValues, garmentMeta, searchFields, type SearchMeta } from './search-fields.ts';
+import { GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchSort } from './search-keys.ts';
 
 /**
- * What the search index holds for one record page: Pagefind's custom record
- * (`index.addCustomRecord`), built from the record itself rather than its rendered HTML.
+ * What one record page gives the search index, made where the record is read (a record thread):
+ * its reading text, the names a searcher types, and its filters, metadata and sort keys. The
+ * index holds one page per garment (garmentRecord), made from its records' search records.
  */
 export interface SearchRecord {
-  /** The page's path on the site, as Pagefind returns it to the browser: `/garments/<slug>/<projection>/`. */
+  /** The record page's path: `/garments/<slug>/<projection>/`. */
   url: string;
-  /** The text a searcher looks for, as plain text: Pagefind indexes it and takes excerpts from it. */
+  projection: Projection;
+  /** The page's reading text, sentence by sentence, as plain text: the index's text and its excerpts. */
+  reading: string[];
+  /** The names a searcher types that the reading text does not say (style code, aliases, brand, colours, fibres, …). */
+  names: string[];
+  /** Result metadata of this projection (search-fields.ts, SearchMeta); every value is plain text. */
+  meta: SearchMeta;
+  filters: Record<string, string[]>;
+  sort: Record<SearchSort, string>;
+}
+
+/** What Pagefind is given for one garment (`index.addCustomRecord`): a custom record, not a rendered page. */
+export interface GarmentPage {
+  /** The garment's path: `/garments/<slug>/`; its projections' pages are in `meta.projections`. */
+  url: string;
+  /** The reading text of its pages: Pagefind indexes it and takes excerpts from it. */
   content: string;
   language: 'en';
-  /** Result metadata: title, projection, status and an http(s) image when there is one. */
+  /** Result metadata (garmentMeta), searchable by Pagefind too: `names` holds the names, searched but never shown as an excerpt. */
   meta: Record<string, string>;
   filters: Record<string, string[]>;
-  sort: Record<string, string>;
+  sort: Record<SearchSort, string>;
 }
 
 /**
- * The search record of a record page. Its content is the page's reading text (title, headline,
- * summary, description, every section, the selection summary, the FAQ) followed by the names a
- * searcher types (official name, aliases, style code, brand, manufacturer, category, colours,
- * materials, fibres, decoration methods) the text does not already say; the data tables, claims and sources are left out, as
- * is the page's chrome. Text stays text: the browser escapes everything in an excerpt but `<mark>`.
+ * The search record of a record page: the page's reading text (title, headline, summary,
+ * description, every section, the selection summary, the FAQ), then the names a searcher types
+ * (official name, aliases, style code, brand, manufacturer, category, colours, materials, fibres,
+ * decoration methods) the text does not already say; the data tables, claims and sources are left
+ * out, as is the page's chrome. Text stays text: the browser escapes everything in an excerpt but `<mark>`.
  */
 export function searchRecord(entry: SiteEntry, record: GarmentRecord): SearchRecord {
   const { filters, meta, sort } = searchFields(entry, record);
-  return {
-    url: pagePath(entry.slug, entry.projection),
-    content: searchContent(entry, record, filters),
-    language: 'en',
-    meta: presentFields(meta),
-    filters,
-    sort,
-  };
-}
-
-/** What an index already holds of a page: the text and filters its record gave when it was indexed. */
-export interface IndexedPage {
-  content: string;
-  filters: Record<string, string[]>;
+  const reading = readingText(entry, record);
+  return { url: pagePath(entry.slug, entry.projection), projection: entry.projection, reading, names: unsaidNames(reading, record, filters), meta, filters, sort };
 }
 
 /**
- * The search record of a page whose record has not changed since it was last indexed: its text and
- * filters as that index holds them (they come from the record alone), its metadata and sort keys
- * from the entry, as searchRecord makes them.
+ * The page the index holds for a garment, from its records' search records (commerce first): the
+ * reading text of each, a sentence said by both said once; the names, filters (each value once) and
+ * metadata of both; the title's sort key, and the latest publication.
  */
-export function reindexedRecord(entry: SiteEntry, page: IndexedPage): SearchRecord {
+export function garmentPage(records: readonly SearchRecord[]): GarmentPage {
+  const ordered = [...records].sort((a, b) => (a.projection < b.projection ? -1 : 1));
+  const first = ordered[0]!;
+  const sentences = [...new Set(ordered.flatMap((page) => page.reading))];
+  const said = sentences.join(' ').toLocaleLowerCase('en');
+  const names = distinctValues(ordered.flatMap((page) => page.names)).filter((name) => !saysWords(said, name.toLocaleLowerCase('en')));
+  const published = ordered.map((page) => page.sort.published).sort().at(-1)!;
+  const filters: Record<string, string[]> = {};
+  for (const key of SEARCH_FILTERS) {
+    const values = distinctValues(ordered.flatMap((page) => page.filters[key] ?? []));
+    if (values.length > 0) filters[key] = values;
+  }
   return {
-    url: pagePath(entry.slug, entry.projection),
-    content: page.content,
+    url: garmentPath(first.url.split('/')[2]!),
+    content: sentences.join(' '),
     language: 'en',
-    meta: presentFields(searchMeta(entry)),
-    filters: page.filters,
-    sort: searchSort(entry),
+    meta: garmentMeta(ordered, names, published),
+    filters,
+    sort: { title: first.sort.title, published },
   };
 }
 
-function presentFields(meta: SearchMeta): Record<string, string> {
-  return Object.fromEntries(Object.entries(meta).filter((field): field is [string, string] => field[1] !== undefined));
+/** What an index already holds of a garment: its page as it was given (less the sort keys, which Pagefind keeps apart). */
+export type IndexedPage = Omit<GarmentPage, 'url' | 'language' | 'sort'>;
+
+/**
+ * The page of a garment whose records have not changed since it was last indexed: its text,
+ * metadata and filters as that index holds them (they come from the records alone), its sort keys
+ * from its metadata, as garmentPage makes them.
+ */
+export function reindexedPage(url: string, page: IndexedPage): GarmentPage {
+  const { content, meta, filters } = page;
+  return { url, content, language: 'en', meta, filters, sort: { title: titleSortKey(meta.title ?? ''), published: meta[GARMENT_META.published] ?? '' } };
 }
 
 /** Pagefind reads a word starting `___PAGEFIND_` (or `___END_PAGEFIND_`) in content as an instruction; record text gives none. */
 const PAGEFIND_SENTINEL = /(^|\s)_+(?=(?:END_)?PAGEFIND_)/g;
 
-/** Ends every piece as a sentence so excerpts read as text, and drops empty and repeated pieces. */
-function searchContent(entry: SiteEntry, record: GarmentRecord, filters: Partial<Record<string, string[]>>): string {
+/** The reading text of a record page, sentence by sentence: every piece ends as a sentence so excerpts read as text; empty and repeated pieces dropped. */
+function readingText(entry: SiteEntry, record: GarmentRecord): string[] {
   const { page, selection_summary: selection } = record;
   const blocks = (list: readonly (TextBlock | null | undefined)[]) => list.map((block) => (block ? plainText(block.text) : null));
   const sections = page.sections as unknown as Record<string, TextBlock[] | undefined>;
-  const { identity } = record.data;
-  const materials = record.data.material_profiles;
-
-  const reading = [
+  const pieces = [
     entry.title,
     ...blocks([page.headline, page.summary, page.description]),
     ...SECTION_ORDER[record.projection].flatMap((key) => blocks(sections[key] ?? [])),
@@ -85,7 +107,14 @@ function searchContent(entry: SiteEntry, record: GarmentRecord, filters: Partial
     selection.limitations,
     ...page.faq.flatMap((entry) => [entry.question, ...blocks([entry.answer])]),
   ];
-  const names = distinctValues([
+  return [...new Set(pieces.map(sentence).filter((text) => text !== ''))];
+}
+
+/** The names a searcher types that the reading text does not already say: a name it says adds nothing to find. */
+function unsaidNames(reading: readonly string[], record: GarmentRecord, filters: Partial<Record<string, string[]>>): string[] {
+  const { identity } = record.data;
+  const said = reading.join(' ').toLocaleLowerCase('en');
+  return distinctValues([
     identity.official_name,
     ...(identity.aliases ?? []),
     identity.style_code,
@@ -95,26 +124,18 @@ function searchContent(entry: SiteEntry, record: GarmentRecord, filters: Partial
     ...(filters.category ?? []),
     identity.subcategory,
     ...(filters.colour ?? []),
-    ...materials.map((m) => m.name),
+    ...record.data.material_profiles.map((m) => m.name),
     ...(filters.fibre ?? []),
     ...(filters.fabric ?? []),
     ...(filters.construction ?? []),
     ...(filters.decoration ?? []),
-  ]);
+  ].map((name) => (name ?? '').replace(PAGEFIND_SENTINEL, '$1'))).filter((name) => !saysWords(said, name.toLocaleLowerCase('en')));
+}
 
-  const seen = new Set<string>();
-  const sentences: string[] = [];
-  const add = (raw: string | null | undefined) => {
-    const text = (raw ?? '').replace(/\s+/g, ' ').replace(PAGEFIND_SENTINEL, '$1').trim();
-    if (text === '' || seen.has(text)) return;
-    seen.add(text);
-    sentences.push(/[.!?:;…]$/.test(text) ? text : `${text}.`);
-  };
-  reading.forEach(add);
-  // A name the text already says adds nothing to find, and a list of repeats would draw the excerpt.
-  const said = sentences.join(' ').toLocaleLowerCase('en');
-  for (const name of names) if (!saysWords(said, name.toLocaleLowerCase('en'))) add(name);
-  return sentences.join(' ');
+/** A piece of text as one sentence of the index: whitespace collapsed, Pagefind's instructions defused, ending in a stop. */
+function sentence(raw: string | null | undefined): string {
+  const text = (raw ?? '').replace(/\s+/g, ' ').replace(PAGEFIND_SENTINEL, '$1').trim();
+  return text === '' || /[.!?:;…]$/.test(text) ? text : `${text}.`;
 }
 
 /**

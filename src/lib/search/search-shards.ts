@@ -1,13 +1,17 @@
 import type { RecordKey } from '../record/index.ts';
+import type { FilterCounts } from './pagefind-api.ts';
 import { SEARCH_BUNDLE_PATH } from './search-keys.ts';
+import type { WordCounts } from './search-words.ts';
 
 /**
- * Pages per shard of the search index, aimed at. Pagefind holds a whole index in memory while it
- * writes it (about a gigabyte per 5,000 pages here) and must rebuild an index to change one page,
- * so a large site's index is split: shards are built one after another, and a rebuild rebuilds
- * only the shards holding a changed garment. The browser searches every shard.
+ * Records per shard of the search index, aimed at (a garment's records are one page of it).
+ * Pagefind holds a whole index in memory while it writes it (1.8 GB for 10,000 records here) and
+ * must rebuild an index to change one page, so a large site's index is split: shards are built one
+ * after another, and a rebuild rebuilds only the shards holding a changed garment. The browser
+ * searches every shard, fetching three files of each before the first hit: more shards cost a
+ * phone more round trips than bigger ones cost it work (PERFORMANCE.md, Search).
  */
-export const SHARD_PAGES = 2000;
+export const SHARD_PAGES = 10000;
 
 /** How many shards an index of `pages` pages has: one per `shardPages` pages, at least one. */
 function shardCount(pages: number, shardPages = SHARD_PAGES): number {
@@ -36,16 +40,52 @@ export function indexingOrder<Entry extends RecordKey>(entries: readonly Entry[]
   return byShard.map((shard) => shard.sort(byPage));
 }
 
-/** A shard's Pagefind bundle, on the site: `/pagefind/<n>/`. */
-export function shardPath(shard: number): string {
-  return `${SEARCH_BUNDLE_PATH}${shard}/`;
+/**
+ * A shard's Pagefind bundle, on the site: `/pagefind/<n>.<tag>/`, named by its content (the hash
+ * Pagefind gives its index), so every file in it, Pagefind's script included, can be cached for good.
+ * @example shardFolder(3, 'en_9d5a863ff1') → '3.en_9d5a863ff1'
+ */
+export function shardFolder(shard: number, tag: string): string {
+  return `${shard}.${tag}`;
+}
+
+/** A shard's bundle on the site, from its folder's name. */
+export function shardPath(folder: string): string {
+  return `${SEARCH_BUNDLE_PATH}${folder}/`;
+}
+
+/** The shard number of a bundle folder's name, or null when it is not one shardFolder makes. */
+export function shardNumber(folder: string): number | null {
+  const match = /^(\d+)\.[\w-]+$/.exec(folder);
+  return match ? Number(match[1]) : null;
 }
 
 /** The file listing the shards' bundles, which the search script reads first. */
 export const SHARD_LIST_PATH = `${SEARCH_BUNDLE_PATH}shards.json`;
 
-/** What the shard list holds: how many shards the pages were spread over, and the bundles of those that hold any. */
+/** Where the site's words are, one file per first character (search-words.ts). */
+export const WORDS_PATH = `${SEARCH_BUNDLE_PATH}words/`;
+
+/** What the build keeps beside each shard's bundle, for the site's word lists and filter values. */
+export const SHARD_SUMMARY_FILE = 'garment-press.json';
+
+/** A shard's words and filter values, each with the garments of the shard that have it. */
+export interface ShardSummary {
+  words: WordCounts;
+  filters: FilterCounts;
+}
+
+/**
+ * What the shard list (`/pagefind/shards.json`) holds, the one file a search reads before any
+ * other: how many shards the garments were spread over, the bundles of those that hold any, each
+ * bundle's content tag (Pagefind fetches its entry file with it, so an unchanged bundle comes from
+ * the cache), garments per filter value over the site (the filter panel's values), and the site's
+ * word lists by first character (search-words.ts).
+ */
 export interface ShardList {
   count: number;
   shards: string[];
+  tags: string[];
+  filters: FilterCounts;
+  words: Record<string, string>;
 }

@@ -140,7 +140,9 @@ function sitePathOf(root: string, file: string): string {
  * assets, the stylesheet (`/styles/site.<hash>.css`) and Pagefind's index files (`*.pf_*`).
  */
 function isNamedByContent(sitePath: string): boolean {
-  return sitePath.startsWith('/_astro/') || /^\/styles\/site\.[0-9a-f]+\.css$/.test(sitePath) || /\.pf_[a-z]+$/.test(sitePath);
+  return sitePath.startsWith('/_astro/') || /^\/styles\/site\.[0-9a-f]+\.css$/.test(sitePath) || /\.pf_[a-z]+$/.test(sitePath)
+    // A search shard's folder is named by its index's hash, and the word lists by their own (search-shards.ts).
+    || /^\/pagefind\/\d+\.[\w-]+\//.test(sitePath) || /^\/pagefind\/words\/\w+\.[0-9a-f]+\.json$/.test(sitePath);
 }
 
 /** Text worth compressing; Pagefind's index files are compressed already and served as they are. */

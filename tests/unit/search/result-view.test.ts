@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { filterValueOrder, resultView, safeExcerpt } from '../../../src/lib/search/result-view.ts';
 
 const hit = (overrides: { url?: string; excerpt?: string; meta?: Record<string, string> } = {}) => ({
-  url: '/garments/tee/svc/',
+  url: '/garments/tee/',
   excerpt: 'a <mark>heavy</mark> tee',
   ...overrides,
-  meta: { title: 'Heavy tee', projection: 'Commerce', projection_code: 'svc', status: 'Complete', ...overrides.meta },
+  meta: { title: 'Heavy tee', projections: 'svc tech', status_svc: 'Complete', status_tech: 'In progress', price: '$12.00', sizes: 'S–3XL', ...overrides.meta },
 });
 
 describe('safeExcerpt', () => {
@@ -26,16 +26,25 @@ describe('safeExcerpt', () => {
 });
 
 describe('resultView', () => {
-  it('shows the title, projection and status from the metadata', () => {
+  it('shows the garment: title, key facts, and a link to each projection with its status', () => {
     expect(resultView(hit())).toEqual({
-      href: '/garments/tee/svc/',
+      href: '/garments/tee/',
       title: 'Heavy tee',
-      projection: 'Commerce',
-      projectionCode: 'svc',
-      status: 'Complete',
       image: null,
+      projections: [
+        { code: 'svc', href: '/garments/tee/svc/', status: 'Complete' },
+        { code: 'tech', href: '/garments/tee/tech/', status: 'In progress' },
+      ],
+      price: '$12.00',
+      sizes: 'S–3XL',
+      fabric: null,
+      weight: null,
       excerptHtml: 'a <mark>heavy</mark> tee',
     });
+  });
+
+  it('links only the projections it knows', () => {
+    expect(resultView(hit({ meta: { projections: 'tech javascript:alert(1)' } }))!.projections.map((p) => p.code)).toEqual(['tech']);
   });
 
   it('keeps only http(s) images', () => {
@@ -52,7 +61,7 @@ describe('resultView', () => {
   });
 
   it('falls back to the address when a page has no title', () => {
-    expect(resultView(hit({ meta: { title: '' } }))!.title).toBe('/garments/tee/svc/');
+    expect(resultView(hit({ meta: { title: '' } }))!.title).toBe('/garments/tee/');
   });
 });
 

@@ -68,11 +68,18 @@ describe('searchFields', () => {
     expect(Object.keys(filters)).not.toContain('colour');
   });
 
-  it('gives the title, projection and research status as result metadata', () => {
+  it('gives the title, research status and the key facts as result metadata: price from and sizes (commerce), fabric and weight (technical)', () => {
     const entry = siteEntryOf(commerce, 'record.json');
     const { meta } = fieldsOf(commerce);
-    expect(meta).toMatchObject({ title: entry.title, projection: 'Commerce', projection_code: 'svc' });
+    expect(meta).toMatchObject({ title: entry.title });
     expect(meta.status).toBe(fieldsOf(commerce).filters.status![0]);
+    expect(meta.price).toMatch(/^\$\d+\.\d\d$/);
+    expect(meta.sizes).toMatch(/^\S+(–\S+|(, \S+)*)$/);
+    const technical = sampleRecords().map(({ record }) => record).find((record) => record.projection === 'tech')!;
+    const tech = fieldsOf(technical).meta;
+    expect(tech.fabric).toMatch(/\d+% /);
+    expect(tech.weight).toMatch(/g\/m²/);
+    expect(tech.price).toBeUndefined();
   });
 
   it('keeps an image only when its address is http(s)', () => {

@@ -49,6 +49,11 @@ beforeAll(async () => {
   writeFileSync(path.join(root, 'garments', 'jacket', 'svc', 'index.html'), LONG_PAGE);
   mkdirSync(path.join(root, 'pagefind', 'fragment'), { recursive: true });
   writeFileSync(path.join(root, 'pagefind', 'fragment', 'en_1.pf_fragment'), Buffer.alloc(4096, 7));
+  mkdirSync(path.join(root, 'pagefind', '0.en_9d5a863ff1'), { recursive: true });
+  writeFileSync(path.join(root, 'pagefind', '0.en_9d5a863ff1', 'pagefind.js'), 'export {};');
+  mkdirSync(path.join(root, 'pagefind', 'words'), { recursive: true });
+  writeFileSync(path.join(root, 'pagefind', 'words', 'f.0123456789ab.json'), '{}');
+  writeFileSync(path.join(root, 'pagefind', 'shards.json'), '{}');
   writeFileSync(path.join(root, '.garment-press', 'build-state.json'), '{"secret": "paths"}');
   mkdirSync(path.join(root, 'styles'));
   writeFileSync(path.join(root, 'styles', 'site.0123456789.css'), 'body{}');
@@ -88,6 +93,10 @@ describe('serveStaticFiles', () => {
     expect(await cacheOf('/pagefind/fragment/en_1.pf_fragment')).toBe('public, max-age=31536000, immutable');
     expect(await cacheOf('/styles/site.0123456789.css')).toBe('public, max-age=31536000, immutable');
     expect(await cacheOf('/garments/tee/svc/')).toBe('no-cache');
+    // A search shard's folder and the word lists are named by their content; the list naming them is not.
+    expect(await cacheOf('/pagefind/0.en_9d5a863ff1/pagefind.js')).toBe('public, max-age=31536000, immutable');
+    expect(await cacheOf('/pagefind/words/f.0123456789ab.json')).toBe('public, max-age=31536000, immutable');
+    expect(await cacheOf('/pagefind/shards.json')).toBe('no-cache');
     // A site kept in a folder named like Astro's assets folder is still a site of pages.
     const elsewhere = path.join(mkdtempSync(path.join(tmpdir(), 'static-')), '_astro', 'site');
     mkdirSync(elsewhere, { recursive: true });

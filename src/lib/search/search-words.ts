@@ -1,0 +1,83 @@
+// The site's words: what a garment's page says, as a searcher types it, gathered at build time so
+// the browser can tell a misspelling from a word the site holds and suggest words that find garments.
+// Imports nothing, so the search script can use it.
+
+/** Garments per word, over some garments (a shard's, or the site's). */
+export type WordCounts = Record<string, number>;
+
+/** The words of one first character, over the whole site: per word, the garments saying it and the shards holding them. */
+export type WordList = Record<string, [garments: number, shards: number[]]>;
+
+/** Longest word kept: longer runs are identifiers nobody types. */
+const MAX_WORD = 40;
+
+/**
+ * The distinct words of a text as Pagefind reads them for a search: lower case, accents dropped,
+ * split at anything that is not a letter or a digit.
+ * @example textWords('Brushed Fleece, 80% Café-cotton') → ['brushed', 'fleece', '80', 'cafe', 'cotton']
+ */
+export function textWords(text: string): string[] {
+  const words = new Set<string>();
+  for (const word of text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('en').split(/[^\p{L}\p{N}]+/u)) {
+    if (word.length > 1 && word.length <= MAX_WORD) words.add(word);
+  }
+  return [...words];
+}
+
+/**
+ * The file a word's list is in: its first character, when that is a plain letter or digit.
+ * @example wordKey('fleece') → 'f'; wordKey('été') → '_'
+ */
+export function wordKey(word: string): string {
+  const first = word.charAt(0);
+  return /^[a-z0-9]$/.test(first) ? first : '_';
+}
+
+/**
+ * Whether two words are at most one edit apart: one letter dropped, added, changed, or two
+ * neighbours swapped.
+ * @example oneEditApart('flece', 'fleece') → true; oneEditApart('jakcet', 'jacket') → true
+ */
+export function oneEditApart(a: string, b: string): boolean {
+  return editDistance(a, b, 1) <= 1;
+}
+
+/**
+ * The edit distance of two words (letters dropped, added, changed, neighbours swapped), or
+ * `limit + 1` once it is past `limit`.
+ * @example editDistance('jackt', 'jacket', 2) → 1
+ */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > limit) return limit + 1;
+    before = previous;
+    previous = current;
+  }
+  return Math.min(previous[b.length]!, limit + 1);
+}
+
+/**
+ * The site's words nearest a word no garment says, nearest first and, as near, said by more
+ * garments first: at most `count`, at most `limit` edits away.
+ * @example nearestWords('jakcet', { jacket: [3, [0]], jackets: [1, [0]] }, 2, 3) → ['jacket', 'jackets']
+ */
+export function nearestWords(word: string, list: WordList, limit: number, count: number): string[] {
+  const near: [string, number, number][] = [];
+  for (const [candidate, [garments]] of Object.entries(list)) {
+    const distance = editDistance(word, candidate, limit);
+    if (distance <= limit && candidate !== word) near.push([candidate, distance, garments]);
+  }
+  return near.sort((a, b) => a[1] - b[1] || b[2] - a[2] || (a[0] < b[0] ? -1 : 1)).slice(0, count).map(([candidate]) => candidate);
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { editDistance, nearestWords, oneEditApart, textWords, wordKey } from '../../../src/lib/search/search-words.ts';
+
+describe('textWords', () => {
+  it('gives the distinct words of a text in lower case, without accents, split at anything but letters and digits', () => {
+    expect(textWords('Brushed Fleece, 80% Café-cotton; fleece a')).toEqual(['brushed', 'fleece', '80', 'cafe', 'cotton']);
+  });
+});
+
+describe('wordKey', () => {
+  it('files a word under its first letter or digit, anything else together', () => {
+    expect(['fleece', '80', 'été'].map(wordKey)).toEqual(['f', '8', '_']);
+  });
+});
+
+describe('editDistance', () => {
+  it('counts letters dropped, added, changed and neighbours swapped', () => {
+    expect(editDistance('flece', 'fleece', 2)).toBe(1);
+    expect(editDistance('jakcet', 'jacket', 2)).toBe(1);
+    expect(editDistance('fleece', 'fleece', 2)).toBe(0);
+    expect(editDistance('flc', 'fleece', 2)).toBe(3);
+    expect(oneEditApart('jackt', 'jacket')).toBe(true);
+    expect(oneEditApart('jckt', 'jacket')).toBe(false);
+  });
+});
+
+describe('nearestWords', () => {
+  const list = { jacket: [3, [0]], jackets: [1, [0]], packet: [5, [1]], fleece: [9, [0, 1]] } as Record<string, [number, number[]]>;
+
+  it('gives the nearest words first and, as near, those more garments say first', () => {
+    expect(nearestWords('jakcet', list, 2, 3)).toEqual(['jacket', 'packet', 'jackets']);
+    expect(nearestWords('jackez', list, 1, 3)).toEqual(['jacket']);
+  });
+
+  it('gives nothing when no word is near enough', () => {
+    expect(nearestWords('zzz', list, 2, 3)).toEqual([]);
+  });
+});
