@@ -87,11 +87,11 @@ describe('tasks', () => {
 
   it('moves an unfinished task between stages and ends it exactly once', () => {
     const org = store.createOrganization('Acme');
-    store.insertTask({ handle, organizationId: org.id, callbackUrl: null, recordText: '{}' });
+    store.insertTask({ handle, organizationId: org.id, tool: 'garments.publish', callbackUrl: null, recordText: '{}' });
     expect(store.getTask(handle)).toMatchObject({ status: 'queued', stage: 'queued', progress: 0, resultJson: null });
     expect(store.setStage(handle, 'building', { resourceId: 'tee/svc', buildId: 1 })).toBe(true);
     expect(store.getTask(handle)).toMatchObject({ status: 'running', stage: 'building site', progress: 0.5, resourceId: 'tee/svc' });
-    const outcome = { status: 'complete' as const, error: '', resourceId: 'tee/svc', pageUrl: 'https://x/garments/tee/svc/', resultJson: '{"done":true}' };
+    const outcome = { status: 'complete' as const, error: '', resourceId: 'tee/svc', pageUrl: 'https://x/garments/tee/svc/', supersededBy: null, resultJson: '{"done":true}' };
     expect(store.finishTask(handle, outcome)).toBe(true);
     expect(store.finishTask(handle, { ...outcome, status: 'failed', resultJson: '{}' })).toBe(false);
     expect(store.setStage(handle, 'writing')).toBe(false);
@@ -101,8 +101,8 @@ describe('tasks', () => {
   it('keeps the first backup of a written record, and lists writes latest first', () => {
     const org = store.createOrganization('Acme');
     const second = '7f1c1b8e-8f51-4b8e-9a3f-1f4a2d1c2b3a';
-    store.insertTask({ handle, organizationId: org.id, callbackUrl: null, recordText: '{}' });
-    store.insertTask({ handle: second, organizationId: org.id, callbackUrl: null, recordText: '{}' });
+    store.insertTask({ handle, organizationId: org.id, tool: 'garments.publish', callbackUrl: null, recordText: '{}' });
+    store.insertTask({ handle: second, organizationId: org.id, tool: 'garments.publish', callbackUrl: null, recordText: '{}' });
     store.noteWrite({ handle, file: 'records/a.json', replacedText: null });
     store.noteWrite({ handle, file: 'records/a.json', replacedText: 'written by this task before a crash' });
     store.noteWrite({ handle: second, file: 'records/a.json', replacedText: 'first task text' });
@@ -114,15 +114,15 @@ describe('tasks', () => {
 
   it('lists unfinished tasks and ended tasks whose event has not reached the outbox', () => {
     const org = store.createOrganization('Acme');
-    store.insertTask({ handle, organizationId: org.id, callbackUrl: 'https://example.com/hook', recordText: '{}' });
+    store.insertTask({ handle, organizationId: org.id, tool: 'garments.publish', callbackUrl: 'https://example.com/hook', recordText: '{}' });
     expect(store.unfinishedTasks().map((task) => task.handle)).toEqual([handle]);
     expect(store.tasksAwaitingEvent()).toEqual([]);
-    store.finishTask(handle, { status: 'failed', error: 'x', resourceId: '', pageUrl: '', resultJson: '{}' });
+    store.finishTask(handle, { status: 'failed', error: 'x', resourceId: '', pageUrl: '', supersededBy: null, resultJson: '{}' });
     expect(store.unfinishedTasks()).toEqual([]);
     expect(store.tasksAwaitingEvent().map((task) => task.handle)).toEqual([handle]);
     store.markEventEnqueued(handle);
     expect(store.tasksAwaitingEvent()).toEqual([]);
-    expect(store.taskCounts()).toEqual({ queued: 0, running: 0, complete: 0, failed: 1 });
+    expect(store.taskCounts()).toEqual({ queued: 0, running: 0, complete: 0, failed: 1, superseded: 0 });
   });
 });
 
