@@ -167,27 +167,21 @@ describe('issue 25 defect 3: every problem of a refused record, with its pointer
 });
 
 describe('issue 25 defect 4: the record is published as sent', () => {
-  it('keeps 6.50, \\u00e9 and the key order of a record sent in {"record": ...}, as a bare body, and as text', async () => {
-    const sampleText = readFileSync(path.join(recordsDir, `${SAMPLE}.svc.json`), 'utf8');
-    const asSent = (slug: string) => sampleText
-      .replace(`"slug": "${SAMPLE}"`, `"slug": "${slug}"`)
-      .replace('"weight_original": 6.5,', '"weight_original": 6.50,')
-      .replace('"product_input": "Ridgeline', '"product_input": "caf\\u00e9 Ridgeline');
-    // The envelope's record is its value, from brace to brace: the file's final newline is outside it.
-    const forms = [
-      ['as-sent-envelope', (text: string) => `{"record": ${text.trimEnd()}, "callback_url": null}`],
-      ['as-sent-bare', (text: string) => text],
-      ['as-sent-text', (text: string) => JSON.stringify({ record: text })],
-    ] as const;
+  const asSent = (slug: string) => readFileSync(path.join(projectRoot, 'records', `${SAMPLE}.svc.json`), 'utf8')
+    .replace(`"slug": "${SAMPLE}"`, `"slug": "${slug}"`)
+    .replace('"weight_original": 6.5,', '"weight_original": 6.50,')
+    .replace('"product_input": "Ridgeline', '"product_input": "caf\\u00e9 Ridgeline');
+
+  /** Publishes each body, waits for the tasks, and checks the records folder and the published twin hold what was sent. */
+  async function expectPublishedAsSent(forms: Array<{ slug: string; body: string; sent: string }>) {
     const handles = [];
-    for (const [slug, wrap] of forms) {
-      const answer = await publishAs(orgA, wrap(asSent(slug)));
+    for (const { body } of forms) {
+      const answer = await publishAs(orgA, body);
       expect(answer.status, answer.text).toBe(202);
       handles.push(answer.json().handle);
     }
     for (const handle of handles) expect(JSON.parse(await finalText(handle, orgA)).status).toBe('complete');
-    for (const [slug] of forms) {
-      const sent = slug === 'as-sent-envelope' ? asSent(slug).trimEnd() : asSent(slug);
+    for (const { slug, sent } of forms) {
       expect(readFileSync(path.join(recordsDir, `${slug}.svc.json`), 'utf8')).toBe(sent);
       const published = twin(slug);
       expect(published).toContain('"weight_original": 6.50,');
@@ -196,6 +190,18 @@ describe('issue 25 defect 4: the record is published as sent', () => {
       const withoutLinks = (text: string) => text.replace(/"links": \{[^}]*\}/, '"links": {}');
       expect(withoutLinks(published)).toBe(withoutLinks(sent));
     }
+  }
+
+  it('keeps 6.50, \\u00e9 and the key order of a record sent in {"record": ...} or as the body', async () => {
+    await expectPublishedAsSent([
+      // The envelope's record is its value, from brace to brace: the file's final newline is outside it.
+      { slug: 'as-sent-envelope', body: `{"record": ${asSent('as-sent-envelope').trimEnd()}, "callback_url": null}`, sent: asSent('as-sent-envelope').trimEnd() },
+      { slug: 'as-sent-bare', body: asSent('as-sent-bare'), sent: asSent('as-sent-bare') },
+    ]);
+  });
+
+  it('takes a record sent as text in {"record": "<text>"} as that text', async () => {
+    await expectPublishedAsSent([{ slug: 'as-sent-text', body: JSON.stringify({ record: asSent('as-sent-text') }), sent: asSent('as-sent-text') }]);
   });
 });
 
