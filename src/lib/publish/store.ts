@@ -153,8 +153,15 @@ const ADDED_TASK_COLUMNS = ['tool', 'superseded_by', 'idempotency_key', 'request
 
 const TASK_COLUMNS = 'handle, organization_id, tool, status, stage, progress, error, resource_id, page_url, superseded_by, callback_url, record_text, result_json, created_at';
 
-/** Organizations, keys, secrets, tasks and builds in one SQLite database. */
-export interface PublishStore {
+/** Organizations, keys, secrets, tasks, builds and garment owners in one SQLite database, in parts by what they store. */
+export interface PublishStore extends AccountRecords, TaskRecords, BuildRecords {
+  /** Who owns which garment. */
+  readonly owners: GarmentOwners;
+  close(): void;
+}
+
+/** Organizations, their API keys (hashes only) and their signing secrets. */
+export interface AccountRecords {
   /** Creates an organization; returns it. */
   createOrganization(name: string): Organization;
   listOrganizations(): Organization[];
@@ -169,7 +176,10 @@ export interface PublishStore {
   signingSecret(organizationId: string): string;
   /** Replaces the signing secret; the old one stops verifying at once. Returns the new one. */
   rotateSigningSecret(organizationId: string): string;
+}
 
+/** Publish tasks: their stages, what they wrote into the records folder, their outcomes. */
+export interface TaskRecords {
   /**
    * Stores a new task, queued, unless its Idempotency-Key was used in the last 24 hours: then the
    * earlier task is returned (same request) or the reuse reported (another request).
@@ -192,14 +202,14 @@ export interface PublishStore {
   tasksAwaitingEvent(): Task[];
   /** Counts tasks by status. */
   taskCounts(): Record<TaskStatus, number>;
-  /** Who owns which garment. */
-  readonly owners: GarmentOwners;
+}
 
+/** Site builds run for tasks, with their output for the operator. */
+export interface BuildRecords {
   /** Records a build's start; returns its number. */
   startBuild(taskCount: number): number;
   finishBuild(id: number, ok: boolean, output: string): void;
   buildCounts(): BuildCounts;
-  close(): void;
 }
 
 /** Opens (creating if needed) the service database at `path`: WAL, full sync, foreign keys. */
