@@ -5,7 +5,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GarmentPressError } from '../lib/errors.ts';
-import { openPublishStore, OwnershipChangeError, readRecordsFolder, UnknownOrganizationError, type GarmentOwner, type PublishStore } from '../lib/publish/index.ts';
+import { MissingPathError } from '../lib/record/index.ts';
+import { openPublishStore, OwnershipChangeError, readGarmentSlugs, UnknownOrganizationError, type GarmentOwner, type PublishStore } from '../lib/publish/index.ts';
 import { counted } from '../lib/counted.ts';
 
 class UsageError extends GarmentPressError {}
@@ -100,7 +101,7 @@ const COMMANDS: Record<string, (context: Context) => void | Promise<void>> = {
   async 'garment adopt'({ store, values, print }) {
     const organizationId = required(values.org, '--org');
     const recordsDir = values.records ?? 'records';
-    const slugs = (await readRecordsFolder(recordsDir)).slugs();
+    const slugs = await readGarmentSlugs(recordsDir);
     store.owners.noteFound(slugs);
     const adopted = slugs.filter((slug) => store.owners.ownerOf(slug)?.organizationId === null).sort().map((slug) => store.owners.grant(slug, organizationId));
     print(`${counted(adopted.length, 'garment')} given to ${organizationId}${adopted.length === 0 ? '' : `: ${adopted.map((owner) => owner.slug).join(', ')}`}`, adopted.map(ownerJson));
@@ -164,6 +165,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const isParseError = String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS');
+    if (error instanceof MissingPathError) {
+      process.stderr.write(`admin: --records ${error.message}\n`);
+      return 2;
+    }
     if (error instanceof UsageError || isParseError) {
       process.stderr.write(`admin: ${(error as Error).message}\n\n${USAGE}\n`);
       return 2;

@@ -9,7 +9,7 @@ export type { GenerationProjection, RecordProblem, TaskStatus } from './tasks.ts
 export { OwnershipChangeError } from './garment-owners.ts';
 export type { GarmentOwner, GarmentOwners, OwnershipOrigin } from './garment-owners.ts';
 export type { PublishIntake, PublishSubmission, SubmissionResult } from './intake.ts';
-export { readRecordsFolder } from './records-folder.ts';
+export { readGarmentSlugs } from './records-folder.ts';
 export { TEST_EVENT, TEST_TOOL } from './api.ts';
 export { IDEMPOTENCY_WINDOW_MS } from './store.ts';
 export { LONG_POLL_CAP_SECONDS } from './long-poll.ts';

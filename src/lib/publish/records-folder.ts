@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { listRecordFiles, recordFileName } from '../record/index.ts';
+import { listRecordFiles, namedRecord, recordFileName } from '../record/index.ts';
 import { resourceIdOf } from './tasks.ts';
 
 /** Where a record goes: the file to write, or why no file can take it. */
@@ -57,6 +57,19 @@ export async function readRecordsFolder(recordsDir: string): Promise<RecordsFold
       if (!(owners.get(key) ?? []).includes(file)) owners.set(key, [...(owners.get(key) ?? []), file]);
     },
   };
+}
+
+/**
+ * The slugs of the garments in a records folder, read from file names where they follow
+ * `<slug>.<projection>.json` and from the record inside otherwise: quick on a folder of 100,000 files.
+ */
+export async function readGarmentSlugs(recordsDir: string): Promise<string[]> {
+  const slugs = new Set<string>();
+  for (const file of await listRecordFiles([recordsDir])) {
+    const slug = namedRecord(file)?.slug ?? (await readRecordKey(file))?.slug;
+    if (slug !== undefined) slugs.add(slug);
+  }
+  return [...slugs];
 }
 
 /** Returns a file's text, or null when it does not exist. */

@@ -9,7 +9,7 @@ import { openOutbox, type AttemptSummary } from '../webhooks/index.ts';
 import { createApiHandler } from './api.ts';
 import { createPublishIntake, type PublishIntake } from './intake.ts';
 import { createPublisher } from './publisher.ts';
-import { readRecordsFolder } from './records-folder.ts';
+import { readGarmentSlugs } from './records-folder.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './request-body.ts';
 import { runSiteBuildProcess, type SiteBuildOutcome, type SiteBuildTarget } from './site-build-process.ts';
 import { openPublishStore } from './store.ts';
@@ -81,7 +81,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   });
 
   // Garments already in the folder belong to nobody until an operator names an owner (admin `garment adopt` or `grant`).
-  const found = store.owners.noteFound((await readRecordsFolder(recordsDir)).slugs());
+  const found = store.owners.noteFound(await readGarmentSlugs(recordsDir));
   if (found.length > 0) log(`records folder: ${found.length} garment(s) found with no owner; publishable after "npm run admin -- garment adopt" or "garment grant"`);
 
   let closing = false;
