@@ -63,7 +63,7 @@ export function createPublishIntake(options: IntakeOptions): PublishIntake {
     async submitPublish({ organizationId, record, callbackUrl, idempotencyKey, tool }) {
       let recordText: string;
       if (typeof record === 'string') {
-        recordText = record;
+        recordText = record.replace(/^\uFEFF/, '');
       } else {
         const decoded = decodeJsonBytes(record);
         if (!decoded.ok) return refuse(400, 'invalid_record', `the record is not UTF-8 text: line ${decoded.error.line}, column ${decoded.error.column}: ${decoded.error.message}`);
