@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkCallbackUrl, type AttemptRecord, type CallbackUrlPolicy, type DeliveryRecord, type EntryState, type Outbox } from '../webhooks/index.ts';
-import type { PublishIntake } from './intake.ts';
 import { bearerToken } from './keys.ts';
 import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
 import type { Publisher } from './publisher.ts';
 import { readPublishRequest } from './publish-request.ts';
+import { submitPublish, type SubmissionContext } from './submission.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, discardRest, readBody } from './request-body.ts';
 import type { PublishStore } from './store.ts';
 import { generationText, isTerminal, projectTask, PUBLISH_TOOL } from './tasks.ts';
@@ -13,7 +13,8 @@ import { generationText, isTerminal, projectTask, PUBLISH_TOOL } from './tasks.t
 /** What the API answers from. */
 export interface ApiOptions {
   store: PublishStore;
-  intake: PublishIntake;
+  /** Where publish tasks are made (shared with the MCP tools). */
+  submission: SubmissionContext;
   publisher: Pick<Publisher, 'waitUntilDone' | 'buildsStarted' | 'brokenRecordFiles'>;
   outbox: Pick<Outbox, 'listDeliveries' | 'resend' | 'enqueue' | 'waitForAttempt'>;
   /** Which callback URLs are accepted; loopback only in tests. */
@@ -64,7 +65,7 @@ class ApiRefusal {
 export function createApiHandler(options: ApiOptions): ApiHandler {
   const {
     store,
-    intake,
+    submission,
     publisher,
     outbox,
     callbackPolicy = {},
@@ -106,17 +107,16 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     const read = readPublishRequest(bytes, url.searchParams.get('callback_url'));
     if (!read.ok) throw new ApiRefusal(400, read.code, read.message);
     const idempotencyKey = request.headers['idempotency-key'];
-    const submitted = await intake.submitPublish({
+    const submitted = await submitPublish(submission, {
       organizationId,
       record: read.recordText,
       callbackUrl: read.callbackUrl,
       idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
       tool: PUBLISH_TOOL,
     });
-    if (!submitted.ok) throw new ApiRefusal(submitted.status, submitted.code, submitted.message);
-    const statusUrl = `/api/generations/${submitted.task.handle}`;
-    sendJson(response, 202, JSON.stringify({ handle: submitted.task.handle, status_url: statusUrl }), {
-      Location: statusUrl,
+    if (!submitted.ok) throw new ApiRefusal(submitted.refusal.status, submitted.refusal.code, submitted.refusal.message);
+    sendJson(response, 202, JSON.stringify({ handle: submitted.handle, status_url: submitted.statusUrl }), {
+      Location: submitted.statusUrl,
       ...(submitted.replayed ? { 'Idempotent-Replayed': 'true' } : {}),
     });
   };

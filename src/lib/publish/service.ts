@@ -7,9 +7,9 @@ import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
 import { openOutbox, type AttemptSummary } from '../webhooks/index.ts';
 import { createApiHandler } from './api.ts';
-import { createPublishIntake, type PublishIntake } from './intake.ts';
 import { createPublisher } from './publisher.ts';
 import { readGarmentSlugs } from './records-folder.ts';
+import type { SubmissionContext } from './submission.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './request-body.ts';
 import { runSiteBuildProcess, type SiteBuildOutcome, type SiteBuildTarget } from './site-build-process.ts';
 import { openPublishStore } from './store.ts';
@@ -49,8 +49,8 @@ export interface PublishService {
   url: string;
   site: string;
   server: Server;
-  /** Where publish tasks are made: `intake.submitPublish` is the one function every front (HTTP, MCP) calls. */
-  intake: PublishIntake;
+  /** What `submitPublish(submission, …)` (submission.ts), the one way every front (HTTP, MCP) makes a task, works with. */
+  submission: SubmissionContext;
   /** Stops accepting, finishes or parks the work in hand, closes the databases. */
   close(options?: { graceMs?: number }): Promise<void>;
 }
@@ -151,10 +151,10 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     ...(options.gatherMs === undefined ? {} : { gatherMs: options.gatherMs }),
     log,
   });
-  const intake = createPublishIntake({ store, publisher, recordsDir, callbackPolicy: policy, log });
+  const submission: SubmissionContext = { store, publisher, recordsDir, callbackPolicy: policy, log };
   handleApi = createApiHandler({
     store,
-    intake,
+    submission,
     publisher,
     outbox,
     callbackPolicy: policy,
@@ -168,7 +168,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     url,
     site,
     server,
-    intake,
+    submission,
     async close({ graceMs = 30_000 } = {}) {
       if (closing) return;
       closing = true;
