@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Problem } from '../record/index.ts';
 
@@ -47,7 +48,9 @@ export function runSiteBuildProcess(target: SiteBuildTarget, signal?: AbortSigna
       output += chunk.toString('utf8');
       if (output.length > 2 * OUTPUT_LIMIT) output = output.slice(-OUTPUT_LIMIT);
     };
-    const child = spawn(process.execPath, [buildChild, JSON.stringify(target)], {
+    // Absolute paths: the child runs in the project root, and the problems it reports must name the files this process wrote.
+    const absolute = { ...target, recordsDir: path.resolve(target.recordsDir), outDir: path.resolve(target.outDir) };
+    const child = spawn(process.execPath, [buildChild, JSON.stringify(absolute)], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       // Its own process group: Ctrl+C in a terminal reaches the service, which lets the build finish.
