@@ -2,17 +2,20 @@
 // builds, the admin CLI, and a real HTTPS receiver on loopback verifying every delivery. One
 // service is shared by the tests in order (each real build takes seconds). Each numbered defect
 // of the issue has its test, named after it, which fails on the code before the issue.
+import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPublishStore, startPublishService, type PublishService, type PublishStore } from '../../../src/lib/publish/index.ts';
 import { verifySignature } from '../../../src/lib/webhooks/index.ts';
 import { projectRoot } from '../../support/records.ts';
-import { runCli } from '../../support/run.ts';
+import { node } from '../../support/run.ts';
 import { call, eventually, makeCertificate, sampleRecordAs, startReceiver, type Receiver } from './support.ts';
 
 const SAMPLE = 'ridgeline-rk6210-heavyweight-tee';
+const execFileAsync = promisify(execFile);
 
 let work: string;
 let recordsDir: string;
@@ -25,8 +28,19 @@ let orgA: { id: string; key: string; secret: string };
 let orgB: { id: string; key: string; secret: string };
 const logLines: string[] = [];
 
-function admin(...args: string[]) {
-  const result = runCli('admin.ts', [...args, '--data', dataDir, '--json']);
+/** Runs the admin CLI without blocking: the service runs in this process, and a blocked event loop would let its keep-alive sockets expire under a request. */
+async function adminRun(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await execFileAsync(node, [path.join(projectRoot, 'src/cli/admin.ts'), ...args, '--data', dataDir], { cwd: projectRoot });
+    return { status: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { status: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+async function admin(...args: string[]) {
+  const result = await adminRun([...args, '--json']);
   expect(result.status, result.stderr).toBe(0);
   return JSON.parse(result.stdout);
 }
@@ -59,10 +73,10 @@ beforeAll(async () => {
   dataDir = path.join(work, 'data');
   cpSync(path.join(projectRoot, 'records'), recordsDir, { recursive: true });
   const certificate = makeCertificate(work);
-  const a = admin('org', 'create', '--name', 'Organization A');
-  const b = admin('org', 'create', '--name', 'Organization B');
-  orgA = { id: a.organization_id, key: a.api_key, secret: admin('secret', 'reveal', '--org', a.organization_id).signing_secret };
-  orgB = { id: b.organization_id, key: b.api_key, secret: admin('secret', 'reveal', '--org', b.organization_id).signing_secret };
+  const a = await admin('org', 'create', '--name', 'Organization A');
+  const b = await admin('org', 'create', '--name', 'Organization B');
+  orgA = { id: a.organization_id, key: a.api_key, secret: (await admin('secret', 'reveal', '--org', a.organization_id)).signing_secret };
+  orgB = { id: b.organization_id, key: b.api_key, secret: (await admin('secret', 'reveal', '--org', b.organization_id)).signing_secret };
   receiver = await startReceiver(certificate, () => [orgA.secret, orgB.secret]);
   service = await startPublishService({
     dataDir,
@@ -107,24 +121,24 @@ describe('issue 25 defect 1: a garment belongs to the organization that first pu
       expect(answer.json().error.code).toBe('garment_unowned');
       expect(answer.json().error.message).toContain(`npm run admin -- garment grant --slug ${SAMPLE} --org ${org.id}`);
     }
-    expect(admin('garment', 'list', '--unowned').map((owner: { slug: string }) => owner.slug)).toContain(SAMPLE);
-    expect(admin('garment', 'grant', '--slug', SAMPLE, '--org', orgB.id)).toMatchObject({ slug: SAMPLE, organization_id: orgB.id, origin: 'granted' });
+    expect((await admin('garment', 'list', '--unowned')).map((owner: { slug: string }) => owner.slug)).toContain(SAMPLE);
+    expect(await admin('garment', 'grant', '--slug', SAMPLE, '--org', orgB.id)).toMatchObject({ slug: SAMPLE, organization_id: orgB.id, origin: 'granted' });
     expect((await publishAs(orgA, { record: sampleRecordAs(SAMPLE) })).status).toBe(403);
   });
 
   it('moves a garment with garment transfer, and names no owner to a refused caller', async () => {
-    const refused = runCli('admin.ts', ['garment', 'grant', '--slug', 'owned-by-a', '--org', orgB.id, '--data', dataDir]);
+    const refused = await adminRun(['garment', 'grant', '--slug', 'owned-by-a', '--org', orgB.id]);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain(`garment owned-by-a belongs to organization ${orgA.id}; move it with "garment transfer"`);
-    expect(admin('garment', 'transfer', '--slug', 'owned-by-a', '--org', orgB.id)).toMatchObject({ organization_id: orgB.id, origin: 'transferred' });
+    expect(await admin('garment', 'transfer', '--slug', 'owned-by-a', '--org', orgB.id)).toMatchObject({ organization_id: orgB.id, origin: 'transferred' });
     expect((await publishAs(orgA, { record: sampleRecordAs('owned-by-a') })).status).toBe(403);
-    expect(admin('garment', 'list', '--org', orgB.id).map((owner: { slug: string }) => owner.slug)).toEqual(['owned-by-a', SAMPLE]);
+    expect((await admin('garment', 'list', '--org', orgB.id)).map((owner: { slug: string }) => owner.slug)).toEqual(['owned-by-a', SAMPLE]);
   });
 
   it('gives the operator the garments of the folder at once with garment adopt', async () => {
-    const adopted = admin('garment', 'adopt', '--org', orgA.id, '--records', recordsDir);
+    const adopted = await admin('garment', 'adopt', '--org', orgA.id, '--records', recordsDir);
     expect(adopted.map((owner: { slug: string }) => owner.slug)).toEqual(['fieldline-fl300-twill-work-jacket', 'harbor-pike-hp450-fleece-pullover-hoodie']);
-    expect(admin('garment', 'list', '--unowned')).toEqual([]);
+    expect(await admin('garment', 'list', '--unowned')).toEqual([]);
   });
 });
 
@@ -329,7 +343,7 @@ describe('delivery tools', () => {
     const rotated = (await call(service.url, '/api/webhooks/secret/rotate', { key: orgB.key, method: 'POST' })).json().signing_secret;
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(orgB.secret);
-    expect(admin('secret', 'reveal', '--org', orgB.id).signing_secret).toBe(rotated);
+    expect((await admin('secret', 'reveal', '--org', orgB.id)).signing_secret).toBe(rotated);
 
     // The receiver still holds only the old secret: the next delivery no longer verifies with it.
     const answer = await call(service.url, '/api/webhooks/test', { key: orgB.key, body: { callback_url: `${receiver.url}/hooks/test` } });
