@@ -1,10 +1,12 @@
-// Administration of the publish service: organizations, API keys and webhook signing secrets.
-// Exit codes: 0 done, 1 unknown organization or key, 2 bad usage.
+// Administration of the publish service: organizations, API keys, webhook signing secrets and
+// who owns which garment. Exit codes: 0 done, 1 unknown organization, key or garment, or a change
+// that does not fit the garment's owner; 2 bad usage.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GarmentPressError } from '../lib/errors.ts';
-import { openPublishStore, UnknownOrganizationError, type PublishStore } from '../lib/publish/index.ts';
+import { MissingPathError } from '../lib/record/index.ts';
+import { openPublishStore, OwnershipChangeError, readGarmentSlugs, UnknownOrganizationError, type GarmentOwner, type PublishStore } from '../lib/publish/index.ts';
 import { counted } from '../lib/counted.ts';
 
 class UsageError extends GarmentPressError {}
@@ -21,6 +23,18 @@ const USAGE = `usage: npm run -s admin -- <command> [--data DIR] [--json]
   secret reveal --org ID          shows the webhook signing secret (created on first reveal)
   secret rotate --org ID          replaces it; the old secret stops verifying at once,
                                   pending deliveries included, so update receivers first
+  garment list [--org ID | --unowned]
+                                  lists garments and their owners
+  garment adopt --org ID [--records DIR]
+                                  gives every garment in the records folder (default records)
+                                  that has no owner to the organization
+  garment grant --slug S --org ID gives a garment with no owner to the organization
+  garment transfer --slug S --org ID
+                                  moves a garment from its owner to another organization
+  garment release --slug S        leaves a garment to no one: publishable only after a grant
+
+A garment belongs to the organization that first published it through the service; garments
+found in the records folder belong to no one until adopted or granted.
 
 API keys are shown once, when made; only their SHA-256 is stored.
   --data DIR   the service's data folder (default $GARMENT_PRESS_DATA, else .garment-press)
@@ -28,11 +42,11 @@ API keys are shown once, when made; only their SHA-256 is stored.
 
 interface Context {
   store: PublishStore;
-  values: { name?: string; org?: string; prefix?: string };
+  values: { name?: string; org?: string; prefix?: string; slug?: string; records?: string; unowned?: boolean };
   print: (text: string, json: unknown) => void;
 }
 
-const COMMANDS: Record<string, (context: Context) => void> = {
+const COMMANDS: Record<string, (context: Context) => void | Promise<void>> = {
   'org create'({ store, values, print }) {
     const name = required(values.name, '--name').trim();
     if (name === '') throw new UsageError('--name must not be empty');
@@ -79,14 +93,47 @@ const COMMANDS: Record<string, (context: Context) => void> = {
     const secret = store.rotateSigningSecret(organizationId);
     print(`${secret}\n\nThe previous secret no longer verifies, for pending deliveries too.`, { organization_id: organizationId, signing_secret: secret });
   },
+  'garment list'({ store, values, print }) {
+    if (values.unowned === true && values.org !== undefined) throw new UsageError('give --org or --unowned, not both');
+    const garments = store.owners.list({ ...(values.org === undefined ? {} : { organizationId: values.org }), unowned: values.unowned === true });
+    print(garments.map(describeOwner).join('\n') || 'no garments', garments.map(ownerJson));
+  },
+  async 'garment adopt'({ store, values, print }) {
+    const organizationId = required(values.org, '--org');
+    const recordsDir = values.records ?? 'records';
+    const slugs = await readGarmentSlugs(recordsDir);
+    store.owners.noteFound(slugs);
+    const adopted = slugs.filter((slug) => store.owners.ownerOf(slug)?.organizationId === null).sort().map((slug) => store.owners.grant(slug, organizationId));
+    print(`${counted(adopted.length, 'garment')} given to ${organizationId}${adopted.length === 0 ? '' : `: ${adopted.map((owner) => owner.slug).join(', ')}`}`, adopted.map(ownerJson));
+  },
+  'garment grant'({ store, values, print }) {
+    const owner = store.owners.grant(required(values.slug, '--slug'), required(values.org, '--org'));
+    print(describeOwner(owner), ownerJson(owner));
+  },
+  'garment transfer'({ store, values, print }) {
+    const owner = store.owners.transfer(required(values.slug, '--slug'), required(values.org, '--org'));
+    print(describeOwner(owner), ownerJson(owner));
+  },
+  'garment release'({ store, values, print }) {
+    const owner = store.owners.release(required(values.slug, '--slug'));
+    print(describeOwner(owner), ownerJson(owner));
+  },
 };
+
+function describeOwner(owner: GarmentOwner): string {
+  return `${owner.slug}  ${owner.organizationId ?? '(no owner)'}  ${owner.origin.replaceAll('_', ' ')} ${owner.changedAt}`;
+}
+
+function ownerJson(owner: GarmentOwner) {
+  return { slug: owner.slug, organization_id: owner.organizationId, origin: owner.origin, changed_at: owner.changedAt };
+}
 
 function required(value: string | undefined, flag: string): string {
   if (value === undefined || value === '') throw new UsageError(`${flag} is required`);
   return value;
 }
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   let store: PublishStore | undefined;
   try {
     const { values, positionals } = parseArgs({
@@ -97,6 +144,9 @@ function main(argv: string[]): number {
         name: { type: 'string' },
         org: { type: 'string' },
         prefix: { type: 'string' },
+        slug: { type: 'string' },
+        records: { type: 'string' },
+        unowned: { type: 'boolean' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
@@ -111,15 +161,19 @@ function main(argv: string[]): number {
     mkdirSync(values.data, { recursive: true });
     store = openPublishStore(path.join(values.data, 'publish.db'));
     const print = (text: string, json: unknown) => process.stdout.write(`${values.json ? JSON.stringify(json, null, 2) : text}\n`);
-    command({ store, values, print });
+    await command({ store, values, print });
     return 0;
   } catch (error) {
     const isParseError = String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS');
+    if (error instanceof MissingPathError) {
+      process.stderr.write(`admin: --records ${error.message}\n`);
+      return 2;
+    }
     if (error instanceof UsageError || isParseError) {
       process.stderr.write(`admin: ${(error as Error).message}\n\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof UnknownOrganizationError || error instanceof NotFoundError) {
+    if (error instanceof UnknownOrganizationError || error instanceof NotFoundError || error instanceof OwnershipChangeError) {
       process.stderr.write(`admin: ${error.message}\n`);
       return 1;
     }
@@ -129,4 +183,4 @@ function main(argv: string[]): number {
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));

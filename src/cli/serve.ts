@@ -7,8 +7,11 @@ import { readCommandLine, usageError } from './command-line.ts';
 const USAGE = `usage: npm run serve [-- options]
 
 Serves the built site and the publish API (POST /api/publish, GET /api/generations/<handle>,
-GET /api/webhooks/deliveries, GET /api/health). Create an organization and an API key
-first with \`npm run admin -- org create --name NAME\`.
+GET /api/webhooks/deliveries, POST /api/webhooks/deliveries/<handle>/resend,
+POST /api/webhooks/test, GET /api/webhooks/secret, POST /api/webhooks/secret/rotate,
+GET /api/health; see /docs/webhooks/). Create an organization and an API key first with
+\`npm run admin -- org create --name NAME\`. Garments already in the records folder belong to
+no one until \`npm run admin -- garment adopt --org ID\` or \`garment grant\` names an owner.
 
   --port N              port to listen on; 0 lets the system choose (default 4321)
   --host ADDR           address to listen on (default 127.0.0.1)

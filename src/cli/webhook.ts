@@ -142,7 +142,7 @@ function createResolver(entries: string[]): HostResolver {
 }
 
 function describeAttempt(attempt: AttemptSummary): string {
-  const answer = attempt.status === null ? attempt.error : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}`;
+  const answer = attempt.status === null ? attempt.error : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}${attempt.retryAfter === null ? '' : `, Retry-After ${attempt.retryAfter}`}`;
   const verdict = attempt.accepted ? 'accepted' : 'failed';
   return `attempt ${attempt.attemptNumber} for handle ${attempt.handle} (organization ${attempt.organizationId}): ${verdict}, ${answer}, ${attempt.durationMs} ms`;
 }

@@ -1,34 +1,46 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { decodeJsonBytes, parseJson } from '../record/parse.ts';
-import { checkCallbackUrl, type AttemptRecord, type CallbackUrlPolicy, type Outbox } from '../webhooks/index.ts';
+import { checkCallbackUrl, type AttemptRecord, type CallbackUrlPolicy, type DeliveryRecord, type EntryState, type Outbox } from '../webhooks/index.ts';
 import { bearerToken } from './keys.ts';
 import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
 import type { Publisher } from './publisher.ts';
+import { readPublishRequest } from './publish-request.ts';
+import { submitPublish, type SubmissionContext } from './submission.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, discardRest, readBody } from './request-body.ts';
 import type { PublishStore } from './store.ts';
-import { generationText, isTerminal } from './tasks.ts';
+import { generationText, isTerminal, projectTask, PUBLISH_TOOL } from './tasks.ts';
 
 /** What the API answers from. */
 export interface ApiOptions {
   store: PublishStore;
-  publisher: Publisher;
-  outbox: Pick<Outbox, 'listAttempts'>;
+  /** Where publish tasks are made (shared with the MCP tools). */
+  submission: SubmissionContext;
+  publisher: Pick<Publisher, 'waitUntilDone' | 'buildsStarted' | 'brokenRecordFiles'>;
+  outbox: Pick<Outbox, 'listDeliveries' | 'resend' | 'enqueue' | 'waitForAttempt'>;
   /** Which callback URLs are accepted; loopback only in tests. */
   callbackPolicy?: CallbackUrlPolicy;
   /** Largest request body read; default 5 MiB. */
   maxBodyBytes?: number;
   /** Longest long poll in seconds; default 50 (spec section 8). */
   longPollCapSeconds?: number;
+  /** How long `POST /api/webhooks/test` waits for its attempt's answer; default 12 s (the 10 s delivery timeout and some). */
+  testEventWaitMs?: number;
 }
 
 /** A handler for requests under `/api/`. */
 export type ApiHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
+/** The event a test delivery carries: a category of its own, so no receiver takes it for a publish. */
+export const TEST_EVENT = 'test.completed';
+/** The tool a test delivery names. */
+export const TEST_TOOL = 'webhooks.send_test';
+
 const GENERATION_PATH = /^\/api\/generations\/([^/]+)$/;
+const RESEND_PATH = /^\/api\/webhooks\/deliveries\/([^/]+)\/resend\/?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ENVELOPE_FIELDS = ['record', 'callback_url'];
-const CALLBACK_URL_MAX_LENGTH = 2048;
 const DELIVERIES_PAGE_MAX = 100;
+/** Delivery states as the API names them. */
+const DELIVERY_OUTCOMES: Record<EntryState, string> = { pending: 'pending', accepted: 'delivered', given_up: 'given_up' };
 
 /** An answer refused with a status, an error code and a message for people. */
 class ApiRefusal {
@@ -45,12 +57,22 @@ class ApiRefusal {
 }
 
 /**
- * Returns the handler of the publish API:
- * `POST /api/publish`, `GET /api/generations/<handle>[?wait=s]`, `GET /api/webhooks/deliveries`,
+ * Returns the handler of the publish API: `POST /api/publish`, `GET /api/generations/<handle>[?wait=s]`,
+ * `GET /api/webhooks/deliveries`, `POST /api/webhooks/deliveries/<handle>/resend`,
+ * `POST /api/webhooks/test`, `GET /api/webhooks/secret`, `POST /api/webhooks/secret/rotate`,
  * `GET /api/health`. Errors are `{ "error": { "code", "message" } }`.
  */
 export function createApiHandler(options: ApiOptions): ApiHandler {
-  const { store, publisher, outbox, callbackPolicy = {}, maxBodyBytes = DEFAULT_BODY_LIMIT_BYTES, longPollCapSeconds = LONG_POLL_CAP_SECONDS } = options;
+  const {
+    store,
+    submission,
+    publisher,
+    outbox,
+    callbackPolicy = {},
+    maxBodyBytes = DEFAULT_BODY_LIMIT_BYTES,
+    longPollCapSeconds = LONG_POLL_CAP_SECONDS,
+    testEventWaitMs = 12_000,
+  } = options;
 
   const authenticate = (request: IncomingMessage): string => {
     const key = bearerToken(request.headers.authorization);
@@ -64,8 +86,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     return organizationId;
   };
 
-  const publish = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
-    const organizationId = authenticate(request);
+  /** Reads a JSON request body whole, refusing one over the limit. */
+  const readRequestBody = async (request: IncomingMessage): Promise<Buffer | undefined> => {
     // Any other type is read as JSON anyway: `curl -d` labels JSON as a form.
     const contentType = request.headers['content-type'];
     if (contentType !== undefined && /^multipart\//i.test(contentType)) {
@@ -75,15 +97,28 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     if (!body.ok && body.reason === 'too_large') {
       throw new ApiRefusal(413, 'payload_too_large', `the request body is larger than the limit of ${maxBodyBytes} bytes`);
     }
-    if (!body.ok) return;
-    const { recordText, callbackUrl } = readPublishRequest(body.bytes, url.searchParams.get('callback_url'));
-    if (callbackUrl !== null) {
-      const check = await checkCallbackUrl(callbackUrl, callbackPolicy);
-      if (!check.allowed) throw new ApiRefusal(422, 'callback_url_refused', `callback_url refused: ${check.reason}`);
-    }
-    const task = publisher.submit({ organizationId, recordText, callbackUrl });
-    const statusUrl = `/api/generations/${task.handle}`;
-    sendJson(response, 202, JSON.stringify({ handle: task.handle, status_url: statusUrl }), { Location: statusUrl });
+    return body.ok ? body.bytes : undefined;
+  };
+
+  const publish = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
+    const organizationId = authenticate(request);
+    const bytes = await readRequestBody(request);
+    if (bytes === undefined) return;
+    const read = readPublishRequest(bytes, url.searchParams.get('callback_url'));
+    if (!read.ok) throw new ApiRefusal(400, read.code, read.message);
+    const idempotencyKey = request.headers['idempotency-key'];
+    const submitted = await submitPublish(submission, {
+      organizationId,
+      record: read.recordText,
+      callbackUrl: read.callbackUrl,
+      idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : null,
+      tool: PUBLISH_TOOL,
+    });
+    if (!submitted.ok) throw new ApiRefusal(submitted.refusal.status, submitted.refusal.code, submitted.refusal.message);
+    sendJson(response, 202, JSON.stringify({ handle: submitted.handle, status_url: submitted.statusUrl }), {
+      Location: submitted.statusUrl,
+      ...(submitted.replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+    });
   };
 
   const getGeneration = async (request: IncomingMessage, response: ServerResponse, url: URL, asked: string) => {
@@ -109,23 +144,89 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
 
   const listDeliveries = (request: IncomingMessage, response: ServerResponse, url: URL) => {
     const organizationId = authenticate(request);
-    const limit = readWholeNumber(url.searchParams.get('limit'), 'limit', 1, DELIVERIES_PAGE_MAX) ?? 50;
-    const before = readWholeNumber(url.searchParams.get('before'), 'before', 1, Number.MAX_SAFE_INTEGER);
-    const attempts = outbox.listAttempts(organizationId, { limit, ...(before === undefined ? {} : { beforeId: before }) });
-    const last = attempts.at(-1);
-    const page = { deliveries: attempts.map(describeAttempt), next_before: attempts.length === limit && last !== undefined ? last.id : null };
+    const query = url.searchParams;
+    const unknown = [...new Set(query.keys())].filter((name) => !['handle', 'event', 'outcome', 'limit', 'before'].includes(name));
+    if (unknown.length > 0) throw new ApiRefusal(400, 'invalid_query', `unknown query parameter ${JSON.stringify(unknown[0]!.slice(0, 40))}; expected handle, event, outcome, limit or before`);
+    const limit = readWholeNumber(query.get('limit'), 'limit', 1, DELIVERIES_PAGE_MAX) ?? 50;
+    const before = readWholeNumber(query.get('before'), 'before', 1, Number.MAX_SAFE_INTEGER);
+    const outcome = query.get('outcome');
+    const state = outcome === null ? undefined : (Object.keys(DELIVERY_OUTCOMES) as EntryState[]).find((key) => DELIVERY_OUTCOMES[key] === outcome);
+    if (outcome !== null && state === undefined) {
+      throw new ApiRefusal(400, 'invalid_query', `outcome: expected pending, delivered or given_up, got ${JSON.stringify(outcome.slice(0, 40))}`);
+    }
+    const handle = query.get('handle');
+    const event = query.get('event');
+    const deliveries = outbox.listDeliveries(
+      organizationId,
+      { ...(handle === null ? {} : { handle: handle.toLowerCase() }), ...(event === null ? {} : { event }), ...(state === undefined ? {} : { state }) },
+      { limit, ...(before === undefined ? {} : { beforeId: before }) },
+    );
+    const last = deliveries.at(-1);
+    const page = { deliveries: deliveries.map(describeDelivery), next_before: deliveries.length === limit && last !== undefined ? last.id : null };
     sendJson(response, 200, JSON.stringify(page));
   };
 
-  const health = (request: IncomingMessage, response: ServerResponse) => {
+  const resend = (request: IncomingMessage, response: ServerResponse, _url: URL, asked: string) => {
+    const organizationId = authenticate(request);
+    const resent = outbox.resend(organizationId, asked.toLowerCase());
+    if (!resent.ok && resent.reason === 'not_found') throw new ApiRefusal(404, 'not_found', `no delivery for handle ${JSON.stringify(asked.slice(0, 64))} for this organization`);
+    if (!resent.ok) throw new ApiRefusal(409, 'attempt_in_flight', 'an attempt at this event is being made now; resend once it is recorded', { 'Retry-After': '10' });
+    const [delivery] = outbox.listDeliveries(organizationId, { handle: resent.entry.handle }, { limit: 1 });
+    sendJson(response, 202, JSON.stringify({ delivery: describeDelivery(delivery!) }));
+  };
+
+  const sendTestEvent = async (request: IncomingMessage, response: ServerResponse) => {
+    const organizationId = authenticate(request);
+    const bytes = await readRequestBody(request);
+    if (bytes === undefined) return;
+    let body: unknown;
+    try {
+      body = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      throw new ApiRefusal(400, 'invalid_json', 'expected { "callback_url": "https://..." }');
+    }
+    const callbackUrl = (body as { callback_url?: unknown } | null)?.callback_url;
+    if (typeof callbackUrl !== 'string') throw new ApiRefusal(400, 'invalid_request', 'expected { "callback_url": "https://..." }');
+    const check = await checkCallbackUrl(callbackUrl, callbackPolicy);
+    if (!check.allowed) throw new ApiRefusal(422, 'callback_url_refused', `callback_url refused: ${check.reason}`);
+    const handle = randomUUID();
+    const data = projectTask({ handle, resourceId: '', status: 'complete', progress: 1, stage: 'test event: nothing was published', pageUrl: '', error: '', supersededBy: null });
+    outbox.enqueue({ event: TEST_EVENT, handle, tool: TEST_TOOL, organizationId, dataJson: JSON.stringify(data), callbackUrl }, { attemptLimit: 1 });
+    await outbox.waitForAttempt(handle, 0, testEventWaitMs);
+    const [delivery] = outbox.listDeliveries(organizationId, { handle }, { limit: 1 });
+    sendJson(response, 200, JSON.stringify({ delivery: describeDelivery(delivery!) }));
+  };
+
+  const revealSecret = (request: IncomingMessage, response: ServerResponse) => {
+    const organizationId = authenticate(request);
+    sendJson(response, 200, JSON.stringify({ organization_id: organizationId, signing_secret: store.signingSecret(organizationId) }));
+  };
+
+  const rotateSecret = (request: IncomingMessage, response: ServerResponse) => {
+    const organizationId = authenticate(request);
+    sendJson(response, 200, JSON.stringify({ organization_id: organizationId, signing_secret: store.rotateSigningSecret(organizationId) }));
+  };
+
+  const health = (_request: IncomingMessage, response: ServerResponse) => {
     const builds = store.buildCounts();
-    sendJson(response, 200, JSON.stringify({ status: 'ok', builds: { ...builds, this_run: publisher.buildsStarted } }));
+    const broken = publisher.brokenRecordFiles;
+    sendJson(response, 200, JSON.stringify({
+      status: broken.length === 0 ? 'ok' : 'attention',
+      builds: { ...builds, this_run: publisher.buildsStarted },
+      records_folder: {
+        set_aside: broken.map((file) => ({ file: file.file, set_aside_as: file.setAsideAs, problems: file.problems, at: file.at })),
+      },
+    }));
   };
 
   const routes: Array<{ match: (pathname: string) => string[] | undefined; methods: string[]; handle: (request: IncomingMessage, response: ServerResponse, url: URL, ...params: string[]) => Promise<void> | void }> = [
     { match: exactly('/api/publish'), methods: ['POST'], handle: publish },
     { match: (pathname) => GENERATION_PATH.exec(pathname)?.slice(1), methods: ['GET'], handle: getGeneration },
     { match: exactly('/api/webhooks/deliveries'), methods: ['GET'], handle: listDeliveries },
+    { match: (pathname) => RESEND_PATH.exec(pathname)?.slice(1), methods: ['POST'], handle: resend },
+    { match: exactly('/api/webhooks/test'), methods: ['POST'], handle: sendTestEvent },
+    { match: exactly('/api/webhooks/secret'), methods: ['GET'], handle: revealSecret },
+    { match: exactly('/api/webhooks/secret/rotate'), methods: ['POST'], handle: rotateSecret },
     { match: exactly('/api/health'), methods: ['GET'], handle: health },
   ];
 
@@ -151,74 +252,31 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 }
 
-/**
- * Reads a publish request: `{ "record": {...}, "callback_url": "https://..." }`, or a bare record
- * (it has `schema_version`) with callback_url in the query string.
- */
-function readPublishRequest(bytes: Buffer, queryCallbackUrl: string | null): { recordText: string; callbackUrl: string | null } {
-  const decoded = decodeJsonBytes(bytes);
-  if (!decoded.ok) {
-    const { line, column, message } = decoded.error;
-    throw new ApiRefusal(400, 'invalid_body', `the request body is not UTF-8 text: line ${line}, column ${column}: ${message}`);
-  }
-  const parsed = parseJson(decoded.text);
-  if (!parsed.ok) {
-    const { line, column, message } = parsed.error;
-    throw new ApiRefusal(400, 'invalid_json', `the request body is not JSON: line ${line}, column ${column}: ${message}`);
-  }
-  const body = parsed.value;
-  const shape = 'expected { "record": {...}, "callback_url": "https://..." } or a bare record with schema_version';
-  if (!isObject(body)) throw new ApiRefusal(400, 'invalid_request', `${shape}, got ${kindOf(body)}`);
-
-  let record: unknown;
-  let bodyCallbackUrl: unknown;
-  if ('schema_version' in body) {
-    record = body;
-  } else {
-    const unknown = Object.keys(body).filter((key) => !ENVELOPE_FIELDS.includes(key));
-    if (unknown.length > 0) {
-      throw new ApiRefusal(400, 'invalid_request', `unknown field${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => JSON.stringify(key.slice(0, 40))).join(', ')}; ${shape}`);
-    }
-    if (!('record' in body)) throw new ApiRefusal(400, 'invalid_request', `missing "record"; ${shape}`);
-    record = body.record;
-    bodyCallbackUrl = body.callback_url;
-  }
-  if (!isObject(record)) throw new ApiRefusal(400, 'invalid_request', `"record" must be a JSON object, got ${kindOf(record)}`);
-  if (bodyCallbackUrl !== undefined && bodyCallbackUrl !== null && typeof bodyCallbackUrl !== 'string') {
-    throw new ApiRefusal(400, 'invalid_request', `"callback_url" must be a string, got ${kindOf(bodyCallbackUrl)}`);
-  }
-  if (typeof bodyCallbackUrl === 'string' && queryCallbackUrl !== null) {
-    throw new ApiRefusal(400, 'invalid_request', 'callback_url is given both in the body and in the query string; give it once');
-  }
-  const callbackUrl = typeof bodyCallbackUrl === 'string' ? bodyCallbackUrl : queryCallbackUrl;
-  if (callbackUrl !== null && callbackUrl.length > CALLBACK_URL_MAX_LENGTH) {
-    throw new ApiRefusal(422, 'callback_url_refused', `callback_url refused: longer than ${CALLBACK_URL_MAX_LENGTH} characters`);
-  }
-  return { recordText: recordFileText(record), callbackUrl };
+/** One event's delivery as the API shows it, in wire naming: its state, and every attempt (signatures' v1 already redacted). */
+function describeDelivery(delivery: DeliveryRecord) {
+  return {
+    id: delivery.id,
+    handle: delivery.handle,
+    event: delivery.event,
+    tool: delivery.tool,
+    callback_url: delivery.callbackUrl,
+    outcome: DELIVERY_OUTCOMES[delivery.state],
+    attempts_made: delivery.attemptsMade,
+    next_attempt_at: delivery.nextAttemptAt,
+    created_at: delivery.createdAt,
+    attempts: delivery.attempts.map(describeAttempt),
+  };
 }
 
-/** The record as the task stores and writes it: indented JSON. */
-function recordFileText(record: object): string {
-  try {
-    return `${JSON.stringify(record, null, 2)}\n`;
-  } catch {
-    // JSON.stringify recurses: a value nested thousands deep overflows the stack. No record is.
-    throw new ApiRefusal(400, 'invalid_request', '"record" is nested too deeply to be a record');
-  }
-}
-
-/** An attempt as the deliveries list shows it, in wire naming; the signature's v1 is already redacted. */
 function describeAttempt(attempt: AttemptRecord) {
   return {
-    id: attempt.id,
     delivery_id: attempt.deliveryId,
-    handle: attempt.handle,
-    event: attempt.event,
-    callback_url: attempt.callbackUrl,
     attempt_number: attempt.attemptNumber,
     outcome: attempt.outcome,
     status: attempt.status,
     error: attempt.error,
+    retry_after: attempt.retryAfter,
+    retry_after_honoured: attempt.retryAfterHonoured,
     request: { headers: attempt.requestHeaders, body: attempt.requestBody },
     response_body_start: attempt.responseBodyStart,
     duration_ms: attempt.durationMs,
@@ -286,14 +344,4 @@ function decodeSegment(segment: string): string {
   } catch {
     return segment;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -1,13 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { checkRecordBytes, formatProblem, type GarmentRecord } from '../record/index.ts';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { checkRecordBytes, formatProblem, type GarmentRecord, type Problem } from '../record/index.ts';
 import { absoluteUrl, pagePath } from '../site/urls.ts';
 import type { Outbox } from '../webhooks/index.ts';
 import { createCoalescingQueue } from './build-queue.ts';
 import { createTaskWatchers } from './long-poll.ts';
-import { readIfExists, readRecordsFolder, replaceFile } from './records-folder.ts';
+import { readIfExists, readRecordsFolder, replaceFile, setAside } from './records-folder.ts';
 import type { SiteBuildOutcome } from './site-build-process.ts';
 import type { PublishStore } from './store.ts';
-import { PUBLISH_EVENTS, PUBLISH_TOOL, projectTask, resourceIdOf, STAGES, type StageName, type Task } from './tasks.ts';
+import { PUBLISH_EVENTS, projectTask, resourceIdOf, STAGES, type RecordProblem, type StageName, type Task, type TerminalStatus } from './tasks.ts';
 import { counted } from '../counted.ts';
 
 /** What the publisher works with. */
@@ -23,20 +24,33 @@ export interface PublisherOptions {
   buildSite: (signal: AbortSignal) => Promise<SiteBuildOutcome>;
   /** How long an idle publisher gathers tasks before building; default 150 ms. */
   gatherMs?: number;
-  /** One line per task transition and build. */
+  /** One line per task transition and build; the operator's log, where incidents are explained. */
   log?: (line: string) => void;
+}
+
+/** A record file no publish brought that a build found broken, and what was done with it. */
+export interface BrokenRecordFile {
+  /** The file, relative to the records folder. */
+  file: string;
+  /** Its new name, relative to the records folder: builds no longer read it. */
+  setAsideAs: string;
+  /** Every problem the build found in it, as `file: /pointer: message` lines. */
+  problems: string[];
+  at: string;
 }
 
 /** Runs publish tasks: validate, write the record, rebuild (shared), end, hand the event over. */
 export interface Publisher {
-  /** Stores a new task for a record (its JSON text; the validator judges it) and starts it. */
-  submit(input: { organizationId: string; recordText: string; callbackUrl: string | null }): Task;
+  /** Starts a stored task. */
+  start(handle: string): void;
   /** Picks up what a previous run left: unfinished tasks, and ended tasks whose event never reached the outbox. */
   resume(): void;
   /** Resolves when the task ends, `waitMs` passes, or `signal` aborts. */
   waitUntilDone(handle: string, waitMs: number, signal?: AbortSignal): Promise<void>;
   /** Builds started by this process. */
   readonly buildsStarted: number;
+  /** Broken record files that builds of this process found and set aside, oldest first. */
+  readonly brokenRecordFiles: readonly BrokenRecordFile[];
   /**
    * Stops: wakes waiting requests, starts no new build, lets a running build finish within
    * `graceMs` (else stops it; its tasks resume on the next start) and waits for task work to settle.
@@ -44,18 +58,35 @@ export interface Publisher {
   stop(options?: { graceMs?: number }): Promise<void>;
 }
 
-/** Lines of build output kept in a failed task's `error`. */
-const BUILD_OUTPUT_LINES = 40;
+/** How a task ends. */
+interface Ending {
+  error?: string;
+  problems?: RecordProblem[];
+  resourceId: string;
+  pageUrl?: string;
+  supersededBy?: string;
+}
 
-/** Validator messages kept in a failed task's `error`; a record broken everywhere says how many more. */
-const ERROR_LINES = 100;
+/** Builds one batch may run: the first, one after setting broken foreign files aside, one after dropping failed records. */
+const BUILDS_PER_BATCH = 3;
 
-/** Returns a publisher; nothing runs until `submit` or `resume`. */
+/** What checking a submitted record found: the record, or every error in it. */
+type SubmittedRecordCheck = { record: GarmentRecord } | { problems: Problem[] };
+
+/** Checks a submitted record alone (UTF-8, JSON, schema, its own references): the one place a publish's record is judged. */
+export function checkSubmittedRecord(recordText: string): SubmittedRecordCheck {
+  const { record, problems } = checkRecordBytes('record', Buffer.from(recordText, 'utf8'));
+  const errors = problems.filter((problem) => problem.severity === 'error');
+  return record !== undefined && errors.length === 0 ? { record } : { problems: errors };
+}
+
+/** Returns a publisher; nothing runs until `start` or `resume`. */
 export function createPublisher(options: PublisherOptions): Publisher {
   const { store, outbox, recordsDir, site, buildSite, gatherMs = 150, log = () => {} } = options;
   const watchers = createTaskWatchers();
   const work = new Set<Promise<void>>();
   const abortBuild = new AbortController();
+  const brokenRecordFiles: BrokenRecordFile[] = [];
   let stopping = false;
   let buildsStarted = 0;
 
@@ -68,13 +99,20 @@ export function createPublisher(options: PublisherOptions): Publisher {
     if (store.setStage(handle, stage, fields)) log(`task ${handle} ${STAGES[stage].status}: ${STAGES[stage].stage}`);
   };
 
+  /** Logs what went wrong for the operator under a new incident id; returns the caller's text, which names no path. */
+  const incident = (what: string, details: string): string => {
+    const id = `inc_${randomBytes(6).toString('hex')}`;
+    log(`incident ${id}: ${details}`);
+    return `${what}; this is not a problem in your record (incident ${id}, in the service's log). Publish again later, or quote the incident id to the operator.`;
+  };
+
   const handOverEvent = (task: Task) => {
     if (task.callbackUrl === null || task.resultJson === null) return;
     try {
       const { created } = outbox.enqueue({
         event: task.status === 'complete' ? PUBLISH_EVENTS.complete : PUBLISH_EVENTS.failed,
         handle: task.handle,
-        tool: PUBLISH_TOOL,
+        tool: task.tool,
         organizationId: task.organizationId,
         dataJson: task.resultJson,
         callbackUrl: task.callbackUrl,
@@ -86,80 +124,136 @@ export function createPublisher(options: PublisherOptions): Publisher {
     }
   };
 
-  const end = (handle: string, status: 'complete' | 'failed', fields: { error?: string; resourceId: string; pageUrl?: string }) => {
+  const end = (handle: string, status: TerminalStatus, ending: Ending) => {
     const task = store.getTask(handle);
     if (task === undefined) return;
-    const outcome = { status, error: fields.error ?? '', resourceId: fields.resourceId, pageUrl: fields.pageUrl ?? '' };
+    const outcome = { status, error: ending.error ?? '', resourceId: ending.resourceId, pageUrl: ending.pageUrl ?? '', supersededBy: ending.supersededBy ?? null };
     const { stage, progress } = STAGES[status];
-    const resultJson = JSON.stringify(projectTask({ handle, ...outcome, stage, progress }));
+    const resultJson = JSON.stringify(projectTask({ handle, ...outcome, stage, progress, problems: ending.problems ?? [] }));
     if (!store.finishTask(handle, { ...outcome, resultJson })) return;
-    log(`task ${handle} ${status}${status === 'failed' ? `: ${firstLine(outcome.error)}` : `: ${outcome.pageUrl}`}`);
+    log(`task ${handle} ${status}${status === 'complete' ? `: ${outcome.pageUrl}` : `: ${firstLine(outcome.error)}`}`);
     watchers.notify(handle);
     handOverEvent(store.getTask(handle)!);
   };
 
-  /** Validates alone (schema and integrity); returns the record, or every error as a formatted line. */
-  const checkRecord = (recordText: string): { record: GarmentRecord } | { errors: string[] } => {
-    const { record, problems } = checkRecordBytes('record', Buffer.from(recordText));
-    const errors = problems.filter((problem) => problem.severity === 'error').map(formatProblem);
-    return record ? { record } : { errors };
+  /** Puts back what the given tasks wrote, latest write first; returns the files that could not be put back. */
+  const restore = async (handles: string[]): Promise<string[]> => {
+    const failures: string[] = [];
+    for (const { file, replacedText } of store.writtenRecords(handles)) {
+      await replaceFile(file, replacedText).catch((error: unknown) => failures.push(`${file}: could not be put back: ${messageOf(error)}`));
+    }
+    return failures;
+  };
+
+  /** Renames broken files no task of the batch wrote, so the next build goes on without them; tells the operator. */
+  const setAsideBroken = async (problemsByFile: Map<string, Problem[]>): Promise<void> => {
+    for (const [file, problems] of problemsByFile) {
+      const lines = problems.map((problem) => formatProblem({ ...problem, file: path.relative(recordsDir, file) }));
+      try {
+        const movedTo = await setAside(file);
+        const entry = { file: path.relative(recordsDir, file), setAsideAs: path.relative(recordsDir, movedTo), problems: lines, at: new Date().toISOString() };
+        brokenRecordFiles.push(entry);
+        log(`records folder: ${entry.file} is no valid record and no publish brought it; set aside as ${entry.setAsideAs} so publishes go on (fix it, then rename it back): ${lines.join(' | ')}`);
+      } catch (error) {
+        log(`records folder: ${file} is broken and could not be set aside: ${messageOf(error)}`);
+      }
+    }
   };
 
   const runBatch = async (handles: string[]) => {
     const folder = await readRecordsFolder(recordsDir);
-    const written: Array<{ handle: string; record: GarmentRecord }> = [];
+    const found = store.owners.noteFound(folder.slugs());
+    if (found.length > 0) log(`records folder: ${counted(found.length, 'garment')} found with no owner (${found.slice(0, 5).join(', ')}${found.length > 5 ? ', …' : ''}); publishable after an admin grant`);
+    let written: Array<{ handle: string; record: GarmentRecord; file: string }> = [];
     for (const handle of handles) {
       const task = store.getTask(handle);
       if (task === undefined || task.resultJson !== null) continue;
       const record = JSON.parse(task.recordText) as GarmentRecord;
       const resourceId = resourceIdOf(record.slug, record.projection);
+      // Ownership may have moved since the task was accepted (an admin transfer).
+      if (!store.owners.claimForPublish(record.slug, task.organizationId).allowed) {
+        end(handle, 'failed', { error: `garment ${record.slug} no longer belongs to your organization, so it was not published`, resourceId });
+        continue;
+      }
       moveTo(handle, 'writing');
       const placement = folder.place(record.slug, record.projection);
       if (!placement.ok) {
-        end(handle, 'failed', { error: placement.message, resourceId });
+        end(handle, 'failed', { error: incident(`the records folder cannot take ${resourceId} as it is`, placement.message), resourceId });
         continue;
       }
       try {
         store.noteWrite({ handle, file: placement.file, replacedText: await readIfExists(placement.file) });
         await replaceFile(placement.file, task.recordText);
       } catch (error) {
-        end(handle, 'failed', { error: `${placement.file}: could not write the record: ${messageOf(error)}`, resourceId });
+        end(handle, 'failed', { error: incident(`the record could not be written`, `${placement.file}: could not write the record of task ${handle}: ${messageOf(error)}`), resourceId });
         continue;
       }
       folder.claim(placement.file, record.slug, record.projection);
-      written.push({ handle, record });
+      written.push({ handle, record, file: path.resolve(placement.file) });
     }
-    if (written.length === 0) return;
 
-    const buildId = store.startBuild(written.length);
-    buildsStarted += 1;
-    for (const { handle } of written) moveTo(handle, 'building', { buildId });
-    log(`build #${buildId} started for ${counted(written.length, 'task')}`);
-    const outcome = await buildSite(abortBuild.signal);
-    store.finishBuild(buildId, outcome.ok, outcome.output);
-    log(`build #${buildId} ${outcome.ok ? 'succeeded' : 'failed'} in ${outcome.seconds.toFixed(1)} s`);
+    for (let build = 1; written.length > 0; build++) {
+      const buildId = store.startBuild(written.length);
+      buildsStarted += 1;
+      for (const { handle } of written) moveTo(handle, 'building', { buildId });
+      log(`build #${buildId} started for ${counted(written.length, 'task')}`);
+      const outcome = await buildSite(abortBuild.signal);
+      store.finishBuild(buildId, outcome.ok, outcome.output);
+      log(`build #${buildId} ${outcome.ok ? 'succeeded' : 'failed'} in ${outcome.seconds.toFixed(1)} s`);
+      if (outcome.ok) {
+        endBuilt(written);
+        return;
+      }
+      // Stopped for shutdown: the records stay written and the tasks resume on the next start.
+      if (abortBuild.signal.aborted) return;
 
-    if (outcome.ok) {
-      for (const { handle, record } of written) {
-        end(handle, 'complete', {
+      const lastWriterOf = new Map(written.map((entry) => [entry.file, entry]));
+      const foreign = new Map<string, Problem[]>();
+      const ours = new Map<string, Problem[]>();
+      for (const problem of outcome.problems ?? []) {
+        const file = path.resolve(problem.file);
+        const into = lastWriterOf.has(file) ? ours : foreign;
+        into.set(file, [...(into.get(file) ?? []), problem]);
+      }
+      const recordFault = foreign.size > 0 || ours.size > 0;
+      if (!recordFault || build === BUILDS_PER_BATCH) {
+        const failures = await restore(written.map((entry) => entry.handle));
+        const error = incident(`the site build failed`, `build #${buildId} failed for ${counted(written.length, 'task')} (${written.map((entry) => entry.handle).join(', ')}); ${failures.length === 0 ? 'the records folder was put back' : failures.join('; ')}. Build output:\n${outcome.output}`);
+        for (const { handle, record } of written) end(handle, 'failed', { error, resourceId: resourceIdOf(record.slug, record.projection) });
+        return;
+      }
+      await setAsideBroken(foreign);
+      // A record the whole site refuses (a clash with another file) fails alone; the others build again without it.
+      for (const [file, problems] of ours) {
+        const { handle, record } = lastWriterOf.get(file)!;
+        for (const line of await restore([handle])) log(`build #${buildId}: ${line}`);
+        const shown = problems.map((problem) => ({ pointer: problem.pointer, message: problem.message }));
+        end(handle, 'failed', {
+          error: shown.map((problem) => formatProblem({ severity: 'error', file: 'record', ...problem })).join('\n'),
+          problems: shown,
           resourceId: resourceIdOf(record.slug, record.projection),
-          pageUrl: absoluteUrl(pagePath(record.slug, record.projection), site),
         });
       }
-      return;
+      written = written.filter((entry) => !ours.has(entry.file) || lastWriterOf.get(entry.file) !== entry);
     }
-    // Stopped for shutdown: the records stay written and the tasks resume on the next start.
-    if (abortBuild.signal.aborted) return;
-    const restoreErrors: string[] = [];
-    for (const { file, replacedText } of store.writtenRecords(written.map((entry) => entry.handle))) {
-      await replaceFile(file, replacedText).catch((error: unknown) => restoreErrors.push(`${file}: could not be put back: ${messageOf(error)}`));
+  };
+
+  /** Ends a built batch: the last write of each file went live; earlier writes of it in the batch were superseded. */
+  const endBuilt = (written: Array<{ handle: string; record: GarmentRecord; file: string }>) => {
+    const lastWriterOf = new Map(written.map((entry) => [entry.file, entry.handle]));
+    for (const { handle, record, file } of written) {
+      const resourceId = resourceIdOf(record.slug, record.projection);
+      const winner = lastWriterOf.get(file)!;
+      if (winner === handle) {
+        end(handle, 'complete', { resourceId, pageUrl: absoluteUrl(pagePath(record.slug, record.projection), site) });
+      } else {
+        end(handle, 'superseded', {
+          resourceId,
+          supersededBy: winner,
+          error: `a later publish of ${resourceId} (handle ${winner}) went into the same site build, so its content is live and this task's never was`,
+        });
+      }
     }
-    for (const line of restoreErrors) log(`build #${buildId}: ${line}`);
-    const restored = restoreErrors.length === 0
-      ? 'the records folder was put back as it was'
-      : `putting the records folder back failed for ${restoreErrors.length} file(s)`;
-    const error = [`site build #${buildId} failed, so the record was not published; ${restored}. Build output:`, lastLines(outcome.output, BUILD_OUTPUT_LINES)].join('\n');
-    for (const { handle, record } of written) end(handle, 'failed', { error, resourceId: resourceIdOf(record.slug, record.projection) });
   };
 
   const queue = createCoalescingQueue<string>({ run: runBatch, gatherMs });
@@ -171,26 +265,28 @@ export function createPublisher(options: PublisherOptions): Publisher {
     if (task === undefined || task.resultJson !== null || stopping) return;
     try {
       moveTo(handle, 'validating');
-      const checked = checkRecord(task.recordText);
-      if ('errors' in checked) {
-        end(handle, 'failed', { error: listErrors(checked.errors), resourceId: '' });
+      const checked = checkSubmittedRecord(task.recordText);
+      if ('problems' in checked) {
+        end(handle, 'failed', {
+          error: checked.problems.map(formatProblem).join('\n'),
+          problems: checked.problems.map(({ pointer, message }) => ({ pointer, message })),
+          resourceId: '',
+        });
         return;
       }
       moveTo(handle, 'waiting', { resourceId: resourceIdOf(checked.record.slug, checked.record.projection) });
       await queue.submit(handle);
     } catch (error) {
-      log(`task ${handle}: internal error: ${messageOf(error)}`);
-      end(handle, 'failed', { error: `internal error while publishing: ${messageOf(error)}`, resourceId: store.getTask(handle)?.resourceId ?? '' });
+      end(handle, 'failed', {
+        error: incident('publishing failed inside the service', `task ${handle}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+        resourceId: store.getTask(handle)?.resourceId ?? '',
+      });
     }
   };
 
   return {
-    submit({ organizationId, recordText, callbackUrl }) {
-      const handle = randomUUID();
-      const task = store.insertTask({ handle, organizationId, callbackUrl, recordText });
-      log(`task ${handle} queued for organization ${organizationId}${callbackUrl === null ? '' : ' with a callback'}`);
+    start(handle) {
       track(runTask(handle));
-      return task;
     },
 
     resume() {
@@ -204,6 +300,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
     get buildsStarted() {
       return buildsStarted;
+    },
+
+    get brokenRecordFiles() {
+      return brokenRecordFiles;
     },
 
     async stop({ graceMs = 30_000 } = {}) {
@@ -225,14 +325,4 @@ function messageOf(error: unknown): string {
 function firstLine(text: string): string {
   const [first = '', ...rest] = text.split('\n');
   return rest.length > 0 ? `${first} (+${counted(rest.length, 'more line')})` : first;
-}
-
-function listErrors(errors: string[]): string {
-  if (errors.length <= ERROR_LINES) return errors.join('\n');
-  return [...errors.slice(0, ERROR_LINES), `… and ${errors.length - ERROR_LINES} more errors`].join('\n');
-}
-
-function lastLines(text: string, count: number): string {
-  const lines = text.split('\n');
-  return lines.length > count ? [`… ${lines.length - count} earlier lines left out`, ...lines.slice(-count)].join('\n') : text;
 }

@@ -8,6 +8,8 @@ import { staticFilesHandler } from '../serve/static-files.ts';
 import { openOutbox, type AttemptSummary } from '../webhooks/index.ts';
 import { createApiHandler } from './api.ts';
 import { createPublisher } from './publisher.ts';
+import { readGarmentSlugs } from './records-folder.ts';
+import type { SubmissionContext } from './submission.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './request-body.ts';
 import { runSiteBuildProcess, type SiteBuildOutcome, type SiteBuildTarget } from './site-build-process.ts';
 import { openPublishStore } from './store.ts';
@@ -33,6 +35,8 @@ export interface PublishServiceOptions {
   trustedCa?: string | Buffer;
   /** Test only: shifts the outbox clock, so a retry scheduled minutes ahead is due now. */
   webhookClockOffsetMs?: number;
+  /** Test only: how long a delivery attempt may take; default 10 s (spec section 8). */
+  webhookTimeoutMs?: number;
   /** How the site is rebuilt; default the build CLI in a child process. */
   buildSite?: (target: SiteBuildTarget, signal: AbortSignal) => Promise<SiteBuildOutcome>;
   /** Where log lines go; default stdout with a timestamp. */
@@ -45,6 +49,8 @@ export interface PublishService {
   url: string;
   site: string;
   server: Server;
+  /** What `submitPublish(submission, …)` (submission.ts), the one way every front (HTTP, MCP) makes a task, works with. */
+  submission: SubmissionContext;
   /** Stops accepting, finishes or parks the work in hand, closes the databases. */
   close(options?: { graceMs?: number }): Promise<void>;
 }
@@ -69,9 +75,14 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     policy,
     ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
     now: () => Date.now() + webhookClockOffsetMs,
+    ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
     onAttempt: (attempt) => log(describeAttempt(attempt)),
     onError: (error) => log(`webhook outbox error: ${error instanceof Error ? error.message : String(error)}`),
   });
+
+  // Garments already in the folder belong to nobody until an operator names an owner (admin `garment adopt` or `grant`).
+  const found = store.owners.noteFound(await readGarmentSlugs(recordsDir));
+  if (found.length > 0) log(`records folder: ${found.length} garment(s) found with no owner; publishable after "npm run admin -- garment adopt" or "garment grant"`);
 
   let closing = false;
   let handleApi: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | undefined;
@@ -140,8 +151,10 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     ...(options.gatherMs === undefined ? {} : { gatherMs: options.gatherMs }),
     log,
   });
+  const submission: SubmissionContext = { store, publisher, recordsDir, callbackPolicy: policy, log };
   handleApi = createApiHandler({
     store,
+    submission,
     publisher,
     outbox,
     callbackPolicy: policy,
@@ -155,6 +168,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     url,
     site,
     server,
+    submission,
     async close({ graceMs = 30_000 } = {}) {
       if (closing) return;
       closing = true;
@@ -172,6 +186,6 @@ export async function startPublishService(options: PublishServiceOptions): Promi
 }
 
 function describeAttempt(attempt: AttemptSummary): string {
-  const answer = attempt.status === null ? attempt.error : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}`;
+  const answer = attempt.status === null ? attempt.error : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}${attempt.retryAfter === null ? '' : `, Retry-After ${attempt.retryAfter}`}`;
   return `webhook ${attempt.handle} attempt ${attempt.attemptNumber}: ${attempt.accepted ? 'accepted' : 'failed'}, ${answer}, ${attempt.durationMs} ms`;
 }

@@ -1,8 +1,12 @@
-import { openDurableDatabase } from '../sqlite-database.ts';
+import { openDurableDatabase, type DurableDatabase } from '../sqlite-database.ts';
 import { randomBytes } from 'node:crypto';
 import { GarmentPressError } from '../errors.ts';
 import { createApiKey, createSigningSecret, hashApiKey } from './keys.ts';
-import { STAGES, type StageName, type Task, type TaskStatus } from './tasks.ts';
+import { openGarmentOwners, type GarmentOwners } from './garment-owners.ts';
+import { PUBLISH_TOOL, STAGES, type StageName, type Task, type TaskStatus, type TerminalStatus } from './tasks.ts';
+
+/** How long an Idempotency-Key is remembered: 24 hours, as Stripe does. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** Thrown when an admin command names an organization or key that does not exist. */
 export class UnknownOrganizationError extends GarmentPressError {}
@@ -27,12 +31,32 @@ export interface ApiKeySummary {
 
 /** The terminal fields of a task, with the projection text served from then on. */
 export interface TaskOutcome {
-  status: 'complete' | 'failed';
+  status: TerminalStatus;
   error: string;
   resourceId: string;
   pageUrl: string;
+  supersededBy: string | null;
   resultJson: string;
 }
+
+/** A new task, with the Idempotency-Key it came with (and a digest of its request) if any. */
+export interface NewTask {
+  handle: string;
+  organizationId: string;
+  tool: string;
+  callbackUrl: string | null;
+  recordText: string;
+  idempotency?: { key: string; requestDigest: string };
+}
+
+/**
+ * What inserting a task did: stored it, found the task an earlier request with the same
+ * Idempotency-Key and request made (within 24 h), or found that key used for another request.
+ */
+export type TaskInsertion =
+  | { kind: 'created'; task: Task }
+  | { kind: 'replayed'; task: Task }
+  | { kind: 'key_reused'; handle: string };
 
 /** What a task wrote into the records folder, so a failed build can put it back. */
 export interface WrittenRecord {
@@ -63,6 +87,8 @@ interface TaskRow {
   record_text: string;
   result_json: string | null;
   created_at: number;
+  tool: string;
+  superseded_by: string | null;
 }
 
 const SCHEMA = `
@@ -83,7 +109,8 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS tasks (
     handle TEXT PRIMARY KEY,
     organization_id TEXT NOT NULL REFERENCES organizations (id),
-    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'complete', 'failed')),
+    status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'complete', 'failed', 'superseded')),
+    tool TEXT NOT NULL DEFAULT '${PUBLISH_TOOL}',
     stage TEXT NOT NULL,
     progress REAL NOT NULL,
     error TEXT NOT NULL DEFAULT '',
@@ -99,11 +126,12 @@ const SCHEMA = `
     build_id INTEGER,
     result_json TEXT,
     event_enqueued INTEGER NOT NULL DEFAULT 0,
+    superseded_by TEXT,
+    idempotency_key TEXT,
+    request_digest TEXT,
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL
   ) STRICT;
-  CREATE INDEX IF NOT EXISTS tasks_unfinished ON tasks (created_at) WHERE status IN ('queued', 'running');
-  CREATE INDEX IF NOT EXISTS tasks_event_pending ON tasks (created_at) WHERE event_enqueued = 0 AND callback_url IS NOT NULL AND result_json IS NOT NULL;
   CREATE TABLE IF NOT EXISTS builds (
     id INTEGER PRIMARY KEY,
     task_count INTEGER NOT NULL,
@@ -114,10 +142,26 @@ const SCHEMA = `
   ) STRICT;
 `;
 
-const TASK_COLUMNS = 'handle, organization_id, status, stage, progress, error, resource_id, page_url, callback_url, record_text, result_json, created_at';
+const INDEXES = `
+  CREATE INDEX IF NOT EXISTS tasks_unfinished ON tasks (created_at) WHERE status IN ('queued', 'running');
+  CREATE INDEX IF NOT EXISTS tasks_event_pending ON tasks (created_at) WHERE event_enqueued = 0 AND callback_url IS NOT NULL AND result_json IS NOT NULL;
+  CREATE UNIQUE INDEX IF NOT EXISTS tasks_idempotency ON tasks (organization_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
+`;
 
-/** Organizations, keys, secrets, tasks and builds in one SQLite database. */
-export interface PublishStore {
+/** Columns a task table made before issue 25 lacks; such a table is rebuilt (SQLite cannot change a CHECK in place). */
+const ADDED_TASK_COLUMNS = ['tool', 'superseded_by', 'idempotency_key', 'request_digest'];
+
+const TASK_COLUMNS = 'handle, organization_id, tool, status, stage, progress, error, resource_id, page_url, superseded_by, callback_url, record_text, result_json, created_at';
+
+/** Organizations, keys, secrets, tasks, builds and garment owners in one SQLite database, in parts by what they store. */
+export interface PublishStore extends AccountRecords, TaskRecords, BuildRecords {
+  /** Who owns which garment. */
+  readonly owners: GarmentOwners;
+  close(): void;
+}
+
+/** Organizations, their API keys (hashes only) and their signing secrets. */
+export interface AccountRecords {
   /** Creates an organization; returns it. */
   createOrganization(name: string): Organization;
   listOrganizations(): Organization[];
@@ -132,9 +176,15 @@ export interface PublishStore {
   signingSecret(organizationId: string): string;
   /** Replaces the signing secret; the old one stops verifying at once. Returns the new one. */
   rotateSigningSecret(organizationId: string): string;
+}
 
-  /** Stores a new task, queued. */
-  insertTask(task: { handle: string; organizationId: string; callbackUrl: string | null; recordText: string }): Task;
+/** Publish tasks: their stages, what they wrote into the records folder, their outcomes. */
+export interface TaskRecords {
+  /**
+   * Stores a new task, queued, unless its Idempotency-Key was used in the last 24 hours: then the
+   * earlier task is returned (same request) or the reuse reported (another request).
+   */
+  insertTask(task: NewTask, now?: number): TaskInsertion;
   getTask(handle: string): Task | undefined;
   /** Moves an unfinished task to a stage; `resourceId` and `buildId` are set when given. Returns false if it had already ended. */
   setStage(handle: string, stage: StageName, fields?: { resourceId?: string; buildId?: number }): boolean;
@@ -152,17 +202,23 @@ export interface PublishStore {
   tasksAwaitingEvent(): Task[];
   /** Counts tasks by status. */
   taskCounts(): Record<TaskStatus, number>;
+}
 
+/** Site builds run for tasks, with their output for the operator. */
+export interface BuildRecords {
   /** Records a build's start; returns its number. */
   startBuild(taskCount: number): number;
   finishBuild(id: number, ok: boolean, output: string): void;
   buildCounts(): BuildCounts;
-  close(): void;
 }
 
 /** Opens (creating if needed) the service database at `path`: WAL, full sync, foreign keys. */
 export function openPublishStore(path: string): PublishStore {
-  const { db, inTransaction } = openDurableDatabase(path, SCHEMA);
+  const database = openDurableDatabase(path, SCHEMA);
+  const { db, inTransaction } = database;
+  migrateTasks(database);
+  db.exec(INDEXES);
+  const owners = openGarmentOwners(database);
 
   const selectOrganization = db.prepare('SELECT id, name, signing_secret, created_at FROM organizations WHERE id = ?');
   const selectTask = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks WHERE handle = ?`);
@@ -239,14 +295,24 @@ export function openPublishStore(path: string): PublishStore {
       });
     },
 
-    insertTask({ handle, organizationId, callbackUrl, recordText }) {
-      const now = Date.now();
-      const { status, stage, progress } = STAGES.queued;
-      db.prepare(`
-        INSERT INTO tasks (handle, organization_id, status, stage, progress, callback_url, record_text, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(handle, organizationId, status, stage, progress, callbackUrl, recordText, now, now);
-      return toTask(selectTask.get(handle) as unknown as TaskRow);
+    insertTask({ handle, organizationId, tool, callbackUrl, recordText, idempotency }, now = Date.now()) {
+      return inTransaction((): TaskInsertion => {
+        if (idempotency !== undefined) {
+          const earlier = db.prepare(`SELECT ${TASK_COLUMNS}, request_digest FROM tasks WHERE organization_id = ? AND idempotency_key = ?`)
+            .get(organizationId, idempotency.key) as (TaskRow & { request_digest: string }) | undefined;
+          if (earlier !== undefined && earlier.created_at > now - IDEMPOTENCY_WINDOW_MS) {
+            return earlier.request_digest === idempotency.requestDigest ? { kind: 'replayed', task: toTask(earlier) } : { kind: 'key_reused', handle: earlier.handle };
+          }
+          // Past its 24 hours the key is free again.
+          if (earlier !== undefined) db.prepare('UPDATE tasks SET idempotency_key = NULL WHERE handle = ?').run(earlier.handle);
+        }
+        const { status, stage, progress } = STAGES.queued;
+        db.prepare(`
+          INSERT INTO tasks (handle, organization_id, tool, status, stage, progress, callback_url, record_text, idempotency_key, request_digest, created_at, updated_at)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(handle, organizationId, tool, status, stage, progress, callbackUrl, recordText, idempotency?.key ?? null, idempotency?.requestDigest ?? null, now, now);
+        return { kind: 'created', task: toTask(selectTask.get(handle) as unknown as TaskRow) };
+      });
     },
 
     getTask(handle) {
@@ -288,7 +354,7 @@ export function openPublishStore(path: string): PublishStore {
       const { stage, progress } = STAGES[outcome.status];
       const { changes } = db.prepare(`
         UPDATE tasks SET status = :status, stage = :stage, progress = :progress, error = :error,
-          resource_id = :resourceId, page_url = :pageUrl, result_json = :resultJson, updated_at = :now
+          resource_id = :resourceId, page_url = :pageUrl, superseded_by = :supersededBy, result_json = :resultJson, updated_at = :now
         WHERE handle = :handle AND status IN ('queued', 'running')`,
       ).run({ ...outcome, stage, progress, now: Date.now(), handle });
       return changes === 1;
@@ -312,7 +378,7 @@ export function openPublishStore(path: string): PublishStore {
     },
 
     taskCounts() {
-      const counts: Record<TaskStatus, number> = { queued: 0, running: 0, complete: 0, failed: 0 };
+      const counts: Record<TaskStatus, number> = { queued: 0, running: 0, complete: 0, failed: 0, superseded: 0 };
       const rows = db.prepare('SELECT status, COUNT(*) AS n FROM tasks GROUP BY status').all() as unknown as Array<{ status: TaskStatus; n: number }>;
       for (const row of rows) counts[row.status] = row.n;
       return counts;
@@ -333,10 +399,23 @@ export function openPublishStore(path: string): PublishStore {
       return { started: row.started, succeeded: row.succeeded, failed: row.failed };
     },
 
+    owners,
+
     close() {
       db.close();
     },
   };
+}
+
+/** Rebuilds a task table made before issue 25 with today's columns and CHECK, keeping every row. */
+function migrateTasks({ db, inTransaction }: DurableDatabase): void {
+  const columns = (db.prepare('PRAGMA table_info(tasks)').all() as Array<{ name: string }>).map((column) => column.name);
+  if (ADDED_TASK_COLUMNS.every((name) => columns.includes(name))) return;
+  inTransaction(() => {
+    db.exec('DROP INDEX IF EXISTS tasks_unfinished; DROP INDEX IF EXISTS tasks_event_pending; ALTER TABLE tasks RENAME TO tasks_before_issue_25');
+    db.exec(SCHEMA);
+    db.exec(`INSERT INTO tasks (${columns.join(', ')}) SELECT ${columns.join(', ')} FROM tasks_before_issue_25; DROP TABLE tasks_before_issue_25`);
+  });
 }
 
 interface OrganizationRow {
@@ -354,12 +433,14 @@ function toTask(row: TaskRow): Task {
   return {
     handle: row.handle,
     organizationId: row.organization_id,
+    tool: row.tool,
     status: row.status,
     stage: row.stage,
     progress: row.progress,
     error: row.error,
     resourceId: row.resource_id,
     pageUrl: row.page_url,
+    supersededBy: row.superseded_by,
     callbackUrl: row.callback_url,
     recordText: row.record_text,
     resultJson: row.result_json,

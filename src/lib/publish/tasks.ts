@@ -1,7 +1,11 @@
-/** Where a task stands; `complete` and `failed` are terminal. */
-export type TaskStatus = 'queued' | 'running' | 'complete' | 'failed';
+/**
+ * Where a task stands. `complete`, `failed` and `superseded` are terminal; `superseded` is a
+ * failure status (spec 2.3): a later publish of the same garment went into the same build, so this
+ * task's content never went live.
+ */
+export type TaskStatus = 'queued' | 'running' | 'complete' | 'failed' | 'superseded';
 
-/** The tool name events carry (spec 2.2 `tool`). */
+/** The tool name events carry (spec 2.2 `tool`) for publishes through the HTTP API. */
 export const PUBLISH_TOOL = 'garments.publish';
 
 /** Event names: `<category>.completed` and `<category>.failed` with category `publish`. */
@@ -16,26 +20,40 @@ export const STAGES = {
   building: { status: 'running', stage: 'building site', progress: 0.5 },
   complete: { status: 'complete', stage: 'complete', progress: 1 },
   failed: { status: 'failed', stage: 'failed', progress: 1 },
+  superseded: { status: 'superseded', stage: 'superseded', progress: 1 },
 } as const satisfies Record<string, { status: TaskStatus; stage: string; progress: number }>;
 
 /** A stage's key in STAGES. */
 export type StageName = keyof typeof STAGES;
 
+/** A terminal status. */
+export type TerminalStatus = 'complete' | 'failed' | 'superseded';
+
+/** One thing wrong with the caller's record: where (a JSON pointer into it, '' for the whole) and what. */
+export interface RecordProblem {
+  pointer: string;
+  message: string;
+}
+
 /** A publish task as the service keeps it. */
 export interface Task {
   handle: string;
   organizationId: string;
+  /** The tool the task was created through (the event's `tool`). */
+  tool: string;
   status: TaskStatus;
   stage: string;
   progress: number;
-  /** Empty unless failed. */
+  /** Empty unless failed or superseded. */
   error: string;
   /** `<slug>/<projection>` once the record is known to be valid, else ''. */
   resourceId: string;
   /** The page's absolute URL once complete, else ''. */
   pageUrl: string;
+  /** The task whose record of the same garment went live instead of this one's; null unless superseded. */
+  supersededBy: string | null;
   callbackUrl: string | null;
-  /** The record as it will be written: pretty-printed JSON. */
+  /** The record's text exactly as the client sent it. */
   recordText: string;
   /** The get_generation text fixed at the terminal state; null until then. */
   resultJson: string | null;
@@ -52,15 +70,22 @@ export interface GenerationProjection {
   stage: string;
   page_url: string;
   error: string;
+  /** Every problem found in the caller's record; empty unless the record was refused. */
+  problems: RecordProblem[];
+  /** The handle whose publish of the same garment went live instead; null unless superseded. */
+  superseded_by: string | null;
 }
 
-/** True at `complete` and `failed`. */
-export function isTerminal(status: TaskStatus): boolean {
-  return status === 'complete' || status === 'failed';
+/** True at `complete`, `failed` and `superseded`. */
+export function isTerminal(status: TaskStatus): status is TerminalStatus {
+  return status === 'complete' || status === 'failed' || status === 'superseded';
 }
 
-/** Returns the get_generation projection of a task; `error` is '' unless it failed. */
-export function projectTask(task: Omit<Task, 'recordText' | 'resultJson' | 'callbackUrl' | 'organizationId' | 'createdAt'>): GenerationProjection {
+/** What projectTask reads of a task. */
+export type ProjectedTask = Pick<Task, 'handle' | 'resourceId' | 'status' | 'progress' | 'stage' | 'pageUrl' | 'error' | 'supersededBy'> & { problems?: RecordProblem[] };
+
+/** Returns the get_generation projection of a task; `error` is '' while it has not failed. */
+export function projectTask(task: ProjectedTask): GenerationProjection {
   return {
     handle: task.handle,
     resource_id: task.resourceId,
@@ -69,7 +94,9 @@ export function projectTask(task: Omit<Task, 'recordText' | 'resultJson' | 'call
     progress: task.progress,
     stage: task.stage,
     page_url: task.pageUrl,
-    error: task.status === 'failed' ? task.error : '',
+    error: task.status === 'failed' || task.status === 'superseded' ? task.error : '',
+    problems: task.problems ?? [],
+    superseded_by: task.supersededBy,
   };
 }
 

@@ -51,12 +51,16 @@ export function checkCallbackUrlForm(input: string, policy: CallbackUrlPolicy = 
   } catch {
     return refuse('not an absolute URL');
   }
+  const repair = silentRepair(input);
+  if (repair !== undefined) return refuse(repair);
   if (url.protocol !== 'https:') return refuse(`scheme must be https, got ${url.protocol.slice(0, -1)}`);
   if (url.username !== '' || url.password !== '') return refuse('credentials (user:password@) are not allowed');
   const host = hostOf(url);
   if (isIP(host) !== 0) {
     const refusedClass = refusedAddressClass(host, policy);
-    return refusedClass === undefined ? { allowed: true, url } : refuse(`address ${host} is ${refusedClass}`);
+    if (refusedClass !== undefined) return refuse(`address ${host} is ${refusedClass}`);
+    const numericHost = unusualIpv4Form(input, url);
+    return numericHost === undefined ? { allowed: true, url } : refuse(numericHost);
   }
   const nameRefusal = refuseHostName(host, policy);
   return nameRefusal === undefined ? { allowed: true, url } : refuse(nameRefusal);
@@ -103,6 +107,44 @@ export function createGuardedLookup(policy: CallbackUrlPolicy = {}): SocketLooku
 export async function resolveWithSystemDns(hostname: string): Promise<string[]> {
   const answers = await systemLookup(hostname, { all: true, order: 'verbatim' });
   return answers.map((answer) => answer.address);
+}
+
+/** Characters URL parsing percent-encodes without a word, outside the host. */
+const ENCODED_SILENTLY = /["<>`{}^]|[^\x00-\x7F]/;
+
+/**
+ * Says what URL parsing would silently change in `input` (the WHATWG URL standard strips outer
+ * spaces and controls, drops tabs and newlines, reads \ as /, adds missing slashes and percent-
+ * encodes some characters), or undefined when it is taken as written. A URL stored as given
+ * and repaired when sent would reach another address than the one the caller wrote.
+ * @example silentRepair(' https://hooks.example.com/') → 'starts with whitespace; remove it'
+ */
+export function silentRepair(input: string): string | undefined {
+  if (/^[\s\u0000-\u001F]/.test(input)) return 'starts with whitespace or a control character; remove it';
+  if (/[\s\u0000-\u001F]$/.test(input)) return 'ends with whitespace or a control character; remove it';
+  const control = /[\u0000-\u001F\u007F-\u009F]/.exec(input);
+  if (control !== null) return `holds a control character (U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}) at index ${control.index}, which URL parsing would drop or encode; remove it`;
+  const space = /\s/.exec(input);
+  if (space !== null) return `holds a space at index ${space.index}; percent-encode it as %20`;
+  if (input.includes('\\')) return 'holds a backslash, which URL parsing reads as /; write / or %5C';
+  // Other schemes are refused as such once parsed.
+  const scheme = /^(https):/i.exec(input);
+  if (scheme !== null && !input.startsWith('//', scheme[0].length)) return `expected // after ${scheme[0]}`;
+  if (scheme !== null && input.startsWith('///', scheme[0].length)) return `expected a host after ${scheme[0]}//, got another /`;
+  const authorityEnd = scheme === null ? 0 : input.slice(scheme[0].length + 2).search(/[/?#]|$/) + scheme[0].length + 2;
+  const rest = input.slice(authorityEnd);
+  const encoded = ENCODED_SILENTLY.exec(rest);
+  if (encoded !== null) return `holds ${JSON.stringify(encoded[0])} at index ${authorityEnd + encoded.index}, which URL parsing would percent-encode; encode it yourself`;
+  const badEscape = /%(?![0-9A-Fa-f]{2})/.exec(rest);
+  if (badEscape !== null) return `holds a % at index ${authorityEnd + badEscape.index} that starts no %XX escape; write it as %25`;
+  return undefined;
+}
+
+/** Refuses an IPv4 host written in a form URL parsing rewrites (hex, octal, fewer than four parts). */
+function unusualIpv4Form(input: string, url: URL): string | undefined {
+  if (isIP(url.hostname) !== 4) return undefined;
+  const written = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^:/?#]*)/.exec(input)?.[1]?.replace(/\.$/, '');
+  return written === undefined || written === url.hostname ? undefined : `host ${written} is an unusual IPv4 form that URL parsing reads as ${url.hostname}; write ${url.hostname}`;
 }
 
 async function resolveAllowedAddresses(host: string, policy: CallbackUrlPolicy): Promise<string[]> {

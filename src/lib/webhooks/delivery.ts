@@ -38,7 +38,17 @@ export interface DeliveryOptions {
   trustedCa?: string | Buffer;
   /** Per-attempt limit in milliseconds; default 10 000. */
   timeoutMs?: number;
+  /** Starts the attempt's timeout; returns its cancel. Default setTimeout: tests pass their own to fire it when they choose. */
+  startTimer?: StartTimer;
 }
+
+/** Calls `onTimeout` after `ms` unless the returned function is called first. */
+export type StartTimer = (ms: number, onTimeout: () => void) => () => void;
+
+const startRealTimer: StartTimer = (ms, onTimeout) => {
+  const timer = setTimeout(onTimeout, ms);
+  return () => clearTimeout(timer);
+};
 
 /** What happened to one attempt. */
 export interface AttemptResult {
@@ -51,6 +61,8 @@ export interface AttemptResult {
   /** The answer's first bytes, decoded as UTF-8. */
   responseBodyStart: string;
   durationMs: number;
+  /** The receiver's Retry-After on a 429 or 503, as sent; null otherwise. */
+  retryAfter: string | null;
 }
 
 /** Builds one attempt's request: spec 2.2 body with `delivered_at` = now, spec 4.3 headers, signed now. */
@@ -75,7 +87,7 @@ export function prepareDelivery(event: CompletionEvent & { callbackUrl: string }
 
 /** Sends one prepared attempt: one POST, no redirects followed, addresses checked at connect time. */
 export async function sendDelivery(prepared: PreparedDelivery, options: DeliveryOptions = {}): Promise<AttemptResult> {
-  const { policy = {}, trustedCa, timeoutMs = DELIVERY_TIMEOUT_MS } = options;
+  const { policy = {}, trustedCa, timeoutMs = DELIVERY_TIMEOUT_MS, startTimer = startRealTimer } = options;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const formCheck = checkCallbackUrlForm(prepared.callbackUrl, policy);
@@ -99,11 +111,13 @@ export async function sendDelivery(prepared: PreparedDelivery, options: Delivery
     const settle = (error: string | null) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      cancelTimer();
       // The 'error' listener below stays attached, so whatever destroying emits is absorbed.
       req.destroy();
       const status = response?.statusCode ?? null;
+      const retryAfter = status === 429 || status === 503 ? response?.headers['retry-after'] : undefined;
       resolve({
+        retryAfter: retryAfter === undefined ? null : retryAfter.slice(0, 100),
         accepted: status !== null && status >= 200 && status < 300,
         status,
         error: error ?? describeRedirect(response),
@@ -112,7 +126,7 @@ export async function sendDelivery(prepared: PreparedDelivery, options: Delivery
       });
     };
     // Once the status is known, running out of time only stops reading the body.
-    const timer = setTimeout(() => settle(response === undefined ? `timed out after ${timeoutMs} ms` : null), timeoutMs);
+    const cancelTimer = startTimer(timeoutMs, () => settle(response === undefined ? `timed out after ${timeoutMs} ms` : null));
     req.on('response', (res) => {
       response = res;
       res.on('data', (chunk: Buffer) => {
@@ -141,5 +155,5 @@ function describeRedirect(response: IncomingMessage | undefined): string | null 
 }
 
 function failed(error: string, durationMs: number): AttemptResult {
-  return { accepted: false, status: null, error, responseBodyStart: '', durationMs };
+  return { accepted: false, status: null, error, responseBodyStart: '', durationMs, retryAfter: null };
 }

@@ -45,7 +45,7 @@ export function assertCompletionEvent(event: CompletionEvent): void {
 
 /**
  * Returns the spec 2.2 body; `dataJson` is spliced in unchanged so `data` matches get_generation byte for byte.
- * @example buildEventBody(event, new Date(0)) → '{"event":"design.completed",…,"delivered_at":"1970-01-01T00:00:00.000Z","data":{…}}'
+ * @example buildEventBody(event, new Date(0)) → '{"event":"publish.completed",…,"delivered_at":"1970-01-01T00:00:00.000Z","data":{…}}'
  */
 export function buildEventBody(event: CompletionEvent, deliveredAt: Date): string {
   const fields = [

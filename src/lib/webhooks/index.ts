@@ -12,4 +12,6 @@ export { createEventDeduplicator } from './dedupe.ts';
 export type { EventDeduplicator } from './dedupe.ts';
 export { openOutbox, SECRET_WAIT_MS } from './outbox.ts';
 export type { Outbox, OutboxOptions, AttemptSummary } from './outbox.ts';
-export type { OutboxEntry, AttemptRecord, EntryState, AttemptOutcome } from './outbox-store.ts';
+export type { OutboxEntry, AttemptRecord, EntryState, AttemptOutcome, DeliveryRecord, DeliveryFilter, ResendResult } from './outbox-store.ts';
+export type { StartTimer } from './delivery.ts';
+export { silentRepair } from './callback-url.ts';

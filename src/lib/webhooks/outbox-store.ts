@@ -1,5 +1,5 @@
 import { openDurableDatabase } from '../sqlite-database.ts';
-import { nextAttemptAt } from './retry-schedule.ts';
+import { MAX_ATTEMPTS, nextAttemptAfter, parseRetryAfter } from './retry-schedule.ts';
 import type { CompletionEvent } from './event-body.ts';
 
 /** Where an outbox entry stands: still being attempted, accepted by the receiver, or given up. */
@@ -20,8 +20,25 @@ export interface OutboxEntry {
   attemptsMade: number;
   /** ISO time the next attempt is due; null once accepted or given up. */
   nextAttemptAt: string | null;
+  /** Attempts of the current round (the first, or since the last resend) before giving up: 5, or 1 for a test event. */
+  attemptLimit: number;
   createdAt: string;
 }
+
+/** An entry with every attempt made at it, oldest first: one event's delivery state. */
+export interface DeliveryRecord extends OutboxEntry {
+  attempts: AttemptRecord[];
+}
+
+/** Which deliveries to list. */
+export interface DeliveryFilter {
+  handle?: string;
+  event?: string;
+  state?: EntryState;
+}
+
+/** Why a resend was not scheduled, or the entry as rescheduled. */
+export type ResendResult = { ok: true; entry: OutboxEntry } | { ok: false; reason: 'not_found' | 'in_flight' };
 
 /** One recorded attempt, as the dashboard lists it. */
 export interface AttemptRecord {
@@ -43,6 +60,10 @@ export interface AttemptRecord {
   error: string | null;
   /** The first bytes of the receiver's answer. */
   responseBodyStart: string | null;
+  /** The receiver's Retry-After on a 429 or 503, as sent. */
+  retryAfter: string | null;
+  /** Whether that Retry-After set the next attempt's time (it asked for less than twice the scheduled delay). */
+  retryAfterHonoured: boolean;
   durationMs: number | null;
   startedAt: string;
   finishedAt: string | null;
@@ -64,6 +85,7 @@ export interface AttemptFinish {
   responseBodyStart: string;
   durationMs: number;
   finishedAt: number;
+  retryAfter: string | null;
 }
 
 interface EntryRow {
@@ -78,6 +100,9 @@ interface EntryRow {
   attempts_made: number;
   next_attempt_at: number | null;
   leased_attempt_id: number | null;
+  schedule_base: number;
+  attempt_limit: number;
+  lease_until: number | null;
   created_at: number;
 }
 
@@ -99,6 +124,8 @@ interface AttemptRow {
   duration_ms: number | null;
   started_at: number;
   finished_at: number | null;
+  retry_after: string | null;
+  retry_after_honoured: number | null;
 }
 
 interface ExpiredLeaseRow {
@@ -147,12 +174,29 @@ const SCHEMA = `
   ) STRICT;
 `;
 
-const ENTRY_COLUMNS = 'id, organization_id, callback_url, event, handle, tool, data_json, state, attempts_made, next_attempt_at, leased_attempt_id, created_at';
+/** Columns added after the tables were first made, added to older databases on open. */
+const ADDED_COLUMNS: Record<string, Record<string, string>> = {
+  webhook_outbox: {
+    // Attempts before the current round (a resend starts a new one), and the round's length.
+    schedule_base: 'INTEGER NOT NULL DEFAULT 0',
+    attempt_limit: `INTEGER NOT NULL DEFAULT ${MAX_ATTEMPTS}`,
+  },
+  webhook_attempts: {
+    retry_after: 'TEXT',
+    retry_after_honoured: 'INTEGER',
+  },
+};
+
+const ENTRY_COLUMNS = 'id, organization_id, callback_url, event, handle, tool, data_json, state, attempts_made, next_attempt_at, leased_attempt_id, schedule_base, attempt_limit, lease_until, created_at';
 
 /** SQLite persistence of the outbox; every state change is one transaction. */
 export interface OutboxStore {
   /** Inserts a pending entry due at `now` unless its handle exists; returns the entry and whether it is new. */
-  insertEntry(event: CompletionEvent & { callbackUrl: string }, now: number): { entry: OutboxEntry; created: boolean };
+  insertEntry(event: CompletionEvent & { callbackUrl: string }, now: number, attemptLimit?: number): { entry: OutboxEntry; created: boolean };
+  /** Makes an organization's entry due at `now` for a new round of attempts, unless an attempt is in flight. */
+  resend(organizationId: string, handle: string, now: number): ResendResult;
+  /** Lists an organization's deliveries (entries with their attempts), newest first, filtered. */
+  listDeliveries(organizationId: string, filter: DeliveryFilter, limit: number, beforeId: number | undefined): DeliveryRecord[];
   /** Returns the entry for a handle. */
   findEntry(handle: string): OutboxEntry | undefined;
   /** Settles leases that ran out: an unanswered attempt becomes interrupted and the entry is rescheduled. */
@@ -173,11 +217,15 @@ export interface OutboxStore {
 /** Opens (creating if needed) the outbox database at `path` in WAL mode with full sync. */
 export function openOutboxStore(path: string): OutboxStore {
   const { db, inTransaction } = openDurableDatabase(path, SCHEMA);
+  for (const [table, columns] of Object.entries(ADDED_COLUMNS)) {
+    const present = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((column) => column.name));
+    for (const [name, definition] of Object.entries(columns)) if (!present.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
+  }
 
   const sql = {
     insertEntry: db.prepare(`
-      INSERT INTO webhook_outbox (organization_id, callback_url, event, handle, tool, data_json, next_attempt_at, created_at)
-      VALUES (:organizationId, :callbackUrl, :event, :handle, :tool, :dataJson, :now, :now)
+      INSERT INTO webhook_outbox (organization_id, callback_url, event, handle, tool, data_json, next_attempt_at, attempt_limit, created_at)
+      VALUES (:organizationId, :callbackUrl, :event, :handle, :tool, :dataJson, :now, :attemptLimit, :now)
       ON CONFLICT (handle) DO NOTHING`),
     selectEntryByHandle: db.prepare(`SELECT ${ENTRY_COLUMNS} FROM webhook_outbox WHERE handle = ?`),
     selectExpiredLeases: db.prepare(`
@@ -204,8 +252,10 @@ export function openOutboxStore(path: string): OutboxStore {
     recordOutcome: db.prepare(`
       UPDATE webhook_attempts
       SET outcome = :outcome, status = :status, error = :error, response_body_start = :responseBodyStart,
-          duration_ms = :durationMs, finished_at = :finishedAt
+          duration_ms = :durationMs, finished_at = :finishedAt, retry_after = :retryAfter
       WHERE id = :attemptId`),
+    markRetryAfterHonoured: db.prepare('UPDATE webhook_attempts SET retry_after_honoured = ? WHERE id = ?'),
+    selectSchedule: db.prepare('SELECT schedule_base, attempt_limit FROM webhook_outbox WHERE id = ?'),
     selectLeaseOfAttempt: db.prepare('SELECT 1 FROM webhook_outbox WHERE id = ? AND leased_attempt_id = ?'),
     updateSchedule: db.prepare(`
       UPDATE webhook_outbox
@@ -218,15 +268,20 @@ export function openOutboxStore(path: string): OutboxStore {
       ORDER BY a.id DESC LIMIT :limit`),
   };
 
-  const rescheduleAfterFailure = (entryId: number, attemptNumber: number, failedAt: number) => {
-    const next = nextAttemptAt(attemptNumber, failedAt);
-    sql.updateSchedule.run({ state: next === null ? 'given_up' : 'pending', next, entryId });
+  /** Schedules the entry's next attempt after a failed one, or gives up at the end of its round. */
+  const rescheduleAfterFailure = (entryId: number, attemptNumber: number, failedAt: number, retryAfterMs: number | null = null, attemptId?: number) => {
+    const { schedule_base: base, attempt_limit: limit } = sql.selectSchedule.get(entryId) as { schedule_base: number; attempt_limit: number };
+    const inRound = attemptNumber - base;
+    const next = inRound >= limit ? null : nextAttemptAfter(inRound, failedAt, retryAfterMs);
+    if (attemptId !== undefined && retryAfterMs !== null) sql.markRetryAfterHonoured.run(next?.retryAfterHonoured === true ? 1 : 0, attemptId);
+    sql.updateSchedule.run({ state: next === null ? 'given_up' : 'pending', next: next?.at ?? null, entryId });
   };
 
   return {
-    insertEntry(event, now) {
+    insertEntry(event, now, attemptLimit = MAX_ATTEMPTS) {
       return inTransaction(() => {
         const { changes } = sql.insertEntry.run({
+          attemptLimit,
           organizationId: event.organizationId,
           callbackUrl: event.callbackUrl,
           event: event.event,
@@ -295,6 +350,7 @@ export function openOutboxStore(path: string): OutboxStore {
           responseBodyStart: finish.responseBodyStart,
           durationMs: finish.durationMs,
           finishedAt: finish.finishedAt,
+          retryAfter: finish.retryAfter,
           attemptId,
         });
         if (finish.accepted) {
@@ -304,9 +360,38 @@ export function openOutboxStore(path: string): OutboxStore {
         }
         // If the lease moved on, recovery has already counted this attempt and rescheduled the entry.
         if (sql.selectLeaseOfAttempt.get(attempt.entry_id, attemptId) !== undefined) {
-          rescheduleAfterFailure(attempt.entry_id, attempt.attempt_number, finish.finishedAt);
+          rescheduleAfterFailure(attempt.entry_id, attempt.attempt_number, finish.finishedAt, parseRetryAfter(finish.retryAfter ?? undefined, finish.finishedAt), attemptId);
         }
       });
+    },
+
+    resend(organizationId, handle, now) {
+      return inTransaction((): ResendResult => {
+        const row = sql.selectEntryByHandle.get(handle) as unknown as EntryRow | undefined;
+        if (row === undefined || row.organization_id !== organizationId) return { ok: false, reason: 'not_found' };
+        if (row.lease_until !== null) return { ok: false, reason: 'in_flight' };
+        db.prepare(`UPDATE webhook_outbox SET state = 'pending', next_attempt_at = ?, schedule_base = attempts_made WHERE id = ?`).run(now, row.id);
+        return { ok: true, entry: toEntry(sql.selectEntryByHandle.get(handle) as unknown as EntryRow) };
+      });
+    },
+
+    listDeliveries(organizationId, filter, limit, beforeId) {
+      const conditions = ['organization_id = :organizationId', 'id < :beforeId'];
+      if (filter.handle !== undefined) conditions.push('handle = :handle');
+      if (filter.event !== undefined) conditions.push('event = :event');
+      if (filter.state !== undefined) conditions.push('state = :state');
+      const rows = db.prepare(`SELECT ${ENTRY_COLUMNS} FROM webhook_outbox WHERE ${conditions.join(' AND ')} ORDER BY id DESC LIMIT :limit`).all({
+        organizationId,
+        beforeId: beforeId ?? Number.MAX_SAFE_INTEGER,
+        limit,
+        ...(filter.handle === undefined ? {} : { handle: filter.handle }),
+        ...(filter.event === undefined ? {} : { event: filter.event }),
+        ...(filter.state === undefined ? {} : { state: filter.state }),
+      }) as unknown as EntryRow[];
+      const attemptsOf = db.prepare(`
+        SELECT a.*, o.organization_id, o.event, o.handle, o.callback_url
+        FROM webhook_attempts a JOIN webhook_outbox o ON o.id = a.entry_id WHERE a.entry_id = ? ORDER BY a.attempt_number`);
+      return rows.map((row) => ({ ...toEntry(row), attempts: (attemptsOf.all(row.id) as unknown as AttemptRow[]).map(toAttempt) }));
     },
 
     listAttempts(organizationId, limit, beforeId) {
@@ -331,6 +416,7 @@ function toEntry(row: EntryRow): OutboxEntry {
     state: row.state,
     attemptsMade: row.attempts_made,
     nextAttemptAt: toIso(row.next_attempt_at),
+    attemptLimit: row.attempt_limit,
     createdAt: new Date(row.created_at).toISOString(),
   };
 }
@@ -351,6 +437,8 @@ function toAttempt(row: AttemptRow): AttemptRecord {
     status: row.status,
     error: row.error,
     responseBodyStart: row.response_body_start,
+    retryAfter: row.retry_after,
+    retryAfterHonoured: row.retry_after_honoured === 1,
     durationMs: row.duration_ms,
     startedAt: new Date(row.started_at).toISOString(),
     finishedAt: toIso(row.finished_at),

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { GarmentPressError } from '../errors.ts';
 import { checkCallbackUrlForm, CallbackUrlError } from './callback-url.ts';
 import type { CallbackUrlPolicy } from './callback-url.ts';
-import { prepareDelivery, sendDelivery, DELIVERY_TIMEOUT_MS } from './delivery.ts';
+import { prepareDelivery, sendDelivery, DELIVERY_TIMEOUT_MS, type StartTimer } from './delivery.ts';
 import { assertCompletionEvent } from './event-body.ts';
 import type { CompletionEvent } from './event-body.ts';
 import { openOutboxStore } from './outbox-store.ts';
-import type { AttemptRecord, OutboxEntry } from './outbox-store.ts';
+import type { AttemptRecord, DeliveryFilter, DeliveryRecord, OutboxEntry, ResendResult } from './outbox-store.ts';
 
 /** How long an event waits when its organization has no signing secret yet, before the secret is looked up again. */
 export const SECRET_WAIT_MS = 60_000;
@@ -21,6 +21,8 @@ export interface OutboxOptions {
   trustedCa?: string | Buffer;
   /** Per-attempt limit in milliseconds; default 10 000. */
   timeoutMs?: number;
+  /** Starts each attempt's timeout; tests pass their own so a timeout fires when they choose, not by the wall clock. */
+  startTimer?: StartTimer;
   /** Current time in epoch milliseconds; decides what is due. Default `Date.now`. */
   now?: () => number;
   /** How long a claimed entry stays with its worker before another may recover it; must exceed the timeout. Default 60 s, or twice a longer timeout. */
@@ -44,13 +46,24 @@ export interface AttemptSummary {
   accepted: boolean;
   status: number | null;
   error: string | null;
+  /** The receiver's Retry-After on a 429 or 503. */
+  retryAfter: string | null;
   durationMs: number;
 }
 
 /** The durable queue of completion events and the worker that delivers them. */
 export interface Outbox {
-  /** Stores an event for delivery, due now; a handle already stored is left as it is (one event per task). */
-  enqueue(event: CompletionEvent & { callbackUrl: string }): { entry: OutboxEntry; created: boolean };
+  /**
+   * Stores an event for delivery, due now; a handle already stored is left as it is (one event per
+   * task). `attemptLimit` (default 5) is 1 for a test event, which is not retried.
+   */
+  enqueue(event: CompletionEvent & { callbackUrl: string }, options?: { attemptLimit?: number }): { entry: OutboxEntry; created: boolean };
+  /** Sends an organization's event again now, with a new round of attempts; refused while an attempt is in flight. */
+  resend(organizationId: string, handle: string): ResendResult;
+  /** Resolves once the entry has a finished attempt numbered over `afterAttempts`, or when `timeoutMs` passes. */
+  waitForAttempt(handle: string, afterAttempts: number, timeoutMs: number): Promise<void>;
+  /** Lists an organization's deliveries, one per event with its attempts, newest first, for `GET /api/webhooks/deliveries`. */
+  listDeliveries(organizationId: string, filter?: DeliveryFilter, page?: { limit?: number; beforeId?: number }): DeliveryRecord[];
   /** Sends every attempt due now and records each; resolves to the number of attempts made. */
   runDue(): Promise<number>;
   /** Starts polling for due attempts in the background. */
@@ -72,6 +85,7 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
     policy = {},
     trustedCa,
     timeoutMs = DELIVERY_TIMEOUT_MS,
+    startTimer,
     now = Date.now,
     leaseMs = Math.max(60_000, 2 * timeoutMs),
     pollIntervalMs = 1000,
@@ -115,7 +129,7 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
     const { deliveryId } = prepared;
     const started = store.startAttempt(entry.id, owner, { deliveryId, requestHeaders: prepared.recordedHeaders, requestBody: prepared.body, startedAt });
     if (started === undefined) return false;
-    const result = await sendDelivery(prepared, { policy, trustedCa, timeoutMs });
+    const result = await sendDelivery(prepared, { policy, trustedCa, timeoutMs, ...(startTimer === undefined ? {} : { startTimer }) });
     store.finishAttempt(started.attemptId, { ...result, finishedAt: clock() });
     onAttempt?.({
       handle: entry.handle,
@@ -125,6 +139,7 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
       accepted: result.accepted,
       status: result.status,
       error: result.error,
+      retryAfter: result.retryAfter,
       durationMs: result.durationMs,
     });
     return true;
@@ -192,14 +207,26 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
   };
 
   return {
-    enqueue(event) {
+    enqueue(event, { attemptLimit } = {}) {
       assertCompletionEvent(event);
       const formCheck = checkCallbackUrlForm(event.callbackUrl, policy);
       if (!formCheck.allowed) throw new CallbackUrlError(formCheck.reason);
-      const enqueued = store.insertEntry(event, clock());
+      const enqueued = store.insertEntry(event, clock(), attemptLimit);
       wake?.();
       return enqueued;
     },
+    resend(organizationId, handle) {
+      const resent = store.resend(organizationId, handle, clock());
+      wake?.();
+      return resent;
+    },
+    async waitForAttempt(handle, afterAttempts, waitMs) {
+      const deadline = performance.now() + waitMs;
+      const finished = () => store.listDeliveries(store.findEntry(handle)?.organizationId ?? '', { handle }, 1, undefined)[0]?.attempts
+        .some((made) => made.attemptNumber > afterAttempts && made.outcome !== 'in_flight') === true;
+      while (!finished() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    },
+    listDeliveries: (organizationId, filter = {}, page = {}) => store.listDeliveries(organizationId, filter, page.limit ?? 50, page.beforeId),
     runDue,
     start() {
       if (running) return;

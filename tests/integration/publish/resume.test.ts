@@ -52,8 +52,8 @@ describe('starting the service again', () => {
     const queued = '11111111-1111-4111-8111-111111111111';
     const halfBuilt = '22222222-2222-4222-8222-222222222222';
     const recordText = (slug: string) => `${JSON.stringify(sampleRecordAs(slug), null, 2)}\n`;
-    store.insertTask({ handle: queued, organizationId, callbackUrl: null, recordText: recordText('resume-queued') });
-    store.insertTask({ handle: halfBuilt, organizationId, callbackUrl: null, recordText: recordText('resume-half-built') });
+    store.insertTask({ handle: queued, organizationId, tool: 'garments.publish', callbackUrl: null, recordText: recordText('resume-queued') });
+    store.insertTask({ handle: halfBuilt, organizationId, tool: 'garments.publish', callbackUrl: null, recordText: recordText('resume-half-built') });
     store.setStage(halfBuilt, 'building', { resourceId: 'resume-half-built/svc', buildId: 1 });
     store.close();
 
@@ -74,22 +74,24 @@ describe('starting the service again', () => {
     const { organizationId, key } = makeOrganization();
     const store = openPublishStore(path.join(options.dataDir, 'publish.db'));
     const handle = '33333333-3333-4333-8333-333333333333';
-    store.insertTask({ handle, organizationId, callbackUrl: 'https://127.0.0.1:9/hook', recordText: '{}\n' });
+    store.insertTask({ handle, organizationId, tool: 'garments.publish', callbackUrl: 'https://127.0.0.1:9/hook', recordText: '{}\n' });
     const resultJson = JSON.stringify({ handle, resource_id: '', status: 'failed', done: true, progress: 1, stage: 'failed', page_url: '', error: 'x' });
-    store.finishTask(handle, { status: 'failed', error: 'x', resourceId: '', pageUrl: '', resultJson });
+    store.finishTask(handle, { status: 'failed', error: 'x', resourceId: '', pageUrl: '', supersededBy: null, resultJson });
     store.close();
 
     for (let run = 0; run < 2; run += 1) {
       const service = await startPublishService(options);
       try {
-        const attempts = await eventually(async () => {
+        const deliveries = await eventually(async () => {
           const listed = (await call(service.url, '/api/webhooks/deliveries', { key })).json().deliveries;
-          return listed.length > 0 ? listed : undefined;
+          return listed.length > 0 && listed[0].attempts.some((attempt: { outcome: string }) => attempt.outcome !== 'in_flight') ? listed : undefined;
         }, 5000, 'the first attempt');
         // Port 9 is closed: the attempt fails and the next waits a minute, so one attempt in either run.
-        expect(attempts).toHaveLength(1);
-        expect(attempts[0]).toMatchObject({ handle, event: 'publish.failed', attempt_number: 1, outcome: 'failed' });
-        expect(attempts[0].request.body.endsWith(`"data":${resultJson}}`)).toBe(true);
+        expect(deliveries).toHaveLength(1);
+        expect(deliveries[0]).toMatchObject({ handle, event: 'publish.failed', outcome: 'pending', attempts_made: 1, next_attempt_at: expect.any(String) });
+        expect(deliveries[0].attempts).toHaveLength(1);
+        expect(deliveries[0].attempts[0]).toMatchObject({ attempt_number: 1, outcome: 'failed' });
+        expect(deliveries[0].attempts[0].request.body.endsWith(`"data":${resultJson}}`)).toBe(true);
       } finally {
         await service.close();
       }

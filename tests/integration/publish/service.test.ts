@@ -134,6 +134,8 @@ describe('npm run serve', () => {
       stage: 'complete',
       page_url: `https://garments.example/garments/${slug}/svc/`,
       error: '',
+      problems: [],
+      superseded_by: null,
     });
 
     const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the event');
@@ -157,8 +159,10 @@ describe('npm run serve', () => {
     expect(receiver.deliveries.filter((d) => d.event?.handle === handle)).toHaveLength(1);
 
     const listed = await call(service.url, '/api/webhooks/deliveries', { key: acme.api_key });
-    const attempt = listed.json().deliveries.find((entry: { handle: string }) => entry.handle === handle);
-    expect(attempt).toMatchObject({ attempt_number: 1, outcome: 'accepted', status: 200, event: 'publish.completed', response_body_start: 'ok' });
+    const listedDelivery = listed.json().deliveries.find((entry: { handle: string }) => entry.handle === handle);
+    expect(listedDelivery).toMatchObject({ outcome: 'delivered', event: 'publish.completed', attempts_made: 1 });
+    const [attempt] = listedDelivery.attempts;
+    expect(attempt).toMatchObject({ attempt_number: 1, outcome: 'accepted', status: 200, response_body_start: 'ok' });
     expect(attempt.request.headers['X-Svc-Signature']).toMatch(/^t=\d+,v1=\[redacted\]$/);
     expect(listed.text).not.toContain(secret);
   }, 90_000);
@@ -235,8 +239,8 @@ describe('npm run serve', () => {
     expect(JSON.parse(text).status).toBe('complete');
     // Pending: the first attempt is recorded as failed and the next is a minute away.
     await eventually(async () => {
-      const listed = (await call(service.url, '/api/webhooks/deliveries', { key: acme.api_key })).json().deliveries;
-      return listed.some((entry: { handle: string; outcome: string; status: number }) => entry.handle === handle && entry.outcome === 'failed' && entry.status === 503) ? true : undefined;
+      const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${handle}`, { key: acme.api_key })).json().deliveries;
+      return listed?.outcome === 'pending' && listed.attempts.some((attempt: { outcome: string; status: number }) => attempt.outcome === 'failed' && attempt.status === 503) ? true : undefined;
     }, 15_000, 'the first, failing attempt to be recorded');
 
     service.child.kill('SIGKILL');
@@ -248,10 +252,10 @@ describe('npm run serve', () => {
     expect(delivery!.rawBody.endsWith(`"data":${text}}`)).toBe(true);
     expect(receiver.acceptedFor(handle)).toHaveLength(1);
     expect((await call(service.url, `/api/generations/${handle}`, { key: acme.api_key })).text).toBe(text);
-    const attempts = (await call(service.url, '/api/webhooks/deliveries', { key: acme.api_key })).json().deliveries
-      .filter((entry: { handle: string }) => entry.handle === handle)
-      .map((entry: { attempt_number: number; outcome: string; status: number }) => [entry.attempt_number, entry.outcome, entry.status]);
-    expect(attempts).toEqual([[2, 'accepted', 200], [1, 'failed', 503]]);
+    const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${handle}`, { key: acme.api_key })).json().deliveries;
+    expect(listed).toMatchObject({ outcome: 'delivered', attempts_made: 2, next_attempt_at: null });
+    const attempts = listed.attempts.map((attempt: { attempt_number: number; outcome: string; status: number }) => [attempt.attempt_number, attempt.outcome, attempt.status]);
+    expect(attempts).toEqual([[1, 'failed', 503], [2, 'accepted', 200]]);
   }, 60_000);
 
   it('signs with a rotated secret at once: the old secret no longer verifies', async () => {

@@ -37,14 +37,20 @@ export interface Delivery {
   answered: number;
 }
 
+/** An answer with headers, such as a 503 with Retry-After. */
+export interface Answer503 {
+  status: number;
+  headers: Record<string, string>;
+}
+
 /** A local HTTPS receiver. */
 export interface Receiver {
   url: string;
   deliveries: Delivery[];
   /** Verified deliveries that were accepted (2xx), by handle. */
   acceptedFor(handle: string): Delivery[];
-  /** Decides the status for a verified delivery; default 200. */
-  answerWith(decide: (delivery: Delivery) => number): void;
+  /** Decides the status (and headers) for a verified delivery; default 200. */
+  answerWith(decide: (delivery: Delivery) => number | Answer503): void;
   close(): Promise<void>;
 }
 
@@ -54,23 +60,26 @@ export interface Receiver {
  */
 export async function startReceiver(certificate: Certificate, secrets: () => string[]): Promise<Receiver> {
   const deliveries: Delivery[] = [];
-  let decide: (delivery: Delivery) => number = () => 200;
+  let decide: (delivery: Delivery) => number | Answer503 = () => 200;
   const server: Server = createServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const raw = Buffer.concat(chunks);
       const delivery: Delivery = { path: request.url ?? '', headers: request.headers, rawBody: raw.toString('utf8'), answered: 0 };
+      let headers: Record<string, string> = {};
       try {
         const header = request.headers['x-svc-signature'];
         delivery.event = readVerifiedEvent(raw, typeof header === 'string' ? header : undefined, { secrets: secrets() });
-        delivery.answered = decide(delivery);
+        const answer = decide(delivery);
+        delivery.answered = typeof answer === 'number' ? answer : answer.status;
+        headers = typeof answer === 'number' ? {} : answer.headers;
       } catch (error) {
         delivery.rejection = (error as Error).message;
         delivery.answered = 400;
       }
       deliveries.push(delivery);
-      response.writeHead(delivery.answered, { 'Content-Type': 'text/plain' }).end(delivery.answered < 300 ? 'ok' : 'not now');
+      response.writeHead(delivery.answered, { 'Content-Type': 'text/plain', ...headers }).end(delivery.answered < 300 ? 'ok' : 'not now');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

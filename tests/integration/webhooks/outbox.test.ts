@@ -16,6 +16,8 @@ const ORG = 'org_outbox';
 let certificate: TestCertificate;
 let now: number;
 let secret: string;
+/** Called when the receiver starts hanging on a request: the request has then certainly arrived. */
+let onHang: (() => void) | undefined;
 const cleanups: Array<() => Promise<void>> = [];
 
 beforeAll(() => {
@@ -37,7 +39,11 @@ async function setUp(
     certificate,
     secrets: receiverSecrets,
     now: () => now,
-    reply: (index, request) => (request.verification === 'accepted' ? (replies[index] ?? { status: 200 }) : { status: 401 }),
+    reply: (index, request) => {
+      const reply = request.verification === 'accepted' ? (replies[index] ?? { status: 200 }) : { status: 401 };
+      if (reply === 'hang') onHang?.();
+      return reply;
+    },
   });
   const dir = mkdtempSync(join(tmpdir(), 'webhook-outbox-'));
   const outbox = openOutbox(join(dir, 'outbox.sqlite'), {
@@ -139,7 +145,15 @@ describe('outbox delivery schedule', () => {
   });
 
   it('gives up after five attempts on a receiver that never answers in time, all recorded', async () => {
-    const { outbox, receiver } = await setUp(Array<Reply>(5).fill('hang'), { timeoutMs: 150 });
+    // The timeout fires once the receiver holds the request, never before it arrives: no wall clock involved.
+    const timeouts = new Set<() => void>();
+    onHang = () => setImmediate(() => [...timeouts].forEach((fire) => fire()));
+    const startTimer = (_ms: number, fire: () => void) => {
+      timeouts.add(fire);
+      return () => timeouts.delete(fire);
+    };
+    cleanups.push(async () => (onHang = undefined));
+    const { outbox, receiver } = await setUp(Array<Reply>(5).fill('hang'), { timeoutMs: 150, startTimer });
     const { entry } = enqueue(outbox, receiver);
     const sentAt = await runToTheEnd(outbox, entry.handle);
 
@@ -189,6 +203,76 @@ describe('outbox delivery schedule', () => {
 
     expect(outbox.listAttempts(ORG).map((attempt) => attempt.status)).toEqual([200, 401]);
     expect(outbox.getEntry(entry.handle)?.state).toBe('accepted');
+  });
+});
+
+describe('Retry-After', () => {
+  it('honours a 503 asking for less than twice the scheduled delay, and records it', async () => {
+    const { outbox, receiver } = await setUp([{ status: 503, headers: { 'retry-after': '30' } }, { status: 200 }]);
+    const { entry } = enqueue(outbox, receiver);
+    const sentAt = await runToTheEnd(outbox, entry.handle);
+    expect(sentAt.map((time) => time - T0)).toEqual([0, 30_000]);
+    const [, first] = outbox.listAttempts(ORG);
+    expect(first).toMatchObject({ status: 503, retryAfter: '30', retryAfterHonoured: true });
+  });
+
+  it('keeps the schedule when a 429 asks for twice its delay or more, and records that too', async () => {
+    const { outbox, receiver } = await setUp([{ status: 429, headers: { 'retry-after': '120' } }, { status: 200 }]);
+    const { entry } = enqueue(outbox, receiver);
+    const sentAt = await runToTheEnd(outbox, entry.handle);
+    expect(sentAt.map((time) => time - T0)).toEqual([0, MINUTE]);
+    expect(outbox.listAttempts(ORG)[1]).toMatchObject({ status: 429, retryAfter: '120', retryAfterHonoured: false });
+  });
+
+  it('reads an HTTP date, and ignores Retry-After on other statuses', async () => {
+    const date = new Date(T0 + 45_000).toUTCString();
+    const { outbox, receiver } = await setUp([{ status: 503, headers: { 'retry-after': date } }, { status: 500, headers: { 'retry-after': '1' } }, { status: 200 }]);
+    const { entry } = enqueue(outbox, receiver);
+    const sentAt = await runToTheEnd(outbox, entry.handle);
+    expect(sentAt.map((time) => time - T0)).toEqual([0, 45_000, 45_000 + 5 * MINUTE]);
+    expect(outbox.listAttempts(ORG)[1]).toMatchObject({ status: 500, retryAfter: null, retryAfterHonoured: false });
+  });
+});
+
+describe('outbox resend', () => {
+  it('sends a delivered event again now, with a new X-Svc-Delivery and the same body but delivered_at', async () => {
+    const { outbox, receiver } = await setUp([]);
+    const { entry } = enqueue(outbox, receiver);
+    await outbox.runDue();
+    now += 10 * MINUTE;
+    expect(outbox.resend('org_someone_else', entry.handle)).toEqual({ ok: false, reason: 'not_found' });
+    expect(outbox.resend(ORG, entry.handle)).toMatchObject({ ok: true, entry: { state: 'pending', nextAttemptAt: new Date(now).toISOString() } });
+    expect(await outbox.runDue()).toBe(1);
+
+    const [first, second] = receiver.requests;
+    expect(second!.headers['x-svc-delivery']).not.toBe(first!.headers['x-svc-delivery']);
+    const withoutTime = (body: Buffer) => body.toString().replace(/"delivered_at":"[^"]*"/, '');
+    expect(withoutTime(second!.body)).toBe(withoutTime(first!.body));
+    expect(second!.event?.deliveredAt).toBe(new Date(now).toISOString());
+    const [delivery] = outbox.listDeliveries(ORG, { handle: entry.handle });
+    expect(delivery).toMatchObject({ state: 'accepted', attemptsMade: 2 });
+    expect(delivery!.attempts.map((attempt) => attempt.attemptNumber)).toEqual([1, 2]);
+  });
+
+  it('gives a given-up event a new round of five attempts on the schedule', async () => {
+    const { outbox, receiver } = await setUp(Array<Reply>(9).fill({ status: 500 }));
+    const { entry } = enqueue(outbox, receiver);
+    await runToTheEnd(outbox, entry.handle);
+    expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'given_up', attemptsMade: 5 });
+    outbox.resend(ORG, entry.handle);
+    const started = now;
+    const sentAt = await runToTheEnd(outbox, entry.handle);
+    expect(sentAt.map((time) => time - started)).toEqual([0, MINUTE, 6 * MINUTE, 36 * MINUTE, 156 * MINUTE]);
+    expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'accepted', attemptsMade: 10 });
+  });
+
+  it('tries an event with an attempt limit of one once (a test event), then gives up', async () => {
+    const { outbox, receiver } = await setUp([{ status: 500 }]);
+    const handle = '44444444-4444-4444-8444-444444444444';
+    outbox.enqueue({ event: 'test.completed', handle, tool: 'webhooks.send_test', organizationId: ORG, callbackUrl: receiver.url(), dataJson: '{}' }, { attemptLimit: 1 });
+    await outbox.runDue();
+    expect(outbox.listDeliveries(ORG, { state: 'given_up' })).toMatchObject([{ handle, attemptsMade: 1, nextAttemptAt: null }]);
+    expect(outbox.listDeliveries(ORG, { event: 'design.completed' })).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readIfExists, readRecordsFolder, replaceFile } from '../../../src/lib/publish/records-folder.ts';
+import { readGarmentSlugs, readIfExists, readRecordsFolder, replaceFile, setAside } from '../../../src/lib/publish/records-folder.ts';
 
 let dir: string;
 
@@ -68,5 +68,26 @@ describe('replaceFile', () => {
     await replaceFile(file, null);
     expect(await readIfExists(file)).toBeNull();
     await replaceFile(file, null);
+  });
+});
+
+describe('readGarmentSlugs', () => {
+  it('reads slugs from file names, and from the record when a name does not say', async () => {
+    write('tee.svc.json', 'not even JSON: the name says enough');
+    write('tee.tech.json', { slug: 'tee', projection: 'tech' });
+    write('old-name.json', { slug: 'hoodie', projection: 'svc' });
+    write('broken.json', '{');
+    expect((await readGarmentSlugs(dir)).sort()).toEqual(['hoodie', 'tee']);
+  });
+});
+
+describe('setAside', () => {
+  it('renames a broken file so builds skip it, never over a file already set aside', async () => {
+    write('zz.svc.json', 'first');
+    expect(await setAside(path.join(dir, 'zz.svc.json'))).toBe(path.join(dir, 'zz.svc.json.broken'));
+    write('zz.svc.json', 'second');
+    expect(await setAside(path.join(dir, 'zz.svc.json'))).toBe(path.join(dir, 'zz.svc.json.broken-2'));
+    expect(readdirSync(dir).sort()).toEqual(['zz.svc.json.broken', 'zz.svc.json.broken-2']);
+    expect(readFileSync(path.join(dir, 'zz.svc.json.broken'), 'utf8')).toBe('first');
   });
 });

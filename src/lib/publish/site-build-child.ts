@@ -1,0 +1,18 @@
+// The site build as the publish service runs it: the build CLI's work, with its result (every
+// record problem, or the error that stopped it) sent to the parent as data rather than text.
+import { buildSite } from '../build/site-build.ts';
+import type { SiteBuildTarget } from './site-build-process.ts';
+import type { ChildBuildResult } from './site-build-process.ts';
+
+const target = JSON.parse(process.argv[2] ?? '{}') as SiteBuildTarget;
+let result: ChildBuildResult;
+try {
+  const built = await buildSite({ ...target, onProgress: (line) => process.stdout.write(`${line}\n`) });
+  result = { ok: built.ok, problems: built.problems.filter((problem) => problem.severity === 'error') };
+  process.stdout.write(built.ok ? `built ${built.records} records (${built.rendered} rendered)\n` : `build stopped: ${result.problems.length} error(s) in the records\n`);
+} catch (error) {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`${message}\n`);
+  result = { ok: false, problems: [], error: error instanceof Error ? error.message : String(error) };
+}
+process.send!(result, () => process.disconnect());

@@ -1,0 +1,158 @@
+// How a publish task is made, for every front (POST /api/publish, the MCP tool garments.publish),
+// so that ownership, Idempotency-Key and the callback URL rules are one path.
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { recordFileName } from '../record/index.ts';
+import { decodeJsonBytes, parseJson } from '../record/parse.ts';
+import { checkCallbackUrl, type CallbackUrlPolicy } from '../webhooks/index.ts';
+import type { Publisher } from './publisher.ts';
+import type { PublishStore } from './store.ts';
+import type { Task } from './tasks.ts';
+
+/** One request to publish a record, from any front (the HTTP API, the MCP tool). */
+export interface PublishSubmission {
+  organizationId: string;
+  /** The record's JSON text (or its UTF-8 bytes) exactly as the client sent it: it is published byte for byte. */
+  record: string | Uint8Array;
+  callbackUrl: string | null;
+  /** The client's Idempotency-Key, if it sent one. */
+  idempotencyKey: string | null;
+  /** The tool name the event carries: `garments.publish`. */
+  tool: string;
+}
+
+/** Why a request was refused before any task: the HTTP status, an error code and a message for people. */
+export interface Refusal {
+  status: 400 | 403 | 409 | 422;
+  code: string;
+  message: string;
+}
+
+/**
+ * A task made (or, for a repeated Idempotency-Key and request, the one made before: `replayed`)
+ * with its handle and where to poll it, or a refusal.
+ */
+export type PublishOutcome = { ok: true; task: Task; handle: string; statusUrl: string; replayed: boolean } | { ok: false; refusal: Refusal };
+
+/** What making a publish task works with. */
+export interface SubmissionContext {
+  store: PublishStore;
+  publisher: Pick<Publisher, 'start'>;
+  /** The records folder: a garment whose file is there but has no owner is nobody's. */
+  recordsDir: string;
+  /** Which callback URLs are accepted; loopback only in tests. */
+  callbackPolicy: CallbackUrlPolicy;
+  /** The operator's log (tasks queued, ownership refusals). */
+  log?: (line: string) => void;
+}
+
+const CALLBACK_URL_MAX_LENGTH = 2048;
+const MAX_NESTING = 256;
+/** An Idempotency-Key: 1 to 255 visible ASCII characters (Stripe allows 255). */
+const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+
+/** Where a generation is polled over HTTP. @example statusUrlOf('6f1c…') → '/api/generations/6f1c…' */
+export function statusUrlOf(handle: string): string {
+  return `/api/generations/${handle}`;
+}
+
+/**
+ * Makes a publish task, the one way one is made: checks the record's nesting, the Idempotency-Key,
+ * the callback URL and the organization's right to the garment, stores the task (or finds the one
+ * an identical earlier request made) and starts it. The record itself is judged in the task.
+ */
+export async function submitPublish(context: SubmissionContext, submission: PublishSubmission): Promise<PublishOutcome> {
+  const { store, publisher, recordsDir, callbackPolicy, log = () => {} } = context;
+  const { organizationId, record, callbackUrl, idempotencyKey, tool } = submission;
+  let recordText: string;
+  if (typeof record === 'string') {
+    recordText = record.replace(/^\uFEFF/, '');
+  } else {
+    const decoded = decodeJsonBytes(record);
+    if (!decoded.ok) return refuse(400, 'invalid_record', `the record is not UTF-8 text: line ${decoded.error.line}, column ${decoded.error.column}: ${decoded.error.message}`);
+    recordText = decoded.text;
+  }
+  // Checking a record recurses through it; no record comes near this depth.
+  if (nestingDepth(recordText) > MAX_NESTING) return refuse(400, 'invalid_request', '"record" is nested too deeply to be a record');
+  if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+    return refuse(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice)');
+  }
+  if (callbackUrl !== null) {
+    if (callbackUrl.length > CALLBACK_URL_MAX_LENGTH) return refuse(422, 'callback_url_refused', `callback_url refused: longer than ${CALLBACK_URL_MAX_LENGTH} characters`);
+    const check = await checkCallbackUrl(callbackUrl, callbackPolicy);
+    if (!check.allowed) return refuse(422, 'callback_url_refused', `callback_url refused: ${check.reason}`);
+  }
+
+  // Nothing below waits, so no other request comes between the ownership check and the task.
+  const slug = slugOf(recordText);
+  if (slug !== undefined) {
+    const owners = store.owners;
+    // A garment whose file was dropped in the folder after the service started is nobody's, not the first publisher's.
+    if (owners.ownerOf(slug) === undefined && ['svc', 'tech'].some((projection) => existsSync(path.join(recordsDir, recordFileName(slug, projection))))) {
+      owners.noteFound([slug]);
+    }
+    const current = owners.ownerOf(slug);
+    if (current !== undefined && current.organizationId !== organizationId) {
+      log(`publish refused: organization ${organizationId} may not publish garment ${slug} (${current.organizationId === null ? 'no owner' : 'owned by another organization'})`);
+      return current.organizationId === null
+        ? refuse(403, 'garment_unowned', `garment ${slug} was in the records folder before it was published through the service and has no owner yet; ask the operator to grant it to your organization (npm run admin -- garment grant --slug ${slug} --org ${organizationId})`)
+        : refuse(403, 'garment_owned_by_another', `garment ${slug} belongs to another organization; only its owner can publish it, and an operator can transfer it`);
+    }
+  }
+  const requestDigest = createHash('sha256').update(JSON.stringify([tool, callbackUrl, recordText])).digest('hex');
+  const handle = randomUUID();
+  const inserted = store.insertTask({
+    handle,
+    organizationId,
+    tool,
+    callbackUrl,
+    recordText,
+    ...(idempotencyKey === null ? {} : { idempotency: { key: idempotencyKey, requestDigest } }),
+  });
+  if (inserted.kind === 'key_reused') {
+    return refuse(409, 'idempotency_key_reused', `Idempotency-Key ${JSON.stringify(idempotencyKey)} was used in the last 24 hours for another request (handle ${inserted.handle}); use a new key for a new request`);
+  }
+  if (inserted.kind === 'replayed') return accepted(inserted.task, true);
+  if (slug !== undefined) store.owners.claimForPublish(slug, organizationId);
+  log(`task ${handle} queued for organization ${organizationId} through ${tool}${callbackUrl === null ? '' : ' with a callback'}`);
+  publisher.start(handle);
+  return accepted(inserted.task, false);
+}
+
+function accepted(task: Task, replayed: boolean): PublishOutcome {
+  return { ok: true, task, handle: task.handle, statusUrl: statusUrlOf(task.handle), replayed };
+}
+
+/** The record's slug when it has a usable one; a record without one fails its validation, which writes nothing. */
+function slugOf(recordText: string): string | undefined {
+  const parsed = parseJson(recordText);
+  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
+  const slug = (parsed.value as { slug?: unknown }).slug;
+  return typeof slug === 'string' && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) && slug.length <= 245 ? slug : undefined;
+}
+
+/** How deep arrays and objects nest in JSON text, brackets inside strings aside. @example nestingDepth('{"a": [1, "]"]}') → 2 */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index += 1;
+      else if (char === '"') inString = false;
+    } else if (char === '"') {
+      inString = true;
+    } else if (char === '{' || char === '[') {
+      deepest = Math.max(deepest, ++depth);
+    } else if (char === '}' || char === ']') {
+      depth -= 1;
+    }
+  }
+  return deepest;
+}
+
+function refuse(status: Refusal['status'], code: string, message: string): PublishOutcome {
+  return { ok: false, refusal: { status, code, message } };
+}
