@@ -1,8 +1,8 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { buildShellSite, buildSyntheticIndex, delayProxy, formatSearchTable, removeIndex, type SearchMeasure } from '../lib/bench/search-bench.ts';
+import { buildShellSite, buildSyntheticIndex, delayProxy, formatSearchTable, measureSearchCpu, removeIndex, type SearchMeasure } from '../lib/bench/search-bench.ts';
 import { takeWorkFolder } from '../lib/bench/bench.ts';
 import { serveStaticFiles } from '../lib/serve/static-files.ts';
 import { readCommandLine } from './command-line.ts';
@@ -64,11 +64,12 @@ if (!options.reuse) {
 }
 
 // The synthetic garments: brand of the first, and the word the 1017th says alone (synthetic-records.ts: `<word><garment>`).
-const scenarios = [
-  { scenario: 'common word (cotton)', address: '/search/?q=cotton' },
-  { scenario: 'brand (Kestrel)', address: '/search/?q=Kestrel' },
-  { scenario: 'rare word (one garment)', address: `/search/?q=${await rareWord(site)}` },
-  { scenario: 'filter only (brand Kestrel)', address: '/search/?brand=Kestrel' },
+const rare = await rareWord(site);
+const scenarios: { scenario: string; address: string; words: string; filters: Record<string, string[]> }[] = [
+  { scenario: 'common word (cotton)', address: '/search/?q=cotton', words: 'cotton', filters: {} },
+  { scenario: 'brand (Kestrel)', address: '/search/?q=Kestrel', words: 'Kestrel', filters: {} },
+  { scenario: 'rare word (one garment)', address: `/search/?q=${rare}`, words: rare, filters: {} },
+  { scenario: 'filter only (brand Kestrel)', address: '/search/?brand=Kestrel', words: '', filters: { brand: ['Kestrel'] } },
 ];
 
 const server = await serveStaticFiles(site, { port: 0 });
@@ -111,9 +112,11 @@ try {
   await proxy.close();
   await server.close();
 }
+const cpu = await measureSearchCpu(site, scenarios);
+const cpuTable = ['| search | CPU, first | CPU, again | garments |', '|---|---:|---:|---:|', ...cpu.map((c) => `| ${c.scenario} | ${c.firstMs.toFixed(0)} ms | ${c.againMs.toFixed(0)} ms | ${c.garments} |`)].join('\n');
 const table = formatSearchTable(measures);
-log(`\n${count} records, ${delay} ms a response\n\n${table}`);
-writeFileSync(path.join(dir, 'search-bench.json'), `${JSON.stringify({ records: count, delayMs: delay, measures }, null, 2)}\n`);
+log(`\n${count} records, ${delay} ms a response; load average ${loadavg().map((load) => load.toFixed(1)).join(', ')}\n\n${table}\n\nThe same searches in Node (CPU of the search and its first hit's data):\n\n${cpuTable}`);
+writeFileSync(path.join(dir, 'search-bench.json'), `${JSON.stringify({ records: count, delayMs: delay, loadAverage: loadavg(), measures, cpu }, null, 2)}\n`);
 log(`\nJSON report: ${path.join(dir, 'search-bench.json')}`);
 
 /** A word only one garment of the index says: the distinctive word of a synthetic garment, read from the site's word lists. */

@@ -109,3 +109,42 @@ export function formatSearchTable(measures: readonly SearchMeasure[]): string {
   const rows = measures.map((m) => `| ${m.scenario} | ${m.cache} | ${m.firstHitSeconds === null ? 'no hit' : `${m.firstHitSeconds.toFixed(2)} s`} | ${m.requests} | ${(m.bytes / 1024).toFixed(0)} KB | ${m.status} |`);
   return ['| search | cache | first hit | requests | transferred | result line |', '|---|---|---:|---:|---:|---|', ...rows].join('\n');
 }
+
+/** The CPU one search takes in Node, over the same index with the same search code: a figure the machine's other work sways far less than a browser's wall time. */
+export interface SearchCpu {
+  scenario: string;
+  /** CPU time, milliseconds, of the search and the first hit's data: the first time (chunks loaded and decoded), and again. */
+  firstMs: number;
+  againMs: number;
+  garments: number;
+}
+
+/** Runs each search twice in this process over the site's index in `siteDir`, as the browser's script does, and measures its CPU time. */
+export async function measureSearchCpu(siteDir: string, searches: readonly { scenario: string; words: string; filters: Record<string, string[]> }[]): Promise<SearchCpu[]> {
+  const file = (sitePath: string) => path.join(siteDir, sitePath.split('?')[0]!);
+  const realFetch = globalThis.fetch;
+  // Pagefind's script fetches its files: here they are read from the site's folder.
+  globalThis.fetch = (async (url: string | URL) => new Response(await readFile(file(String(url))))) as typeof fetch;
+  try {
+    const { openSearchIndex, searchGarments } = await import('../search/shard-search.ts');
+    const list = JSON.parse(await readFile(file('/pagefind/shards.json'), 'utf8'));
+    const index = await openSearchIndex(list, { pagefind: (bundle) => import(path.join(file(bundle), 'pagefind.js')), json: async (sitePath) => JSON.parse(await readFile(file(sitePath), 'utf8')) });
+    const measured: SearchCpu[] = [];
+    for (const { scenario, words, filters } of searches) {
+      const times: number[] = [];
+      let garments = 0;
+      for (let run = 0; run < 2; run++) {
+        const before = process.cpuUsage();
+        const found = await searchGarments(index, { words, filters, sort: null, counts: false });
+        await found.hits.next(1);
+        const used = process.cpuUsage(before);
+        times.push((used.user + used.system) / 1000);
+        garments = found.hits.count;
+      }
+      measured.push({ scenario, firstMs: times[0]!, againMs: times[1]!, garments });
+    }
+    return measured;
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+}

@@ -130,6 +130,8 @@ export function mountSearch(root: HTMLElement): void {
     note.textContent = found.corrected ? fillMessage(messages.corrected, { asked: state.query, searched: found.searched }) : '';
     showHelp(found, state);
     setStatus(summary(state, found, hits.count));
+    // A filter shown open (one with a value ticked) shows its counts too, once the garments are shown.
+    if (filtersBox.querySelector('details[open]')) loadCounts();
   }
 
   /** Shows the next garments, each as soon as it and those before it are loaded; returns the first one's link. */
@@ -238,9 +240,6 @@ export function mountSearch(root: HTMLElement): void {
       const group = element('details', 'search-filter');
       group.dataset.filter = key;
       group.open = selected.size > 0 || opened.has(key);
-      group.addEventListener('toggle', () => {
-        if (group.open) loadCounts();
-      });
       const fieldset = element('fieldset');
       const legend = element('legend', 'visually-hidden', messages.filters[key]);
       const options = element('ul', 'search-filter-values');
@@ -254,12 +253,14 @@ export function mountSearch(root: HTMLElement): void {
         options.append(option);
       }
       fieldset.append(legend, options);
-      group.append(element('summary', '', messages.filters[key]), fieldset);
+      const opener = element('summary', '', messages.filters[key]);
+      // Opened by the reader (a click, or Enter or Space on it): the counts are wanted now.
+      opener.addEventListener('click', () => loadCounts());
+      group.append(opener, fieldset);
       return [group];
     });
     filtersBox.replaceChildren(...groups);
     filtersHeading.hidden = groups.length === 0;
-    if (groups.some((group) => group.open)) loadCounts();
     updateCounts(null);
   }
 
