@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeJsonBytes, parseJson } from '../record/parse.ts';
-import { checkCallbackUrl, type AttemptRecord, type CallbackUrlPolicy, type Outbox } from '../webhooks/index.ts';
+import type { AttemptRecord, CallbackUrlPolicy, Outbox } from '../webhooks/index.ts';
 import { bearerToken } from './keys.ts';
 import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
 import type { Publisher } from './publisher.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, discardRest, readBody } from './request-body.ts';
 import type { PublishStore } from './store.ts';
-import { generationText, isTerminal } from './tasks.ts';
+import { readGeneration, recordFileText, submitPublish, type Refusal } from './submission.ts';
 
 /** What the API answers from. */
 export interface ApiOptions {
@@ -25,9 +25,7 @@ export interface ApiOptions {
 export type ApiHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
 const GENERATION_PATH = /^\/api\/generations\/([^/]+)$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ENVELOPE_FIELDS = ['record', 'callback_url'];
-const CALLBACK_URL_MAX_LENGTH = 2048;
 const DELIVERIES_PAGE_MAX = 100;
 
 /** An answer refused with a status, an error code and a message for people. */
@@ -51,6 +49,7 @@ class ApiRefusal {
  */
 export function createApiHandler(options: ApiOptions): ApiHandler {
   const { store, publisher, outbox, callbackPolicy = {}, maxBodyBytes = DEFAULT_BODY_LIMIT_BYTES, longPollCapSeconds = LONG_POLL_CAP_SECONDS } = options;
+  const submission = { store, publisher, callbackPolicy };
 
   const authenticate = (request: IncomingMessage): string => {
     const key = bearerToken(request.headers.authorization);
@@ -77,34 +76,23 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
     if (!body.ok) return;
     const { recordText, callbackUrl } = readPublishRequest(body.bytes, url.searchParams.get('callback_url'));
-    if (callbackUrl !== null) {
-      const check = await checkCallbackUrl(callbackUrl, callbackPolicy);
-      if (!check.allowed) throw new ApiRefusal(422, 'callback_url_refused', `callback_url refused: ${check.reason}`);
-    }
-    const task = publisher.submit({ organizationId, recordText, callbackUrl });
-    const statusUrl = `/api/generations/${task.handle}`;
-    sendJson(response, 202, JSON.stringify({ handle: task.handle, status_url: statusUrl }), { Location: statusUrl });
+    const outcome = await submitPublish(submission, { organizationId, recordText, callbackUrl });
+    if (!outcome.ok) throw refusal(outcome.refusal);
+    sendJson(response, 202, JSON.stringify({ handle: outcome.handle, status_url: outcome.statusUrl }), { Location: outcome.statusUrl });
   };
 
   const getGeneration = async (request: IncomingMessage, response: ServerResponse, url: URL, asked: string) => {
     const organizationId = authenticate(request);
-    const notFound = new ApiRefusal(404, 'not_found', `no generation with handle ${JSON.stringify(asked.slice(0, 64))} for this organization`);
-    // A UUID's hex digits are case-insensitive on input (RFC 9562); handles are issued in lower case.
-    const handle = asked.toLowerCase();
-    // Another organization's handle gets the very answer an unknown one gets: existence is not leaked.
-    const task = UUID.test(handle) ? store.getTask(handle) : undefined;
-    if (task === undefined || task.organizationId !== organizationId) throw notFound;
     const wait = parseWait(url.searchParams.get('wait'), longPollCapSeconds);
+    const gone = new AbortController();
+    const onClose = () => gone.abort();
+    response.once('close', onClose);
+    const outcome = await readGeneration(submission, { organizationId, handle: asked, waitMs: wait.ok ? wait.waitMs : 0, signal: gone.signal });
+    response.off('close', onClose);
+    if (!outcome.ok) throw refusal(outcome.refusal);
     if (!wait.ok) throw new ApiRefusal(400, 'invalid_wait', wait.message);
-    if (!isTerminal(task.status) && wait.waitMs > 0) {
-      const gone = new AbortController();
-      const onClose = () => gone.abort();
-      response.once('close', onClose);
-      await publisher.waitUntilDone(handle, wait.waitMs, gone.signal);
-      response.off('close', onClose);
-      if (gone.signal.aborted) return;
-    }
-    sendJson(response, 200, generationText(store.getTask(handle)!));
+    if (gone.signal.aborted) return;
+    sendJson(response, 200, outcome.text);
   };
 
   const listDeliveries = (request: IncomingMessage, response: ServerResponse, url: URL) => {
@@ -190,21 +178,13 @@ function readPublishRequest(bytes: Buffer, queryCallbackUrl: string | null): { r
   if (typeof bodyCallbackUrl === 'string' && queryCallbackUrl !== null) {
     throw new ApiRefusal(400, 'invalid_request', 'callback_url is given both in the body and in the query string; give it once');
   }
-  const callbackUrl = typeof bodyCallbackUrl === 'string' ? bodyCallbackUrl : queryCallbackUrl;
-  if (callbackUrl !== null && callbackUrl.length > CALLBACK_URL_MAX_LENGTH) {
-    throw new ApiRefusal(422, 'callback_url_refused', `callback_url refused: longer than ${CALLBACK_URL_MAX_LENGTH} characters`);
-  }
-  return { recordText: recordFileText(record), callbackUrl };
+  const recordText = recordFileText(record);
+  if (recordText === null) throw new ApiRefusal(400, 'invalid_request', '"record" is nested too deeply to be a record');
+  return { recordText, callbackUrl: typeof bodyCallbackUrl === 'string' ? bodyCallbackUrl : queryCallbackUrl };
 }
 
-/** The record as the task stores and writes it: indented JSON. */
-function recordFileText(record: object): string {
-  try {
-    return `${JSON.stringify(record, null, 2)}\n`;
-  } catch {
-    // JSON.stringify recurses: a value nested thousands deep overflows the stack. No record is.
-    throw new ApiRefusal(400, 'invalid_request', '"record" is nested too deeply to be a record');
-  }
+function refusal({ status, code, message }: Refusal): ApiRefusal {
+  return new ApiRefusal(status, code, message);
 }
 
 /** An attempt as the deliveries list shows it, in wire naming; the signature's v1 is already redacted. */
