@@ -40,5 +40,5 @@ export interface PagefindInstance {
 
 /** The module `/pagefind/<shard>/pagefind.js` exports (only what the search UI uses). */
 export interface PagefindApi {
-  createInstance: (options: { basePath: string }) => PagefindInstance;
+  createInstance: (options: { basePath: string; baseUrl?: string }) => PagefindInstance;
 }

@@ -6,7 +6,7 @@ import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
 import { isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters, SORT_ORDERS, type SearchState } from './search-state.ts';
-import { mergeFilterCounts, NO_HITS, searchShards, type ShardInstance } from './shard-search.ts';
+import { mergeFilterCounts, NO_HITS, openShards, searchShards, type ShardInstance } from './shard-search.ts';
 
 /** Hits whose data is loaded at once; more on request. */
 const PAGE_SIZE = 20;
@@ -54,13 +54,7 @@ export function mountSearch(root: HTMLElement): void {
       const { shards } = (await response.json()) as ShardList;
       // A site without records has no shard: every search finds nothing.
       const api = shards[0] ? ((await import(/* @vite-ignore */ `${shards[0]}pagefind.js`)) as PagefindApi) : null;
-      // One at a time: Pagefind's instances fail (a WebAssembly trap) when they start together.
-      const loaded: ShardInstance[] = [];
-      for (const basePath of shards) {
-        const instance = api!.createInstance({ basePath });
-        await instance.options({ excerptLength: 24 });
-        loaded.push({ instance, totals: await instance.filters() });
-      }
+      const loaded = api ? await openShards(api, shards) : [];
       totals = mergeFilterCounts(loaded.map((shard) => shard.totals));
       renderFilters(asked);
       return loaded;

@@ -1,4 +1,4 @@
-import type { FilterCounts, PagefindInstance, PagefindResult, PagefindResultData, PagefindSearch, PagefindSearchOptions } from './pagefind-api.ts';
+import type { FilterCounts, PagefindApi, PagefindInstance, PagefindResult, PagefindResultData, PagefindSearch, PagefindSearchOptions } from './pagefind-api.ts';
 import { titleSortKey, type SearchSort } from './search-keys.ts';
 
 /** The hits of a search over every shard, in order, their data loaded as they are shown. */
@@ -21,6 +21,24 @@ export interface ShardSearch {
 export interface SortOrder {
   key: SearchSort;
   direction: 'asc' | 'desc';
+}
+
+/** Words of record text around a hit in its excerpt. */
+const EXCERPT_WORDS = 24;
+
+/**
+ * Opens each shard's index (its bundle's address: `/pagefind/0/` in the browser, absolute in Node),
+ * one at a time: Pagefind's instances fail (a WebAssembly trap) when they start together. Hit URLs
+ * are site paths, as the site is served from the root of its host.
+ */
+export async function openShards(api: PagefindApi, basePaths: readonly string[]): Promise<ShardInstance[]> {
+  const opened: ShardInstance[] = [];
+  for (const basePath of basePaths) {
+    const instance = api.createInstance({ basePath, baseUrl: '/' });
+    await instance.options({ excerptLength: EXCERPT_WORDS });
+    opened.push({ instance, totals: await instance.filters() });
+  }
+  return opened;
 }
 
 /** Counts per filter value over every shard, summed. */
