@@ -49,10 +49,12 @@ const SHARD_BUNDLE = /^\/pagefind\/\d+\/$/;
 /** The search of the site built into `outDir`; its index is read again whenever a build changed it. */
 export function openSiteSearch(outDir: string): SiteSearch {
   let server: Promise<{ server: Server; origin: string }> | undefined;
+  let closed = false;
   let opened: { version: string; shards: Promise<ShardInstance[]> } | undefined;
 
   const serveIndex = () =>
     (server ??= (async () => {
+      if (closed) throw new Error('the search is closed');
       const serveFile = staticFilesHandler(outDir);
       const indexServer = createServer((request, response) => {
         if (!(request.url ?? '').startsWith(SEARCH_BUNDLE_PATH)) {
@@ -120,6 +122,7 @@ export function openSiteSearch(outDir: string): SiteSearch {
       }
     },
     async close() {
+      closed = true;
       if (server === undefined) return;
       const { server: indexServer } = await server;
       indexServer.closeAllConnections();

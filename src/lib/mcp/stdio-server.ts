@@ -12,5 +12,7 @@ export async function startStdioServer(options: { outDir: string; log: (line: st
   const search = openSiteSearch(options.outDir);
   const server = createGarmentsServer({ tools: readTools({ published, search }), published, organizationId: undefined, log: options.log });
   server.onclose = () => void search.close();
+  // The client ends the session by closing stdin; the search's index server would keep the process up.
+  process.stdin.once('end', () => void server.close());
   await server.connect(new StdioServerTransport());
 }
