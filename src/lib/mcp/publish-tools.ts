@@ -4,7 +4,7 @@ import { checkRecordBytes } from '../record/index.ts';
 import { LONG_POLL_CAP_SECONDS } from '../publish/long-poll.ts';
 import { readGeneration, recordFileText, submitPublish, type Refusal, type SubmissionContext } from '../publish/submission.ts';
 import { PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/tasks.ts';
-import { toolError, type Tool, type ToolOutcome } from './tool-call.ts';
+import { toolError, type Tool, type ToolDefinition, type ToolOutcome } from './tool-call.ts';
 
 /** What the publishing tools work with. */
 export interface PublishToolsContext extends SubmissionContext {
@@ -17,7 +17,7 @@ export const GET_GENERATION_TOOL = 'garments.get_generation';
 
 const handleText = { type: 'string', description: 'The handle garments.publish returned (a UUID).' };
 
-const publishTool = (context: PublishToolsContext): Tool => ({
+const PUBLISH: ToolDefinition = {
   name: PUBLISH_TOOL,
   title: 'Publish a garment record',
   description: [
@@ -46,6 +46,10 @@ const publishTool = (context: PublishToolsContext): Tool => ({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   access: 'key',
+};
+
+const publishTool = (context: PublishToolsContext): Tool => ({
+  ...PUBLISH,
   async run(args, call) {
     const recordText = typeof args.record === 'string' ? args.record : recordFileText(args.record as object);
     if (recordText === null) return toolError('invalid_record', 'the record is nested too deeply to be a record; nothing was published', [{ pointer: '/record', message: 'nested too deeply' }]);
@@ -64,7 +68,7 @@ const publishTool = (context: PublishToolsContext): Tool => ({
   },
 });
 
-const getGenerationTool = (context: PublishToolsContext): Tool => ({
+const GET_GENERATION: ToolDefinition = {
   name: GET_GENERATION_TOOL,
   title: 'Follow a publish task',
   description: [
@@ -97,6 +101,10 @@ const getGenerationTool = (context: PublishToolsContext): Tool => ({
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   access: 'key',
+};
+
+const getGenerationTool = (context: PublishToolsContext): Tool => ({
+  ...GET_GENERATION,
   async run(args, call) {
     const waitSeconds = Math.min((args.wait_seconds as number | undefined) ?? 0, context.longPollCapSeconds);
     const outcome = await readGeneration(context, { organizationId: call.organizationId!, handle: args.handle as string, waitMs: Math.round(waitSeconds * 1000), signal: call.signal });
@@ -104,6 +112,9 @@ const getGenerationTool = (context: PublishToolsContext): Tool => ({
     return { ok: true, result: JSON.parse(outcome.text) as Record<string, unknown>, text: outcome.text };
   },
 });
+
+/** What tools/list shows of the tools that need an API key. */
+export const PUBLISH_TOOL_DEFINITIONS: ToolDefinition[] = [PUBLISH, GET_GENERATION];
 
 /** The tools that need an API key. */
 export function publishTools(context: PublishToolsContext): Tool[] {

@@ -7,7 +7,7 @@ import { absoluteUrl, pagePath } from '../site/urls.ts';
 import { SLUG_PATTERN, type PublishedRecord, type PublishedSite } from './published-site.ts';
 import type { SiteSearch } from './site-search.ts';
 import { cursorOf, readCursor } from './page-cursor.ts';
-import { toolError, type JsonSchema, type Tool } from './tool-call.ts';
+import { toolError, type JsonSchema, type Tool, type ToolDefinition } from './tool-call.ts';
 
 /** What the read-only tools read. */
 export interface ReadToolsContext {
@@ -39,7 +39,7 @@ const searchHitSchema: JsonSchema = {
   },
 };
 
-const searchTool = (context: ReadToolsContext): Tool => ({
+const SEARCH: ToolDefinition = {
   name: 'garments.search',
   title: 'Search garment records',
   description: [
@@ -81,6 +81,10 @@ const searchTool = (context: ReadToolsContext): Tool => ({
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   access: 'anyone',
+};
+
+const searchTool = (context: ReadToolsContext): Tool => ({
+  ...SEARCH,
   async run(args) {
     const params = new URLSearchParams({ q: args.query as string });
     for (const [filter, values] of Object.entries((args.filters ?? {}) as Record<string, string[]>)) for (const value of values) params.append(filter, value);
@@ -110,7 +114,7 @@ const searchTool = (context: ReadToolsContext): Tool => ({
   },
 });
 
-const getRecordTool = (context: ReadToolsContext): Tool => ({
+const GET_RECORD: ToolDefinition = {
   name: 'garments.get_record',
   title: 'Read a garment record',
   description: [
@@ -143,6 +147,10 @@ const getRecordTool = (context: ReadToolsContext): Tool => ({
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   access: 'anyone',
+};
+
+const getRecordTool = (context: ReadToolsContext): Tool => ({
+  ...GET_RECORD,
   async run(args) {
     const slug = args.slug as string;
     const projection = args.projection as 'svc' | 'tech';
@@ -177,7 +185,7 @@ const listEntrySchema: JsonSchema = {
   },
 };
 
-const listTool = (context: ReadToolsContext): Tool => ({
+const LIST: ToolDefinition = {
   name: 'garments.list',
   title: 'List garment records',
   description: [
@@ -208,6 +216,10 @@ const listTool = (context: ReadToolsContext): Tool => ({
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
   access: 'anyone',
+};
+
+const listTool = (context: ReadToolsContext): Tool => ({
+  ...LIST,
   async run(args) {
     const offset = args.cursor === undefined ? 0 : readCursor(args.cursor as string);
     if (offset === undefined) return toolError('invalid_argument', 'cursor is not one this tool gave; start again without it', [{ pointer: '/cursor', message: 'expected the next_cursor of a previous page' }]);
@@ -224,6 +236,9 @@ const listTool = (context: ReadToolsContext): Tool => ({
     return { ok: true, result: { total: records.length, records: page, next_cursor: next } };
   },
 });
+
+/** What tools/list shows of the read-only tools. */
+export const READ_TOOL_DEFINITIONS: ToolDefinition[] = [SEARCH, GET_RECORD, LIST];
 
 /** The read-only tools. */
 export function readTools(context: ReadToolsContext): Tool[] {

@@ -32,7 +32,12 @@ export interface ToolCallContext {
 }
 
 /** A tool: what tools/list shows of it, who may call it, and its work. */
-export interface Tool {
+export interface Tool extends ToolDefinition {
+  run: (args: Record<string, unknown>, context: ToolCallContext) => Promise<ToolOutcome>;
+}
+
+/** What tools/list shows of a tool, and who may call it. */
+export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
@@ -41,7 +46,6 @@ export interface Tool {
   annotations: { readOnlyHint: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint: boolean };
   /** 'key': only a caller with an API key may call it (and sees it listed). */
   access: 'anyone' | 'key';
-  run: (args: Record<string, unknown>, context: ToolCallContext) => Promise<ToolOutcome>;
 }
 
 /** A failed outcome. */

@@ -2,11 +2,13 @@
 // own Client over Streamable HTTP on loopback, with a real HTTPS receiver for the completion event.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { examplesOf } from '../../support/docs-examples.ts';
 import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
 import { node, runCli } from '../../support/run.ts';
 import { eventually, fingerprint, makeCertificate, startReceiver, UUID, type Receiver } from '../publish/support.ts';
@@ -240,6 +242,33 @@ describe('/mcp with an API key', () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([`${SITE}garments/{slug}/{projection}.json`, `${SITE}garments/{slug}/{projection}.md`]);
   });
+});
+
+describe('/docs/mcp/', () => {
+  it('publishes a worked example that runs against the service as written: tools, search, a record read, a publish followed to its end', async () => {
+    const examples = examplesOf(readFileSync(path.join(outDir, 'docs/mcp/index.html'), 'utf8'));
+    // Beside node_modules, so the example's bare imports of the SDK resolve as in a reader's project.
+    const scratch = mkdtempSync(path.join(projectRoot, 'node_modules/.cache/mcp-example-'));
+    try {
+      writeFileSync(path.join(scratch, 'mcp-example.mjs'), examples.get('mcp-example.mjs')!);
+      const record = changedTee();
+      (record as { record_revision: string }).record_revision = '2026-11-24.2';
+      writeFileSync(path.join(scratch, 'record.json'), JSON.stringify(record, null, 2));
+      const { stdout } = await promisify(execFile)(node, ['mcp-example.mjs', 'record.json'], {
+        cwd: scratch,
+        env: { ...process.env, GARMENT_PRESS_URL: serve.url, GARMENT_PRESS_KEY: acme.api_key },
+        timeout: 90_000,
+      });
+      expect(stdout).toContain('tools: garments.search, garments.get_record, garments.list, garments.publish, garments.get_generation\n');
+      expect(stdout).toContain(`hit: Harbor & Pike HP-450 hoodie: technical handoff (Technical) ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/tech/\n`);
+      expect(stdout).toMatch(/\nhandle: [0-9a-f-]{36}\n/);
+      expect(stdout.trimEnd().endsWith(`complete: ${SITE}garments/${SLUG}/svc/`)).toBe(true);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    expect(JSON.parse(examples.get('mcp-http.json')!).mcpServers['garment-press']).toMatchObject({ type: 'http', url: `${SITE}mcp` });
+    expect(JSON.parse(examples.get('mcp-stdio.json')!).mcpServers['garment-press-local'].args).toEqual(['run', '-s', '--prefix', '/path/to/garment-press', 'mcp', '--', '--dir', 'dist']);
+  }, 120_000);
 });
 
 describe('/mcp without a key, or with a wrong one', () => {
