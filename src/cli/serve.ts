@@ -6,9 +6,9 @@ import { readCommandLine, usageError } from './command-line.ts';
 
 const USAGE = `usage: npm run serve [-- options]
 
-Serves the built site and the publish API (POST /api/publish, GET /api/generations/<handle>,
-GET /api/webhooks/deliveries, GET /api/health). Create an organization and an API key
-first with \`npm run admin -- org create --name NAME\`.
+Serves the built site, the publish API (POST /api/publish, GET /api/generations/<handle>,
+GET /api/webhooks/deliveries, GET /api/health) and MCP at /mcp (see /docs/mcp/). Create an
+organization and an API key first with \`npm run admin -- org create --name NAME\`.
 
   --port N              port to listen on; 0 lets the system choose (default 4321)
   --host ADDR           address to listen on (default 127.0.0.1)
