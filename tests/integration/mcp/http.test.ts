@@ -253,7 +253,8 @@ describe('/docs/mcp/', () => {
       writeFileSync(path.join(scratch, 'mcp-example.mjs'), examples.get('mcp-example.mjs')!);
       const record = changedTee();
       (record as { record_revision: string }).record_revision = '2026-11-24.2';
-      writeFileSync(path.join(scratch, 'record.json'), JSON.stringify(record, null, 2));
+      // Sent as text, the record is published with its bytes as written: the escape stays an escape.
+      writeFileSync(path.join(scratch, 'record.json'), JSON.stringify(record, null, 2).replace('zephyrweave cotton.', 'zephyrweave cotton, caf\\u00e9 ready.'));
       const { stdout } = await promisify(execFile)(node, ['mcp-example.mjs', 'record.json'], {
         cwd: scratch,
         env: { ...process.env, GARMENT_PRESS_URL: serve.url, GARMENT_PRESS_KEY: acme.api_key },
@@ -263,6 +264,9 @@ describe('/docs/mcp/', () => {
       expect(stdout).toContain(`hit: Harbor & Pike HP-450 hoodie: technical handoff (Technical) ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/tech/\n`);
       expect(stdout).toMatch(/\nhandle: [0-9a-f-]{36}\n/);
       expect(stdout.trimEnd().endsWith(`complete: ${SITE}garments/${SLUG}/svc/`)).toBe(true);
+      const published = readFileSync(path.join(outDir, `garments/${SLUG}/svc.json`), 'utf8');
+      expect(published).toContain('zephyrweave cotton, caf\\u00e9 ready.');
+      expect(published).toContain('"record_revision": "2026-11-24.2"');
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
