@@ -3,6 +3,7 @@
 // parsed again only when it changed), so a rebuilt site swapped into place is what they see.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { GarmentPressError } from '../errors.ts';
 import { recordSchema, type Projection } from '../record/index.ts';
 import { absoluteUrl, jsonPath, markdownPath } from '../site/urls.ts';
 
@@ -43,8 +44,8 @@ export interface PublishedSite {
   readTwin(slug: string, projection: Projection, format: TwinFormat): Promise<Twin | undefined>;
 }
 
-/** Thrown when the folder holds no built site, or a site this code cannot read. */
-export class SiteUnavailableError extends Error {}
+/** Thrown when the folder holds no built site (yet); the message names no server path, as callers read it. */
+export class SiteUnavailableError extends GarmentPressError {}
 
 /** A record's slug, as the schema has it; anything else names no file. */
 export const SLUG_PATTERN = recordSchema.properties.slug.pattern;
@@ -66,11 +67,11 @@ export function openPublishedSite(outDir: string, site?: string): PublishedSite 
       const stats = await stat(recordsFile);
       version = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
     } catch {
-      throw new SiteUnavailableError(`no built site in ${outDir}: ${recordsFile} is missing; run npm run build`);
+      throw new SiteUnavailableError('the site has not been built yet (no /records.json): build it with npm run build, or publish a record');
     }
     if (cached?.version !== version) {
       const file = JSON.parse(await readFile(recordsFile, 'utf8')) as RecordsFile;
-      if (!Array.isArray(file.records) || typeof file.schema !== 'string') throw new SiteUnavailableError(`${recordsFile} is not a records list`);
+      if (!Array.isArray(file.records) || typeof file.schema !== 'string') throw new SiteUnavailableError('the site\'s /records.json is not a records list: build the site again');
       cached = { version, file };
     }
     return cached.file;
@@ -83,6 +84,8 @@ export function openPublishedSite(outDir: string, site?: string): PublishedSite 
     records: async () => (await readRecordsFile()).records,
     async readTwin(slug, projection, format) {
       if (!SLUG.test(slug) || (projection !== 'svc' && projection !== 'tech')) return undefined;
+      // First, so a site not built yet says so rather than that the record is missing.
+      const site = await siteAddress();
       const sitePath = format === 'json' ? jsonPath(slug, projection) : markdownPath(slug, projection);
       let text: string;
       try {
@@ -91,7 +94,7 @@ export function openPublishedSite(outDir: string, site?: string): PublishedSite 
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
       }
-      return { url: absoluteUrl(sitePath, await siteAddress()), mimeType: TWIN_MEDIA_TYPES[format], text };
+      return { url: absoluteUrl(sitePath, site), mimeType: TWIN_MEDIA_TYPES[format], text };
     },
   };
 }

@@ -13,7 +13,7 @@ import {
   type Tool as ToolDefinition,
 } from '@modelcontextprotocol/sdk/types.js';
 import packageJson from '../../../package.json' with { type: 'json' };
-import type { PublishedSite } from './published-site.ts';
+import { SiteUnavailableError, type PublishedSite } from './published-site.ts';
 import { listResources, listResourceTemplates, readResource } from './resources.ts';
 import { argumentProblems, toolError, toolResult, type Tool } from './tool-call.ts';
 
@@ -65,6 +65,7 @@ export function createGarmentsServer(options: GarmentsServerOptions): Server {
     try {
       return toolResult(await tool.run(args, { signal: extra.signal, organizationId }));
     } catch (error) {
+      if (error instanceof SiteUnavailableError) return toolResult(toolError('site_unavailable', error.message));
       log(`mcp ${tool.name}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return toolResult(toolError('internal_error', `${tool.name} failed on the server's side; try again, and tell the site's operator if it goes on`));
     }

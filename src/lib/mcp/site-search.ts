@@ -14,6 +14,7 @@ import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { SHARD_LIST_PATH, type ShardList } from '../search/search-shards.ts';
 import { isSearchable, searchTerm, selectedFilters, SORT_ORDERS, type SearchState } from '../search/search-state.ts';
 import { openShards, searchShards, type ShardInstance } from '../search/shard-search.ts';
+import { SiteUnavailableError } from './published-site.ts';
 
 /** One hit as the search box shows it, in text. */
 export interface SiteSearchHit {
@@ -70,7 +71,7 @@ export function openSiteSearch(outDir: string): SiteSearch {
   /** The index's version: the shard list and each shard's entry file, which name every index file by its hash. */
   const indexVersion = async (): Promise<{ version: string; bundles: string[] }> => {
     const list = await readFile(path.join(outDir, SHARD_LIST_PATH), 'utf8').catch(() => {
-      throw new Error(`no search index in ${outDir}: ${SHARD_LIST_PATH} is missing; run npm run build`);
+      throw new SiteUnavailableError(`the site has no search index yet (no ${SHARD_LIST_PATH}): build it with npm run build`);
     });
     const bundles = (JSON.parse(list) as ShardList).shards.filter((bundle) => SHARD_BUNDLE.test(bundle));
     const entries = await Promise.all(bundles.map((bundle) => readFile(path.join(outDir, bundle, 'pagefind-entry.json'), 'utf8')));
@@ -115,7 +116,8 @@ export function openSiteSearch(outDir: string): SiteSearch {
     async search(state, limit) {
       try {
         return await searchOnce(state, limit);
-      } catch {
+      } catch (error) {
+        if (error instanceof SiteUnavailableError) throw error;
         // A build swapped a new index in while this one was read: its old files are gone. Once more, on the new one.
         opened = undefined;
         return searchOnce(state, limit);
