@@ -2,7 +2,7 @@
 // (a record's JSON or Markdown twin) and garments.list (the records of /records.json, page by page).
 import { recordSchema } from '../record/index.ts';
 import { SEARCH_FILTERS, SEARCH_PAGE_PATH, type SearchSort } from '../search/search-keys.ts';
-import { parseSearchState, searchQueryString } from '../search/search-state.ts';
+import { isSearchable, parseSearchState, searchQueryString } from '../search/search-state.ts';
 import { absoluteUrl, pagePath } from '../site/urls.ts';
 import { SLUG_PATTERN, type PublishedRecord, type PublishedSite } from './published-site.ts';
 import type { SiteSearch } from './site-search.ts';
@@ -91,6 +91,9 @@ const searchTool = (context: ReadToolsContext): Tool => ({
     if (args.sort === 'title' || args.sort === 'published') params.set('sort', args.sort satisfies SearchSort);
     // Read as the search page reads its address, so both search for the same thing.
     const state = parseSearchState(params);
+    if (!isSearchable(state)) {
+      return toolError('invalid_argument', 'nothing to search for: give words in query, or at least one filter value', [{ pointer: '/query', message: 'expected words, or filters beside an empty query' }]);
+    }
     const answer = await context.search.search(state, (args.limit as number | undefined) ?? 10);
     const site = await context.published.site();
     return {

@@ -12,7 +12,7 @@ import type { FilterCounts, PagefindApi } from '../search/pagefind-api.ts';
 import { plainExcerpt, resultView } from '../search/result-view.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { SHARD_LIST_PATH, type ShardList } from '../search/search-shards.ts';
-import { isSearchable, searchTerm, selectedFilters, SORT_ORDERS, type SearchState } from '../search/search-state.ts';
+import { searchTerm, selectedFilters, SORT_ORDERS, type SearchState } from '../search/search-state.ts';
 import { openShards, searchShards, type ShardInstance } from '../search/shard-search.ts';
 import { SiteUnavailableError } from './published-site.ts';
 
@@ -39,6 +39,7 @@ export interface SiteSearchAnswer {
 
 /** Searches a built site as its search page does. */
 export interface SiteSearch {
+  /** Searches for a state with words or a filter (isSearchable). */
   search(state: SearchState, limit: number): Promise<SiteSearchAnswer>;
   /** Stops the loopback server. */
   close(): Promise<void>;
@@ -99,7 +100,6 @@ export function openSiteSearch(outDir: string): SiteSearch {
   };
 
   const searchOnce = async (state: SearchState, limit: number): Promise<SiteSearchAnswer> => {
-    if (!isSearchable(state)) return { total: 0, hits: [], filterCounts: {} };
     const sort = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
     const found = await searchShards(await shardsNow(), searchTerm(state.query), selectedFilters(state), sort);
     const data = await found.hits.next(limit);

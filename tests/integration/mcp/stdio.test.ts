@@ -54,6 +54,8 @@ describe('npm run -s mcp', () => {
     expect(result.hits).toHaveLength(2);
     expect(result.search_url).toBe(`${SITE}search/?q=fleece&sort=title`);
     expect(stderr()).toContain('garment-press MCP server on stdio');
+    const nothing = toolErrorOf(await callTool(client, 'garments.search', { query: '  ', filters: { colour: [' '] } }));
+    expect(nothing).toMatchObject({ code: 'invalid_argument', problems: [{ pointer: '/query' }] });
   });
 
   it('exits by itself once its client closes stdin, after a search too', async () => {
