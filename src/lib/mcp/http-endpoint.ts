@@ -48,11 +48,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       let organizationId: string | undefined;
       if (request.headers.authorization !== undefined) {
         const key = bearerToken(request.headers.authorization);
-        organizationId = key === undefined ? undefined : store.organizationForKey(key);
+        if (key === undefined) {
+          return refuse(response, 401, 'unauthorized', 'send the API key as "Authorization: Bearer <key>", or no Authorization header for the read-only tools', { 'WWW-Authenticate': 'Bearer realm="garment-press"' });
+        }
+        organizationId = store.organizationForKey(key);
         if (organizationId === undefined) {
-          return refuse(response, 401, 'invalid_api_key', 'the API key is unknown or revoked; send "Authorization: Bearer <key>", or no Authorization header for the read-only tools', {
-            'WWW-Authenticate': 'Bearer realm="garment-press", error="invalid_token"',
-          });
+          return refuse(response, 401, 'invalid_api_key', 'the API key is unknown or revoked', { 'WWW-Authenticate': 'Bearer realm="garment-press", error="invalid_token"' });
         }
       }
       if (request.method !== 'POST') {

@@ -22,20 +22,20 @@ const PAGE_PATH = /^\/garments\/([^/]+)\/(svc|tech)\/$/;
 
 const projectionArgument = { type: 'string', enum: ['svc', 'tech'], description: 'The projection: "svc" (commerce: prices, sizes, colours, stock) or "tech" (technical: fabric, construction, measurements).' };
 const slugArgument = { type: 'string', pattern: SLUG_PATTERN, maxLength: 245, description: 'The garment\'s slug, as search hits and list entries give it, e.g. "ridgeline-rk6210-heavyweight-tee".' };
-const text = (description: string) => ({ type: 'string', description });
-const count = (description: string) => ({ type: 'integer', minimum: 0, description });
+const textField = (description: string) => ({ type: 'string', description });
+const countField = (description: string) => ({ type: 'integer', minimum: 0, description });
 
 const searchHitSchema: JsonSchema = {
   type: 'object',
   required: ['title', 'slug', 'projection', 'projection_code', 'status', 'url', 'excerpt'],
   properties: {
-    title: text('The record\'s title.'),
-    slug: text('The garment\'s slug: pass it with projection_code to garments.get_record.'),
-    projection: text('The projection\'s name: Commerce or Technical.'),
+    title: textField('The record\'s title.'),
+    slug: textField('The garment\'s slug: pass it with projection_code to garments.get_record.'),
+    projection: textField('The projection\'s name: Commerce or Technical.'),
     projection_code: { type: 'string', enum: ['svc', 'tech'], description: 'The projection\'s code.' },
-    status: text('The research status, as the page words it.'),
-    url: text('The record\'s page.'),
-    excerpt: text('Words of the record around the match, as plain text.'),
+    status: textField('The research status, as the page words it.'),
+    url: textField('The record\'s page.'),
+    excerpt: textField('Words of the record around the match, as plain text.'),
   },
 };
 
@@ -68,15 +68,15 @@ const SEARCH: ToolDefinition = {
     type: 'object',
     required: ['query', 'total', 'hits', 'filter_counts', 'search_url'],
     properties: {
-      query: text('The words searched for.'),
-      total: count('How many records match, of which hits holds the first.'),
+      query: textField('The words searched for.'),
+      total: countField('How many records match, of which hits holds the first.'),
       hits: { type: 'array', items: searchHitSchema },
       filter_counts: {
         type: 'object',
         description: 'Per filter and value, how many hits there would be with that value selected too.',
         additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } },
       },
-      search_url: text('The same search on the site\'s search page, for a person.'),
+      search_url: textField('The same search on the site\'s search page, for a person.'),
     },
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -139,13 +139,13 @@ const GET_RECORD: ToolDefinition = {
     type: 'object',
     required: ['slug', 'projection', 'format', 'url', 'page_url', 'mime_type', 'text'],
     properties: {
-      slug: text('The garment\'s slug.'),
+      slug: textField('The garment\'s slug.'),
       projection: { type: 'string', enum: ['svc', 'tech'] },
       format: { type: 'string', enum: ['json', 'markdown'] },
-      url: text('The twin\'s address on the site, also its MCP resource URI.'),
-      page_url: text('The record\'s page on the site.'),
+      url: textField('The twin\'s address on the site, also its MCP resource URI.'),
+      page_url: textField('The record\'s page on the site.'),
       mime_type: { type: 'string', enum: ['application/json', 'text/markdown'] },
-      text: text('The twin\'s content.'),
+      text: textField('The twin\'s content.'),
     },
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -212,7 +212,7 @@ const LIST: ToolDefinition = {
     type: 'object',
     required: ['total', 'records', 'next_cursor'],
     properties: {
-      total: count('How many records match, on every page.'),
+      total: countField('How many records match, on every page.'),
       records: { type: 'array', items: listEntrySchema },
       next_cursor: { type: ['string', 'null'], description: 'Pass as cursor for the next page; null on the last page.' },
     },

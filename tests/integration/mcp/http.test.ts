@@ -292,6 +292,9 @@ describe('/mcp without a key, or with a wrong one', () => {
     const answer = await fetch(`${serve.url}/mcp`, { method: 'POST', headers: { Authorization: 'Bearer nope', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toContain('invalid_token');
+    const basic = await fetch(`${serve.url}/mcp`, { method: 'POST', headers: { Authorization: 'Basic eDp5', 'Content-Type': 'application/json' }, body: '{}' });
+    expect(basic.status).toBe(401);
+    expect((await basic.json()).error.code).toBe('unauthorized');
   });
 
   it('answers GET with 405 (no sessions) and refuses a request from another origin\'s page', async () => {
