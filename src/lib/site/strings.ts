@@ -96,6 +96,9 @@ export const STRINGS = {
 
   'notFound.title': 'Page not found',
   'notFound.lead': 'There is no page at this address. It may have moved, or the record may not be published.',
+  'notFound.search': 'Search the garments',
+  'notFound.browse.one': 'Browse the {count} garment',
+  'notFound.browse.many': 'Browse all {count} garments',
 
   'record.revision': 'Revision',
   'record.published': 'Published',
