@@ -4,8 +4,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
-import { recordSchema, type Projection } from '../record/index.ts';
+import type { Projection } from '../record/index.ts';
 import { absoluteUrl, jsonPath, markdownPath } from '../site/urls.ts';
+import { SLUG_PATTERN } from './tool-definitions.ts';
 
 /** One record as /records.json lists it. */
 export interface PublishedRecord {
@@ -48,7 +49,6 @@ export interface PublishedSite {
 export class SiteUnavailableError extends GarmentPressError {}
 
 /** A record's slug, as the schema has it; anything else names no file. */
-export const SLUG_PATTERN = recordSchema.properties.slug.pattern;
 const SLUG = new RegExp(SLUG_PATTERN);
 
 interface RecordsFile {
