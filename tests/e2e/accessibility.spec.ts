@@ -12,6 +12,7 @@ const pages = {
   'the search page': '/search/?q=fleece',
   'the API documentation': '/docs/api/',
   'the webhook documentation': '/docs/webhooks/',
+  'the MCP documentation': '/docs/mcp/',
   'the page for an unknown address': '/404.html',
 };
 

@@ -40,7 +40,7 @@ test('search finds pages under the strict policy, with nothing blocked', async (
 test('every kind of page loads under the strict policy with nothing blocked', async ({ page }) => {
   const violations = watchForViolations(page);
   const { record } = sampleRecords()[0]!;
-  for (const path of ['/', `/garments/${record.slug}/`, `/garments/${record.slug}/svc/`, `/garments/${record.slug}/tech/`, '/docs/api/', '/docs/webhooks/', '/no-such-page/']) {
+  for (const path of ['/', `/garments/${record.slug}/`, `/garments/${record.slug}/svc/`, `/garments/${record.slug}/tech/`, '/docs/api/', '/docs/webhooks/', '/docs/mcp/', '/no-such-page/']) {
     await page.goto(path);
     await expect(page.locator('main')).toBeVisible();
   }

@@ -2,7 +2,7 @@
 import { expect, test } from './fixtures.ts';
 import { builtRecords } from './site.ts';
 
-for (const path of ['/docs/api/', '/docs/webhooks/']) {
+for (const path of ['/docs/api/', '/docs/webhooks/', '/docs/mcp/']) {
   test(`${path}: at 390 pixels every table cell is on screen, none cut off at the side`, async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(path);

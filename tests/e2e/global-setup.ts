@@ -36,6 +36,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.GARMENT_PRESS_E2E_URL = site.url;
   process.env.GARMENT_PRESS_E2E_LARGE_URL = large.url;
   process.env.GARMENT_PRESS_E2E_RECORDS = records;
+  // The built folders, for tests that read the site as files (the MCP server over stdio).
+  process.env.GARMENT_PRESS_E2E_DIST = path.join(work, 'dist');
+  process.env.GARMENT_PRESS_E2E_LARGE_DIST = path.join(work, 'large-dist');
   mkdirSync(path.join(root, 'test-results'), { recursive: true });
   writeFileSync(path.join(root, 'test-results/e2e-site.json'), JSON.stringify({ url: site.url, records, largeUrl: large.url }, null, 2));
 

@@ -13,6 +13,7 @@ import { nodesOf, pageText, parseTwin, textOf } from '../support/markdown.ts';
 import { hostileRecords, projectRoot, sampleRecords } from '../support/records.ts';
 import { node } from '../support/run.ts';
 import { sharedSite } from '../support/shared-site.ts';
+import { decodeHtml, examplesOf } from '../support/docs-examples.ts';
 
 const SITE = 'https://garments.example.org';
 const samples = sampleRecords();
@@ -35,15 +36,6 @@ function read(sitePath: string): string {
 function expectedLinks(record: GarmentRecord): Links {
   const other = record.projection === 'svc' ? 'tech' : 'svc';
   return linksFor(record, SITE, published.has(`${record.slug}/${other}`));
-}
-
-function decodeHtml(text: string): string {
-  return text.replace(/&(lt|gt|quot|#39|#x27|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", amp: '&' })[name]!);
-}
-
-/** The text of code examples on a docs page, by their data-example file name. */
-function examplesOf(html: string): Map<string, string> {
-  return new Map([...html.matchAll(/<code data-example="([^"]+)"[^>]*>([\s\S]*?)<\/code>/g)].map((m) => [m[1]!, decodeHtml(m[2]!)]));
 }
 
 beforeAll(async () => {
@@ -135,7 +127,7 @@ describe('site-wide files', () => {
     const text = read('/llms.txt');
     expect(text).toMatch(/^# .+\n\n> .+/);
     for (const { record } of siteRecords) expect(text).toContain(`(${SITE}/garments/${record.slug}/${record.projection}.md)`);
-    for (const sitePath of ['/docs/api/', '/docs/webhooks/', '/schema/garment-access-2.4.0.json']) expect(text).toContain(`(${SITE}${sitePath})`);
+    for (const sitePath of ['/docs/api/', '/docs/webhooks/', '/docs/mcp/', '/schema/garment-access-2.4.0.json']) expect(text).toContain(`(${SITE}${sitePath})`);
   });
 
   it('serves every twin and site file with its content type when previewed', async () => {
@@ -166,7 +158,7 @@ describe('site-wide files', () => {
 });
 
 describe('documentation pages', () => {
-  it.each(['/docs/api/', '/docs/webhooks/'])('%s has one h1 and headings that never skip a level', (sitePath) => {
+  it.each(['/docs/api/', '/docs/webhooks/', '/docs/mcp/'])('%s has one h1 and headings that never skip a level', (sitePath) => {
     const html = read(`${sitePath}index.html`);
     const levels = [...html.matchAll(/<h([1-6])[\s>]/g)].map((m) => Number(m[1]));
     expect(levels.filter((level) => level === 1)).toHaveLength(1);

@@ -5,10 +5,10 @@ import { bearerToken } from './keys.ts';
 import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
 import type { Publisher } from './publisher.ts';
 import { readPublishRequest } from './publish-request.ts';
-import { submitPublish, type SubmissionContext } from './submission.ts';
+import { readGeneration, submitPublish, type SubmissionContext } from './submission.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, discardRest, readBody } from './request-body.ts';
 import type { PublishStore } from './store.ts';
-import { generationText, isTerminal, projectTask, PUBLISH_TOOL } from './tasks.ts';
+import { projectTask, PUBLISH_TOOL } from './tasks.ts';
 
 /** What the API answers from. */
 export interface ApiOptions {
@@ -37,7 +37,6 @@ export const TEST_TOOL = 'webhooks.send_test';
 
 const GENERATION_PATH = /^\/api\/generations\/([^/]+)$/;
 const RESEND_PATH = /^\/api\/webhooks\/deliveries\/([^/]+)\/resend\/?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DELIVERIES_PAGE_MAX = 100;
 /** Delivery states as the API names them. */
 const DELIVERY_OUTCOMES: Record<EntryState, string> = { pending: 'pending', accepted: 'delivered', given_up: 'given_up' };
@@ -123,23 +122,16 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
 
   const getGeneration = async (request: IncomingMessage, response: ServerResponse, url: URL, asked: string) => {
     const organizationId = authenticate(request);
-    const notFound = new ApiRefusal(404, 'not_found', `no generation with handle ${JSON.stringify(asked.slice(0, 64))} for this organization`);
-    // A UUID's hex digits are case-insensitive on input (RFC 9562); handles are issued in lower case.
-    const handle = asked.toLowerCase();
-    // Another organization's handle gets the very answer an unknown one gets: existence is not leaked.
-    const task = UUID.test(handle) ? store.getTask(handle) : undefined;
-    if (task === undefined || task.organizationId !== organizationId) throw notFound;
     const wait = parseWait(url.searchParams.get('wait'), longPollCapSeconds);
     if (!wait.ok) throw new ApiRefusal(400, 'invalid_wait', wait.message);
-    if (!isTerminal(task.status) && wait.waitMs > 0) {
-      const gone = new AbortController();
-      const onClose = () => gone.abort();
-      response.once('close', onClose);
-      await publisher.waitUntilDone(handle, wait.waitMs, gone.signal);
-      response.off('close', onClose);
-      if (gone.signal.aborted) return;
-    }
-    sendJson(response, 200, generationText(store.getTask(handle)!));
+    const gone = new AbortController();
+    const onClose = () => gone.abort();
+    response.once('close', onClose);
+    const outcome = await readGeneration(submission, { organizationId, handle: asked, waitMs: wait.waitMs, signal: gone.signal });
+    response.off('close', onClose);
+    if (gone.signal.aborted) return;
+    if (!outcome.ok) throw new ApiRefusal(outcome.refusal.status, outcome.refusal.code, outcome.refusal.message);
+    sendJson(response, 200, outcome.text);
   };
 
   const listDeliveries = (request: IncomingMessage, response: ServerResponse, url: URL) => {

@@ -6,7 +6,9 @@ import { GarmentPressError } from '../errors.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
 import { openOutbox, type AttemptSummary } from '../webhooks/index.ts';
+import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from '../mcp/index.ts';
 import { createApiHandler } from './api.ts';
+import { LONG_POLL_CAP_SECONDS } from './long-poll.ts';
 import { createPublisher } from './publisher.ts';
 import { readGarmentSlugs } from './records-folder.ts';
 import type { SubmissionContext } from './submission.ts';
@@ -55,7 +57,7 @@ export interface PublishService {
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
-/** Starts the publish service: the API under /api/, the built site everywhere else. */
+/** Starts the publish service: the API under /api/, MCP at /mcp, the built site everywhere else. */
 export async function startPublishService(options: PublishServiceOptions): Promise<PublishService> {
   const { dataDir, recordsDir, outDir, port = 4321, host = '127.0.0.1', webhookClockOffsetMs = 0 } = options;
   const log = options.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
@@ -86,6 +88,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
 
   let closing = false;
   let handleApi: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | undefined;
+  let mcp: McpEndpoint | undefined;
   const serveStatic = staticFilesHandler(outDir);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT_BYTES;
 
@@ -105,7 +108,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
         return;
       }
     }
-    const handle = pathname === '/api' || pathname.startsWith('/api/') ? handleApi! : serveStatic;
+    const handle = pathname === '/api' || pathname.startsWith('/api/') ? handleApi! : pathname === MCP_PATH ? mcp!.handle : serveStatic;
     handle(request, response).catch((error: unknown) => {
       log(`http ${request.method} ${pathname.slice(0, 200)}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (!response.headersSent) {
@@ -161,6 +164,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     maxBodyBytes,
     ...(options.longPollCapSeconds === undefined ? {} : { longPollCapSeconds: options.longPollCapSeconds }),
   });
+  mcp = createMcpEndpoint({ ...submission, log, outDir, maxBodyBytes, longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS, log });
   publisher.resume();
   outbox.start();
 
@@ -175,6 +179,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
       await publisher.stop({ graceMs });
       await outbox.close();
+      await mcp!.close();
       // Long polls were answered by publisher.stop; keep-alive connections are let go now.
       server.closeIdleConnections();
       const forceClose = setTimeout(() => server.closeAllConnections(), 2000);

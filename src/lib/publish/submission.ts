@@ -8,7 +8,7 @@ import { decodeJsonBytes, parseJson } from '../record/parse.ts';
 import { checkCallbackUrl, type CallbackUrlPolicy } from '../webhooks/index.ts';
 import type { Publisher } from './publisher.ts';
 import type { PublishStore } from './store.ts';
-import type { Task } from './tasks.ts';
+import { generationText, isTerminal, type Task } from './tasks.ts';
 
 /** One request to publish a record, from any front (the HTTP API, the MCP tool). */
 export interface PublishSubmission {
@@ -24,7 +24,7 @@ export interface PublishSubmission {
 
 /** Why a request was refused before any task: the HTTP status, an error code and a message for people. */
 export interface Refusal {
-  status: 400 | 403 | 409 | 422;
+  status: 400 | 403 | 404 | 409 | 422;
   code: string;
   message: string;
 }
@@ -35,10 +35,13 @@ export interface Refusal {
  */
 export type PublishOutcome = { ok: true; task: Task; handle: string; statusUrl: string; replayed: boolean } | { ok: false; refusal: Refusal };
 
+/** A generation's projection text (what get_generation answers), or why not. */
+export type GenerationOutcome = { ok: true; text: string } | { ok: false; refusal: Refusal };
+
 /** What making a publish task works with. */
 export interface SubmissionContext {
   store: PublishStore;
-  publisher: Pick<Publisher, 'start'>;
+  publisher: Pick<Publisher, 'start' | 'waitUntilDone'>;
   /** The records folder: a garment whose file is there but has no owner is nobody's. */
   recordsDir: string;
   /** Which callback URLs are accepted; loopback only in tests. */
@@ -51,6 +54,7 @@ const CALLBACK_URL_MAX_LENGTH = 2048;
 const MAX_NESTING = 256;
 /** An Idempotency-Key: 1 to 255 visible ASCII characters (Stripe allows 255). */
 const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Where a generation is polled over HTTP. @example statusUrlOf('6f1c…') → '/api/generations/6f1c…' */
 export function statusUrlOf(handle: string): string {
@@ -120,6 +124,23 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
   return accepted(inserted.task, false);
 }
 
+/**
+ * The get_generation text of an organization's task, after waiting up to `waitMs` for it to end
+ * (less when `signal` aborts). Another organization's handle gets the very answer an unknown one
+ * gets: existence is not leaked.
+ */
+export async function readGeneration(context: SubmissionContext, request: { organizationId: string; handle: string; waitMs: number; signal?: AbortSignal }): Promise<GenerationOutcome> {
+  const { store, publisher } = context;
+  // A UUID's hex digits are case-insensitive on input (RFC 9562); handles are issued in lower case.
+  const handle = request.handle.toLowerCase();
+  const task = UUID.test(handle) ? store.getTask(handle) : undefined;
+  if (task === undefined || task.organizationId !== request.organizationId) {
+    return refuse(404, 'not_found', `no generation with handle ${JSON.stringify(request.handle.slice(0, 64))} for this organization`);
+  }
+  if (!isTerminal(task.status) && request.waitMs > 0) await publisher.waitUntilDone(handle, request.waitMs, request.signal);
+  return { ok: true, text: generationText(store.getTask(handle)!) };
+}
+
 function accepted(task: Task, replayed: boolean): PublishOutcome {
   return { ok: true, task, handle: task.handle, statusUrl: statusUrlOf(task.handle), replayed };
 }
@@ -153,6 +174,6 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
-function refuse(status: Refusal['status'], code: string, message: string): PublishOutcome {
+function refuse(status: Refusal['status'], code: string, message: string): { ok: false; refusal: Refusal } {
   return { ok: false, refusal: { status, code, message } };
 }

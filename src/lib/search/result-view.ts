@@ -59,8 +59,25 @@ const MARK = /(<\/?mark>)/;
 export function safeExcerpt(excerpt: string): string {
   return excerpt
     .split(MARK)
-    .map((part) => (MARK.test(part) ? part : escapeText(part.replaceAll('&lt;', '<').replaceAll('&gt;', '>'))))
+    .map((part) => (MARK.test(part) ? part : escapeText(indexedText(part))))
     .join('');
+}
+
+/**
+ * An excerpt as plain text, as a reader of the page sees it: the hit marks dropped, the indexed text read back.
+ * @example plainExcerpt('&lt;b&gt; <mark>fleece</mark> &amp;') → '<b> fleece &amp;'
+ */
+export function plainExcerpt(excerpt: string): string {
+  return excerpt
+    .split(MARK)
+    .filter((part) => !MARK.test(part))
+    .map(indexedText)
+    .join('');
+}
+
+/** Text as indexed, from the excerpt's encoding of it, which encodes `<` and `>` only. */
+function indexedText(encoded: string): string {
+  return encoded.replaceAll('&lt;', '<').replaceAll('&gt;', '>');
 }
 
 function escapeText(text: string): string {

@@ -1,5 +1,5 @@
 import type { GarmentRecord, Links } from '../record/types.ts';
-import { absoluteUrl, API_DOCS_PATH, jsonPath, markdownPath, otherProjection, pagePath, SCHEMA_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
+import { absoluteUrl, API_DOCS_PATH, jsonPath, markdownPath, MCP_DOCS_PATH, otherProjection, pagePath, SCHEMA_PATH } from './urls.ts';
 
 /**
  * The `links` a published record carries, absolute from the site's address.
@@ -17,6 +17,6 @@ export function linksFor(record: Pick<GarmentRecord, 'slug' | 'projection'>, sit
     other_projection: otherExists ? url(jsonPath(slug, otherProjection(projection))) : null,
     schema: url(SCHEMA_PATH),
     api_docs: url(API_DOCS_PATH),
-    mcp_docs: url(WEBHOOK_DOCS_PATH),
+    mcp_docs: url(MCP_DOCS_PATH),
   };
 }

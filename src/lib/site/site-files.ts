@@ -6,7 +6,7 @@ import { linksFor } from './links.ts';
 import { escapeData } from './markdown.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
-import { absoluteUrl, API_DOCS_PATH, garmentPath, otherProjection, pagePath, SCHEMA_PATH, SITEMAP_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
+import { absoluteUrl, API_DOCS_PATH, garmentPath, MCP_DOCS_PATH, otherProjection, pagePath, SCHEMA_PATH, SITEMAP_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
 
 /** The site has no absolute address, so `links` cannot be filled. */
 export class MissingSiteError extends GarmentPressError {}
@@ -91,6 +91,7 @@ export function llmsTxt(index: SiteIndex, site: string | URL): string {
     [
       item('API and mirroring', url(API_DOCS_PATH), 'what each URL holds, the record schema, links, records.json, and how to mirror the site'),
       item('Completion webhooks', url(WEBHOOK_DOCS_PATH), 'the publish API, signed completion callbacks, verification and retries'),
+      item('MCP tools and resources', url(MCP_DOCS_PATH), 'search, read, list and publish records from an MCP client: the tools, their schemas, the resources'),
       item(`JSON Schema ${SCHEMA_VERSION}`, url(SCHEMA_PATH), 'the schema every record validates against (draft 2020-12)'),
       item('Records index', url('/records.json'), 'every published record with its links, as JSON'),
     ].join('\n'),

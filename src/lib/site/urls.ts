@@ -7,6 +7,8 @@ export const SCHEMA_PATH = '/schema/garment-access-2.4.0.json';
 export const API_DOCS_PATH = '/docs/api/';
 /** Site-relative path of the completion-webhook documentation. */
 export const WEBHOOK_DOCS_PATH = '/docs/webhooks/';
+/** Site-relative path of the documentation of the MCP tools and resources. */
+export const MCP_DOCS_PATH = '/docs/mcp/';
 /** Site-relative path of the sitemap, or of the index of its parts on a large site. */
 export const SITEMAP_PATH = '/sitemap.xml';
 

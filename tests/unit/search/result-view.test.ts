@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterValueOrder, resultView, safeExcerpt } from '../../../src/lib/search/result-view.ts';
+import { filterValueOrder, plainExcerpt, resultView, safeExcerpt } from '../../../src/lib/search/result-view.ts';
 
 const hit = (overrides: { url?: string; excerpt?: string; meta?: Record<string, string> } = {}) => ({
   url: '/garments/tee/',
@@ -22,6 +22,12 @@ describe('safeExcerpt', () => {
 
   it('does not take a mark with attributes for a mark', () => {
     expect(safeExcerpt('<mark onclick=alert(1)>x</mark>')).toBe('&lt;mark onclick=alert(1)&gt;x</mark>');
+  });
+});
+
+describe('plainExcerpt', () => {
+  it('reads the text back as indexed, without the hit marks: what the page shows, as text', () => {
+    expect(plainExcerpt('&lt;b&gt; <mark>fleece</mark> &amp; <mark>hood</mark>')).toBe('<b> fleece &amp; hood');
   });
 });
 

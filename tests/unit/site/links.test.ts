@@ -11,7 +11,7 @@ describe('linksFor', () => {
       other_projection: 'https://garments.example.org/garments/tee/tech.json',
       schema: 'https://garments.example.org/schema/garment-access-2.4.0.json',
       api_docs: 'https://garments.example.org/docs/api/',
-      mcp_docs: 'https://garments.example.org/docs/webhooks/',
+      mcp_docs: 'https://garments.example.org/docs/mcp/',
     });
   });
 

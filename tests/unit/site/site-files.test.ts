@@ -64,7 +64,7 @@ describe('llmsTxt', () => {
 
   it('lists every Markdown twin, the docs, the schema and records.json', () => {
     for (const entry of withLone.entries) expect(text).toContain(`(${SITE}/garments/${entry.slug}/${entry.projection}.md)`);
-    for (const path of ['/docs/api/', '/docs/webhooks/', '/schema/garment-access-2.4.0.json', '/records.json']) expect(text).toContain(`(${SITE}${path})`);
+    for (const path of ['/docs/api/', '/docs/webhooks/', '/docs/mcp/', '/schema/garment-access-2.4.0.json', '/records.json']) expect(text).toContain(`(${SITE}${path})`);
   });
 
   it('escapes record text, so a title cannot add Markdown or HTML', () => {

@@ -1,0 +1,73 @@
+// The tools that need an API key: garments.publish and garments.get_generation, on the same task
+// path as POST /api/publish and GET /api/generations/<handle> (submission.ts).
+import { checkRecordBytes } from '../record/index.ts';
+import { readGeneration, submitPublish, type Refusal, type SubmissionContext } from '../publish/submission.ts';
+import { PUBLISH_TOOL } from '../publish/tasks.ts';
+import { toolError, type Tool, type ToolOutcome } from './tool-call.ts';
+import { GET_GENERATION, PUBLISH } from './tool-definitions.ts';
+
+/** What the publishing tools work with. */
+export interface PublishToolsContext extends SubmissionContext {
+  /** Longest wait of a get_generation call, in seconds; 50 (spec section 8) but in tests. */
+  longPollCapSeconds: number;
+}
+
+const publishTool = (context: PublishToolsContext): Tool => ({
+  ...PUBLISH,
+  async run(args, call) {
+    const recordText = typeof args.record === 'string' ? args.record : recordFileText(args.record as object);
+    if (recordText === null) return toolError('invalid_record', 'the record is nested too deeply to be a record; nothing was published', [{ pointer: '/record', message: 'nested too deeply' }]);
+    const checked = checkRecordBytes('record', Buffer.from(recordText, 'utf8'));
+    const errors = checked.problems.filter((problem) => problem.severity === 'error');
+    if (errors.length > 0) {
+      return toolError(
+        'invalid_record',
+        `the record is not valid (${errors.length === 1 ? '1 problem' : `${errors.length} problems`}); nothing was published`,
+        errors.map((problem) => ({ pointer: `/record${problem.pointer}`, message: problem.message })),
+      );
+    }
+    const outcome = await submitPublish(context, {
+      organizationId: call.organizationId!,
+      record: recordText,
+      callbackUrl: (args.callback_url as string | undefined) ?? null,
+      idempotencyKey: null,
+      tool: PUBLISH_TOOL,
+    });
+    if (!outcome.ok) return refused(outcome.refusal);
+    return { ok: true, result: { handle: outcome.handle, status_url: outcome.statusUrl } };
+  },
+});
+
+const getGenerationTool = (context: PublishToolsContext): Tool => ({
+  ...GET_GENERATION,
+  async run(args, call) {
+    const waitSeconds = Math.min((args.wait_seconds as number | undefined) ?? 0, context.longPollCapSeconds);
+    const outcome = await readGeneration(context, { organizationId: call.organizationId!, handle: args.handle as string, waitMs: Math.round(waitSeconds * 1000), signal: call.signal });
+    if (!outcome.ok) return refused(outcome.refusal, '/handle');
+    return { ok: true, result: JSON.parse(outcome.text) as Record<string, unknown>, text: outcome.text };
+  },
+});
+
+/**
+ * The text a record given as a JSON value is stored and published as: indented JSON; null for a
+ * value nested too deeply to serialise (no record is).
+ */
+function recordFileText(record: object): string | null {
+  try {
+    return `${JSON.stringify(record, null, 2)}\n`;
+  } catch {
+    // JSON.stringify recurses: a value nested thousands deep overflows the stack.
+    return null;
+  }
+}
+
+/** The tools that need an API key. */
+export function publishTools(context: PublishToolsContext): Tool[] {
+  return [publishTool(context), getGenerationTool(context)];
+}
+
+/** A refusal of the shared publish path as a tool error; a refused callback URL points at its argument. */
+function refused(refusal: Refusal, pointer = ''): ToolOutcome {
+  const at = refusal.code === 'callback_url_refused' ? '/callback_url' : pointer;
+  return toolError(refusal.code, refusal.message, [{ pointer: at, message: refusal.message }]);
+}

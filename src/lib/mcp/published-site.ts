@@ -1,0 +1,100 @@
+// The built site as the MCP tools and resources read it: /records.json for the list of records,
+// and each record's JSON and Markdown twins. Read from the output folder on each call (records.json
+// parsed again only when it changed), so a rebuilt site swapped into place is what they see.
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { GarmentPressError } from '../errors.ts';
+import type { Projection } from '../record/index.ts';
+import { absoluteUrl, jsonPath, markdownPath } from '../site/urls.ts';
+import { SLUG_PATTERN } from './tool-definitions.ts';
+
+/** One record as /records.json lists it. */
+export interface PublishedRecord {
+  slug: string;
+  projection: Projection;
+  title: string;
+  category: string;
+  brand: string;
+  record_revision: string;
+  published_at: string;
+  research_status: string;
+  links: Record<string, string | null>;
+}
+
+/** A twin's format: the record's JSON as published, or its Markdown. */
+export type TwinFormat = 'json' | 'markdown';
+
+/** The media type each twin is served with. */
+export const TWIN_MEDIA_TYPES: Record<TwinFormat, string> = { json: 'application/json', markdown: 'text/markdown' };
+
+/** A twin read from the site. */
+export interface Twin {
+  /** Its absolute address on the site, also its MCP resource URI. */
+  url: string;
+  mimeType: string;
+  text: string;
+}
+
+/** The built site in an output folder. */
+export interface PublishedSite {
+  /** The site's absolute address, as the build wrote it into every record's links. */
+  site(): Promise<string>;
+  /** Every record /records.json lists, in its order (by title). */
+  records(): Promise<PublishedRecord[]>;
+  /** A record's twin, or undefined when the site has no such record. */
+  readTwin(slug: string, projection: Projection, format: TwinFormat): Promise<Twin | undefined>;
+}
+
+/** Thrown when the folder holds no built site (yet); the message names no server path, as callers read it. */
+export class SiteUnavailableError extends GarmentPressError {}
+
+/** A record's slug, as the schema has it; anything else names no file. */
+const SLUG = new RegExp(SLUG_PATTERN);
+
+interface RecordsFile {
+  schema: string;
+  records: PublishedRecord[];
+}
+
+/** The site built into `outDir`; `site` overrides the address read from /records.json. */
+export function openPublishedSite(outDir: string, site?: string): PublishedSite {
+  const recordsFile = path.join(outDir, 'records.json');
+  let cached: { version: string; file: RecordsFile } | undefined;
+
+  const readRecordsFile = async (): Promise<RecordsFile> => {
+    let version: string;
+    try {
+      const stats = await stat(recordsFile);
+      version = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    } catch {
+      throw new SiteUnavailableError('the site has not been built yet (no /records.json): build it with npm run build, or publish a record');
+    }
+    if (cached?.version !== version) {
+      const file = JSON.parse(await readFile(recordsFile, 'utf8')) as RecordsFile;
+      if (!Array.isArray(file.records) || typeof file.schema !== 'string') throw new SiteUnavailableError('the site\'s /records.json is not a records list: build the site again');
+      cached = { version, file };
+    }
+    return cached.file;
+  };
+
+  const siteAddress = async () => site ?? new URL('/', (await readRecordsFile()).schema).href;
+
+  return {
+    site: siteAddress,
+    records: async () => (await readRecordsFile()).records,
+    async readTwin(slug, projection, format) {
+      if (!SLUG.test(slug) || (projection !== 'svc' && projection !== 'tech')) return undefined;
+      // First, so a site not built yet says so rather than that the record is missing.
+      const site = await siteAddress();
+      const sitePath = format === 'json' ? jsonPath(slug, projection) : markdownPath(slug, projection);
+      let text: string;
+      try {
+        text = await readFile(path.join(outDir, sitePath), 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+        throw error;
+      }
+      return { url: absoluteUrl(sitePath, site), mimeType: TWIN_MEDIA_TYPES[format], text };
+    },
+  };
+}

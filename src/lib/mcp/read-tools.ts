@@ -1,0 +1,96 @@
+// The read-only tools, over a built site: garments.search (the site's own search), garments.get_record
+// (a record's JSON or Markdown twin) and garments.list (the records of /records.json, page by page).
+import { SEARCH_PAGE_PATH, type SearchSort } from '../search/search-keys.ts';
+import { isSearchable, parseSearchState, searchQueryString } from '../search/search-state.ts';
+import { absoluteUrl, pagePath } from '../site/urls.ts';
+import { cursorOf, readCursor } from './page-cursor.ts';
+import type { PublishedRecord, PublishedSite } from './published-site.ts';
+import type { SiteSearch } from './site-search.ts';
+import { toolError, type Tool } from './tool-call.ts';
+import { GET_RECORD, LIST, SEARCH } from './tool-definitions.ts';
+
+/** What the read-only tools read. */
+export interface ReadToolsContext {
+  published: PublishedSite;
+  search: SiteSearch;
+}
+
+const PAGE_PATH = /^\/garments\/([^/]+)\/(svc|tech)\/$/;
+
+const searchTool = (context: ReadToolsContext): Tool => ({
+  ...SEARCH,
+  async run(args) {
+    const params = new URLSearchParams({ q: args.query as string });
+    for (const [filter, values] of Object.entries((args.filters ?? {}) as Record<string, string[]>)) for (const value of values) params.append(filter, value);
+    if (args.sort === 'title' || args.sort === 'published') params.set('sort', args.sort satisfies SearchSort);
+    // Read as the search page reads its address, so both search for the same thing.
+    const state = parseSearchState(params);
+    if (!isSearchable(state)) {
+      return toolError('invalid_argument', 'nothing to search for: give words in query, or at least one filter value', [{ pointer: '/query', message: 'expected words, or filters beside an empty query' }]);
+    }
+    const answer = await context.search.search(state, (args.limit as number | undefined) ?? 10);
+    const site = await context.published.site();
+    return {
+      ok: true,
+      result: {
+        query: state.query,
+        total: answer.total,
+        hits: answer.hits.map((hit) => ({
+          title: hit.title,
+          slug: PAGE_PATH.exec(hit.path)?.[1] ?? '',
+          projection: hit.projection,
+          projection_code: hit.projectionCode,
+          status: hit.status,
+          url: absoluteUrl(hit.path, site),
+          excerpt: hit.excerpt,
+        })),
+        filter_counts: answer.filterCounts,
+        search_url: absoluteUrl(`${SEARCH_PAGE_PATH}?${searchQueryString(state)}`, site),
+      },
+    };
+  },
+});
+
+const getRecordTool = (context: ReadToolsContext): Tool => ({
+  ...GET_RECORD,
+  async run(args) {
+    const slug = args.slug as string;
+    const projection = args.projection as 'svc' | 'tech';
+    const format = (args.format as 'json' | 'markdown' | undefined) ?? 'json';
+    const twin = await context.published.readTwin(slug, projection, format);
+    if (twin === undefined) {
+      return toolError('not_found', `no published record ${slug} (${projection}); find records with garments.search or garments.list`, [
+        { pointer: '/slug', message: `no ${projection} record of a garment "${slug}" is published` },
+      ]);
+    }
+    return {
+      ok: true,
+      result: { slug, projection, format, url: twin.url, page_url: absoluteUrl(pagePath(slug, projection), await context.published.site()), mime_type: twin.mimeType, text: twin.text },
+      text: twin.text,
+    };
+  },
+});
+
+const listTool = (context: ReadToolsContext): Tool => ({
+  ...LIST,
+  async run(args) {
+    const offset = args.cursor === undefined ? 0 : readCursor(args.cursor as string);
+    if (offset === undefined) return toolError('invalid_argument', 'cursor is not one this tool gave; start again without it', [{ pointer: '/cursor', message: 'expected the next_cursor of a previous page' }]);
+    const limit = (args.limit as number | undefined) ?? 50;
+    const same = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'accent' }) === 0;
+    const matches = (record: PublishedRecord) =>
+      (args.category === undefined || same(record.category, args.category as string)) &&
+      (args.brand === undefined || same(record.brand, args.brand as string)) &&
+      (args.projection === undefined || record.projection === args.projection) &&
+      (args.status === undefined || record.research_status === args.status);
+    const records = (await context.published.records()).filter(matches);
+    const page = records.slice(offset, offset + limit);
+    const next = offset + page.length < records.length ? cursorOf(offset + page.length) : null;
+    return { ok: true, result: { total: records.length, records: page, next_cursor: next } };
+  },
+});
+
+/** The read-only tools. */
+export function readTools(context: ReadToolsContext): Tool[] {
+  return [searchTool(context), getRecordTool(context), listTool(context)];
+}

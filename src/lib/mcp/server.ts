@@ -1,0 +1,78 @@
+// The garment-press MCP server: the tools and the twins as resources, for one caller (anonymous,
+// or an organization known by its API key). Tools are declared with hand-written JSON Schemas and
+// their arguments checked by ajv, so a bad argument is a tool error naming its JSON pointer.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type Tool as ToolDefinition,
+} from '@modelcontextprotocol/sdk/types.js';
+import packageJson from '../../../package.json' with { type: 'json' };
+import { SiteUnavailableError, type PublishedSite } from './published-site.ts';
+import { listResources, listResourceTemplates, readResource } from './resources.ts';
+import { argumentProblems, toolError, toolResult, type Tool } from './tool-call.ts';
+
+/** Who is calling and what they may use. */
+export interface GarmentsServerOptions {
+  /** Every tool the server has; a caller without a key sees and calls only those open to anyone. */
+  tools: Tool[];
+  published: PublishedSite;
+  /** The caller's organization; undefined for an anonymous caller. */
+  organizationId: string | undefined;
+  /** Where an unexpected failure is told in full (the caller gets a short error). */
+  log: (line: string) => void;
+}
+
+const INSTRUCTIONS = [
+  'garment-press publishes garment research records: a commerce projection (svc: prices, sizes, colours, stock) and a technical one (tech: fabric, construction, measurements) per garment, every fact tied to its claims and sources.',
+  'Find records with garments.search (words and filters, as the site\'s search) or garments.list (browse), then read one with garments.get_record or as a resource (its JSON or Markdown address).',
+  'With an API key, garments.publish submits a record and garments.get_generation follows the task to its end.',
+].join(' ');
+
+/** A server for one caller; connect it to a transport. */
+export function createGarmentsServer(options: GarmentsServerOptions): Server {
+  const { published, organizationId, log } = options;
+  const server = new Server({ name: packageJson.name, title: 'garment-press', version: packageJson.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+  const usable = (tool: Tool) => tool.access === 'anyone' || organizationId !== undefined;
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: options.tools.filter(usable).map(
+      (tool): ToolDefinition => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema as ToolDefinition['inputSchema'],
+        outputSchema: tool.outputSchema as ToolDefinition['outputSchema'],
+        annotations: { title: tool.title, ...tool.annotations },
+      }),
+    ),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args = {} } = request.params;
+    const tool = options.tools.find((candidate) => candidate.name === name);
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name.slice(0, 100))}; tools/list lists them`);
+    if (!usable(tool)) {
+      return toolResult(toolError('unauthorized', `${tool.name} needs an API key: connect with the header "Authorization: Bearer <key>" (see /docs/mcp/)`));
+    }
+    const problems = argumentProblems(tool.inputSchema, args);
+    if (problems.length > 0) return toolResult(toolError('invalid_argument', `the arguments of ${tool.name} are not valid`, problems));
+    try {
+      return toolResult(await tool.run(args, { signal: extra.signal, organizationId }));
+    } catch (error) {
+      if (error instanceof SiteUnavailableError) return toolResult(toolError('site_unavailable', error.message));
+      log(`mcp ${tool.name}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return toolResult(toolError('internal_error', `${tool.name} failed on the server's side; try again, and tell the site's operator if it goes on`));
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, (request) => listResources(published, request.params?.cursor));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => listResourceTemplates(published));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => readResource(published, request.params.uri));
+  return server;
+}

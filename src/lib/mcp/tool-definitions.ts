@@ -1,0 +1,243 @@
+// What tools/list shows of each tool: names, descriptions an agent can act on, and JSON Schemas for
+// arguments and results. Apart from the tools' work, so the documentation page shows them as served.
+import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 'json' };
+import { LONG_POLL_CAP_SECONDS } from '../publish/long-poll.ts';
+import { PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/tasks.ts';
+import { SEARCH_FILTERS } from '../search/search-keys.ts';
+import type { JsonSchema, ToolDefinition } from './tool-call.ts';
+
+/** A record's slug, as the schema has it. */
+export const SLUG_PATTERN = schema.properties.slug.pattern;
+
+const SEARCH_LIMIT_MAX = 50;
+const LIST_LIMIT_MAX = 200;
+const RESEARCH_STATUSES = schema.$defs.research.properties.status.enum;
+
+const projectionArgument = { type: 'string', enum: ['svc', 'tech'], description: 'The projection: "svc" (commerce: prices, sizes, colours, stock) or "tech" (technical: fabric, construction, measurements).' };
+const slugArgument = { type: 'string', pattern: SLUG_PATTERN, maxLength: 245, description: 'The garment\'s slug, as search hits and list entries give it, e.g. "ridgeline-rk6210-heavyweight-tee".' };
+const textField = (description: string) => ({ type: 'string', description });
+const countField = (description: string) => ({ type: 'integer', minimum: 0, description });
+
+const searchHitSchema: JsonSchema = {
+  type: 'object',
+  required: ['title', 'slug', 'projection', 'projection_code', 'status', 'url', 'excerpt'],
+  properties: {
+    title: textField('The record\'s title.'),
+    slug: textField('The garment\'s slug: pass it with projection_code to garments.get_record.'),
+    projection: textField('The projection\'s name: Commerce or Technical.'),
+    projection_code: { type: 'string', enum: ['svc', 'tech'], description: 'The projection\'s code.' },
+    status: textField('The research status, as the page words it.'),
+    url: textField('The record\'s page.'),
+    excerpt: textField('Words of the record around the match, as plain text.'),
+  },
+};
+
+/** garments.search */
+export const SEARCH: ToolDefinition = {
+  name: 'garments.search',
+  title: 'Search garment records',
+  description: [
+    'Searches the published garment research records as the site\'s search page does (the same index, hits and order): full text over titles, names, fabrics, prices and every text block, narrowed by filters.',
+    'Give words, filters, or both (an empty query with filters lists every record they allow). Values of one filter are alternatives (colour Navy or Black); filters narrow one another.',
+    'Filter values are the words the site shows (projection "Commerce" or "Technical", status "Complete"); filter_counts in the result lists the values there are and how many hits each would leave.',
+    'Read a hit in full with garments.get_record (slug, projection_code).',
+  ].join(' '),
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['query'],
+    properties: {
+      query: { type: 'string', maxLength: 500, description: 'Words to search for; "" for none (then give filters).' },
+      filters: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Per filter, the values a hit must carry one of.',
+        properties: Object.fromEntries(SEARCH_FILTERS.map((filter) => [filter, { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 200 } }])),
+      },
+      sort: { type: 'string', enum: ['relevance', 'title', 'published'], default: 'relevance', description: 'Best match first (relevance), by title A to Z, or newest published first.' },
+      limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT_MAX, default: 10, description: 'Most hits returned; total counts them all.' },
+    },
+  },
+  outputSchema: {
+    type: 'object',
+    required: ['query', 'total', 'hits', 'filter_counts', 'search_url'],
+    properties: {
+      query: textField('The words searched for.'),
+      total: countField('How many records match, of which hits holds the first.'),
+      hits: { type: 'array', items: searchHitSchema },
+      filter_counts: {
+        type: 'object',
+        description: 'Per filter and value, how many hits there would be with that value selected too.',
+        additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } },
+      },
+      search_url: textField('The same search on the site\'s search page, for a person.'),
+    },
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  access: 'anyone',
+};
+
+/** garments.get_record */
+export const GET_RECORD: ToolDefinition = {
+  name: 'garments.get_record',
+  title: 'Read a garment record',
+  description: [
+    'Returns a published garment research record: format "json" is the record exactly as published (schema garment-access/2.4.0, with its links),',
+    '"markdown" its Markdown twin (every section, claims as footnotes, data as tables), easier to read and quote.',
+    'The text is in result.text and in the content. Find slugs with garments.search or garments.list.',
+  ].join(' '),
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['slug', 'projection'],
+    properties: {
+      slug: slugArgument,
+      projection: projectionArgument,
+      format: { type: 'string', enum: ['json', 'markdown'], default: 'json', description: 'The record\'s JSON (default) or its Markdown twin.' },
+    },
+  },
+  outputSchema: {
+    type: 'object',
+    required: ['slug', 'projection', 'format', 'url', 'page_url', 'mime_type', 'text'],
+    properties: {
+      slug: textField('The garment\'s slug.'),
+      projection: { type: 'string', enum: ['svc', 'tech'] },
+      format: { type: 'string', enum: ['json', 'markdown'] },
+      url: textField('The twin\'s address on the site, also its MCP resource URI.'),
+      page_url: textField('The record\'s page on the site.'),
+      mime_type: { type: 'string', enum: ['application/json', 'text/markdown'] },
+      text: textField('The twin\'s content.'),
+    },
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  access: 'anyone',
+};
+
+const listEntrySchema: JsonSchema = {
+  type: 'object',
+  required: ['slug', 'projection', 'title', 'category', 'brand', 'record_revision', 'published_at', 'research_status', 'links'],
+  properties: {
+    slug: { type: 'string' },
+    projection: { type: 'string', enum: ['svc', 'tech'] },
+    title: { type: 'string' },
+    category: { type: 'string' },
+    brand: { type: 'string' },
+    record_revision: { type: 'string' },
+    published_at: { type: 'string' },
+    research_status: { type: 'string' },
+    links: { type: 'object', additionalProperties: { type: ['string', 'null'] }, description: 'The record\'s links: self (its JSON), markdown, page, other_projection and the docs.' },
+  },
+};
+
+/** garments.list */
+export const LIST: ToolDefinition = {
+  name: 'garments.list',
+  title: 'List garment records',
+  description: [
+    'Lists the published garment research records as /records.json has them (by title), a page at a time, for browsing without a query:',
+    'slug, projection, title, category, brand, revision, publication date, research status and links.',
+    'Narrow by category, brand (either ignoring case), projection or research status; pass next_cursor back as cursor for the next page (null on the last).',
+  ].join(' '),
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      category: { type: 'string', maxLength: 200, description: 'Only records of this category, e.g. "tops".' },
+      brand: { type: 'string', maxLength: 200, description: 'Only records of this brand, e.g. "Ridgeline".' },
+      projection: projectionArgument,
+      status: { type: 'string', enum: RESEARCH_STATUSES, description: 'Only records of this research status.' },
+      cursor: { type: 'string', maxLength: 200, description: 'next_cursor of the previous page.' },
+      limit: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: 50, description: 'Records per page.' },
+    },
+  },
+  outputSchema: {
+    type: 'object',
+    required: ['total', 'records', 'next_cursor'],
+    properties: {
+      total: countField('How many records match, on every page.'),
+      records: { type: 'array', items: listEntrySchema },
+      next_cursor: { type: ['string', 'null'], description: 'Pass as cursor for the next page; null on the last page.' },
+    },
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  access: 'anyone',
+};
+
+/** The name of the polling tool (spec 4.2: `<domain>.get_generation`). */
+export const GET_GENERATION_TOOL = 'garments.get_generation';
+
+const handleText = { type: 'string', description: 'The handle garments.publish returned (a UUID).' };
+
+/** garments.publish */
+export const PUBLISH: ToolDefinition = {
+  name: PUBLISH_TOOL,
+  title: 'Publish a garment record',
+  description: [
+    'Publishes a garment research record (schema garment-access/2.4.0) to the site: it is checked at once (an invalid record is an error listing every problem with its JSON pointer, and nothing is published),',
+    'then a task writes it and rebuilds the site, and the call returns at once with the task\'s handle.',
+    `Follow the task with ${GET_GENERATION_TOOL} (it can wait up to ${LONG_POLL_CAP_SECONDS} s for the end), or pass callback_url: an https address that gets one signed POST`,
+    `(event ${PUBLISH_EVENTS.complete} or ${PUBLISH_EVENTS.failed}, tool "${PUBLISH_TOOL}") whose data is exactly what ${GET_GENERATION_TOOL} returns.`,
+    'A record sent as JSON text is published byte for byte (only its links are filled in); sent as an object, it is written as indented JSON.',
+  ].join(' '),
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['record'],
+    properties: {
+      record: { type: ['object', 'string'], description: 'The record: a JSON object, or its JSON text.' },
+      callback_url: { type: 'string', description: 'Optional: a public https address to POST the signed completion event to.' },
+    },
+  },
+  outputSchema: {
+    type: 'object',
+    required: ['handle', 'status_url'],
+    properties: {
+      handle: { type: 'string', description: `The task's handle: pass it to ${GET_GENERATION_TOOL}.` },
+      status_url: { type: 'string', description: 'Where the same task is polled over the HTTP API.' },
+    },
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  access: 'key',
+};
+
+/** garments.get_generation */
+export const GET_GENERATION: ToolDefinition = {
+  name: GET_GENERATION_TOOL,
+  title: 'Follow a publish task',
+  description: [
+    `Returns where a task garments.publish started stands: status (queued, running, complete, failed), done, progress, stage, and at the end page_url or error.`,
+    `With wait_seconds (at most ${LONG_POLL_CAP_SECONDS}) it answers as soon as the task ends, or when the wait is over: call again until done is true.`,
+    'The JSON text is byte for byte the data field of the completion event and what GET /api/generations/<handle> answers.',
+  ].join(' '),
+  inputSchema: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['handle'],
+    properties: {
+      handle: { ...handleText, maxLength: 64 },
+      wait_seconds: { type: 'number', minimum: 0, maximum: LONG_POLL_CAP_SECONDS, default: 0, description: `Seconds to wait for the task to end, 0 to ${LONG_POLL_CAP_SECONDS}.` },
+    },
+  },
+  outputSchema: {
+    type: 'object',
+    required: ['handle', 'resource_id', 'status', 'done', 'progress', 'stage', 'page_url', 'error'],
+    properties: {
+      handle: handleText,
+      resource_id: { type: 'string', description: '<slug>/<projection> once the record is known to be valid, else "".' },
+      status: { type: 'string', description: 'queued, running, complete or failed.' },
+      done: { type: 'boolean', description: 'True at complete and failed.' },
+      progress: { type: 'number', description: 'From 0 to 1.' },
+      stage: { type: 'string', description: 'What the task is doing.' },
+      page_url: { type: 'string', description: 'The record\'s page once complete, else "".' },
+      error: { type: 'string', description: 'Why the task failed, else "".' },
+    },
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  access: 'key',
+};
+
+/** What tools/list shows of the read-only tools. */
+export const READ_TOOL_DEFINITIONS: ToolDefinition[] = [SEARCH, GET_RECORD, LIST];
+
+/** What tools/list shows of the tools that need an API key. */
+export const PUBLISH_TOOL_DEFINITIONS: ToolDefinition[] = [PUBLISH, GET_GENERATION];

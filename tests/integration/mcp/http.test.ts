@@ -1,0 +1,305 @@
+// MCP at /mcp on the real publish service (`serve` as a process, real builds), driven by the SDK's
+// own Client over Streamable HTTP on loopback, with a real HTTPS receiver for the completion event.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { examplesOf } from '../../support/docs-examples.ts';
+import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
+import { node, runCli } from '../../support/run.ts';
+import { eventually, fingerprint, makeCertificate, startReceiver, UUID, type Receiver } from '../publish/support.ts';
+import { callTool, httpClient, textOf, toolErrorOf } from './support.ts';
+
+const SITE = 'https://garments.example/';
+const SLUG = 'ridgeline-rk6210-heavyweight-tee';
+
+let work: string;
+let recordsDir: string;
+let outDir: string;
+let dataDir: string;
+let receiver: Receiver;
+let serve: { url: string; child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> };
+let acme: { organization_id: string; api_key: string };
+let other: { organization_id: string; api_key: string };
+let secret: string;
+let client: Client;
+let otherClient: Client;
+let anonymous: Client;
+
+function admin(...args: string[]) {
+  const result = runCli('admin.ts', [...args, '--data', dataDir, '--json']);
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(path.join(tmpdir(), 'mcp-http-'));
+  recordsDir = path.join(work, 'records');
+  outDir = path.join(work, 'out');
+  dataDir = path.join(work, 'data');
+  cpSync(path.join(projectRoot, 'records'), recordsDir, { recursive: true });
+  const built = runCli('build.ts', ['--records', recordsDir, '--out', outDir, '--site', SITE]);
+  expect(built.status, built.stderr).toBe(0);
+  const certificate = makeCertificate(work);
+  acme = admin('org', 'create', '--name', 'Acme');
+  other = admin('org', 'create', '--name', 'Other');
+  secret = admin('secret', 'reveal', '--org', acme.organization_id).signing_secret;
+  receiver = await startReceiver(certificate, () => [secret]);
+
+  const child = spawn(node, [
+    path.join(projectRoot, 'src/cli/serve.ts'),
+    '--port', '0', '--records', recordsDir, '--out', outDir, '--data', dataDir, '--site', SITE,
+    '--allow-loopback-callbacks', '--trust-ca', certificate.certFile,
+  ], { cwd: projectRoot });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await eventually(() => /^listening on (http:\/\/\S+)/m.exec(output)?.[1], 20_000, `serve to listen; it printed:\n${output}`);
+  serve = { url, child, output: () => output, exited };
+  client = await httpClient(url, acme.api_key);
+  otherClient = await httpClient(url, other.api_key);
+  anonymous = await httpClient(url);
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all([client, otherClient, anonymous].map((connected) => connected?.close()));
+  if (serve !== undefined && serve.child.exitCode === null) {
+    serve.child.kill('SIGTERM');
+    await serve.exited;
+  }
+  await receiver?.close();
+});
+
+/** The sample commerce record of the tee, changed: a new revision and a word no other record has. */
+function changedTee(): Record<string, unknown> {
+  const sample = sampleRecords().find(({ record }) => record.slug === SLUG && record.projection === 'svc')!;
+  const record = copyOf(sample.record) as unknown as Record<string, any>;
+  record.record_revision = '2026-11-24.1';
+  record.page.summary.text = `${record.page.summary.text} Now also knitted in zephyrweave cotton.`;
+  return record;
+}
+
+function toolNamed(tools: Tool[], name: string): Tool {
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (tool === undefined) throw new Error(`no tool ${name} in ${tools.map((t) => t.name).join(', ')}`);
+  return tool;
+}
+
+describe('/mcp with an API key', () => {
+  it('lists the five tools with input and output schemas an agent can act on', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['garments.get_generation', 'garments.get_record', 'garments.list', 'garments.publish', 'garments.search']);
+    for (const tool of tools) {
+      expect(tool.description!.length, tool.name).toBeGreaterThan(100);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+    }
+    const publish = toolNamed(tools, 'garments.publish');
+    expect(publish.inputSchema.required).toEqual(['record']);
+    expect(Object.keys(publish.inputSchema.properties!)).toEqual(['record', 'callback_url']);
+    expect(publish.outputSchema!.required).toEqual(['handle', 'status_url']);
+    expect(publish.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    const poll = toolNamed(tools, 'garments.get_generation');
+    expect(poll.inputSchema.properties!.wait_seconds).toMatchObject({ type: 'number', minimum: 0, maximum: 50 });
+    expect(poll.outputSchema!.required).toEqual(['handle', 'resource_id', 'status', 'done', 'progress', 'stage', 'page_url', 'error']);
+    const search = toolNamed(tools, 'garments.search');
+    expect(search.inputSchema.required).toEqual(['query']);
+    expect(Object.keys((search.inputSchema.properties!.filters as { properties: object }).properties)).toEqual(
+      ['projection', 'category', 'brand', 'manufacturer', 'status', 'decoration', 'fabric', 'construction', 'fibre', 'colour', 'size'],
+    );
+    expect(toolNamed(tools, 'garments.get_record').inputSchema.properties!.format).toMatchObject({ enum: ['json', 'markdown'] });
+    expect(toolNamed(tools, 'garments.list').outputSchema!.required).toEqual(['total', 'records', 'next_cursor']);
+  });
+
+  it('publishes a changed record: handle at once, long poll to complete, one signed event whose data is the poll byte for byte, and the change readable and findable', async () => {
+    const published = await callTool(client, 'garments.publish', { record: changedTee(), callback_url: `${receiver.url}/hooks/mcp` });
+    expect(published.isError).toBeFalsy();
+    const { handle, status_url: statusUrl } = published.structuredContent as { handle: string; status_url: string };
+    expect(handle).toMatch(UUID);
+    expect(statusUrl).toBe(`/api/generations/${handle}`);
+
+    let pollText = '';
+    for (let polls = 0; ; polls++) {
+      expect(polls).toBeLessThan(5);
+      const polled = await callTool(client, 'garments.get_generation', { handle, wait_seconds: 50 });
+      pollText = textOf(polled);
+      expect(polled.structuredContent).toEqual(JSON.parse(pollText));
+      if ((polled.structuredContent as { done: boolean }).done) break;
+    }
+    expect(JSON.parse(pollText)).toEqual({
+      handle,
+      resource_id: `${SLUG}/svc`,
+      status: 'complete',
+      done: true,
+      progress: 1,
+      stage: 'complete',
+      page_url: `${SITE}garments/${SLUG}/svc/`,
+      error: '',
+    });
+    // The HTTP API's poll answers the same bytes.
+    const httpPoll = await fetch(`${serve.url}${statusUrl}`, { headers: { Authorization: `Bearer ${acme.api_key}` } });
+    expect(await httpPoll.text()).toBe(pollText);
+
+    const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the completion event');
+    expect(delivery!.event).toMatchObject({ event: 'publish.completed', handle, tool: 'garments.publish', organizationId: acme.organization_id });
+    expect(delivery!.path).toBe('/hooks/mcp');
+    const rawData = delivery!.rawBody.slice(delivery!.rawBody.indexOf('"data":') + '"data":'.length, -1);
+    expect(rawData).toBe(pollText);
+
+    const json = await callTool(client, 'garments.get_record', { slug: SLUG, projection: 'svc' });
+    const twin = json.structuredContent as { url: string; mime_type: string; text: string; page_url: string };
+    expect(twin).toMatchObject({ url: `${SITE}garments/${SLUG}/svc.json`, mime_type: 'application/json', page_url: `${SITE}garments/${SLUG}/svc/` });
+    expect(JSON.parse(twin.text)).toMatchObject({ record_revision: '2026-11-24.1', links: { mcp_docs: `${SITE}docs/mcp/` } });
+    expect(textOf(json)).toBe(twin.text);
+    expect(twin.text).toBe(readFileSync(path.join(outDir, `garments/${SLUG}/svc.json`), 'utf8'));
+    const markdown = await callTool(client, 'garments.get_record', { slug: SLUG, projection: 'svc', format: 'markdown' });
+    expect(textOf(markdown)).toContain('zephyrweave cotton');
+
+    const resource = await client.readResource({ uri: twin.url });
+    expect(resource.contents).toEqual([{ uri: twin.url, mimeType: 'application/json', text: twin.text }]);
+    const markdownResource = await client.readResource({ uri: `${SITE}garments/${SLUG}/svc.md` });
+    expect(markdownResource.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: textOf(markdown) });
+
+    const found = await callTool(client, 'garments.search', { query: 'zephyrweave' });
+    expect(found.structuredContent).toMatchObject({
+      query: 'zephyrweave',
+      total: 1,
+      hits: [{ slug: SLUG, projection: 'Commerce', projection_code: 'svc', url: `${SITE}garments/${SLUG}/svc/`, title: 'Ridgeline RK-6210 Heavyweight Tee' }],
+      search_url: `${SITE}search/?q=zephyrweave`,
+    });
+    expect((found.structuredContent as { hits: { excerpt: string }[] }).hits[0]!.excerpt).toContain('zephyrweave cotton');
+  }, 120_000);
+
+  it('refuses an invalid record at once with every problem and its pointer, publishing nothing', async () => {
+    const recordsBefore = fingerprint(recordsDir);
+    const record = changedTee();
+    record.projection = 'sideways';
+    (record as { slug: string }).slug = 'Not A Slug';
+    const error = toolErrorOf(await callTool(client, 'garments.publish', { record }));
+    expect(error.code).toBe('invalid_record');
+    expect(error.message).toContain('nothing was published');
+    expect(error.problems).toEqual(expect.arrayContaining([
+      { pointer: '/record/projection', message: 'expected one of "svc", "tech"; got "sideways"' },
+      { pointer: '/record/slug', message: expect.stringContaining('must match') },
+    ]));
+    const text = toolErrorOf(await callTool(client, 'garments.publish', { record: '{"schema_version": "garment-access/2.4.0",' }));
+    expect(text.problems).toEqual([{ pointer: '/record', message: 'invalid JSON at line 1, column 43: expected a double-quoted property name, got end of file' }]);
+    const missing = toolErrorOf(await callTool(client, 'garments.publish', { callback_url: 'https://hooks.example.com/' }));
+    expect(missing).toMatchObject({ code: 'invalid_argument', problems: [{ pointer: '/record', message: 'missing required argument "record"' }] });
+    const refusedCallback = toolErrorOf(await callTool(client, 'garments.publish', { record: changedTee(), callback_url: 'http://hooks.example.com/' }));
+    expect(refusedCallback).toMatchObject({ code: 'callback_url_refused', problems: [{ pointer: '/callback_url', message: 'callback_url refused: scheme must be https, got http' }] });
+    expect(fingerprint(recordsDir)).toEqual(recordsBefore);
+  });
+
+  it('answers an unknown handle, another organization\'s handle and a wait out of range with a tool error', async () => {
+    const unknown = toolErrorOf(await callTool(client, 'garments.get_generation', { handle: '6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b' }));
+    expect(unknown).toMatchObject({ code: 'not_found', problems: [{ pointer: '/handle' }] });
+
+    const published = await callTool(client, 'garments.publish', { record: changedTee() });
+    const { handle } = published.structuredContent as { handle: string };
+    const foreign = toolErrorOf(await callTool(otherClient, 'garments.get_generation', { handle }));
+    // Exactly what an unknown handle gets: the other organization learns nothing.
+    expect(foreign).toEqual({ ...unknown, message: unknown.message.replace('6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', handle), problems: [{ pointer: '/handle', message: unknown.problems[0]!.message.replace('6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', handle) }] });
+
+    for (const wait of [51, -1, 'soon']) {
+      const error = toolErrorOf(await callTool(client, 'garments.get_generation', { handle, wait_seconds: wait }));
+      expect(error.code).toBe('invalid_argument');
+      expect(error.problems).toEqual([{ pointer: '/wait_seconds', message: expect.stringMatching(/^expected (a number from 0 to 50|number); got/) }]);
+    }
+    // Upper case is the same UUID.
+    const ended = await callTool(client, 'garments.get_generation', { handle: handle.toUpperCase(), wait_seconds: 50 });
+    expect((ended.structuredContent as { handle: string }).handle).toBe(handle);
+  }, 90_000);
+
+  it('lists records a page at a time, narrowed by brand and projection', async () => {
+    const first = (await callTool(client, 'garments.list', { limit: 4 })).structuredContent as { total: number; records: { slug: string; projection: string }[]; next_cursor: string };
+    expect(first.total).toBe(6);
+    expect(first.records).toHaveLength(4);
+    const second = (await callTool(client, 'garments.list', { limit: 4, cursor: first.next_cursor })).structuredContent as typeof first;
+    expect(second.records).toHaveLength(2);
+    expect(second.next_cursor).toBeNull();
+    const all = [...first.records, ...second.records].map((record) => `${record.slug}/${record.projection}`);
+    expect(new Set(all).size).toBe(6);
+    const ridgeline = (await callTool(client, 'garments.list', { brand: 'ridgeline', projection: 'tech' })).structuredContent as typeof first;
+    expect(ridgeline.records.map((record) => `${record.slug}/${record.projection}`)).toEqual([`${SLUG}/tech`]);
+    expect(toolErrorOf(await callTool(client, 'garments.list', { cursor: 'not-a-cursor' }))).toMatchObject({ code: 'invalid_argument', problems: [{ pointer: '/cursor' }] });
+  });
+
+  it('lists every twin as a resource with its media type, and says a resource that is not there is not found', async () => {
+    const { resources, nextCursor } = await client.listResources();
+    expect(nextCursor).toBeUndefined();
+    expect(resources).toHaveLength(12);
+    expect(resources.filter((resource) => resource.mimeType === 'application/json')).toHaveLength(6);
+    expect(resources.filter((resource) => resource.mimeType === 'text/markdown')).toHaveLength(6);
+    expect(resources).toContainEqual(expect.objectContaining({ uri: `${SITE}garments/${SLUG}/tech.md`, name: `${SLUG}/tech.md` }));
+    await expect(client.readResource({ uri: `${SITE}garments/no-such-tee/svc.json` })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.readResource({ uri: `https://elsewhere.example/garments/${SLUG}/svc.json` })).rejects.toMatchObject({ code: -32002 });
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([`${SITE}garments/{slug}/{projection}.json`, `${SITE}garments/{slug}/{projection}.md`]);
+  });
+});
+
+describe('/docs/mcp/', () => {
+  it('publishes a worked example that runs against the service as written: tools, search, a record read, a publish followed to its end', async () => {
+    const examples = examplesOf(readFileSync(path.join(outDir, 'docs/mcp/index.html'), 'utf8'));
+    // Beside node_modules, so the example's bare imports of the SDK resolve as in a reader's project.
+    const scratch = mkdtempSync(path.join(projectRoot, 'node_modules/.cache/mcp-example-'));
+    try {
+      writeFileSync(path.join(scratch, 'mcp-example.mjs'), examples.get('mcp-example.mjs')!);
+      const record = changedTee();
+      (record as { record_revision: string }).record_revision = '2026-11-24.2';
+      // Sent as text, the record is published with its bytes as written: the escape stays an escape.
+      writeFileSync(path.join(scratch, 'record.json'), JSON.stringify(record, null, 2).replace('zephyrweave cotton.', 'zephyrweave cotton, caf\\u00e9 ready.'));
+      const { stdout } = await promisify(execFile)(node, ['mcp-example.mjs', 'record.json'], {
+        cwd: scratch,
+        env: { ...process.env, GARMENT_PRESS_URL: serve.url, GARMENT_PRESS_KEY: acme.api_key },
+        timeout: 90_000,
+      });
+      expect(stdout).toContain('tools: garments.search, garments.get_record, garments.list, garments.publish, garments.get_generation\n');
+      expect(stdout).toContain(`hit: Harbor & Pike HP-450 hoodie: technical handoff (Technical) ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/tech/\n`);
+      expect(stdout).toMatch(/\nhandle: [0-9a-f-]{36}\n/);
+      expect(stdout.trimEnd().endsWith(`complete: ${SITE}garments/${SLUG}/svc/`)).toBe(true);
+      const published = readFileSync(path.join(outDir, `garments/${SLUG}/svc.json`), 'utf8');
+      expect(published).toContain('zephyrweave cotton, caf\\u00e9 ready.');
+      expect(published).toContain('"record_revision": "2026-11-24.2"');
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    expect(JSON.parse(examples.get('mcp-http.json')!).mcpServers['garment-press']).toMatchObject({ type: 'http', url: `${SITE}mcp` });
+    expect(JSON.parse(examples.get('mcp-stdio.json')!).mcpServers['garment-press-local'].args).toEqual(['run', '-s', '--prefix', '/path/to/garment-press', 'mcp', '--', '--dir', 'dist']);
+  }, 120_000);
+});
+
+describe('/mcp without a key, or with a wrong one', () => {
+  it('gives an anonymous client the read-only tools, and a clear error for the others', async () => {
+    const { tools } = await anonymous.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['garments.get_record', 'garments.list', 'garments.search']);
+    expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+    const found = await callTool(anonymous, 'garments.search', { query: 'fleece', filters: { projection: ['Technical'] } });
+    expect((found.structuredContent as { hits: { slug: string }[] }).hits.map((hit) => hit.slug)).toEqual(['harbor-pike-hp450-fleece-pullover-hoodie']);
+    const refused = toolErrorOf(await callTool(anonymous, 'garments.publish', { record: changedTee() }));
+    expect(refused.code).toBe('unauthorized');
+    expect(refused.message).toContain('Authorization: Bearer');
+  });
+
+  it('refuses a wrong key with 401 before any tool, rather than treating the caller as anonymous', async () => {
+    await expect(httpClient(serve.url, `${acme.api_key}x`)).rejects.toMatchObject({ code: 401, message: expect.stringContaining('invalid_api_key') });
+    const answer = await fetch(`${serve.url}/mcp`, { method: 'POST', headers: { Authorization: 'Bearer nope', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('www-authenticate')).toContain('invalid_token');
+    const basic = await fetch(`${serve.url}/mcp`, { method: 'POST', headers: { Authorization: 'Basic eDp5', 'Content-Type': 'application/json' }, body: '{}' });
+    expect(basic.status).toBe(401);
+    expect((await basic.json()).error.code).toBe('unauthorized');
+  });
+
+  it('answers GET with 405 (no sessions) and refuses a request from another origin\'s page', async () => {
+    expect((await fetch(`${serve.url}/mcp`)).status).toBe(405);
+    const crossOrigin = await fetch(`${serve.url}/mcp`, { method: 'POST', headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json' }, body: '{}' });
+    expect(crossOrigin.status).toBe(403);
+  });
+});

@@ -1,0 +1,53 @@
+// Shared by the MCP tests: the SDK's own client on either transport, and reading tool results.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import path from 'node:path';
+import { projectRoot } from '../../support/records.ts';
+import { node } from '../../support/run.ts';
+
+/** A client connected to `<serviceUrl>/mcp`, with the API key when given. */
+export async function httpClient(serviceUrl: string, key?: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL('/mcp', serviceUrl), key === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+  const client = new Client({ name: 'garment-press-tests', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** A client that starts `node src/cli/mcp.ts --dir <dir>` (what `npm run -s mcp` runs) and talks to it on stdio. */
+export async function stdioClient(dir: string): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: node, args: [path.join(projectRoot, 'src/cli/mcp.ts'), '--dir', dir], cwd: projectRoot, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'garment-press-tests', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+/** A tool error's body: `{ code, message, problems }`. */
+export interface ToolErrorBody {
+  code: string;
+  message: string;
+  problems: { pointer: string; message: string }[];
+}
+
+/** The error a tool result carries; fails when the result is not an error. */
+export function toolErrorOf(result: CallToolResult): ToolErrorBody {
+  if (result.isError !== true) throw new Error(`expected a tool error, got ${JSON.stringify(result).slice(0, 400)}`);
+  const [content] = result.content;
+  if (content?.type !== 'text') throw new Error('a tool error without text');
+  return (JSON.parse(content.text) as { error: ToolErrorBody }).error;
+}
+
+/** The text of a result's first content block. */
+export function textOf(result: CallToolResult): string {
+  const [content] = result.content;
+  if (content?.type !== 'text') throw new Error(`expected text content, got ${JSON.stringify(result).slice(0, 400)}`);
+  return content.text;
+}
+
+/** Calls a tool; the SDK validates structured content against the tool's output schema. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>, timeoutMs = 60_000): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })) as CallToolResult;
+}
