@@ -164,7 +164,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     maxBodyBytes,
     ...(options.longPollCapSeconds === undefined ? {} : { longPollCapSeconds: options.longPollCapSeconds }),
   });
-  mcp = createMcpEndpoint({ ...submission, log, outDir, maxBodyBytes, longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS, });
+  mcp = createMcpEndpoint({ ...submission, log, outDir, maxBodyBytes, longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS });
   publisher.resume();
   outbox.start();
 
