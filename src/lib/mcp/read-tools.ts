@@ -1,7 +1,10 @@
 // The read-only tools, over a built site: garments.search (the site's own search), garments.get_record
 // (a record's JSON or Markdown twin) and garments.list (the records of /records.json, page by page).
+import { resultFacts } from '../search/result-view.ts';
 import { SEARCH_PAGE_PATH, type SearchSort } from '../search/search-keys.ts';
+import { searchMessages } from '../search/search-messages.ts';
 import { isSearchable, parseSearchState, searchQueryString } from '../search/search-state.ts';
+import { projectionLabel } from '../site/strings.ts';
 import { absoluteUrl, pagePath } from '../site/urls.ts';
 import { cursorOf, readCursor } from './page-cursor.ts';
 import type { PublishedRecord, PublishedSite } from './published-site.ts';
@@ -15,7 +18,8 @@ export interface ReadToolsContext {
   search: SiteSearch;
 }
 
-const PAGE_PATH = /^\/garments\/([^/]+)\/(svc|tech)\/$/;
+/** A garment's page: its slug. */
+const GARMENT_PATH = /^\/garments\/([^/]+)\/$/;
 
 const searchTool = (context: ReadToolsContext): Tool => ({
   ...SEARCH,
@@ -30,19 +34,28 @@ const searchTool = (context: ReadToolsContext): Tool => ({
     }
     const answer = await context.search.search(state, (args.limit as number | undefined) ?? 10);
     const site = await context.published.site();
+    const messages = searchMessages();
     return {
       ok: true,
       result: {
         query: state.query,
+        searched: answer.searched,
+        corrected: answer.corrected,
+        suggestions: answer.suggestions,
         total: answer.total,
-        hits: answer.hits.map((hit) => ({
-          title: hit.title,
-          slug: PAGE_PATH.exec(hit.path)?.[1] ?? '',
-          projection: hit.projection,
-          projection_code: hit.projectionCode,
-          status: hit.status,
-          url: absoluteUrl(hit.path, site),
-          excerpt: hit.excerpt,
+        garments: answer.garments.map(({ view, excerpt }) => ({
+          slug: GARMENT_PATH.exec(view.href)?.[1] ?? '',
+          title: view.title,
+          url: absoluteUrl(view.href, site),
+          image: view.image && { url: view.image.src, alt: view.image.alt },
+          projections: view.projections.map((projection) => ({
+            code: projection.code,
+            name: projectionLabel(projection.code),
+            url: absoluteUrl(projection.href, site),
+            status: projection.status,
+          })),
+          key_facts: resultFacts(view, messages),
+          excerpt,
         })),
         filter_counts: answer.filterCounts,
         search_url: absoluteUrl(`${SEARCH_PAGE_PATH}?${searchQueryString(state)}`, site),

@@ -1,39 +1,37 @@
-// The site's own search, run in Node over the built Pagefind index: the shards are opened and
-// searched by the very functions the search box uses (shard-search.ts), with Pagefind's own browser
-// script (`/pagefind/<n>/pagefind.js`). That script fetches its index files by URL, which Node's
+// The site's own search, run in Node over the built Pagefind index: opened and searched by the very
+// functions the search box uses (shard-search.ts), with Pagefind's own browser script
+// (`/pagefind/<n>.<tag>/pagefind.js`). That script fetches its index files by URL, which Node's
 // fetch cannot do from a folder, so a static server on loopback serves them to it.
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { staticFilesHandler } from '../serve/static-files.ts';
+import { resolveRequestPath, staticFilesHandler } from '../serve/static-files.ts';
 import type { FilterCounts, PagefindApi } from '../search/pagefind-api.ts';
-import { plainExcerpt, resultView } from '../search/result-view.ts';
+import { plainExcerpt, resultView, type ResultView } from '../search/result-view.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { SHARD_LIST_PATH, type ShardList } from '../search/search-shards.ts';
 import { searchTerm, selectedFilters, SORT_ORDERS, type SearchState } from '../search/search-state.ts';
-import { openShards, searchShards, type ShardInstance } from '../search/shard-search.ts';
+import { openSearchIndex, searchGarments, type SearchIndex } from '../search/shard-search.ts';
 import { SiteUnavailableError } from './published-site.ts';
 
-/** One hit as the search box shows it, in text. */
-export interface SiteSearchHit {
-  /** The page's path on the site. */
-  path: string;
-  title: string;
-  /** The projection's name (Commerce, Technical) and code (svc, tech). */
-  projection: string;
-  projectionCode: string;
-  /** The research status as the page words it. */
-  status: string;
-  /** Words around the match, as plain text. */
+/** A garment found, as the search page shows it: its view (paths on the site) and its excerpt as plain text. */
+export interface SiteSearchGarment {
+  view: ResultView;
   excerpt: string;
 }
 
-/** What a search found: how many hits in all, the first `limit` of them, and per filter value how many hits it would leave. */
+/** What a search found, as the search page reports it. */
 export interface SiteSearchAnswer {
+  /** Garments found in all, of which `garments` holds the first `limit`. */
   total: number;
-  hits: SiteSearchHit[];
+  garments: SiteSearchGarment[];
+  /** The words searched for, and whether a misspelling among those asked was replaced (shard-search.ts). */
+  searched: string;
+  corrected: boolean;
+  /** When nothing is found: searches that would find garments. */
+  suggestions: string[];
+  /** Per filter value, how many garments it would leave under the other filters' selections. */
   filterCounts: FilterCounts;
 }
 
@@ -45,14 +43,11 @@ export interface SiteSearch {
   close(): Promise<void>;
 }
 
-/** A shard bundle's address as shards.json lists it. */
-const SHARD_BUNDLE = /^\/pagefind\/\d+\/$/;
-
-/** The search of the site built into `outDir`; its index is read again whenever a build changed it. */
+/** The search of the site built into `outDir`; its index is opened again whenever a build changed it. */
 export function openSiteSearch(outDir: string): SiteSearch {
   let server: Promise<{ server: Server; origin: string }> | undefined;
   let closed = false;
-  let opened: { version: string; shards: Promise<ShardInstance[]> } | undefined;
+  let opened: { version: string; index: Promise<SearchIndex> } | undefined;
 
   const serveIndex = () =>
     (server ??= (async () => {
@@ -69,47 +64,50 @@ export function openSiteSearch(outDir: string): SiteSearch {
       return { server: indexServer, origin: `http://127.0.0.1:${(indexServer.address() as AddressInfo).port}` };
     })());
 
-  /** The index's version: the shard list and each shard's entry file, which name every index file by its hash. */
-  const indexVersion = async (): Promise<{ version: string; bundles: string[] }> => {
-    const list = await readFile(path.join(outDir, SHARD_LIST_PATH), 'utf8').catch(() => {
-      throw new SiteUnavailableError(`the site has no search index yet (no ${SHARD_LIST_PATH}): build it with npm run build`);
-    });
-    const bundles = (JSON.parse(list) as ShardList).shards.filter((bundle) => SHARD_BUNDLE.test(bundle));
-    const entries = await Promise.all(bundles.map((bundle) => readFile(path.join(outDir, bundle, 'pagefind-entry.json'), 'utf8')));
-    return { version: JSON.stringify([list, entries]), bundles };
+  /** A file of the site's index by its path on the site; never one outside the index. */
+  const indexFile = (sitePath: string): string => {
+    const file = sitePath.startsWith(SEARCH_BUNDLE_PATH) ? resolveRequestPath(outDir, sitePath) : null;
+    if (file === null) throw new Error(`${sitePath} is not a file of the search index`);
+    return file;
   };
 
-  const shardsNow = async (): Promise<ShardInstance[]> => {
-    const { version, bundles } = await indexVersion();
+  /** Opens the index as the search page does, its shards served on loopback (Pagefind's script fetches them); every filter file loaded, for the counts. */
+  const openIndex = async (list: ShardList): Promise<SearchIndex> => {
+    const origin = list.shards.length > 0 ? (await serveIndex()).origin : '';
+    const index = await openSearchIndex({ ...list, shards: list.shards.map((bundle) => `${origin}${bundle}`) }, {
+      pagefind: (bundle) => import(pathToFileURL(indexFile(`${new URL(bundle).pathname}pagefind.js`)).href) as Promise<PagefindApi>,
+      json: async (file) => JSON.parse(await readFile(indexFile(file), 'utf8')) as unknown,
+    });
+    await index.pagefind?.filters();
+    return index;
+  };
+
+  /** The index as built now: the shard list names every shard and word list by its content, so an unchanged list is an unchanged index. */
+  const indexNow = async (): Promise<SearchIndex> => {
+    const version = await readFile(indexFile(SHARD_LIST_PATH), 'utf8').catch(() => {
+      throw new SiteUnavailableError(`the site has no search index yet (no ${SHARD_LIST_PATH}): build it with npm run build`);
+    });
     if (opened?.version !== version) {
-      const shards = (async () => {
-        if (bundles.length === 0) return [];
-        const { origin } = await serveIndex();
-        // Every shard's script is the same Pagefind; the first one's is used for all, as in the browser.
-        const api = (await import(pathToFileURL(path.join(outDir, bundles[0]!, 'pagefind.js')).href)) as PagefindApi;
-        return openShards(api, bundles.map((bundle) => `${origin}${bundle}`));
-      })();
-      opened = { version, shards };
+      const index = openIndex(JSON.parse(version) as ShardList);
+      opened = { version, index };
       // A failed opening is not kept: the next search tries again.
-      shards.catch(() => {
-        if (opened?.shards === shards) opened = undefined;
+      index.catch(() => {
+        if (opened?.index === index) opened = undefined;
       });
-      return shards;
     }
-    return opened.shards;
+    return opened.index;
   };
 
   const searchOnce = async (state: SearchState, limit: number): Promise<SiteSearchAnswer> => {
+    // The query the search page builds from the same state (search-client.ts, run).
     const sort = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
-    const found = await searchShards(await shardsNow(), searchTerm(state.query), selectedFilters(state), sort);
+    const found = await searchGarments(await indexNow(), { words: searchTerm(state.query) ?? '', filters: selectedFilters(state), sort, counts: true });
     const data = await found.hits.next(limit);
-    const hits = data.flatMap((hit) => {
+    const garments = data.flatMap((hit) => {
       const view = resultView(hit);
-      return view === null
-        ? []
-        : [{ path: view.href, title: view.title, projection: view.projection, projectionCode: view.projectionCode, status: view.status, excerpt: plainExcerpt(hit.excerpt) }];
+      return view === null ? [] : [{ view, excerpt: plainExcerpt(hit.excerpt) }];
     });
-    return { total: found.hits.count, hits, filterCounts: found.filters };
+    return { total: found.hits.count, garments, searched: found.searched, corrected: found.corrected, suggestions: found.suggestions, filterCounts: found.filters ?? {} };
   };
 
   return {

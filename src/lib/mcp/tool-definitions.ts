@@ -18,29 +18,50 @@ const slugArgument = { type: 'string', pattern: SLUG_PATTERN, maxLength: 245, de
 const textField = (description: string) => ({ type: 'string', description });
 const countField = (description: string) => ({ type: 'integer', minimum: 0, description });
 
-const searchHitSchema: JsonSchema = {
+const searchGarmentSchema: JsonSchema = {
   type: 'object',
-  required: ['title', 'slug', 'projection', 'projection_code', 'status', 'url', 'excerpt'],
+  required: ['slug', 'title', 'url', 'image', 'projections', 'key_facts', 'excerpt'],
   properties: {
-    title: textField('The record\'s title.'),
-    slug: textField('The garment\'s slug: pass it with projection_code to garments.get_record.'),
-    projection: textField('The projection\'s name: Commerce or Technical.'),
-    projection_code: { type: 'string', enum: ['svc', 'tech'], description: 'The projection\'s code.' },
-    status: textField('The research status, as the page words it.'),
-    url: textField('The record\'s page.'),
-    excerpt: textField('Words of the record around the match, as plain text.'),
+    slug: textField('The garment\'s slug: pass it with a projection\'s code to garments.get_record.'),
+    title: textField('The garment\'s title.'),
+    url: textField('The garment\'s page, which leads to each of its records.'),
+    image: {
+      type: ['object', 'null'],
+      required: ['url', 'alt'],
+      properties: { url: textField('An http(s) image of the garment.'), alt: textField('Its text alternative, possibly "".') },
+      description: 'The garment\'s image, or null.',
+    },
+    projections: {
+      type: 'array',
+      description: 'The garment\'s records, commerce first: each projection\'s code, name, page and research status.',
+      items: {
+        type: 'object',
+        required: ['code', 'name', 'url', 'status'],
+        properties: {
+          code: { type: 'string', enum: ['svc', 'tech'], description: 'The projection\'s code, for garments.get_record.' },
+          name: textField('The projection\'s name: Commerce or Technical.'),
+          url: textField('The record\'s page.'),
+          status: textField('The record\'s research status, as the page words it ("Complete").'),
+        },
+      },
+    },
+    key_facts: { type: 'array', items: { type: 'string' }, description: 'The facts the search page shows, as it words them: the price from and sizes (commerce), the fabric and weight (technical); only those the records state.' },
+    excerpt: textField('Words of the garment\'s text around the match, as plain text.'),
   },
 };
 
 /** garments.search */
 export const SEARCH: ToolDefinition = {
   name: 'garments.search',
-  title: 'Search garment records',
+  title: 'Search garments',
   description: [
-    'Searches the published garment research records as the site\'s search page does (the same index, hits and order): full text over titles, names, fabrics, prices and every text block, narrowed by filters.',
-    'Give words, filters, or both (an empty query with filters lists every record they allow). Values of one filter are alternatives (colour Navy or Black); filters narrow one another.',
-    'Filter values are the words the site shows (projection "Commerce" or "Technical", status "Complete"); filter_counts in the result lists the values there are and how many hits each would leave.',
-    'Read a hit in full with garments.get_record (slug, projection_code).',
+    'Searches the published garments as the site\'s search page does (the same index and code: the same garments in the same order): full text over titles, names, fabrics, prices and every text block, narrowed by filters.',
+    'One result per garment, with its title, its records (projection code, name, page, research status), its key facts and an excerpt.',
+    'A word finds only garments that say it (or a word of its stem, or a longer word it begins); a word no garment says but one letter from a word garments say is searched as that word (corrected is true, searched gives the words searched);',
+    'a search finding nothing gives suggestions: the same words with the unknown one replaced by near words that garments say.',
+    'Give words, filters, or both (an empty query with filters lists every garment they allow). Values of one filter are alternatives (colour Navy or Black); filters narrow one another.',
+    'Filter values are the words the site shows (projection "Commerce" or "Technical", status "Complete"); filter_counts in the result lists the values there are and how many garments each would leave.',
+    'Read a garment\'s record in full with garments.get_record (slug, a projection\'s code).',
   ].join(' '),
   inputSchema: {
     type: 'object',
@@ -51,23 +72,26 @@ export const SEARCH: ToolDefinition = {
       filters: {
         type: 'object',
         additionalProperties: false,
-        description: 'Per filter, the values a hit must carry one of.',
+        description: 'Per filter, the values a garment must carry one of.',
         properties: Object.fromEntries(SEARCH_FILTERS.map((filter) => [filter, { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 200 } }])),
       },
       sort: { type: 'string', enum: ['relevance', 'title', 'published'], default: 'relevance', description: 'Best match first (relevance), by title A to Z, or newest published first.' },
-      limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT_MAX, default: 10, description: 'Most hits returned; total counts them all.' },
+      limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT_MAX, default: 10, description: 'Most garments returned; total counts them all.' },
     },
   },
   outputSchema: {
     type: 'object',
-    required: ['query', 'total', 'hits', 'filter_counts', 'search_url'],
+    required: ['query', 'searched', 'corrected', 'suggestions', 'total', 'garments', 'filter_counts', 'search_url'],
     properties: {
-      query: textField('The words searched for.'),
-      total: countField('How many records match, of which hits holds the first.'),
-      hits: { type: 'array', items: searchHitSchema },
+      query: textField('The words asked for.'),
+      searched: textField('The words searched for: those asked, a misspelled one replaced by the word it was taken for.'),
+      corrected: { type: 'boolean', description: 'Whether searched replaced a word asked for.' },
+      suggestions: { type: 'array', items: { type: 'string' }, description: 'When a word is neither said by any garment nor one letter from a word that is: queries that would find garments. Otherwise [].' },
+      total: countField('How many garments match, of which garments holds the first.'),
+      garments: { type: 'array', items: searchGarmentSchema },
       filter_counts: {
         type: 'object',
-        description: 'Per filter and value, how many hits there would be with that value selected too.',
+        description: 'Per filter and value, how many garments there would be with that value selected too.',
         additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } },
       },
       search_url: textField('The same search on the site\'s search page, for a person.'),

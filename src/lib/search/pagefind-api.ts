@@ -35,6 +35,8 @@ export interface PagefindSearchOptions {
 /** Options of an index, given when it is created or merged. */
 export interface PagefindIndexOptions {
   basePath?: string;
+  /** What a hit's URL is relative to; by default the folder holding the bundles' folder. */
+  baseUrl?: string;
   excerptLength?: number;
   /** Sent with the index's entry file (`pagefind-entry.json?ts=`): a fixed tag lets the browser cache it. */
   metaCacheTag?: string;

@@ -1,5 +1,6 @@
 import type { PagefindResultData } from './pagefind-api.ts';
 import { GARMENT_META } from './search-keys.ts';
+import { fillMessage, type SearchMessages } from './search-messages.ts';
 
 /** A garment found by a search, ready to show. Every field is text except `excerptHtml`. */
 export interface ResultView {
@@ -46,6 +47,19 @@ export function resultView(data: PagefindResultData): ResultView | null {
     weight: text(meta.weight),
     excerptHtml: safeExcerpt(data.excerpt),
   };
+}
+
+/**
+ * A garment's key facts as its result lists them, in order: price from and sizes (commerce), fabric and weight (technical).
+ * @example resultFacts({ price: '$18.40', sizes: 'S–3XL', fabric: null, weight: '322 g/m²', … }, messages) → ['From $18.40', 'Sizes S–3XL', '322 g/m²']
+ */
+export function resultFacts(view: ResultView, messages: Pick<SearchMessages, 'priceFrom' | 'sizes'>): string[] {
+  return [
+    view.price && fillMessage(messages.priceFrom, { price: view.price }),
+    view.sizes && fillMessage(messages.sizes, { sizes: view.sizes }),
+    view.fabric,
+    view.weight,
+  ].filter((fact): fact is string => Boolean(fact));
 }
 
 const MARK = /(<\/?mark>)/;

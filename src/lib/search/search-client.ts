@@ -1,7 +1,7 @@
 // The search box in the browser: the site's search (shard-search.ts) behind plain fields. The
 // fields are the search state, mirrored in the query string (`?q=fleece&projection=Technical&sort=title`).
 import type { FilterCounts, PagefindApi } from './pagefind-api.ts';
-import { filterValueOrder, resultView, type ResultView } from './result-view.ts';
+import { filterValueOrder, resultFacts, resultView, type ResultView } from './result-view.ts';
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
@@ -199,12 +199,7 @@ export function mountSearch(root: HTMLElement): void {
     link.append(element('bdi', '', view.title));
     heading.append(link);
     body.append(heading);
-    const facts = [
-      view.price && fillMessage(messages.priceFrom, { price: view.price }),
-      view.sizes && fillMessage(messages.sizes, { sizes: view.sizes }),
-      view.fabric,
-      view.weight,
-    ].filter((fact): fact is string => Boolean(fact));
+    const facts = resultFacts(view, messages);
     if (facts.length > 0) {
       const line = element('ul', 'search-hit-facts');
       line.append(...facts.map((fact) => element('li', '', fact)));

@@ -64,6 +64,8 @@ export async function openSearchIndex(list: ShardList, load: SearchLoader): Prom
   const [first, ...others] = list.shards;
   if (!first) return { list, pagefind: null, words };
   const options = (at: number) => ({
+    // Hits are paths on the site wherever the bundles come from (Node reads them from a loopback origin); the browser's default.
+    baseUrl: '/',
     excerptLength: EXCERPT_WORDS,
     metaCacheTag: list.tags[at],
     mergeFilter: { [SHARD_FILTER]: shardName(list.shards[at]!) },
