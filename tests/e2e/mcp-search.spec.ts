@@ -1,11 +1,13 @@
 // garments.search gives what the site's search page shows: the MCP server over stdio (`npm run -s mcp`)
 // and the search page in Chromium, over the same built sites, for the same searches: the same
-// hits, in the same order, with the same titles, projections and excerpts, and the same count.
+// garments, in the same order, each with the same title, records, key facts and excerpt, the same
+// count, and the same correction or suggestions.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from '@playwright/test';
 import path from 'node:path';
+import { t } from '../../src/lib/site/strings.ts';
 import { expect, test } from './fixtures.ts';
 import { largeSiteUrl } from './site.ts';
 
@@ -18,11 +20,21 @@ interface Search {
   sort?: 'title' | 'published';
 }
 
-interface ToolHit {
-  title: string;
-  projection: string;
-  url: string;
-  excerpt: string;
+/** What garments.search answers. */
+interface ToolAnswer {
+  query: string;
+  searched: string;
+  corrected: boolean;
+  suggestions: string[];
+  total: number;
+  garments: {
+    title: string;
+    url: string;
+    projections: { code: string; name: string; url: string; status: string }[];
+    key_facts: string[];
+    excerpt: string;
+  }[];
+  search_url: string;
 }
 
 /** Searches of the site built from the sample records and the hostile fixture, three pages a shard. */
@@ -34,16 +46,22 @@ const SEARCHES: Search[] = [
   { query: 'heavyweight', sort: 'published' },
   { query: '', filters: { colour: ['Navy', 'Black'] } },
   { query: '', filters: { projection: ['Commerce'], fabric: ['knit'] } },
+  { query: '', filters: { category: ['tops'] }, sort: 'published' },
   { query: 'embroidery', filters: { decoration: ['Embroidery'] } },
   { query: 'hoodie', filters: { size: ['3XL'] } },
   { query: 'polyester', filters: { brand: ['Ridgeline', 'Harbor & Pike'] } },
+  { query: 'print' },
   { query: 'twill' },
-  { query: '$12.95 script' },
-  // A word no record has: Pagefind's nearest words, as on the page.
+  { query: '$12.95 tee' },
+  // A misspelling one letter from a word garments say is searched as that word, and the page says so.
+  { query: 'hodie' },
+  { query: 'cotton jersy' },
+  // Nothing found: the page offers near words, or nothing when no word is near.
+  { query: 'flxxce', filters: { category: ['tops'] } },
   { query: 'no-such-word-anywhere' },
 ];
 
-/** Searches of the large site: more hits than the page shows at first. */
+/** Searches of the large site: more garments than the page shows at first. */
 const LARGE_SEARCHES: Search[] = [{ query: 'tee' }, { query: '', filters: { category: ['tops'] }, sort: 'title' }];
 
 function dist(variable: 'GARMENT_PRESS_E2E_DIST' | 'GARMENT_PRESS_E2E_LARGE_DIST'): string {
@@ -58,18 +76,20 @@ async function connect(dir: string): Promise<Client> {
   return client;
 }
 
-/** What garments.search answers: the count, the hits (at most 50) and the search page's address. */
-async function toolSearch(client: Client, search: Search) {
+/** What garments.search answers, with at most 50 garments. */
+async function toolSearch(client: Client, search: Search): Promise<ToolAnswer> {
   const result = (await client.callTool({ name: 'garments.search', arguments: { ...search, limit: 50 } })) as CallToolResult;
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
-  return result.structuredContent as { total: number; hits: ToolHit[]; search_url: string };
+  return result.structuredContent as unknown as ToolAnswer;
 }
 
-/** What the search page shows for an address: the count in its status line, and its first `count` hits. */
+const pathOf = (url: string) => new URL(url).pathname;
+
+/** What the search page shows for an address: the count in its status line, its first `count` garments, its correction note and its suggestions. */
 async function pageSearch(page: Page, address: string, count: number) {
   await page.goto(address);
   const status = page.locator('[data-search-status]');
-  await expect(status).toHaveText(/\bresults? for\b|\bmatch(es)? the filters\b|^No /);
+  await expect(status).toHaveText(/\bgarments? (for|in)\b|^No /);
   const more = page.locator('[data-search-more]');
   const hits = page.locator('[data-search-results] .search-hit');
   while ((await hits.count()) < count && (await more.isVisible())) {
@@ -80,25 +100,44 @@ async function pageSearch(page: Page, address: string, count: number) {
   const shown = await hits.evaluateAll((items) =>
     items.map((item) => ({
       title: item.querySelector('.search-hit-link bdi')!.textContent!,
-      projection: item.querySelector('.projection-badge')!.textContent!,
       path: new URL(item.querySelector<HTMLAnchorElement>('.search-hit-link')!.href).pathname,
+      // Each record's link: its label, its page, and the research status beside it (" · Complete").
+      projections: [...item.querySelectorAll<HTMLAnchorElement>('.search-hit-pages a')].map((link) => ({
+        label: link.firstChild!.textContent!,
+        path: new URL(link.href).pathname,
+        status: (link.querySelector('.search-hit-status')?.textContent ?? '').replace(/^ · /, ''),
+      })),
+      facts: [...item.querySelectorAll('.search-hit-facts li')].map((fact) => fact.textContent!),
       excerpt: item.querySelector('.search-hit-excerpt')!.textContent!,
     })),
   );
-  const counted = /^(\d+)/.exec((await status.textContent()) ?? '');
-  return { total: counted ? Number(counted[1]) : 0, hits: shown.slice(0, count) };
+  const counted = /^([\d,]+)/.exec((await status.textContent()) ?? '');
+  return {
+    total: counted ? Number(counted[1]!.replaceAll(',', '')) : 0,
+    garments: shown.slice(0, count),
+    note: await page.locator('[data-search-note]').textContent(),
+    suggestions: await page.locator('[data-search-suggestions] button').allTextContents(),
+  };
 }
 
-async function compare(page: Page, client: Client, search: Search) {
+async function compare(page: Page, client: Client, search: Search): Promise<ToolAnswer> {
   const answer = await toolSearch(client, search);
   const url = new URL(answer.search_url);
-  const shown = await pageSearch(page, `${url.pathname}${url.search}`, answer.hits.length);
+  const shown = await pageSearch(page, `${url.pathname}${url.search}`, answer.garments.length);
   const label = JSON.stringify(search);
   expect(answer.total, label).toBe(shown.total);
   expect(
-    answer.hits.map((hit) => ({ title: hit.title, projection: hit.projection, path: new URL(hit.url).pathname, excerpt: hit.excerpt })),
+    answer.garments.map((garment) => ({
+      title: garment.title,
+      path: pathOf(garment.url),
+      projections: garment.projections.map((record) => ({ label: t('search.hit.projectionLink', { projection: record.name }), path: pathOf(record.url), status: record.status })),
+      facts: garment.key_facts,
+      excerpt: garment.excerpt,
+    })),
     label,
-  ).toEqual(shown.hits);
+  ).toEqual(shown.garments);
+  expect(answer.corrected ? t('search.corrected', { asked: answer.query, searched: answer.searched }) : '', label).toBe(shown.note);
+  expect(answer.suggestions, label).toEqual(shown.suggestions);
   return answer;
 }
 
@@ -111,11 +150,13 @@ test.describe('garments.search and the search page', () => {
     await client?.close();
   });
 
-  test(`give the same hits in the same order for ${SEARCHES.length} searches over a site of several shards`, async ({ page }) => {
-    const totals: number[] = [];
-    for (const search of SEARCHES) totals.push((await compare(page, client, search)).total);
-    // The searches are worth comparing: most find several pages.
-    expect(totals.filter((total) => total > 1).length).toBeGreaterThanOrEqual(8);
+  test(`give the same garments in the same order for ${SEARCHES.length} searches over a site of several shards`, async ({ page }) => {
+    const answers: ToolAnswer[] = [];
+    for (const search of SEARCHES) answers.push(await compare(page, client, search));
+    // The searches are worth comparing: most find several garments, some are corrected, one gets suggestions.
+    expect(answers.filter((answer) => answer.total > 1).length).toBeGreaterThanOrEqual(10);
+    expect(answers.filter((answer) => answer.corrected).length).toBeGreaterThanOrEqual(2);
+    expect(answers.some((answer) => answer.total === 0 && answer.suggestions.length > 0)).toBe(true);
   });
 });
 
@@ -129,11 +170,11 @@ test.describe('garments.search and the search page on a large site', () => {
     await client?.close();
   });
 
-  test('give the same first 50 hits, past the page\'s first 20, and the same count', async ({ page }) => {
+  test('give the same first 50 garments, past the page\'s first 10, and the same count', async ({ page }) => {
     for (const search of LARGE_SEARCHES) {
       const answer = await compare(page, client, search);
       expect(answer.total).toBeGreaterThan(50);
-      expect(answer.hits).toHaveLength(50);
+      expect(answer.garments).toHaveLength(50);
     }
   });
 });

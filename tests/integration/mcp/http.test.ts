@@ -168,11 +168,24 @@ describe('/mcp with an API key', () => {
     const found = await callTool(client, 'garments.search', { query: 'zephyrweave' });
     expect(found.structuredContent).toMatchObject({
       query: 'zephyrweave',
+      searched: 'zephyrweave',
+      corrected: false,
       total: 1,
-      hits: [{ slug: SLUG, projection: 'Commerce', projection_code: 'svc', url: `${SITE}garments/${SLUG}/svc/`, title: 'Ridgeline RK-6210 Heavyweight Tee' }],
+      garments: [{
+        slug: SLUG,
+        title: 'Ridgeline RK-6210 Heavyweight Tee',
+        url: `${SITE}garments/${SLUG}/`,
+        projections: [
+          { code: 'svc', name: 'Commerce', url: `${SITE}garments/${SLUG}/svc/`, status: 'Complete' },
+          { code: 'tech', name: 'Technical', url: `${SITE}garments/${SLUG}/tech/`, status: 'Complete' },
+        ],
+      }],
       search_url: `${SITE}search/?q=zephyrweave`,
     });
-    expect((found.structuredContent as { hits: { excerpt: string }[] }).hits[0]!.excerpt).toContain('zephyrweave cotton');
+    expect((found.structuredContent as { garments: { excerpt: string }[] }).garments[0]!.excerpt).toContain('zephyrweave cotton');
+    // The rebuilt site's words know the new word: a letter dropped finds it, as on the search page.
+    const misspelt = await callTool(client, 'garments.search', { query: 'zephyrwave' });
+    expect(misspelt.structuredContent).toMatchObject({ query: 'zephyrwave', searched: 'zephyrweave', corrected: true, total: 1, garments: [{ slug: SLUG }] });
   }, 120_000);
 
   it('refuses an invalid record at once with every problem and its pointer, publishing nothing', async () => {
@@ -261,7 +274,9 @@ describe('/docs/mcp/', () => {
         timeout: 90_000,
       });
       expect(stdout).toContain('tools: garments.search, garments.get_record, garments.list, garments.publish, garments.get_generation\n');
-      expect(stdout).toContain(`hit: Harbor & Pike HP-450 hoodie: technical handoff (Technical) ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/tech/\n`);
+      expect(stdout).toContain(`garment: Harbor & Pike HP-450 Brushed Fleece Pullover Hoodie (From $27.18; Sizes XS–2XL; Three-end fleece, 80% cotton, 20% polyester; 9 oz/yd², 305 g/m²) ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/\n`);
+      expect(stdout).toContain(`  Technical, Complete with gaps: ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/tech/\n`);
+      expect(stdout).toContain('projection: "tech"\n');
       expect(stdout).toMatch(/\nhandle: [0-9a-f-]{36}\n/);
       expect(stdout.trimEnd().endsWith(`complete: ${SITE}garments/${SLUG}/svc/`)).toBe(true);
       const published = readFileSync(path.join(outDir, `garments/${SLUG}/svc.json`), 'utf8');
@@ -281,7 +296,7 @@ describe('/mcp without a key, or with a wrong one', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(['garments.get_record', 'garments.list', 'garments.search']);
     expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
     const found = await callTool(anonymous, 'garments.search', { query: 'fleece', filters: { projection: ['Technical'] } });
-    expect((found.structuredContent as { hits: { slug: string }[] }).hits.map((hit) => hit.slug)).toEqual(['harbor-pike-hp450-fleece-pullover-hoodie']);
+    expect((found.structuredContent as { garments: { slug: string }[] }).garments.map((garment) => garment.slug)).toEqual(['harbor-pike-hp450-fleece-pullover-hoodie', SLUG]);
     const refused = toolErrorOf(await callTool(anonymous, 'garments.publish', { record: changedTee() }));
     expect(refused.code).toBe('unauthorized');
     expect(refused.message).toContain('Authorization: Bearer');

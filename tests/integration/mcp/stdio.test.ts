@@ -47,15 +47,46 @@ describe('npm run -s mcp', () => {
     expect(traversal).toMatchObject({ code: 'invalid_argument', problems: [{ pointer: '/slug', message: expect.stringContaining('must match') }] });
   });
 
-  it('searches the built index, and keeps the protocol on stdout (log lines go to stderr)', async () => {
-    const found = await callTool(client, 'garments.search', { query: 'fleece', sort: 'title', limit: 2 });
-    const result = found.structuredContent as { total: number; hits: { title: string }[]; search_url: string };
-    expect(result.total).toBe(3);
-    expect(result.hits).toHaveLength(2);
+  it('searches the built index, one result per garment, and keeps the protocol on stdout (log lines go to stderr)', async () => {
+    const found = await callTool(client, 'garments.search', { query: 'fleece', sort: 'title', limit: 1 });
+    const result = found.structuredContent as { total: number; garments: { title: string }[]; search_url: string };
+    expect(result.total).toBe(2);
+    expect(result.garments.map((garment) => garment.title)).toEqual(['Harbor & Pike HP-450 Brushed Fleece Pullover Hoodie']);
     expect(result.search_url).toBe(`${SITE}search/?q=fleece&sort=title`);
     expect(stderr()).toContain('garment-press MCP server on stdio');
     const nothing = toolErrorOf(await callTool(client, 'garments.search', { query: '  ', filters: { colour: [' '] } }));
     expect(nothing).toMatchObject({ code: 'invalid_argument', problems: [{ pointer: '/query' }] });
+  });
+
+  it('gives a garment as its search result shows it: its records with their pages and research status, its key facts and a plain excerpt', async () => {
+    const slug = 'fieldline-fl300-twill-work-jacket';
+    const found = (await callTool(client, 'garments.search', { query: 'twill' })).structuredContent;
+    expect(found).toMatchObject({ query: 'twill', searched: 'twill', corrected: false, suggestions: [], total: 1 });
+    expect((found as { garments: unknown[] }).garments).toEqual([
+      {
+        slug,
+        title: 'Fieldline FL-300 Twill Work Jacket (identity unresolved)',
+        url: `${SITE}garments/${slug}/`,
+        image: { url: expect.stringMatching(/^https:\/\//), alt: expect.any(String) },
+        projections: [
+          { code: 'svc', name: 'Commerce', url: `${SITE}garments/${slug}/svc/`, status: 'Identity unresolved' },
+          { code: 'tech', name: 'Technical', url: `${SITE}garments/${slug}/tech/`, status: 'In progress' },
+        ],
+        key_facts: ['From $38.50', 'Sizes S–4XL', '2/1 twill, 65% polyester, 35% cotton', '7.75 oz/yd², 263 g/m²'],
+        excerpt: expect.stringMatching(/twill/i),
+      },
+    ]);
+    expect((found as { garments: { excerpt: string }[] }).garments[0]!.excerpt).not.toContain('<mark>');
+  });
+
+  it('searches a misspelling as the word it is one letter from, and offers near words when nothing is found', async () => {
+    const corrected = (await callTool(client, 'garments.search', { query: 'hodie' })).structuredContent as { searched: string; corrected: boolean; garments: { slug: string }[] };
+    expect(corrected).toMatchObject({ searched: 'hoodie', corrected: true });
+    const hoodie = (await callTool(client, 'garments.search', { query: 'hoodie' })).structuredContent as typeof corrected;
+    expect(corrected.garments.map((garment) => garment.slug)).toEqual(hoodie.garments.map((garment) => garment.slug));
+    expect(hoodie.garments.length).toBeGreaterThan(0);
+    const stuck = (await callTool(client, 'garments.search', { query: 'flxxce', filters: { category: ['tops'] } })).structuredContent;
+    expect(stuck).toMatchObject({ searched: 'flxxce', corrected: false, total: 0, garments: [], suggestions: ['fleece'] });
   });
 
   it('exits by itself once its client closes stdin, after a search too', async () => {
@@ -71,7 +102,7 @@ describe('npm run -s mcp', () => {
       const lines = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
       return lines.length === 2 ? lines : undefined;
     }, 15_000, 'two answers');
-    expect(answers[1].result.structuredContent.total).toBe(3);
+    expect(answers[1].result.structuredContent.total).toBe(2);
     child.stdin.end();
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     expect(await exited).toBe(0);

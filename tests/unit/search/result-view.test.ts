@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { filterValueOrder, plainExcerpt, resultView, safeExcerpt } from '../../../src/lib/search/result-view.ts';
+import { filterValueOrder, plainExcerpt, resultFacts, resultView, safeExcerpt } from '../../../src/lib/search/result-view.ts';
+import { searchMessages } from '../../../src/lib/search/search-messages.ts';
 
 const hit = (overrides: { url?: string; excerpt?: string; meta?: Record<string, string> } = {}) => ({
   url: '/garments/tee/',
@@ -68,6 +69,13 @@ describe('resultView', () => {
 
   it('falls back to the address when a page has no title', () => {
     expect(resultView(hit({ meta: { title: '' } }))!.title).toBe('/garments/tee/');
+  });
+});
+
+describe('resultFacts', () => {
+  it('words the key facts as the result shows them, commerce first, leaving out those the records do not state', () => {
+    expect(resultFacts(resultView(hit({ meta: { fabric: 'Jersey, 100% cotton', weight: '180 g/m²' } }))!, searchMessages())).toEqual(['From $12.00', 'Sizes S–3XL', 'Jersey, 100% cotton', '180 g/m²']);
+    expect(resultFacts(resultView(hit({ meta: { price: '', sizes: ' ', weight: '6 oz/yd²' } }))!, searchMessages())).toEqual(['6 oz/yd²']);
   });
 });
 
