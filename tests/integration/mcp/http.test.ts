@@ -47,6 +47,8 @@ beforeAll(async () => {
   const certificate = makeCertificate(work);
   acme = admin('org', 'create', '--name', 'Acme');
   other = admin('org', 'create', '--name', 'Other');
+  // The sample records were in the folder before the service: nobody's until the operator grants one.
+  admin('garment', 'grant', '--slug', SLUG, '--org', acme.organization_id);
   secret = admin('secret', 'reveal', '--org', acme.organization_id).signing_secret;
   receiver = await startReceiver(certificate, () => [secret]);
 
@@ -106,7 +108,7 @@ describe('/mcp with an API key', () => {
     expect(publish.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const poll = toolNamed(tools, 'garments.get_generation');
     expect(poll.inputSchema.properties!.wait_seconds).toMatchObject({ type: 'number', minimum: 0, maximum: 50 });
-    expect(poll.outputSchema!.required).toEqual(['handle', 'resource_id', 'status', 'done', 'progress', 'stage', 'page_url', 'error']);
+    expect(poll.outputSchema!.required).toEqual(['handle', 'resource_id', 'status', 'done', 'progress', 'stage', 'page_url', 'error', 'problems', 'superseded_by']);
     const search = toolNamed(tools, 'garments.search');
     expect(search.inputSchema.required).toEqual(['query']);
     expect(Object.keys((search.inputSchema.properties!.filters as { properties: object }).properties)).toEqual(
@@ -140,6 +142,8 @@ describe('/mcp with an API key', () => {
       stage: 'complete',
       page_url: `${SITE}garments/${SLUG}/svc/`,
       error: '',
+      problems: [],
+      superseded_by: null,
     });
     // The HTTP API's poll answers the same bytes.
     const httpPoll = await fetch(`${serve.url}${statusUrl}`, { headers: { Authorization: `Bearer ${acme.api_key}` } });
@@ -215,6 +219,8 @@ describe('/mcp with an API key', () => {
 
     const published = await callTool(client, 'garments.publish', { record: changedTee() });
     const { handle } = published.structuredContent as { handle: string };
+    // Acme's garment: another organization may not publish it, and is not told whose it is.
+    expect(toolErrorOf(await callTool(otherClient, 'garments.publish', { record: changedTee() }))).toMatchObject({ code: 'garment_owned_by_another', message: expect.not.stringContaining('Acme') });
     const foreign = toolErrorOf(await callTool(otherClient, 'garments.get_generation', { handle }));
     // Exactly what an unknown handle gets: the other organization learns nothing.
     expect(foreign).toEqual({ ...unknown, message: unknown.message.replace('6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', handle), problems: [{ pointer: '/handle', message: unknown.problems[0]!.message.replace('6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', handle) }] });
