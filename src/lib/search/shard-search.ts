@@ -223,17 +223,30 @@ function sortKey(data: PagefindResultData, key: SearchSort): string {
   return key === 'title' ? titleSortKey(data.meta.title ?? '') : (data.meta[GARMENT_META.published] ?? '');
 }
 
+/**
+ * A `next` whose calls run one after another: calls made together (a second "Show more" while the
+ * first loads) get consecutive batches, each in order, not the same hits twice.
+ */
+function inTurn(next: ShardHits['next']): ShardHits['next'] {
+  let previous: Promise<unknown> = Promise.resolve();
+  return (count, onData) => {
+    const batch = previous.then(() => next(count, onData));
+    previous = batch.catch(() => {});
+    return batch;
+  };
+}
+
 function bestFirstHits(results: PagefindResult[]): ShardHits {
   let shown = 0;
   return {
     count: results.length,
-    next: async (count, onData) => {
+    next: inTurn(async (count, onData) => {
       const batch = results.slice(shown, shown + count);
       shown += batch.length;
       const loading = batch.map((result) => result.data());
       if (onData) for (const data of loading) onData(await data);
       return Promise.all(loading);
-    },
+    }),
   };
 }
 
@@ -249,7 +262,7 @@ export function sortedHits(lists: PagefindResult[][], { key, direction }: SortOr
   const before = (a: string, b: string) => (direction === 'asc' ? a < b : a > b);
   return {
     count: lists.reduce((sum, list) => sum + list.length, 0),
-    next: async (count, onData) => {
+    next: inTurn(async (count, onData) => {
       const batch: PagefindResultData[] = [];
       while (batch.length < count) {
         const heads = await Promise.all(lists.map((list, shard) => (cursors[shard]! < list.length ? dataOf(list[cursors[shard]!]!) : null)));
@@ -263,6 +276,6 @@ export function sortedHits(lists: PagefindResult[][], { key, direction }: SortOr
         cursors[pick]!++;
       }
       return batch;
-    },
+    }),
   };
 }

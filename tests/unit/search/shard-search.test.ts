@@ -35,6 +35,14 @@ describe('sortedHits', () => {
     expect((await byTitle.next(5)).map((d) => d.url)).toEqual(['/c/', '/d/']);
   });
 
+  it('gives calls made together consecutive batches, each in order: a second "Show more" while the first loads repeats no hit', async () => {
+    const byTitle = sortedHits([a, b], { key: 'title', direction: 'asc' });
+    const shown: string[] = [];
+    const batches = await Promise.all([byTitle.next(2, (data) => shown.push(data.url)), byTitle.next(2, (data) => shown.push(data.url))]);
+    expect(batches.map((batch) => batch.map((d) => d.url))).toEqual([['/a/', '/b/'], ['/c/', '/d/']]);
+    expect(shown).toEqual(['/a/', '/b/', '/c/', '/d/']);
+  });
+
   it('merges by the latest publication, newest first', async () => {
     const newest = sortedHits([[a[0]!, a[1]!], [b[0]!, b[1]!]], { key: 'published', direction: 'desc' });
     expect((await newest.next(4)).map((d) => d.url)).toEqual(['/b/', '/a/', '/d/', '/c/']);
