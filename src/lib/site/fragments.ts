@@ -39,24 +39,52 @@ export function fieldRowsHtml(fields: FieldView[]): string {
 }
 
 /**
- * Numbered links to claim entries, like footnote markers (`[1] [4]`): superscript after text, or
- * inline in a list of facts. Empty when there are no links.
+ * Numbered links to claim entries, like footnote markers: sorted, each number once, and runs of
+ * three or more merged (`[1–3, 7]`). A merged run links to its first claim and names them all in
+ * `data-claims` (the preview script shows each). Empty when there are no links.
+ * @example claimLinksHtml([7, 2, 1, 3] as links, 'marker') → '…[<a …>1–3</a>, <a …>7</a>]…'
  */
 export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline'): string {
   if (links.length === 0) return '';
-  const tag = variant === 'marker' ? 'sup' : 'span';
-  let html = `<${tag} class="claim-refs claim-refs--${variant}">`;
-  for (const link of links) {
-    const label = escapeHtml(t('textBlock.claimRef', { number: link.number }));
-    html += `<a href="${escapeHtml(link.href)}" class="claim-ref" aria-label="${label}">[${link.number}]</a>`;
+  let html = `<span class="claim-refs claim-refs--${variant}">`;
+  const groups = markerGroups(links);
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
+    const first = group[0]!;
+    const last = group[group.length - 1]!;
+    if (g > 0) html += '<span class="claim-sep">, </span>';
+    if (group.length === 1) {
+      html += `<a href="${escapeHtml(first.href)}" class="claim-ref" aria-label="${escapeHtml(t('textBlock.claimRef', { number: first.number }))}">${first.number}</a>`;
+    } else {
+      const label = escapeHtml(t('textBlock.claimRange', { first: first.number, last: last.number }));
+      const ids = group.map((link) => escapeHtml(link.href.slice(1))).join(' ');
+      html += `<a href="${escapeHtml(first.href)}" class="claim-ref" aria-label="${label}" data-claims="${ids}">${first.number}–${last.number}</a>`;
+    }
   }
-  return `${html}</${tag}>`;
+  return `${html}</span>`;
 }
 
-/** What a claim, conflict or gap is about: linked when the page shows it, else plain code. */
+/**
+ * Claim links sorted by number, each once, in runs: consecutive numbers of three or more together, others alone.
+ * @example markerGroups(links numbered [7, 2, 1, 3, 2]) → [[1, 2, 3], [7]]
+ */
+export function markerGroups(links: ClaimLink[]): ClaimLink[][] {
+  const sorted = [...new Map(links.map((link) => [link.number, link])).values()].sort((a, b) => a.number - b.number);
+  const runs: ClaimLink[][] = [];
+  for (const link of sorted) {
+    const run = runs.at(-1);
+    if (run && run.at(-1)!.number === link.number - 1) run.push(link);
+    else runs.push([link]);
+  }
+  // A run of two reads better as two numbers than as a range.
+  return runs.flatMap((run) => (run.length === 2 ? [[run[0]!], [run[1]!]] : [run]));
+}
+
+/** What a claim, conflict or gap is about: in words (else its path as code), linked when the page shows it. */
 export function targetHtml(target: TargetView): string {
-  const text = escapeHtml(target.text);
-  return target.href ? `<a href="${escapeHtml(target.href)}" class="target"><code>${text}</code></a>` : `<code class="target">${text}</code>`;
+  // Named in words where the page knows what it names; a path only where it does not.
+  const text = target.label ? escapeHtml(target.label) : `<code>${escapeHtml(target.text)}</code>`;
+  return target.href ? `<a href="${escapeHtml(target.href)}">${text}</a>` : text;
 }
 
 /**
@@ -69,7 +97,8 @@ export function itemCardsHtml(collection: CollectionView, items: ItemView[], anc
   for (const item of items) {
     const title = escapeHtml(item.title);
     html += `<article${idAttribute(anchored, item)} class="item-card" aria-label="${escapeHtml(collection.heading)}: ${title}">`;
-    html += `<h4>${title}${item.title !== item.id ? ` <code class="item-id">${escapeHtml(item.id)}</code>` : ''}</h4>`;
+    html += `<h4>${title}</h4>`;
+    if (item.title !== item.id) html += `<p class="item-id"><code>${escapeHtml(item.id)}</code></p>`;
     if (item.fields.length > 0) html += `<dl class="fields">${fieldRowsHtml(item.fields)}</dl>`;
     if (item.claims.length > 0) html += `<p class="item-claims">${claimsLabel}: ${claimLinksHtml(item.claims, 'inline')}</p>`;
     html += '</article>';
@@ -86,7 +115,7 @@ export function itemRowsHtml(collection: CollectionView, items: ItemView[], anch
   const notStated = `<td><span aria-hidden="true" class="not-stated">–</span><span class="visually-hidden">${escapeHtml(t('value.notStated'))}</span></td>`;
   let html = '';
   for (const item of items) {
-    html += `<tr${idAttribute(anchored, item)}><th scope="row"><code>${escapeHtml(item.id)}</code></th>`;
+    html += `<tr${idAttribute(anchored, item)}><th scope="row">${item.title === item.id ? `<code>${escapeHtml(item.id)}</code>` : escapeHtml(item.title)}</th>`;
     for (const column of collection.columns) {
       const field = item.fields.find((f) => f.name === column.name);
       html += field ? `<td>${partsHtml(field.parts)}</td>` : notStated;
@@ -112,11 +141,14 @@ const WEAK_VERIFICATION = new Set<ClaimView['verification']>(['conflicting', 'no
  */
 export function claimEntryHtml(claim: ClaimView): string {
   const badge = WEAK_VERIFICATION.has(claim.verification) ? 'badge--warn' : 'badge--ok';
-  let html = `<li id="${escapeHtml(claim.anchor)}" class="claim"><p class="claim-head">`
-    + `<span class="claim-number">${claim.number}<span class="visually-hidden">.</span></span>`
-    + `<span class="claim-value">${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>`
-    + '<dl class="fields fields--inline">'
-    + factHtml(t('claim.scope'), escapeHtml(claim.scope))
+  const anchor = escapeHtml(claim.anchor);
+  // The preview (what a marker shows in place) is the head and the first reference: `.claim-preview`.
+  let html = `<li id="${anchor}" class="claim"><div class="claim-preview"><p class="claim-head">`
+    + `<a href="#${anchor}" class="claim-number">${claim.number}</a>`
+    + `<span class="claim-value"><span class="claim-subject">${escapeHtml(claim.subject)}:</span> ${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>`
+    + `<p class="claim-scope">${escapeHtml(t('claim.scope'))}: ${escapeHtml(claim.scope)}</p>`;
+  if (claim.references.length > 0) html += `<ul class="references" aria-label="${escapeHtml(t('claim.references'))}">${referenceHtml(claim.references[0]!)}</ul>`;
+  html += '</div><dl class="fields fields--inline">'
     + factHtml(t('claim.kind'), escapeHtml(claim.kindLabel))
     + factHtml(t('claim.targets'), claim.targets.map(targetHtml).join(', '));
   if (claim.calculation) html += factHtml(t('claim.calculation'), escapeHtml(claim.calculation));
@@ -126,19 +158,12 @@ export function claimEntryHtml(claim: ClaimView): string {
   if (claim.checkedAt) html += factHtml(t('claim.checked'), escapeHtml(claim.checkedAt));
   if (claim.checkNote) html += factHtml(t('claim.checkNote'), escapeHtml(claim.checkNote));
   if (claim.conflicts.length > 0) {
-    html += factHtml(t('claim.conflicts'), claim.conflicts.map((c) => `<a href="${escapeHtml(c.href)}"><code>${escapeHtml(c.text)}</code></a>`).join(', '));
+    html += factHtml(t('claim.conflicts'), claim.conflicts.map((c) => `<a href="${escapeHtml(c.href)}">${escapeHtml(c.text)}</a>`).join(', '));
   }
   html += '</dl>';
-  if (claim.references.length > 0) {
-    html += `<ul class="references" aria-label="${escapeHtml(t('claim.references'))}">`;
-    for (const reference of claim.references) {
-      const title = escapeHtml(reference.sourceTitle);
-      html += `<li>${reference.sourceHref ? `<a href="${escapeHtml(reference.sourceHref)}">${title}</a>` : title}`;
-      if (reference.url) html += ` (<a href="${escapeHtml(reference.url)}" class="external" rel="noopener noreferrer">${escapeHtml(reference.host ?? '')}</a>)`;
-      html += `, ${escapeHtml(t('claim.locator'))} ${escapeHtml(reference.locator)}`;
-      if (reference.excerpt) html += `<blockquote class="excerpt"><p>${escapeHtml(reference.excerpt)}</p></blockquote>`;
-      html += '</li>';
-    }
+  if (claim.references.length > 1) {
+    html += `<ul class="references" aria-label="${escapeHtml(t('claim.moreReferences'))}">`;
+    for (const reference of claim.references.slice(1)) html += referenceHtml(reference);
     html += '</ul>';
   }
   html += '<p class="backlinks">';
@@ -152,6 +177,16 @@ export function claimEntryHtml(claim: ClaimView): string {
     html += escapeHtml(t('claim.notCited'));
   }
   return `${html}</p></li>`;
+}
+
+/** A claim's reference to a source: the source, its web address's host, where in it, and the excerpt. */
+function referenceHtml(reference: ClaimView['references'][number]): string {
+  const title = escapeHtml(reference.sourceTitle);
+  let html = `<li>${reference.sourceHref ? `<a href="${escapeHtml(reference.sourceHref)}">${title}</a>` : title}`;
+  if (reference.url) html += ` (<a href="${escapeHtml(reference.url)}" class="external" rel="noopener noreferrer">${escapeHtml(reference.host ?? '')}</a>)`;
+  html += `, ${escapeHtml(t('claim.locator'))} ${escapeHtml(reference.locator)}`;
+  if (reference.excerpt) html += `<blockquote class="excerpt"><p>${escapeHtml(reference.excerpt)}</p></blockquote>`;
+  return `${html}</li>`;
 }
 
 /** One labelled row of a description list, its value already HTML. */
