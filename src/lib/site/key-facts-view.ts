@@ -89,12 +89,7 @@ function commerceRows(facts: CommerceFacts, claimLinks: ClaimLinker): KeyFactRow
         : [],
     },
   ];
-  rows.push({
-    key: 'next-step',
-    label: t('keyFacts.nextStep'),
-    layout: 'list',
-    lines: facts.nextStep ? [line(facts.nextStep.label ?? t('keyFacts.nextStepLink'), [], { href: facts.nextStep.url })] : [],
-  });
+  rows.push(nextStepRow(facts));
   return rows;
 }
 
@@ -105,6 +100,18 @@ function shortDate(value: string): string {
   const iso = isoDate(value);
   // A month alone, or an instant whose UTC day may differ from the record's own, reads as formatDate writes it.
   return iso && iso.length === 10 ? SHORT_DATE.format(new Date(`${iso}T00:00:00Z`)) : iso && iso.length > 10 && /T\d\d:\d\d(:\d\d(\.\d+)?)?Z$/i.test(value.trim()) ? SHORT_DATE.format(new Date(iso)) : formatDate(value);
+}
+
+/** The next step: a link only where the record gives an address; the call to action alone is said as text. */
+function nextStepRow(facts: KeyFacts): KeyFactRow {
+  return {
+    key: 'next-step',
+    label: t('keyFacts.nextStep'),
+    layout: 'list',
+    lines: facts.nextStep
+      ? [line(facts.nextStep.label ?? t('keyFacts.nextStepLink'), [], { href: facts.nextStep.url })]
+      : facts.callToAction ? [line(facts.callToAction)] : [],
+  };
 }
 
 /** A price range's text: one price, or the lowest to the highest. */
@@ -181,6 +188,7 @@ function technicalRows(facts: TechnicalFacts, claimLinks: ClaimLinker): KeyFactR
           ]
         : [],
     },
+    nextStepRow(facts),
   ];
 }
 

@@ -110,6 +110,8 @@ export interface CommerceFacts {
   decoration: DecorationFact[];
   /** The call to action with a web address to follow; null when the record gives no address. */
   nextStep: { label: string | null; url: string } | null;
+  /** The page's call to action (`cta_label`) as written, with or without an address. */
+  callToAction: string | null;
 }
 
 /** What one fabric (material profile) is made of and how. */
@@ -158,6 +160,9 @@ export interface TechnicalFacts {
   sizes: Fact<Sizes>;
   measurePoints: MeasurePoint[];
   assets: AssetFact[];
+  /** As on a commerce page: the call to action with a web address, and as written. */
+  nextStep: { label: string | null; url: string } | null;
+  callToAction: string | null;
 }
 
 /** The key facts of a record page, by projection. */
@@ -200,6 +205,7 @@ export function commerceFacts(record: CommerceRecord, claims: ClaimsByData = cla
     stock: stock(data, claims, nameOf),
     decoration: decoration(data, claims, nameOf),
     nextStep: nextStep(record),
+    callToAction: callToAction(record),
   };
 }
 
@@ -357,9 +363,13 @@ function decoration(data: SvcData, claims: ClaimsByData, nameOf: (id: string | n
   });
 }
 
-function nextStep(record: CommerceRecord): CommerceFacts['nextStep'] {
+function nextStep(record: GarmentRecord): CommerceFacts['nextStep'] {
   const url = webUrl(record.catalog?.launch_url);
-  return url ? { label: record.page.cta_label, url } : null;
+  return url ? { label: callToAction(record), url } : null;
+}
+
+function callToAction(record: GarmentRecord): string | null {
+  return record.page.cta_label?.trim() ? record.page.cta_label : null;
 }
 
 /** The key facts of a technical record. */
@@ -387,6 +397,8 @@ export function technicalFacts(record: TechnicalRecord, claims: ClaimsByData = c
         'license_status', 'redistribution_allowed', 'derivatives_allowed', 'training_allowed', 'manufacturing_allowed', 'production_ready', 'format', 'kind',
       ]),
     })),
+    nextStep: nextStep(record),
+    callToAction: callToAction(record),
   };
 }
 

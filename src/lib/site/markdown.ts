@@ -46,7 +46,6 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
   out.push(`# ${title}${page.title ? ` ${refs(page.title.claim_ids)}` : ''}`);
   // Every text block appears, even a description the page leaves out for repeating the headline.
   for (const block of [page.headline, page.summary, page.description]) if (block) out.push(twin.paragraph(block));
-  if (view.callToAction) out.push(`**${t('record.callToAction')}:** ${escapeData(view.callToAction)}`);
   const { research } = view;
   out.push(
     facts([

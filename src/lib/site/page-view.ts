@@ -5,7 +5,7 @@ import {
 import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView } from './data-view.ts';
 import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
-import { firstPresent, plainText, renderInline, webAddress, webUrl } from './text.ts';
+import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
 import { recordTitle } from './record-title.ts';
 import { claimsByData, targetPath } from './claim-targets.ts';
 import { comparisonViews, type ComparisonViews } from './comparison-view.ts';

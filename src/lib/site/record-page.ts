@@ -54,7 +54,7 @@ function recordBodyHtml(record: GarmentRecord, view: PageView, links: Links, sit
 
 /**
  * The top of a record page: where it is, what the garment is, its key facts, the twins and how to
- * cite it, how finished the research is, then the page's headline and summary.
+ * cite it (the call to action is among the key facts), how finished the research is, then the page's headline and summary.
  */
 function recordHeaderHtml(record: GarmentRecord, view: PageView, links: Links, site: string, headerParts: HtmlValue[]): SafeHtml {
   const lead = view.leadImage?.src
@@ -69,9 +69,7 @@ function recordHeaderHtml(record: GarmentRecord, view: PageView, links: Links, s
     view.otherProjection && html`<a href="${view.otherProjection.href}" class="other-projection">${view.otherProjection.label}</a>`
   }</p><h1 id="title"><bdi>${view.title}</bdi>${trustedHtml(claimLinksHtml(view.titleCitations, 'marker'))}</h1>${headerParts}${twinLinksHtml(record, view, links, site)}</div>${lead}</div>${researchStatusHtml(
     view,
-  )}<div class="record-lead">${view.headline && textBlockHtml(view.headline, 'lead')}${view.summary && textBlockHtml(view.summary)}${view.description && textBlockHtml(view.description)}${
-    view.callToAction && html`<p class="call-to-action"><strong>${t('record.callToAction')}:</strong> ${view.callToAction}</p>`
-  }</div></header>`;
+  )}<div class="record-lead">${view.headline && textBlockHtml(view.headline, 'lead')}${view.summary && textBlockHtml(view.summary)}${view.description && textBlockHtml(view.description)}</div></header>`;
 }
 
 /** How finished the research is, as one message: the status, what it means, and the gaps to check. */
