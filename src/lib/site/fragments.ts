@@ -52,7 +52,7 @@ export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline')
     const group = groups[g]!;
     const first = group[0]!;
     const last = group[group.length - 1]!;
-    if (g > 0) html += '<span class="claim-sep">, </span>';
+    if (g > 0) html += ', ';
     if (group.length === 1) {
       html += `<a href="${escapeHtml(first.href)}" class="claim-ref" aria-label="${escapeHtml(t('textBlock.claimRef', { number: first.number }))}">${first.number}</a>`;
     } else {
@@ -142,15 +142,18 @@ const WEAK_VERIFICATION = new Set<ClaimView['verification']>(['conflicting', 'no
 export function claimEntryHtml(claim: ClaimView): string {
   const badge = WEAK_VERIFICATION.has(claim.verification) ? 'badge--warn' : 'badge--ok';
   const anchor = escapeHtml(claim.anchor);
+  // A claim about one place the page shows links its subject there; only other claims list what they are about.
+  const [only] = claim.targets;
+  const single = claim.targets.length === 1 && only!.href !== null && only!.label === claim.subject;
+  const subject = single ? `<a href="${escapeHtml(only!.href!)}">${escapeHtml(claim.subject)}</a>` : escapeHtml(claim.subject);
   // The preview (what a marker shows in place) is the head and the first reference: `.claim-preview`.
   let html = `<li id="${anchor}" class="claim"><div class="claim-preview"><p class="claim-head">`
     + `<a href="#${anchor}" class="claim-number">${claim.number}</a>`
-    + `<span class="claim-value"><span class="claim-subject">${escapeHtml(claim.subject)}:</span> ${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>`
+    + `<span class="claim-value"><span class="claim-subject">${subject}:</span> ${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>`
     + `<p class="claim-scope">${escapeHtml(t('claim.scope'))}: ${escapeHtml(claim.scope)}</p>`;
   if (claim.references.length > 0) html += `<ul class="references" aria-label="${escapeHtml(t('claim.references'))}">${referenceHtml(claim.references[0]!)}</ul>`;
-  html += '</div><dl class="fields fields--inline">'
-    + factHtml(t('claim.kind'), escapeHtml(claim.kindLabel))
-    + factHtml(t('claim.targets'), claim.targets.map(targetHtml).join(', '));
+  html += '</div><dl class="fields fields--inline">' + factHtml(t('claim.kind'), escapeHtml(claim.kindLabel));
+  if (!single) html += factHtml(t('claim.targets'), claim.targets.map(targetHtml).join(', '));
   if (claim.calculation) html += factHtml(t('claim.calculation'), escapeHtml(claim.calculation));
   if (claim.derivedFrom.length > 0) {
     html += factHtml(t('claim.derivedFrom'), claim.derivedFrom.map((from) => ('number' in from ? claimLinksHtml([from], 'inline') : escapeHtml(from.text))).join(' '));
