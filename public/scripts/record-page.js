@@ -19,8 +19,12 @@
     document.addEventListener('click', (event) => {
       const marker = event.target instanceof Element ? event.target.closest('a.claim-ref') : null;
       if (!marker || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
-      const ids = (marker.dataset.claims || marker.getAttribute('href').slice(1)).split(' ');
-      const entries = ids.map((id) => document.getElementById(id)).filter((entry) => entry && entry.querySelector('.claim-preview'));
+      // A run (`1–3`) stands for each claim it spans: the claims list holds claim n at place n.
+      const [first, last = first] = marker.textContent.split('–').map(Number);
+      const numbered = document.querySelectorAll('ol.claims > li.claim');
+      const entries = marker.textContent.includes('–')
+        ? [...numbered].slice(first - 1, last)
+        : [document.getElementById(marker.getAttribute('href').slice(1))].filter((entry) => entry && entry.matches('li.claim'));
       if (entries.length === 0) return;
       event.preventDefault();
       const close = document.createElement('button');
@@ -30,8 +34,11 @@
       close.addEventListener('click', () => popover.hidePopover());
       popover.replaceChildren(close);
       for (const entry of entries) {
-        const preview = entry.querySelector('.claim-preview').cloneNode(true);
-        for (const element of preview.querySelectorAll('[id]')) element.removeAttribute('id');
+        // The preview: the claim's head, kind and scope, and first reference.
+        const preview = document.createElement('div');
+        for (const part of [entry.querySelector('.claim-head'), entry.querySelector('.claim-scope'), entry.querySelector('.references')]) {
+          if (part) preview.append(part.cloneNode(true));
+        }
         const full = document.createElement('a');
         full.href = `#${entry.id}`;
         full.className = 'full-entry';

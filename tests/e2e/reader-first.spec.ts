@@ -90,8 +90,14 @@ for (const { file, record } of sampleRecords()) {
         if (record.projection === 'svc') await expectCommerceFacts(page, record);
         else await expectTechnicalFacts(page, record);
         // A fact backed by claims links to them: every marker in the panel reaches a claim entry.
-        const targets = await page.locator('#key-facts a.claim-ref').evaluateAll((links) =>
-          links.flatMap((a) => ((a as HTMLElement).dataset.claims ?? a.getAttribute('href')!.slice(1)).split(' ')).filter((id) => !document.getElementById(id)?.matches('li.claim')));
+        const targets = await page.locator('#key-facts a.claim-ref').evaluateAll((links) => {
+          const claims = [...document.querySelectorAll('ol.claims > li.claim')].map((li) => li.id);
+          return links.flatMap((a) => {
+            const text = a.textContent ?? '';
+            const [first, last] = text.split('–').map(Number);
+            return text.includes('–') ? claims.slice(first! - 1, last) : [a.getAttribute('href')!.slice(1)];
+          }).filter((id) => !document.getElementById(id)?.matches('li.claim'));
+        });
         expect(targets).toEqual([]);
         const sizeClaims = record.claims.filter((c) => c.targets.some((t) => t.startsWith('size_ranges/')));
         if (sizeClaims.length > 0) await expect(page.locator('#key-facts [data-fact="sizes"] a.claim-ref')).not.toHaveCount(0);

@@ -77,13 +77,28 @@ for (const { file, record } of sampleRecords()) {
 
     test('links every claim marker to existing claim entries, and every backlink to a text block citing the claim', async ({ page }) => {
       expect(await danglingFragments(page)).toEqual([]);
-      // A merged marker (`1–3`) links to its first claim and names them all in data-claims.
-      const markers = await page.locator('a.claim-ref').evaluateAll((links) => links.map((a) => ((a as HTMLElement).dataset.claims ?? a.getAttribute('href')!.slice(1)).split(' ')));
+      // A run (`1–3`) links to its first claim and stands for each claim it spans (claim n is the nth entry).
+      const markers = await page.locator('a.claim-ref').evaluateAll((links) => {
+        const claims = [...document.querySelectorAll('ol.claims > li.claim')].map((li) => li.id);
+        return links.map((a) => {
+          const text = a.textContent ?? '';
+          if (!text.includes('–')) return [a.getAttribute('href')!.slice(1)];
+          const [first, last] = text.split('–').map(Number);
+          if (claims[first! - 1] !== a.getAttribute('href')!.slice(1)) return [`${a.getAttribute('href')} does not start its run ${text}`];
+          return claims.slice(first! - 1, last);
+        });
+      });
       expect(markers.length).toBeGreaterThan(0);
       const broken = await page.evaluate((ids) => {
         const missingEntries = ids.filter((id) => !document.getElementById(id)?.matches('li.claim'));
-        const cites = (element: Element, claim: string) => [...element.querySelectorAll<HTMLAnchorElement>('a.claim-ref')]
-          .some((a) => a.getAttribute('href') === `#${claim}` || (a.dataset.claims ?? '').split(' ').includes(claim));
+        const claims = [...document.querySelectorAll('ol.claims > li.claim')].map((li) => li.id);
+        const cites = (element: Element, claim: string) => [...element.querySelectorAll<HTMLAnchorElement>('a.claim-ref')].some((a) => {
+          const text = a.textContent ?? '';
+          if (!text.includes('–')) return a.getAttribute('href') === `#${claim}`;
+          const [first, last] = text.split('–').map(Number);
+          const place = claims.indexOf(claim) + 1;
+          return place >= first! && place <= last!;
+        });
         // The text a backlink returns to cites the claim the backlink comes from.
         const backlinks = [...document.querySelectorAll('li.claim a.backlink')].map((a) => ({ claim: a.closest('li.claim')!.id, target: a.getAttribute('href')!.slice(1) }));
         const strayBacklinks = backlinks

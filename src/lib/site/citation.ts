@@ -36,7 +36,6 @@ export function citationOf(facts: CitationFacts): Citation {
     ['howpublished', `{\\url{${bibtexUrl(facts.url)}}}`],
     ['note', `{${bibtexText(t('cite.note', { revision: facts.revision, published: facts.publishedText }))}}`],
     ...(year && /^\d{4}$/.test(year) ? [['year', year] as [string, string]] : []),
-    ...(facts.publishedIso ? [['urldate', `{${facts.publishedIso.slice(0, 10)}}`] as [string, string]] : []),
   ];
   const bibtex = `@misc{${bibtexKey(`${facts.slug}-${facts.projection}-${facts.revision}`)},\n${fields.map(([name, value]) => `  ${name} = ${value}`).join(',\n')}\n}`;
   return { text, bibtex };

@@ -40,8 +40,8 @@ export function fieldRowsHtml(fields: FieldView[]): string {
 
 /**
  * Numbered links to claim entries, like footnote markers: sorted, each number once, and runs of
- * three or more merged (`[1–3, 7]`). A merged run links to its first claim and names them all in
- * `data-claims` (the preview script shows each). Empty when there are no links.
+ * three or more merged (`[1–3, 7]`). A merged run links to its first claim; the preview script
+ * shows each claim of the run, by number (claims are numbered 1 to n in the claims list). Empty when there are no links.
  * @example claimLinksHtml([7, 2, 1, 3] as links, 'marker') → '…[<a …>1–3</a>, <a …>7</a>]…'
  */
 export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline'): string {
@@ -57,8 +57,7 @@ export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline')
       html += `<a href="${escapeHtml(first.href)}" class="claim-ref" aria-label="${escapeHtml(t('textBlock.claimRef', { number: first.number }))}">${first.number}</a>`;
     } else {
       const label = escapeHtml(t('textBlock.claimRange', { first: first.number, last: last.number }));
-      const ids = group.map((link) => escapeHtml(link.href.slice(1))).join(' ');
-      html += `<a href="${escapeHtml(first.href)}" class="claim-ref" aria-label="${label}" data-claims="${ids}">${first.number}–${last.number}</a>`;
+      html += `<a href="${escapeHtml(first.href)}" class="claim-ref" aria-label="${label}">${first.number}–${last.number}</a>`;
     }
   }
   return `${html}</span>`;
@@ -107,12 +106,13 @@ export function itemCardsHtml(collection: CollectionView, items: ItemView[], anc
 }
 
 /**
- * The table rows of a collection's items: id, a cell per column (a dash, spoken as "not stated",
- * where the item has no value) and, when any item has claims, their markers.
+ * The table rows of a collection's items: name, a cell per column (a dash where the item has no
+ * value) and, when any item has claims, their markers.
  */
 export function itemRowsHtml(collection: CollectionView, items: ItemView[], anchored: boolean): string {
   const withClaims = collection.items.some((item) => item.claims.length > 0);
-  const notStated = `<td><span aria-hidden="true" class="not-stated">–</span><span class="visually-hidden">${escapeHtml(t('value.notStated'))}</span></td>`;
+  // A dash, which the data part's note explains: a table may have hundreds of empty cells.
+  const notStated = '<td class="not-stated">–</td>';
   let html = '';
   for (const item of items) {
     html += `<tr${idAttribute(anchored, item)}><th scope="row">${item.title === item.id ? `<code>${escapeHtml(item.id)}</code>` : escapeHtml(item.title)}</th>`;
@@ -135,9 +135,10 @@ function idAttribute(anchored: boolean, item: ItemView): string {
 const WEAK_VERIFICATION = new Set<ClaimView['verification']>(['conflicting', 'not_verified']);
 
 /**
- * A claim's entry: number, value and verification badge; scope, kind, targets, calculation,
- * derivation, check and conflicts; references to sources with locators and excerpts; backlinks
- * to every text block citing it.
+ * A claim's entry: its number (its permalink), what it is about with its value, its verification;
+ * its kind and scope; its first reference (these make the preview a marker shows); then, where
+ * given, what else it is about, calculation, derivation, check and conflicts; the other references
+ * to sources with locators and excerpts; backlinks to every text block citing it.
  */
 export function claimEntryHtml(claim: ClaimView): string {
   const badge = WEAK_VERIFICATION.has(claim.verification) ? 'badge--warn' : 'badge--ok';
@@ -146,24 +147,24 @@ export function claimEntryHtml(claim: ClaimView): string {
   const [only] = claim.targets;
   const single = claim.targets.length === 1 && only!.href !== null && only!.label === claim.subject;
   const subject = single ? `<a href="${escapeHtml(only!.href!)}">${escapeHtml(claim.subject)}</a>` : escapeHtml(claim.subject);
-  // The preview (what a marker shows in place) is the head and the first reference: `.claim-preview`.
-  let html = `<li id="${anchor}" class="claim"><div class="claim-preview"><p class="claim-head">`
+  // The preview (what a marker shows in place) is the head, the kind and scope, and the first reference.
+  let html = `<li id="${anchor}" class="claim"><p class="claim-head">`
     + `<a href="#${anchor}" class="claim-number">${claim.number}</a>`
     + `<span class="claim-value"><span class="claim-subject">${subject}:</span> ${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>`
-    + `<p class="claim-scope">${escapeHtml(t('claim.scope'))}: ${escapeHtml(claim.scope)}</p>`;
+    + `<p class="claim-scope">${escapeHtml(claim.kindLabel)} · ${escapeHtml(t('claim.scope'))}: ${escapeHtml(claim.scope)}</p>`;
   if (claim.references.length > 0) html += `<ul class="references" aria-label="${escapeHtml(t('claim.references'))}">${referenceHtml(claim.references[0]!)}</ul>`;
-  html += '</div><dl class="fields fields--inline">' + factHtml(t('claim.kind'), escapeHtml(claim.kindLabel));
-  if (!single) html += factHtml(t('claim.targets'), claim.targets.map(targetHtml).join(', '));
-  if (claim.calculation) html += factHtml(t('claim.calculation'), escapeHtml(claim.calculation));
+  let facts = '';
+  if (!single) facts += factHtml(t('claim.targets'), claim.targets.map(targetHtml).join(', '));
+  if (claim.calculation) facts += factHtml(t('claim.calculation'), escapeHtml(claim.calculation));
   if (claim.derivedFrom.length > 0) {
-    html += factHtml(t('claim.derivedFrom'), claim.derivedFrom.map((from) => ('number' in from ? claimLinksHtml([from], 'inline') : escapeHtml(from.text))).join(' '));
+    facts += factHtml(t('claim.derivedFrom'), claim.derivedFrom.map((from) => ('number' in from ? claimLinksHtml([from], 'inline') : escapeHtml(from.text))).join(' '));
   }
-  if (claim.checkedAt) html += factHtml(t('claim.checked'), escapeHtml(claim.checkedAt));
-  if (claim.checkNote) html += factHtml(t('claim.checkNote'), escapeHtml(claim.checkNote));
+  if (claim.checkedAt) facts += factHtml(t('claim.checked'), escapeHtml(claim.checkedAt));
+  if (claim.checkNote) facts += factHtml(t('claim.checkNote'), escapeHtml(claim.checkNote));
   if (claim.conflicts.length > 0) {
-    html += factHtml(t('claim.conflicts'), claim.conflicts.map((c) => `<a href="${escapeHtml(c.href)}">${escapeHtml(c.text)}</a>`).join(', '));
+    facts += factHtml(t('claim.conflicts'), claim.conflicts.map((c) => `<a href="${escapeHtml(c.href)}">${escapeHtml(c.text)}</a>`).join(', '));
   }
-  html += '</dl>';
+  if (facts) html += `<dl class="fields fields--inline">${facts}</dl>`;
   if (claim.references.length > 1) {
     html += `<ul class="references" aria-label="${escapeHtml(t('claim.moreReferences'))}">`;
     for (const reference of claim.references.slice(1)) html += referenceHtml(reference);

@@ -84,7 +84,7 @@ function researchStatusHtml(view: PageView): SafeHtml {
   }</section>`;
 }
 
-/** The record's JSON and Markdown twins (opened in the browser, not forced to download), and how to cite it. */
+/** The record's JSON and Markdown twins (opened in the browser, not forced to download), and how to cite it: permalink, revision and date, as plain text and BibTeX. */
 function twinLinksHtml(record: GarmentRecord, view: PageView, links: Links, site: string): SafeHtml {
   const { slug, projection } = view;
   const url = links.page ?? absoluteUrl(view.meta.path, site);
@@ -104,9 +104,5 @@ function twinLinksHtml(record: GarmentRecord, view: PageView, links: Links, site
     'record.downloadJson',
   )}</a></li><li><a href="${markdownPath(slug, projection)}" type="text/markdown">${t('record.downloadMarkdown')}</a></li></ul><details class="cite"><summary>${t(
     'cite.summary',
-  )}</summary><div class="cite-body"><dl class="fields fields--inline"><div><dt>${t('cite.permalink')}</dt><dd><a href="${url}">${url}</a></dd></div><div><dt>${t(
-    'record.revision',
-  )}</dt><dd>${view.revision}</dd></div><div><dt>${t('record.published')}</dt><dd>${
-    view.published.iso ? html`<time datetime="${view.published.iso}">${view.published.text}</time>` : view.published.text
-  }</dd></div></dl>${copyable(t('cite.plainText'), 'cite-text', citation.text)}${copyable(t('cite.bibtex'), 'cite-bibtex', citation.bibtex)}</div></details></div>`;
+  )}</summary><div class="cite-body">${copyable(t('cite.plainText'), 'cite-text', citation.text)}${copyable(t('cite.bibtex'), 'cite-bibtex', citation.bibtex)}</div></details></div>`;
 }

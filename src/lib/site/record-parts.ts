@@ -61,8 +61,9 @@ export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3)
 
 /** About the research behind the page: its scope, what it started from, when, and how it was reviewed. */
 export function researchHtml(view: PageView): HtmlValue[] {
-  const { research, published } = view;
+  const { research } = view;
   const fact = (label: string, value: string | SafeHtml) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
+  // Its revision and publication date are in the citation, beside the key facts.
   return pagePartHtml('about-research', t('part.research'), html`<dl class="fields">${[
     fact(t('record.scopeNote'), research.scopeNote),
     fact(t('record.productInput'), research.productInput),
@@ -70,9 +71,7 @@ export function researchHtml(view: PageView): HtmlValue[] {
     fact(t('record.factReview'), research.factReview),
     fact(t('record.identity'), t(research.identityResolved ? 'record.identityResolved' : 'record.identityUnresolved')),
     fact(t('record.defaults'), research.defaults),
-    fact(t('record.revision'), view.revision),
     research.recordId && fact(t('record.id'), html`<code>${research.recordId}</code>`),
-    fact(t('record.published'), published.iso ? html`<time datetime="${published.iso}">${published.text}</time>` : published.text),
   ]}</dl>`);
 }
 
@@ -199,7 +198,7 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
     ];
   };
   const empty = view.emptyCollections.length > 0 && html`<p class="empty-collections"><strong>${t('data.none')}</strong> ${view.emptyCollections.join(', ')}.</p>`;
-  return pagePartHtml('data', t('part.data'), [identity, seed, view.collections.map(collection), empty]);
+  return pagePartHtml('data', t('part.data'), [html`<p class="data-note">${t('data.dashNote')}</p>`, identity, seed, view.collections.map(collection), empty]);
 }
 
 /**
@@ -230,7 +229,7 @@ function inPieces<Item>(items: Item[], markup: (some: Item[]) => string): SafeHt
 /** Measurements as a size chart: a row per measurement, a column per size; each cell is its item's anchor. */
 function sizeChartHtml(grid: MeasurementGrid, index: number): HtmlValue[] {
   const caption = t('data.sizeChart', { caption: grid.caption });
-  const notStated = html`<td><span aria-hidden="true" class="not-stated">–</span><span class="visually-hidden">${t('value.notStated')}</span></td>`;
+  const notStated = html`<td class="not-stated">–</td>`;
   return scrollingTable(
     { title: caption, id: `size-chart-${index + 1}` },
     'size-chart',
