@@ -116,9 +116,8 @@
   // A table wider than its box says that it scrolls sideways.
   if ('ResizeObserver' in window) {
     const hint = (scroller) => {
-      const wrap = scroller.parentElement;
       const scrolls = scroller.scrollWidth > scroller.clientWidth + 1;
-      let note = wrap.querySelector(':scope > .scroll-hint');
+      let note = scroller.previousElementSibling?.matches('.scroll-hint') ? scroller.previousElementSibling : null;
       if (scrolls && !note) {
         note = document.createElement('p');
         note.className = 'scroll-hint';
@@ -128,6 +127,6 @@
       } else if (!scrolls && note) note.remove();
     };
     const resized = new ResizeObserver((changes) => changes.forEach((change) => hint(change.target)));
-    for (const scroller of document.querySelectorAll('.table-wrap > .table-scroll')) resized.observe(scroller);
+    for (const scroller of document.querySelectorAll('.table-scroll')) resized.observe(scroller);
   }
 })();

@@ -46,19 +46,15 @@ export function fieldRowsHtml(fields: FieldView[]): string {
  */
 export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline'): string {
   if (links.length === 0) return '';
-  let html = `<span class="claim-refs claim-refs--${variant}">`;
+  // One spoken word for the cluster ("Claims 4, 7"): each link's own name is its number, read in that context.
+  let html = `<span class="claim-refs claim-refs--${variant}"><span class="visually-hidden">${escapeHtml(t('claim.markers'))} </span>`;
   const groups = markerGroups(links);
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g]!;
     const first = group[0]!;
     const last = group[group.length - 1]!;
     if (g > 0) html += ', ';
-    if (group.length === 1) {
-      html += `<a href="${escapeHtml(first.href)}" class="claim-ref" aria-label="${escapeHtml(t('textBlock.claimRef', { number: first.number }))}">${first.number}</a>`;
-    } else {
-      const label = escapeHtml(t('textBlock.claimRange', { first: first.number, last: last.number }));
-      html += `<a href="${escapeHtml(first.href)}" class="claim-ref" aria-label="${label}">${first.number}–${last.number}</a>`;
-    }
+    html += `<a href="${escapeHtml(first.href)}" class="claim-ref">${group.length === 1 ? first.number : `${first.number}–${last.number}`}</a>`;
   }
   return `${html}</span>`;
 }
@@ -172,11 +168,9 @@ export function claimEntryHtml(claim: ClaimView): string {
   }
   html += '<p class="backlinks">';
   if (claim.citedBy.length > 0) {
-    const prefix = escapeHtml(t('claim.backlinkPrefix'));
+    // "Cited by: Overview, paragraph 2": each link names the place it returns to (its arrow is the style's).
     html += `${escapeHtml(t('claim.citedBy'))}: `;
-    for (const back of claim.citedBy) {
-      html += `<a href="${escapeHtml(back.href)}" class="backlink"><span aria-hidden="true">↩ </span><span class="visually-hidden">${prefix} </span>${escapeHtml(back.place)}</a>`;
-    }
+    for (const back of claim.citedBy) html += `<a href="${escapeHtml(back.href)}" class="backlink">${escapeHtml(back.place)}</a>`;
   } else {
     html += escapeHtml(t('claim.notCited'));
   }

@@ -63,7 +63,6 @@ function partsOf(record: GarmentRecord): PagePart[] {
     part('decisions', 'decisions', t('part.decisions'), 'evidence', record.decisions.length > 0, (view) => pageHtml.decisionsHtml(view.decisions), twinParts.decisionsMarkdown),
     part('claims', 'claims', t('part.claims'), 'evidence', record.claims.length > 0, (view) => pageHtml.claimsHtml(view.claims), twinParts.claimsMarkdown, true),
     part('sources', 'sources', t('part.sources'), 'evidence', record.sources.length > 0, (view) => pageHtml.sourcesHtml(view.sources), twinParts.sourcesMarkdown, true),
-    part('research', 'about-research', t('part.research'), 'evidence', true, pageHtml.researchHtml, () => []),
   ];
 }
 

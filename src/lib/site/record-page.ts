@@ -6,7 +6,7 @@ import { pageDocument } from './page-frame.ts';
 import { citationOf } from './citation.ts';
 import { pageParts, type PartPlace } from './page-parts.ts';
 import type { PageView } from './page-view.ts';
-import { textBlockHtml } from './record-parts.ts';
+import { researchFactsHtml, textBlockHtml } from './record-parts.ts';
 import { t } from './strings.ts';
 import { absoluteUrl, jsonPath, markdownPath, RECORD_SCRIPT_PATH } from './urls.ts';
 
@@ -72,16 +72,19 @@ function recordHeaderHtml(record: GarmentRecord, view: PageView, links: Links, s
   )}<div class="record-lead">${view.headline && textBlockHtml(view.headline, 'lead')}${view.summary && textBlockHtml(view.summary)}${view.description && textBlockHtml(view.description)}</div></header>`;
 }
 
-/** How finished the research is, as one message: the status, what it means, and the gaps to check. */
+/**
+ * How finished the research is, as one message: the status, what it means, and the gaps to check;
+ * folded beneath it, the limitations and the research's scope, start, period and review.
+ */
 function researchStatusHtml(view: PageView): SafeHtml {
   const { research } = view;
   return html`<section class="${classList('research-status', research.finished ? 'research-status--finished' : 'research-status--unfinished')}" aria-labelledby="research-status-heading"><h2 id="research-status-heading" class="research-status-heading"><span class="status-icon" aria-hidden="true">${
     research.finished ? '✓' : '!'
   }</span>${t('record.researchStatus')}: ${research.statusLabel}</h2><p class="status-note">${research.note}${
     research.gapSummary && html` <a href="#research-gaps">${t('record.seeGaps', { gaps: research.gapSummary })}</a>`
-  } <a href="#about-research">${t('record.aboutResearch')}</a></p>${
-    research.limitations && html`<details class="status-limitations"><summary>${t('record.limitations')}</summary><p>${research.limitations}</p></details>`
-  }</section>`;
+  }</p><details class="status-details" id="about-research"><summary>${t(research.limitations ? 'record.aboutResearchLimits' : 'record.aboutResearch')}</summary>${
+    research.limitations && html`<p><strong>${t('record.limitations')}:</strong> ${research.limitations}</p>`
+  }${researchFactsHtml(view)}</details></section>`;
 }
 
 /** The record's JSON and Markdown twins (opened in the browser, not forced to download), and how to cite it: permalink, revision and date, as plain text and BibTeX. */

@@ -59,12 +59,11 @@ export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3)
   return html`<section id="${id}" class="key-facts" aria-labelledby="${id}-heading">${heading}<dl>${facts.rows.map(row)}</dl></section>`;
 }
 
-/** About the research behind the page: its scope, what it started from, when, and how it was reviewed. */
-export function researchHtml(view: PageView): HtmlValue[] {
+/** About the research behind the page: its scope, what it started from, when, and how it was reviewed (its revision and date are in the citation). */
+export function researchFactsHtml(view: PageView): SafeHtml {
   const { research } = view;
   const fact = (label: string, value: string | SafeHtml) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
-  // Its revision and publication date are in the citation, beside the key facts.
-  return pagePartHtml('about-research', t('part.research'), html`<dl class="fields">${[
+  return html`<dl class="fields">${[
     fact(t('record.scopeNote'), research.scopeNote),
     fact(t('record.productInput'), research.productInput),
     fact(t('record.researchPeriod'), research.period),
@@ -72,22 +71,22 @@ export function researchHtml(view: PageView): HtmlValue[] {
     fact(t('record.identity'), t(research.identityResolved ? 'record.identityResolved' : 'record.identityUnresolved')),
     fact(t('record.defaults'), research.defaults),
     research.recordId && fact(t('record.id'), html`<code>${research.recordId}</code>`),
-  ]}</dl>`);
+  ]}</dl>`;
 }
 
 /**
  * A table that scrolls sideways on a narrow screen, its first column and its title staying in view
  * (the title sits above the scrolling box). `label` is the title's text, or the id of a heading
- * already naming the table.
+ * already naming the table; the scrolling region, which holds the table, carries the name.
  */
 export function scrollingTable(label: { title: string; id: string } | { headingId: string }, className: string, head: HtmlValue, body: HtmlValue): HtmlValue[] {
   const id = 'headingId' in label ? label.headingId : label.id;
   return [
-    html`<div class="table-wrap">${'title' in label && html`<p class="table-title" id="${id}">${label.title}</p>`}<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}"><table class="${className}" aria-labelledby="${id}"><thead>`,
+    html`${'title' in label && html`<p class="table-title" id="${id}">${label.title}</p>`}<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}"><table class="${className}"><thead>`,
     head,
     html`</thead><tbody>`,
     body,
-    html`</tbody></table></div></div>`,
+    html`</tbody></table></div>`,
   ];
 }
 
@@ -198,7 +197,7 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
     ];
   };
   const empty = view.emptyCollections.length > 0 && html`<p class="empty-collections"><strong>${t('data.none')}</strong> ${view.emptyCollections.join(', ')}.</p>`;
-  return pagePartHtml('data', t('part.data'), [html`<p class="data-note">${t('data.dashNote')}</p>`, identity, seed, view.collections.map(collection), empty]);
+  return pagePartHtml('data', t('part.data'), [identity, seed, view.collections.map(collection), empty]);
 }
 
 /**
