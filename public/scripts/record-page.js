@@ -88,8 +88,9 @@
       const button = document.createElement('button');
       button.type = 'button';
       button.className = 'copy';
+      // "Copy Plain text", "Copy BibTeX": the label above the citation names what the button copies.
       button.textContent = words.copy;
-      button.setAttribute('aria-describedby', `${text.id}-label`);
+      button.setAttribute('aria-label', `${words.copy} ${text.previousElementSibling?.textContent ?? ''}`.trim());
       button.addEventListener('click', async () => {
         await navigator.clipboard.writeText(text.textContent);
         button.textContent = words.copied;

@@ -97,8 +97,8 @@ describe.each(samples.map(({ file, record }) => [file, record] as const))('%s', 
     const ld = JSON.parse(scripts[0]!);
     expect(ld).toMatchObject({ '@context': 'https://schema.org', '@type': 'Dataset', url: links.page });
     expect(ld.distribution.map((d: { contentUrl: string }) => d.contentUrl)).toEqual([links.json, links.markdown]);
-    expect(html).toContain(`<a href="${base}.json" type="application/json">`);
-    expect(html).toContain(`<a href="${base}.md" type="text/markdown">`);
+    expect(html).toContain(`<a href="${base}.json">JSON</a>`);
+    expect(html).toContain(`<a href="${base}.md">Markdown</a>`);
     expect(html).not.toMatch(/<a [^>]*\bdownload\b/);
   });
 });

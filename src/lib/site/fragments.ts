@@ -46,8 +46,9 @@ export function fieldRowsHtml(fields: FieldView[]): string {
  */
 export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline'): string {
   if (links.length === 0) return '';
-  // One spoken word for the cluster ("Claims 4, 7"): each link's own name is its number, read in that context.
-  let html = `<span class="claim-refs claim-refs--${variant}"><span class="visually-hidden">${escapeHtml(t('claim.markers'))} </span>`;
+  // One spoken word for a marker's cluster ("Claims 4, 7"): each link's own name is its number, read in
+  // that context. An inline list follows its own visible label ("Claims:", "Derived from:").
+  let html = `<span class="claim-refs claim-refs--${variant}">${variant === 'marker' ? MARKERS_WORD : ''}`;
   const groups = markerGroups(links);
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g]!;
@@ -58,6 +59,8 @@ export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline')
   }
   return `${html}</span>`;
 }
+
+const MARKERS_WORD = `<span class="visually-hidden">${escapeHtml(t('claim.markers'))} </span>`;
 
 /**
  * Claim links sorted by number, each once, in runs: consecutive numbers of three or more together, others alone.

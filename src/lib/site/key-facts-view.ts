@@ -188,7 +188,8 @@ function technicalRows(facts: TechnicalFacts, claimLinks: ClaimLinker): KeyFactR
           ]
         : [],
     },
-    nextStepRow(facts),
+    // A technical page's next step is said only where the record gives one.
+    ...(facts.nextStep || facts.callToAction ? [nextStepRow(facts)] : []),
   ];
 }
 

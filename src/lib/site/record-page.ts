@@ -48,7 +48,7 @@ function recordBodyHtml(record: GarmentRecord, view: PageView, links: Links, sit
     inPlace('reading'),
     html`<div class="evidence"><p class="evidence-intro">${t('part.evidence')}</p>`,
     inPlace('evidence'),
-    html`</div></div></div><p class="back-to-contents"><a href="#contents">${t('nav.backToContents')}</a></p></article>`,
+    html`</div></div></div><a href="#contents" class="back-to-contents">${t('nav.backToContents')}</a></article>`,
   ];
 }
 
@@ -69,7 +69,7 @@ function recordHeaderHtml(record: GarmentRecord, view: PageView, links: Links, s
     view.otherProjection && html`<a href="${view.otherProjection.href}" class="other-projection">${view.otherProjection.label}</a>`
   }</p><h1 id="title"><bdi>${view.title}</bdi>${trustedHtml(claimLinksHtml(view.titleCitations, 'marker'))}</h1>${headerParts}${twinLinksHtml(record, view, links, site)}</div>${lead}</div>${researchStatusHtml(
     view,
-  )}<div class="record-lead">${view.headline && textBlockHtml(view.headline, 'lead')}${view.summary && textBlockHtml(view.summary)}${view.description && textBlockHtml(view.description)}</div></header>`;
+  )}${view.headline && textBlockHtml(view.headline, 'lead')}${view.summary && textBlockHtml(view.summary)}${view.description && textBlockHtml(view.description)}</header>`;
 }
 
 /**
@@ -101,11 +101,10 @@ function twinLinksHtml(record: GarmentRecord, view: PageView, links: Links, site
     publishedIso: view.published.iso,
     url,
   });
-  const copyable = (label: string, id: string, text: string) =>
-    html`<p class="cite-label" id="${id}-label">${label}</p><pre class="cite-text" id="${id}" tabindex="0" aria-labelledby="${id}-label"><code>${text}</code></pre>`;
-  return html`<div class="record-links"><ul class="twin-downloads" aria-label="${t('record.downloads')}"><li><a href="${jsonPath(slug, projection)}" type="application/json">${t(
+  const copyable = (label: string, text: string) => html`<p class="cite-label">${label}</p><pre class="cite-text" tabindex="0"><code>${text}</code></pre>`;
+  return html`<div class="record-links"><ul class="twin-downloads" aria-label="${t('record.downloads')}"><li><a href="${jsonPath(slug, projection)}">${t(
     'record.downloadJson',
-  )}</a></li><li><a href="${markdownPath(slug, projection)}" type="text/markdown">${t('record.downloadMarkdown')}</a></li></ul><details class="cite"><summary>${t(
+  )}</a></li><li><a href="${markdownPath(slug, projection)}">${t('record.downloadMarkdown')}</a></li></ul><details class="cite"><summary>${t(
     'cite.summary',
-  )}</summary><div class="cite-body">${copyable(t('cite.plainText'), 'cite-text', citation.text)}${copyable(t('cite.bibtex'), 'cite-bibtex', citation.bibtex)}</div></details></div>`;
+  )}</summary><div class="cite-body">${copyable(t('cite.plainText'), citation.text)}${copyable(t('cite.bibtex'), citation.bibtex)}</div></details></div>`;
 }

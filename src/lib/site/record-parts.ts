@@ -55,7 +55,7 @@ export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3)
       ? html`<span class="not-stated">${t('value.notStated')}</span>`
       : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(lineHtml)}</ul>`
   }</dd></div>`;
-  const heading = html`<h${level} id="${id}-heading" class="key-facts-heading">${t('keyFacts.heading')}</h${level}>`;
+  const heading = html`<h${level} id="${id}-heading">${t('keyFacts.heading')}</h${level}>`;
   return html`<section id="${id}" class="key-facts" aria-labelledby="${id}-heading">${heading}<dl>${facts.rows.map(row)}</dl></section>`;
 }
 
@@ -278,7 +278,7 @@ export function conflictsHtml(conflicts: ConflictView[]): HtmlValue[] {
       'badge',
       view.resolved ? 'badge--ok' : 'badge--warn',
     )}">${view.resolution}</span></p>${view.values.length > 0 && html`<p class="conflict-values">${view.values.map(
-      (value, i) => html`${i > 0 && html` <span class="versus">${t('conflict.versus')}</span> `}<span class="conflict-value">${value.value}${trustedHtml(claimLinksHtml([value.claim], 'marker'))}</span>`,
+      (value, i) => html`${i > 0 && ` ${t('conflict.versus')} `}<span class="conflict-value">${value.value}${trustedHtml(claimLinksHtml([value.claim], 'marker'))}</span>`,
     )}</p>`}<dl class="fields"><div><dt>${t('conflict.selected')}</dt>${
       view.selected ? html`<dd>${trustedHtml(claimLinksHtml([view.selected], 'inline'))}</dd>` : html`<dd>${t('conflict.noSelection')}</dd>`
     }</div><div><dt>${t('conflict.reason')}</dt><dd>${view.reason}</dd></div>${view.followUp && html`<div><dt>${t('conflict.followUp')}</dt><dd>${view.followUp}</dd></div>`}</dl></li>`;
