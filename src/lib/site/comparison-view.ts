@@ -116,9 +116,19 @@ function variantGrid(data: SvcData, { claimsByAnchor }: { claimsByAnchor: Map<st
   const cells = new Set(variants.map((v) => `${v.color_id}\u0000${v.size_label}`));
   if (cells.size !== variants.length) return null;
   const rangeSizes = data.size_ranges.flatMap((r) => r.labels ?? []);
-  const sizes = [...new Set([...rangeSizes.filter((size) => variants.some((v) => v.size_label === size)), ...variants.map((v) => v.size_label!)])];
-  const colorOrder = [...new Set([...data.colors.map((c) => c.id).filter((id) => variants.some((v) => v.color_id === id)), ...variants.map((v) => v.color_id!)])];
+  const variantSizes = new Set(variants.map((v) => v.size_label!));
+  const variantColors = new Set(variants.map((v) => v.color_id!));
+  const sizes = [...new Set([...rangeSizes.filter((size) => variantSizes.has(size)), ...variantSizes])];
+  const colorOrder = [...new Set([...data.colors.map((c) => c.id).filter((id) => variantColors.has(id)), ...variantColors])];
   const colors = new Map(data.colors.map((c) => [c.id, c]));
+  const byCell = new Map(variants.map((v) => [`${v.color_id}\u0000${v.size_label}`, v]));
+  const listedBy = new Map<string, SvcData['provider_variants']>();
+  for (const pv of data.provider_variants) {
+    if (pv.variant_id === null) continue;
+    const list = listedBy.get(pv.variant_id);
+    if (list) list.push(pv);
+    else listedBy.set(pv.variant_id, [pv]);
+  }
   const variantAnchors = anchorsOf('variants', variants);
   const anchors = new Map(variants.map((v, i) => [v, variantAnchors[i]!]));
   return {
@@ -129,9 +139,9 @@ function variantGrid(data: SvcData, { claimsByAnchor }: { claimsByAnchor: Map<st
         color: color?.manufacturer_name ?? colorId,
         swatch: color ? colorSwatch(color.color_space, color.color_values) : null,
         cells: sizes.map((size) => {
-          const variant = variants.find((v) => v.color_id === colorId && v.size_label === size);
+          const variant = byCell.get(`${colorId}\u0000${size}`);
           if (!variant) return null;
-          const listed = data.provider_variants.filter((pv) => pv.variant_id === variant.id);
+          const listed = listedBy.get(variant.id) ?? [];
           const inStock = listed.filter((pv) => pv.in_stock === true).length;
           const stated = listed.filter((pv) => pv.in_stock !== null).length;
           const state: VariantCell['state'] = stated === 0 ? 'unknown' : inStock === listed.length ? 'in' : inStock === 0 && stated === listed.length ? 'out' : 'some';

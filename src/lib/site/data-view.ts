@@ -144,8 +144,9 @@ export interface DataContext {
   claimsByAnchor: Map<string, ClaimLink[]>;
   /** The record's item ids ({@link itemIdsOf}), when the caller has them already. */
   ids?: Map<string, Map<string, number>>;
-  /** Names items in words (item-names.ts); else each is named by its naming field. */
+  /** Names the items of the collections in `namedInWords` in words (item-names.ts); the others are named by their naming field. */
   nameOf?: (collection: string, item: Record<string, unknown>) => string;
+  namedInWords?: ReadonlySet<string>;
 }
 
 /** Items beyond which a collection starts folded. */
@@ -169,6 +170,23 @@ export function itemIdsOf(record: GarmentRecord): Map<string, Map<string, number
   return ids;
 }
 
+/**
+ * An item's fields in the order of its collection's table columns, null where the item has no value:
+ * one pass over the item's fields (a table has thousands of cells).
+ */
+export function rowCells(collection: CollectionView, item: ItemView): (FieldView | null)[] {
+  let index = columnIndexes.get(collection);
+  if (!index) columnIndexes.set(collection, (index = new Map(collection.columns.map((column, i) => [column.name, i]))));
+  const cells: (FieldView | null)[] = new Array(collection.columns.length).fill(null);
+  for (const field of item.fields) {
+    const at = index.get(field.name);
+    if (at !== undefined) cells[at] = field;
+  }
+  return cells;
+}
+
+const columnIndexes = new WeakMap<CollectionView, Map<string, number>>();
+
 /** The non-empty data collections of a record, in the specification's order for its projection. */
 export function collectionViews(context: DataContext): CollectionView[] {
   const { record, ids = itemIdsOf(record) } = context;
@@ -178,6 +196,7 @@ export function collectionViews(context: DataContext): CollectionView[] {
   for (const name of COLLECTION_ORDER[record.projection]) {
     const items = data[name] ?? [];
     if (items.length === 0) continue;
+    const namedInWords = context.namedInWords?.has(name) ?? false;
     const seen = new Set<string>();
     const drafts = items.map((item) => {
       const id = String(item.id);
@@ -185,7 +204,7 @@ export function collectionViews(context: DataContext): CollectionView[] {
       const anchor = seen.has(id) ? '' : itemAnchor(name, id);
       seen.add(id);
       const named = itemTitle(item, name);
-      const title = context.nameOf ? context.nameOf(name, item) : named.title;
+      const title = context.nameOf && namedInWords ? context.nameOf(name, item) : named.title;
       // An item titled by one of its fields does not show that field again.
       const titleField = title === named.title ? named.titleField : null;
       const fields = fieldViews(item, lookup, name).filter((f) => f.name !== titleField);

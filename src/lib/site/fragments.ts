@@ -1,4 +1,4 @@
-import type { ClaimLink, CollectionView, FieldView, ItemView, Part } from './data-view.ts';
+import { rowCells, type ClaimLink, type CollectionView, type FieldView, type ItemView, type Part } from './data-view.ts';
 import type { ClaimView, TargetView } from './page-view.ts';
 import { t } from './strings.ts';
 import { escapeHtml } from './text.ts';
@@ -67,6 +67,7 @@ const MARKERS_WORD = `<span class="visually-hidden">${escapeHtml(t('claim.marker
  * @example markerGroups(links numbered [7, 2, 1, 3, 2]) → [[1, 2, 3], [7]]
  */
 export function markerGroups(links: ClaimLink[]): ClaimLink[][] {
+  if (links.length === 1) return [links];
   const sorted = [...new Map(links.map((link) => [link.number, link])).values()].sort((a, b) => a.number - b.number);
   const runs: ClaimLink[][] = [];
   for (const link of sorted) {
@@ -115,10 +116,7 @@ export function itemRowsHtml(collection: CollectionView, items: ItemView[], anch
   let html = '';
   for (const item of items) {
     html += `<tr${idAttribute(anchored, item)}><th scope="row">${item.title === item.id ? `<code>${escapeHtml(item.id)}</code>` : escapeHtml(item.title)}</th>`;
-    for (const column of collection.columns) {
-      const field = item.fields.find((f) => f.name === column.name);
-      html += field ? `<td>${partsHtml(field.parts)}</td>` : notStated;
-    }
+    for (const field of rowCells(collection, item)) html += field ? `<td>${partsHtml(field.parts)}</td>` : notStated;
     if (withClaims) html += `<td>${claimLinksHtml(item.claims, 'inline')}</td>`;
     html += '</tr>';
   }

@@ -172,9 +172,17 @@ export type KeyFacts = CommerceFacts | TechnicalFacts;
  * The key facts of a record, read from its data (never from its prose), each with the claims backing it.
  * A fact the record does not state is null (or an empty list): the page says so.
  */
-export function keyFacts(record: GarmentRecord, claims: ClaimsByData = claimsByData(record)): KeyFacts {
-  return record.projection === 'svc' ? commerceFacts(record, claims) : technicalFacts(record, claims);
+export function keyFacts(record: GarmentRecord, claims?: ClaimsByData): KeyFacts {
+  // The record page and the garment page both show them: read once per record.
+  let facts = read.get(record);
+  if (!facts) {
+    const index = claims ?? claimsByData(record);
+    read.set(record, (facts = record.projection === 'svc' ? commerceFacts(record, index) : technicalFacts(record, index)));
+  }
+  return facts;
 }
+
+const read = new WeakMap<GarmentRecord, KeyFacts>();
 
 const BASIS_ORDER: (PriceBasis | null)[] = [
   'standard_public', 'standard_authenticated', 'account_plan', 'membership_discounted', 'promotional', 'volume_discounted', 'other', null,
@@ -183,9 +191,9 @@ const BASIS_ORDER: (PriceBasis | null)[] = [
 /** The key facts of a commerce record. */
 export function commerceFacts(record: CommerceRecord, claims: ClaimsByData = claimsByData(record)): CommerceFacts {
   const { data } = record;
-  const listings = data.provider_listings;
+  const listings = new Map(data.provider_listings.map((l) => [l.id, l]));
   const nameOf = (listingId: string | null) => {
-    const listing = listingId === null ? undefined : listings.find((l) => l.id === listingId);
+    const listing = listingId === null ? undefined : listings.get(listingId);
     return listing ? (listing.provider_name ?? listing.catalog_title ?? null) : null;
   };
 
@@ -224,7 +232,7 @@ function providerPrices(data: SvcData, claims: ClaimsByData, nameOf: (id: string
   return [...byProvider.entries()]
     .sort(([a], [b]) => (a === null ? Infinity : listingOrder.get(a)!) - (b === null ? Infinity : listingOrder.get(b)!))
     .map(([listingId, offers]) => {
-      const listing = listingId === null ? undefined : data.provider_listings.find((l) => l.id === listingId);
+      const listing = listingId === null ? undefined : data.provider_listings[listingOrder.get(listingId)!];
       const groups = new Map<string, typeof offers>();
       for (const offer of offers) {
         const key = `${offer.price_basis}\u0000${offer.currency?.trim().toUpperCase() ?? ''}`;
@@ -322,10 +330,18 @@ function sizes(data: SvcData | TechData, claims: ClaimsByData): Fact<Sizes> {
 function stock(data: SvcData, claims: ClaimsByData, nameOf: (id: string | null) => string | null): ProviderStock[] {
   const known = new Set(data.provider_listings.map((l) => l.id));
   const listingIds = distinctKeys([...data.provider_listings.map((l) => l.id), ...data.provider_variants.map((v) => listingKey(v.provider_listing_id, known))]);
+  const byListing = new Map<string | null, SvcData['provider_variants']>();
+  for (const variant of data.provider_variants) {
+    const key = listingKey(variant.provider_listing_id, known);
+    const list = byListing.get(key);
+    if (list) list.push(variant);
+    else byListing.set(key, [variant]);
+  }
+  const listings = new Map(data.provider_listings.map((l) => [l.id, l]));
   return listingIds
     .map((listingId): ProviderStock => {
-      const variants = data.provider_variants.filter((v) => listingKey(v.provider_listing_id, known) === listingId);
-      const listing = listingId === null ? undefined : data.provider_listings.find((l) => l.id === listingId);
+      const variants = byListing.get(listingId) ?? [];
+      const listing = listingId === null ? undefined : listings.get(listingId);
       const inStock = variants.filter((v) => v.in_stock === true).length;
       const outOfStock = variants.filter((v) => v.in_stock === false).length;
       return {

@@ -4,6 +4,7 @@ import type { KeyFactsView } from './key-facts-view.ts';
 import {
   codeSpan, escapeData, facts, fieldList, linkDestination, partsMarkdown, table, targetMarkdown, urlMarkdown, withoutBlockStart, type Block,
 } from './markdown-text.ts';
+import { rowCells } from './data-view.ts';
 import type { ClaimLink, ClaimView, CollectionView, PageView } from './page-view.ts';
 import { t, tCount } from './strings.ts';
 
@@ -204,10 +205,7 @@ function collectionMarkdown(collection: CollectionView, linkRefs: (links: ClaimL
     const notStated = escapeData(t('value.notStated'));
     const rows = collection.items.map((item) => [
       codeSpan(item.id),
-      ...collection.columns.map((column) => {
-        const field = item.fields.find((f) => f.name === column.name);
-        return field ? partsMarkdown(field.parts, true) : notStated;
-      }),
+      ...rowCells(collection, item).map((field) => (field ? partsMarkdown(field.parts, true) : notStated)),
       ...(withClaims ? [linkRefs(item.claims)] : []),
     ]);
     return [heading, ...charts, table(header, rows)];

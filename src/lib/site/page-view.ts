@@ -9,7 +9,7 @@ import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
 import { recordTitle } from './record-title.ts';
 import { claimsByData, targetPath } from './claim-targets.ts';
 import { comparisonViews, type ComparisonViews } from './comparison-view.ts';
-import { itemNamer, subjectOf } from './item-names.ts';
+import { itemNamer, NAMED_IN_WORDS, subjectOf } from './item-names.ts';
 import { keyFacts } from './key-facts.ts';
 import { keyFactsView, type KeyFactsView } from './key-facts-view.ts';
 import { partAnchorFor } from './page-parts.ts';
@@ -430,7 +430,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   })).filter((group) => group.gaps.length > 0);
 
   const images = record.images.map((image) => imageView(image, title));
-  const collections = collectionViews({ record, claimsByAnchor, ids, nameOf });
+  const collections = collectionViews({ record, claimsByAnchor, ids, nameOf, namedInWords: NAMED_IN_WORDS });
   const seed = seedFields(record.research.seed);
   const catalog = catalogView(record);
   const { research } = record;
