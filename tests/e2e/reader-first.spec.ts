@@ -112,12 +112,13 @@ for (const { file, record } of sampleRecords()) {
       if (record.projection === 'svc') {
         test('shows the offers as one table, a row per offer, and the variants as a grid', async ({ page }) => {
           await page.goto(pathOf(record));
-          const table = page.getByRole('table', { name: /^Offers/ });
+          // The scrolling region around a table carries its name.
+          const table = page.getByRole('region', { name: /^Offers/ }).getByRole('table');
           await expect(table.locator('tbody tr')).toHaveCount(record.data.offers.length);
           await expect(table.getByRole('columnheader')).toContainText(['Provider', 'Size', 'Color', 'Price', 'Basis']);
           const first = record.data.offers[0]!;
           await expect(table.locator(`tr[id="offers-${first.id}"]`)).toContainText(money(first.base_amount_minor!, first.currency!, first.minor_unit_exponent ?? 2));
-          const grid = page.getByRole('table', { name: /^Variants/ });
+          const grid = page.getByRole('region', { name: /^Variants/ }).getByRole('table');
           await expect(grid.locator('tbody tr')).toHaveCount(new Set(record.data.variants.map((v) => v.color_id)).size);
         });
       }

@@ -8,7 +8,7 @@ import { pageParts, type PartPlace } from './page-parts.ts';
 import type { PageView } from './page-view.ts';
 import { researchFactsHtml, textBlockHtml } from './record-parts.ts';
 import { t } from './strings.ts';
-import { absoluteUrl, jsonPath, markdownPath, RECORD_SCRIPT_PATH } from './urls.ts';
+import { absoluteUrl, RECORD_SCRIPT_PATH } from './urls.ts';
 
 /**
  * A record's page, the whole HTML document in pieces (see markupPieces): built from its view (not
@@ -67,7 +67,7 @@ function recordHeaderHtml(record: GarmentRecord, view: PageView, links: Links, s
     `projection-badge--${view.projection}`,
   )}"><span class="visually-hidden">${t('projection.label')}: </span>${t(`projection.${view.projection}.long`)}</span>${
     view.otherProjection && html`<a href="${view.otherProjection.href}" class="other-projection">${view.otherProjection.label}</a>`
-  }</p><h1 id="title"><bdi>${view.title}</bdi>${trustedHtml(claimLinksHtml(view.titleCitations, 'marker'))}</h1>${headerParts}${twinLinksHtml(record, view, links, site)}</div>${lead}</div>${researchStatusHtml(
+  }</p><h1 id="title"><bdi>${view.title}</bdi>${trustedHtml(claimLinksHtml(view.titleCitations, 'marker'))}</h1>${headerParts}${citeHtml(record, view, links, site)}</div>${lead}</div>${researchStatusHtml(
     view,
   )}${view.headline && textBlockHtml(view.headline, 'lead')}${view.summary && textBlockHtml(view.summary)}${view.description && textBlockHtml(view.description)}</header>`;
 }
@@ -87,8 +87,8 @@ function researchStatusHtml(view: PageView): SafeHtml {
   }${researchFactsHtml(view)}</details></section>`;
 }
 
-/** The record's JSON and Markdown twins (opened in the browser, not forced to download), and how to cite it: permalink, revision and date, as plain text and BibTeX. */
-function twinLinksHtml(record: GarmentRecord, view: PageView, links: Links, site: string): SafeHtml {
+/** How to cite the record: permalink, revision and date, as plain text and BibTeX (its twins are in the key facts' heading row). */
+function citeHtml(record: GarmentRecord, view: PageView, links: Links, site: string): SafeHtml {
   const { slug, projection } = view;
   const url = links.page ?? absoluteUrl(view.meta.path, site);
   const citation = citationOf({
@@ -102,9 +102,7 @@ function twinLinksHtml(record: GarmentRecord, view: PageView, links: Links, site
     url,
   });
   const copyable = (label: string, text: string) => html`<p class="cite-label">${label}</p><pre class="cite-text" tabindex="0"><code>${text}</code></pre>`;
-  return html`<div class="record-links"><ul class="twin-downloads" aria-label="${t('record.downloads')}"><li><a href="${jsonPath(slug, projection)}">${t(
-    'record.downloadJson',
-  )}</a></li><li><a href="${markdownPath(slug, projection)}">${t('record.downloadMarkdown')}</a></li></ul><details class="cite"><summary>${t(
+  return html`<div class="record-links"><details class="cite"><summary>${t(
     'cite.summary',
   )}</summary><div class="cite-body">${copyable(t('cite.plainText'), citation.text)}${copyable(t('cite.bibtex'), citation.bibtex)}</div></details></div>`;
 }

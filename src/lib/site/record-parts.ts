@@ -5,6 +5,7 @@ import { classList, html, trustedHtml, type HtmlValue, type SafeHtml } from './h
 import type { KeyFactLine, KeyFactRow, KeyFactsView } from './key-facts-view.ts';
 import type { CatalogView, ClaimView, CollectionView, ConflictView, DecisionView, FieldView, ImageView, PageView, SectionView, SourceView, TextBlockView } from './page-view.ts';
 import { t, tCount } from './strings.ts';
+import { jsonPath, markdownPath } from './urls.ts';
 
 /**
  * The parts of a record page below its header, as markup: every piece of record text is
@@ -35,14 +36,18 @@ export function sectionHtml(section: SectionView): HtmlValue[] {
 
 /** The key facts panel of a record page (see keyFactsPanelHtml). */
 export function keyFactsHtml(view: PageView): SafeHtml {
-  return keyFactsPanelHtml(view.keyFacts, 'key-facts', 2);
+  // The twins sit in the panel's heading row: in the first screen wherever the panel is.
+  const twins = html`<ul class="twin-downloads" aria-label="${t('record.downloads')}"><li><a href="${jsonPath(view.slug, view.projection)}">${t(
+    'record.downloadJson',
+  )}</a></li><li><a href="${markdownPath(view.slug, view.projection)}">${t('record.downloadMarkdown')}</a></li></ul>`;
+  return keyFactsPanelHtml(view.keyFacts, 'key-facts', 2, twins);
 }
 
 /**
  * A key facts panel: a labelled row per fact, each line with its claim markers; a colour with its
  * swatch beside its name; a fact the record does not state says so.
  */
-export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3): SafeHtml {
+export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3, aside: SafeHtml | null = null): SafeHtml {
   const lineHtml = (line: KeyFactLine) => {
     const text = line.href
       ? line.href.startsWith('#') ? html`<a href="${line.href}">${line.text}</a>` : html`<a href="${line.href}" class="external next-step" rel="noopener noreferrer">${line.text}</a>`
@@ -56,7 +61,7 @@ export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3)
       : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(lineHtml)}</ul>`
   }</dd></div>`;
   const heading = html`<h${level} id="${id}-heading">${t('keyFacts.heading')}</h${level}>`;
-  return html`<section id="${id}" class="key-facts" aria-labelledby="${id}-heading">${heading}<dl>${facts.rows.map(row)}</dl></section>`;
+  return html`<section id="${id}" class="key-facts" aria-labelledby="${id}-heading"><div class="key-facts-top">${heading}${aside}</div><dl>${facts.rows.map(row)}</dl></section>`;
 }
 
 /** About the research behind the page: its scope, what it started from, when, and how it was reviewed (its revision and date are in the citation). */
