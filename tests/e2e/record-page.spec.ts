@@ -75,30 +75,53 @@ for (const { file, record } of sampleRecords()) {
       if (record.research.limitations) await expect(status).toContainText('Limitations');
     });
 
-    test('links every claim marker to an existing claim entry, and every backlink to a text block citing it', async ({ page }) => {
+    test('links every claim marker to existing claim entries, and every backlink to a text block citing the claim', async ({ page }) => {
       expect(await danglingFragments(page)).toEqual([]);
-      const markers = await page.locator('a.claim-ref').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+      // A run (`1–3`) links to its first claim and stands for each claim it spans (claim n is the nth entry).
+      const markers = await page.locator('a.claim-ref').evaluateAll((links) => {
+        const claims = [...document.querySelectorAll('ol.claims > li.claim')].map((li) => li.id);
+        return links.map((a) => {
+          const text = a.textContent ?? '';
+          if (!text.includes('–')) return [a.getAttribute('href')!.slice(1)];
+          const [first, last] = text.split('–').map(Number);
+          if (claims[first! - 1] !== a.getAttribute('href')!.slice(1)) return [`${a.getAttribute('href')} does not start its run ${text}`];
+          return claims.slice(first! - 1, last);
+        });
+      });
       expect(markers.length).toBeGreaterThan(0);
-      const broken = await page.evaluate((hrefs) => {
-        const missingEntries = hrefs.filter((href) => !document.getElementById(href.slice(1))?.matches('li.claim'));
+      const broken = await page.evaluate((ids) => {
+        const missingEntries = ids.filter((id) => !document.getElementById(id)?.matches('li.claim'));
+        const claims = [...document.querySelectorAll('ol.claims > li.claim')].map((li) => li.id);
+        const cites = (element: Element, claim: string) => [...element.querySelectorAll<HTMLAnchorElement>('a.claim-ref')].some((a) => {
+          const text = a.textContent ?? '';
+          if (!text.includes('–')) return a.getAttribute('href') === `#${claim}`;
+          const [first, last] = text.split('–').map(Number);
+          const place = claims.indexOf(claim) + 1;
+          return place >= first! && place <= last!;
+        });
         // The text a backlink returns to cites the claim the backlink comes from.
         const backlinks = [...document.querySelectorAll('li.claim a.backlink')].map((a) => ({ claim: a.closest('li.claim')!.id, target: a.getAttribute('href')!.slice(1) }));
         const strayBacklinks = backlinks
-          .filter(({ claim, target }) => !document.getElementById(target)?.querySelector(`a.claim-ref[href="#${CSS.escape(claim)}"]`))
+          .filter(({ claim, target }) => { const element = document.getElementById(target); return !element || !cites(element, claim); })
           .map(({ claim, target }) => `${claim} → ${target}`);
         return { missingEntries, strayBacklinks, backlinks: backlinks.length };
-      }, [...new Set(markers)]);
+      }, [...new Set(markers.flat())]);
       expect(broken.missingEntries).toEqual([]);
       expect(broken.strayBacklinks).toEqual([]);
       expect(broken.backlinks).toBeGreaterThan(0);
     });
 
-    test('lands on the claim when a marker is followed, and back on the text when its backlink is', async ({ page }) => {
+    test('previews a claim in place when a marker is clicked, and lands on the full entry from there, and back on the text from its backlink', async ({ page }) => {
       const marker = page.locator('.record-body p.text-block a.claim-ref').first();
       const href = (await marker.getAttribute('href'))!;
       const block = marker.locator('xpath=ancestor::p[contains(@class, "text-block")]');
       const blockId = (await block.getAttribute('id'))!;
       await marker.click();
+      const preview = page.getByRole('dialog', { name: 'Claim preview' });
+      await expect(preview).toBeVisible();
+      await expect(page).not.toHaveURL(new RegExp(`${href}$`));
+      await preview.locator(`a.full-entry[href="${href}"]`).click();
+      await expect(preview).toBeHidden();
       await expect(page).toHaveURL(new RegExp(`${href}$`));
       const entry = page.locator(`[id="${href.slice(1)}"]`);
       await expect(entry).toBeInViewport();
@@ -145,7 +168,7 @@ test('a garment page leads to each projection it has', async ({ page }) => {
   await page.goto(`/garments/${record.slug}/`);
   const projections = sampleRecords().filter((s) => s.record.slug === record.slug).map((s) => s.record.projection);
   for (const projection of projections) {
-    await expect(page.getByRole('link', { name: projection === 'svc' ? 'Commerce page' : 'Technical page' })).toHaveAttribute('href', `/garments/${record.slug}/${projection}/`);
+    await expect(page.getByRole('link', { name: projection === 'svc' ? 'Commerce page' : 'Technical page', exact: true })).toHaveAttribute('href', `/garments/${record.slug}/${projection}/`);
   }
 });
 
@@ -177,10 +200,10 @@ test.describe('in print', () => {
   });
 });
 
-test('an id in a data table breaks only where it has a hyphen, not a letter or two a line', async ({ page }) => {
+test('an id or code value in a data table breaks only where it has a hyphen or a space, not a letter or two a line', async ({ page }) => {
   const { record } = sampleRecords().find((s) => s.record.slug.startsWith('fieldline') && s.record.projection === 'svc')!;
   await page.goto(pathOf(record));
   const ids = await page.locator('tbody th code, tbody td code').evaluateAll((codes) => codes.map((code) => ({ id: code.textContent ?? '', lines: code.getClientRects().length })));
   expect(ids.length).toBeGreaterThan(0);
-  expect(ids.filter(({ id, lines }) => lines > id.split('-').length)).toEqual([]);
+  expect(ids.filter(({ id, lines }) => lines > id.split(/[-\s]+/).length)).toEqual([]);
 });

@@ -25,7 +25,7 @@ describe('npm run build', () => {
     expect(result.stdout).toMatch(/^validate: 6 files \(0 unchanged since the last build\), 6 valid records, 0 errors/m);
     expect(result.stdout).toMatch(/^site pages: home, search and documentation pages for 6 records/m);
     expect(result.stdout).toMatch(/^render: 6 records into pages, JSON and Markdown in \d+ threads/m);
-    expect(result.stdout).toMatch(/^search index: 6 pages in 1 shard, 1 built, 0 pages reused/m);
+    expect(result.stdout).toMatch(/^search index: 3 garments \(6 records\) in 1 shard, 1 built, 0 records reused/m);
     expect(result.stdout).toMatch(/^built 6 records \(6 rendered\) into /m);
     expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('<h1');
     // The 404 page answers every missing address: it claims none as its own and asks not to be indexed.

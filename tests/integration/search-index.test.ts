@@ -116,7 +116,7 @@ describe('the search index built by npm run build', () => {
   });
 
   it('indexes the main content only, not navigation, footer, downloads or in-page links', () => {
-    const chrome = [t('nav.skip'), t('site.footer'), t('nav.contents'), t('site.docs'), t('claim.backlinkPrefix'), 'Download JSON', 'Download Markdown'];
+    const chrome = [t('nav.skip'), t('site.footer'), t('nav.contents'), t('site.docs'), t('cite.summary'), t('keyFacts.heading'), t('nav.backToContents')];
     // The hostile records' own text holds `[1]`, so claim markers are looked for on the sample pages.
     const samples = new Set(readdirSync(path.join(projectRoot, 'records')).map((file) => file.split('.')[0]));
     for (const { url, content } of readFragments(dist)) {

@@ -78,7 +78,7 @@ describe.each(samples.map(({ file, record }) => [file, record] as const))('%s', 
     expect(nodesOf(tree, 'html')).toEqual([]);
   });
 
-  it('has a page whose head names both twins and carries valid JSON-LD, and whose body links to both downloads', () => {
+  it('has a page whose head names both twins and carries valid JSON-LD, and whose body links to both twins, opened in the browser (no forced download)', () => {
     const html = read(`${base}/index.html`);
     const links = expectedLinks(record);
     expect(html).toContain(`<link rel="alternate" type="application/json" href="${links.json}">`);
@@ -88,8 +88,9 @@ describe.each(samples.map(({ file, record }) => [file, record] as const))('%s', 
     const ld = JSON.parse(scripts[0]!);
     expect(ld).toMatchObject({ '@context': 'https://schema.org', '@type': 'Dataset', url: links.page });
     expect(ld.distribution.map((d: { contentUrl: string }) => d.contentUrl)).toEqual([links.json, links.markdown]);
-    expect(html).toMatch(new RegExp(`<a href="${base}\\.json" download="[^"]+\\.json"`));
-    expect(html).toMatch(new RegExp(`<a href="${base}\\.md" download="[^"]+\\.md"`));
+    expect(html).toContain(`<a href="${base}.json">JSON</a>`);
+    expect(html).toContain(`<a href="${base}.md">Markdown</a>`);
+    expect(html).not.toMatch(/<a [^>]*\bdownload\b/);
   });
 });
 

@@ -38,9 +38,9 @@ export function recordFiles(garment: GarmentEntries, entry: SiteEntry, record: G
   ];
 }
 
-/** A garment's page, /garments/<slug>/, which leads to its records. */
-export function garmentFile(slug: string, records: GarmentEntries, { site, stylesheet }: RecordFilesOptions): SiteFile {
-  return { sitePath: `${garmentPath(slug)}index.html`, content: garmentPageHtml(slug, records, site, stylesheet) };
+/** A garment's page, /garments/<slug>/: the garment, and each record's key facts with a link to its page. */
+export function garmentFile(slug: string, entries: GarmentEntries, records: GarmentRecord[], { site, stylesheet }: RecordFilesOptions): SiteFile {
+  return { sitePath: `${garmentPath(slug)}index.html`, content: garmentPageHtml(slug, entries, records, site, stylesheet) };
 }
 
 /** Writes files into a site folder, making their folders. Synchronous: it runs in the record threads, which have nothing else to do meanwhile. */

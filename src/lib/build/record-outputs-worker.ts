@@ -51,7 +51,7 @@ if (parentPort) {
       current = `the page of ${garmentPath(slug)}`;
       step = 'rendering';
       const garment: GarmentEntries = Object.fromEntries(read.map(([entry]) => [entry.projection, entry]));
-      const files = [garmentFile(slug, garment, options)];
+      const files = [garmentFile(slug, garment, read.map(([, record]) => record), options)];
       const pages = [];
       for (const [entry, record, bytes] of read) {
         current = entry.file;

@@ -34,15 +34,6 @@ export function wordKey(word: string): string {
 }
 
 /**
- * Whether two words are at most one edit apart: one letter dropped, added, changed, or two
- * neighbours swapped.
- * @example oneEditApart('flece', 'fleece') → true; oneEditApart('jakcet', 'jacket') → true
- */
-export function oneEditApart(a: string, b: string): boolean {
-  return editDistance(a, b, 1) <= 1;
-}
-
-/**
  * The edit distance of two words (letters dropped, added, changed, neighbours swapped), or
  * `limit + 1` once it is past `limit`.
  * @example editDistance('jackt', 'jacket', 2) → 1

@@ -1,6 +1,8 @@
 // The site's search, over every shard of its index: the one logic the browser's search box and
 // the MCP tool `garments.search` run, so both find the same garments in the same order. It touches
-// no page: the caller hands it the shard list and a way to load Pagefind and the word lists.
+// no page: the caller hands it the shard list and a way to load Pagefind and the word lists. In
+// Node, Pagefind's own script fetches its files with the global `fetch`: give it one that reads the
+// built site's files (tests/integration/search-index.test.ts and src/lib/bench/search-bench.ts do).
 import type { FilterCounts, PagefindApi, PagefindInstance, PagefindResult, PagefindResultData, PagefindSearch, PagefindSearchOptions } from './pagefind-api.ts';
 import { GARMENT_META, titleSortKey, type SearchSort } from './search-keys.ts';
 import type { ShardList } from './search-shards.ts';

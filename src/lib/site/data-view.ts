@@ -46,7 +46,7 @@ export interface CollectionView {
   /** Fragment id: `data-<collection>`. */
   anchor: string;
   heading: string;
-  /** A table when items have few fields, else one card per item. */
+  /** A table when there are several items or few fields, else a card. */
   layout: 'table' | 'cards';
   /** Table columns: the fields any item has a value for. */
   columns: { name: string; label: string }[];
@@ -144,13 +144,16 @@ export interface DataContext {
   claimsByAnchor: Map<string, ClaimLink[]>;
   /** The record's item ids ({@link itemIdsOf}), when the caller has them already. */
   ids?: Map<string, Map<string, number>>;
+  /** Names the items of the collections in `namedInWords` in words (item-names.ts); the others are named by their naming field. */
+  nameOf?: (collection: string, item: Record<string, unknown>) => string;
+  namedInWords?: ReadonlySet<string>;
 }
 
 /** Items beyond which a collection starts folded. */
 const COLLAPSE_AFTER = 8;
 /** Cards a folded collection still shows. */
 const CARDS_BEFORE_FOLD = 4;
-/** A collection is a table when its items have at most this many fields with a value. */
+/** A lone item is a table row (not a card) when it has at most this many fields with a value. */
 const TABLE_MAX_COLUMNS = 7;
 
 /** The item ids of every data collection of a record, for resolving references. */
@@ -167,6 +170,23 @@ export function itemIdsOf(record: GarmentRecord): Map<string, Map<string, number
   return ids;
 }
 
+/**
+ * An item's fields in the order of its collection's table columns, null where the item has no value:
+ * one pass over the item's fields (a table has thousands of cells).
+ */
+export function rowCells(collection: CollectionView, item: ItemView): (FieldView | null)[] {
+  let index = columnIndexes.get(collection);
+  if (!index) columnIndexes.set(collection, (index = new Map(collection.columns.map((column, i) => [column.name, i]))));
+  const cells: (FieldView | null)[] = new Array(collection.columns.length).fill(null);
+  for (const field of item.fields) {
+    const at = index.get(field.name);
+    if (at !== undefined) cells[at] = field;
+  }
+  return cells;
+}
+
+const columnIndexes = new WeakMap<CollectionView, Map<string, number>>();
+
 /** The non-empty data collections of a record, in the specification's order for its projection. */
 export function collectionViews(context: DataContext): CollectionView[] {
   const { record, ids = itemIdsOf(record) } = context;
@@ -176,14 +196,19 @@ export function collectionViews(context: DataContext): CollectionView[] {
   for (const name of COLLECTION_ORDER[record.projection]) {
     const items = data[name] ?? [];
     if (items.length === 0) continue;
+    const namedInWords = context.namedInWords?.has(name) ?? false;
     const seen = new Set<string>();
     const drafts = items.map((item) => {
       const id = String(item.id);
       // A duplicated id (a warning, not an error) keeps its first anchor; later copies get none of their own.
       const anchor = seen.has(id) ? '' : itemAnchor(name, id);
       seen.add(id);
-      const { title, titleField } = itemTitle(item, name);
-      return { id, anchor, title, titleField, fields: fieldViews(item, lookup, name), claims: context.claimsByAnchor.get(anchor) ?? [] };
+      const named = itemTitle(item, name);
+      const title = context.nameOf && namedInWords ? context.nameOf(name, item) : named.title;
+      // An item titled by one of its fields does not show that field again.
+      const titleField = title === named.title ? named.titleField : null;
+      const fields = fieldViews(item, lookup, name).filter((f) => f.name !== titleField);
+      return { id, anchor, title, fields, claims: context.claimsByAnchor.get(anchor) ?? [] };
     });
     // Every field any item shows, in order of first appearance, labelled as there.
     const columnNames = new Set<string>();
@@ -195,21 +220,15 @@ export function collectionViews(context: DataContext): CollectionView[] {
         columns.push({ name: field.name, label: field.label });
       }
     }
-    const layout = columns.length <= TABLE_MAX_COLUMNS ? 'table' : 'cards';
+    // Items of a collection share their fields: two or more compare best as rows of a table.
+    const layout = drafts.length >= 2 || columns.length <= TABLE_MAX_COLUMNS ? 'table' : 'cards';
     views.push({
       name,
       anchor: collectionAnchor(name),
       heading: collectionLabel(name),
       layout,
       columns,
-      // A card is headed by its title; the field it came from would only repeat it.
-      items: drafts.map(({ id, anchor, title, titleField, fields, claims }) => ({
-        id,
-        anchor,
-        title,
-        fields: layout === 'cards' && titleField ? fields.filter((f) => f.name !== titleField) : fields,
-        claims,
-      })),
+      items: drafts,
       foldAt: items.length <= COLLAPSE_AFTER ? items.length : layout === 'cards' ? CARDS_BEFORE_FOLD : 0,
       grids: name === 'measurements' ? measurementGrids(items, drafts) : null,
     });
@@ -229,7 +248,7 @@ export function identityFields(record: GarmentRecord, ids = itemIdsOf(record)): 
 }
 
 /** An item's human name, from its first naming field with a value (and that field), else its id. */
-function itemTitle(item: Record<string, unknown>, collection: string): { title: string; titleField: string | null } {
+export function itemTitle(item: Record<string, unknown>, collection: string): { title: string; titleField: string | null } {
   for (const field of TITLE_FIELDS) {
     const value = item[field];
     if (typeof value === 'string' && value.trim()) {

@@ -1,4 +1,4 @@
-import type { ClaimLink, CollectionView, FieldView, ItemView, Part } from './data-view.ts';
+import { rowCells, type ClaimLink, type CollectionView, type FieldView, type ItemView, type Part } from './data-view.ts';
 import type { ClaimView, TargetView } from './page-view.ts';
 import { t } from './strings.ts';
 import { escapeHtml } from './text.ts';
@@ -39,24 +39,51 @@ export function fieldRowsHtml(fields: FieldView[]): string {
 }
 
 /**
- * Numbered links to claim entries, like footnote markers (`[1] [4]`): superscript after text, or
- * inline in a list of facts. Empty when there are no links.
+ * Numbered links to claim entries, like footnote markers: sorted, each number once, and runs of
+ * three or more merged (`[1–3, 7]`). A merged run links to its first claim; the preview script
+ * shows each claim of the run, by number (claims are numbered 1 to n in the claims list). Empty when there are no links.
+ * @example claimLinksHtml([7, 2, 1, 3] as links, 'marker') → '…[<a …>1–3</a>, <a …>7</a>]…'
  */
 export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline'): string {
   if (links.length === 0) return '';
-  const tag = variant === 'marker' ? 'sup' : 'span';
-  let html = `<${tag} class="claim-refs claim-refs--${variant}">`;
-  for (const link of links) {
-    const label = escapeHtml(t('textBlock.claimRef', { number: link.number }));
-    html += `<a href="${escapeHtml(link.href)}" class="claim-ref" aria-label="${label}">[${link.number}]</a>`;
+  // One spoken word for a marker's cluster ("Claims 4, 7"): each link's own name is its number, read in
+  // that context. An inline list follows its own visible label ("Claims:", "Derived from:").
+  let html = `<span class="claim-refs claim-refs--${variant}">${variant === 'marker' ? MARKERS_WORD : ''}`;
+  const groups = markerGroups(links);
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
+    const first = group[0]!;
+    const last = group[group.length - 1]!;
+    if (g > 0) html += ', ';
+    html += `<a href="${escapeHtml(first.href)}" class="claim-ref">${group.length === 1 ? first.number : `${first.number}–${last.number}`}</a>`;
   }
-  return `${html}</${tag}>`;
+  return `${html}</span>`;
 }
 
-/** What a claim, conflict or gap is about: linked when the page shows it, else plain code. */
+const MARKERS_WORD = `<span class="visually-hidden">${escapeHtml(t('claim.markers'))} </span>`;
+
+/**
+ * Claim links sorted by number, each once, in runs: consecutive numbers of three or more together, others alone.
+ * @example markerGroups(links numbered [7, 2, 1, 3, 2]) → [[1, 2, 3], [7]]
+ */
+export function markerGroups(links: ClaimLink[]): ClaimLink[][] {
+  if (links.length === 1) return [links];
+  const sorted = [...new Map(links.map((link) => [link.number, link])).values()].sort((a, b) => a.number - b.number);
+  const runs: ClaimLink[][] = [];
+  for (const link of sorted) {
+    const run = runs.at(-1);
+    if (run && run.at(-1)!.number === link.number - 1) run.push(link);
+    else runs.push([link]);
+  }
+  // A run of two reads better as two numbers than as a range.
+  return runs.flatMap((run) => (run.length === 2 ? [[run[0]!], [run[1]!]] : [run]));
+}
+
+/** What a claim, conflict or gap is about: in words (else its path as code), linked when the page shows it. */
 export function targetHtml(target: TargetView): string {
-  const text = escapeHtml(target.text);
-  return target.href ? `<a href="${escapeHtml(target.href)}" class="target"><code>${text}</code></a>` : `<code class="target">${text}</code>`;
+  // Named in words where the page knows what it names; a path only where it does not.
+  const text = target.label ? escapeHtml(target.label) : `<code>${escapeHtml(target.text)}</code>`;
+  return target.href ? `<a href="${escapeHtml(target.href)}">${text}</a>` : text;
 }
 
 /**
@@ -69,7 +96,8 @@ export function itemCardsHtml(collection: CollectionView, items: ItemView[], anc
   for (const item of items) {
     const title = escapeHtml(item.title);
     html += `<article${idAttribute(anchored, item)} class="item-card" aria-label="${escapeHtml(collection.heading)}: ${title}">`;
-    html += `<h4>${title}${item.title !== item.id ? ` <code class="item-id">${escapeHtml(item.id)}</code>` : ''}</h4>`;
+    html += `<h4>${title}</h4>`;
+    if (item.title !== item.id) html += `<p class="item-id"><code>${escapeHtml(item.id)}</code></p>`;
     if (item.fields.length > 0) html += `<dl class="fields">${fieldRowsHtml(item.fields)}</dl>`;
     if (item.claims.length > 0) html += `<p class="item-claims">${claimsLabel}: ${claimLinksHtml(item.claims, 'inline')}</p>`;
     html += '</article>';
@@ -78,19 +106,17 @@ export function itemCardsHtml(collection: CollectionView, items: ItemView[], anc
 }
 
 /**
- * The table rows of a collection's items: id, a cell per column (a dash, spoken as "not stated",
- * where the item has no value) and, when any item has claims, their markers.
+ * The table rows of a collection's items: name, a cell per column (a dash where the item has no
+ * value) and, when any item has claims, their markers.
  */
 export function itemRowsHtml(collection: CollectionView, items: ItemView[], anchored: boolean): string {
   const withClaims = collection.items.some((item) => item.claims.length > 0);
-  const notStated = `<td><span aria-hidden="true" class="not-stated">–</span><span class="visually-hidden">${escapeHtml(t('value.notStated'))}</span></td>`;
+  // A dash, which the data part's note explains: a table may have hundreds of empty cells.
+  const notStated = '<td class="not-stated">–</td>';
   let html = '';
   for (const item of items) {
-    html += `<tr${idAttribute(anchored, item)}><th scope="row"><code>${escapeHtml(item.id)}</code></th>`;
-    for (const column of collection.columns) {
-      const field = item.fields.find((f) => f.name === column.name);
-      html += field ? `<td>${partsHtml(field.parts)}</td>` : notStated;
-    }
+    html += `<tr${idAttribute(anchored, item)}><th scope="row">${item.title === item.id ? `<code>${escapeHtml(item.id)}</code>` : escapeHtml(item.title)}</th>`;
+    for (const field of rowCells(collection, item)) html += field ? `<td>${partsHtml(field.parts)}</td>` : notStated;
     if (withClaims) html += `<td>${claimLinksHtml(item.claims, 'inline')}</td>`;
     html += '</tr>';
   }
@@ -106,52 +132,60 @@ function idAttribute(anchored: boolean, item: ItemView): string {
 const WEAK_VERIFICATION = new Set<ClaimView['verification']>(['conflicting', 'not_verified']);
 
 /**
- * A claim's entry: number, value and verification badge; scope, kind, targets, calculation,
- * derivation, check and conflicts; references to sources with locators and excerpts; backlinks
- * to every text block citing it.
+ * A claim's entry: its number (its permalink), what it is about with its value, its verification;
+ * its kind and scope; its first reference (these make the preview a marker shows); then, where
+ * given, what else it is about, calculation, derivation, check and conflicts; the other references
+ * to sources with locators and excerpts; backlinks to every text block citing it.
  */
 export function claimEntryHtml(claim: ClaimView): string {
   const badge = WEAK_VERIFICATION.has(claim.verification) ? 'badge--warn' : 'badge--ok';
-  let html = `<li id="${escapeHtml(claim.anchor)}" class="claim"><p class="claim-head">`
-    + `<span class="claim-number">${claim.number}<span class="visually-hidden">.</span></span>`
-    + `<span class="claim-value">${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>`
-    + '<dl class="fields fields--inline">'
-    + factHtml(t('claim.scope'), escapeHtml(claim.scope))
-    + factHtml(t('claim.kind'), escapeHtml(claim.kindLabel))
-    + factHtml(t('claim.targets'), claim.targets.map(targetHtml).join(', '));
-  if (claim.calculation) html += factHtml(t('claim.calculation'), escapeHtml(claim.calculation));
+  const anchor = escapeHtml(claim.anchor);
+  // A claim about one place the page shows links its subject there; only other claims list what they are about.
+  const [only] = claim.targets;
+  const single = claim.targets.length === 1 && only!.href !== null && only!.label === claim.subject;
+  const subject = single ? `<a href="${escapeHtml(only!.href!)}">${escapeHtml(claim.subject)}</a>` : escapeHtml(claim.subject);
+  // The preview (what a marker shows in place) is the head, the kind and scope, and the first reference.
+  let html = `<li id="${anchor}" class="claim"><p class="claim-head">`
+    + `<a href="#${anchor}" class="claim-number">${claim.number}</a>`
+    + `<span class="claim-value"><span class="claim-subject">${subject}:</span> ${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>`
+    + `<p class="claim-scope">${escapeHtml(claim.kindLabel)} · ${escapeHtml(t('claim.scope'))}: ${escapeHtml(claim.scope)}</p>`;
+  if (claim.references.length > 0) html += `<ul class="references" aria-label="${escapeHtml(t('claim.references'))}">${referenceHtml(claim.references[0]!)}</ul>`;
+  let facts = '';
+  if (!single) facts += factHtml(t('claim.targets'), claim.targets.map(targetHtml).join(', '));
+  if (claim.calculation) facts += factHtml(t('claim.calculation'), escapeHtml(claim.calculation));
   if (claim.derivedFrom.length > 0) {
-    html += factHtml(t('claim.derivedFrom'), claim.derivedFrom.map((from) => ('number' in from ? claimLinksHtml([from], 'inline') : escapeHtml(from.text))).join(' '));
+    facts += factHtml(t('claim.derivedFrom'), claim.derivedFrom.map((from) => ('number' in from ? claimLinksHtml([from], 'inline') : escapeHtml(from.text))).join(' '));
   }
-  if (claim.checkedAt) html += factHtml(t('claim.checked'), escapeHtml(claim.checkedAt));
-  if (claim.checkNote) html += factHtml(t('claim.checkNote'), escapeHtml(claim.checkNote));
+  if (claim.checkedAt) facts += factHtml(t('claim.checked'), escapeHtml(claim.checkedAt));
+  if (claim.checkNote) facts += factHtml(t('claim.checkNote'), escapeHtml(claim.checkNote));
   if (claim.conflicts.length > 0) {
-    html += factHtml(t('claim.conflicts'), claim.conflicts.map((c) => `<a href="${escapeHtml(c.href)}"><code>${escapeHtml(c.text)}</code></a>`).join(', '));
+    facts += factHtml(t('claim.conflicts'), claim.conflicts.map((c) => `<a href="${escapeHtml(c.href)}">${escapeHtml(c.text)}</a>`).join(', '));
   }
-  html += '</dl>';
-  if (claim.references.length > 0) {
-    html += `<ul class="references" aria-label="${escapeHtml(t('claim.references'))}">`;
-    for (const reference of claim.references) {
-      const title = escapeHtml(reference.sourceTitle);
-      html += `<li>${reference.sourceHref ? `<a href="${escapeHtml(reference.sourceHref)}">${title}</a>` : title}`;
-      if (reference.url) html += ` (<a href="${escapeHtml(reference.url)}" class="external" rel="noopener noreferrer">${escapeHtml(reference.host ?? '')}</a>)`;
-      html += `, ${escapeHtml(t('claim.locator'))} ${escapeHtml(reference.locator)}`;
-      if (reference.excerpt) html += `<blockquote class="excerpt"><p>${escapeHtml(reference.excerpt)}</p></blockquote>`;
-      html += '</li>';
-    }
+  if (facts) html += `<dl class="fields fields--inline">${facts}</dl>`;
+  if (claim.references.length > 1) {
+    html += `<ul class="references" aria-label="${escapeHtml(t('claim.moreReferences'))}">`;
+    for (const reference of claim.references.slice(1)) html += referenceHtml(reference);
     html += '</ul>';
   }
   html += '<p class="backlinks">';
   if (claim.citedBy.length > 0) {
-    const prefix = escapeHtml(t('claim.backlinkPrefix'));
+    // "Cited by: Overview, paragraph 2": each link names the place it returns to (its arrow is the style's).
     html += `${escapeHtml(t('claim.citedBy'))}: `;
-    for (const back of claim.citedBy) {
-      html += `<a href="${escapeHtml(back.href)}" class="backlink"><span aria-hidden="true">↩ </span><span class="visually-hidden">${prefix} </span>${escapeHtml(back.place)}</a>`;
-    }
+    for (const back of claim.citedBy) html += `<a href="${escapeHtml(back.href)}" class="backlink">${escapeHtml(back.place)}</a>`;
   } else {
     html += escapeHtml(t('claim.notCited'));
   }
   return `${html}</p></li>`;
+}
+
+/** A claim's reference to a source: the source, its web address's host, where in it, and the excerpt. */
+function referenceHtml(reference: ClaimView['references'][number]): string {
+  const title = escapeHtml(reference.sourceTitle);
+  let html = `<li>${reference.sourceHref ? `<a href="${escapeHtml(reference.sourceHref)}">${title}</a>` : title}`;
+  if (reference.url) html += ` (<a href="${escapeHtml(reference.url)}" class="external" rel="noopener noreferrer">${escapeHtml(reference.host ?? '')}</a>)`;
+  html += `, ${escapeHtml(t('claim.locator'))} ${escapeHtml(reference.locator)}`;
+  if (reference.excerpt) html += `<blockquote class="excerpt"><p>${escapeHtml(reference.excerpt)}</p></blockquote>`;
+  return `${html}</li>`;
 }
 
 /** One labelled row of a description list, its value already HTML. */

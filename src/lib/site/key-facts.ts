@@ -110,6 +110,8 @@ export interface CommerceFacts {
   decoration: DecorationFact[];
   /** The call to action with a web address to follow; null when the record gives no address. */
   nextStep: { label: string | null; url: string } | null;
+  /** The page's call to action (`cta_label`) as written, with or without an address. */
+  callToAction: string | null;
 }
 
 /** What one fabric (material profile) is made of and how. */
@@ -158,6 +160,9 @@ export interface TechnicalFacts {
   sizes: Fact<Sizes>;
   measurePoints: MeasurePoint[];
   assets: AssetFact[];
+  /** As on a commerce page: the call to action with a web address, and as written. */
+  nextStep: { label: string | null; url: string } | null;
+  callToAction: string | null;
 }
 
 /** The key facts of a record page, by projection. */
@@ -167,9 +172,17 @@ export type KeyFacts = CommerceFacts | TechnicalFacts;
  * The key facts of a record, read from its data (never from its prose), each with the claims backing it.
  * A fact the record does not state is null (or an empty list): the page says so.
  */
-export function keyFacts(record: GarmentRecord, claims: ClaimsByData = claimsByData(record)): KeyFacts {
-  return record.projection === 'svc' ? commerceFacts(record, claims) : technicalFacts(record, claims);
+export function keyFacts(record: GarmentRecord, claims?: ClaimsByData): KeyFacts {
+  // The record page and the garment page both show them: read once per record.
+  let facts = read.get(record);
+  if (!facts) {
+    const index = claims ?? claimsByData(record);
+    read.set(record, (facts = record.projection === 'svc' ? commerceFacts(record, index) : technicalFacts(record, index)));
+  }
+  return facts;
 }
+
+const read = new WeakMap<GarmentRecord, KeyFacts>();
 
 const BASIS_ORDER: (PriceBasis | null)[] = [
   'standard_public', 'standard_authenticated', 'account_plan', 'membership_discounted', 'promotional', 'volume_discounted', 'other', null,
@@ -178,9 +191,9 @@ const BASIS_ORDER: (PriceBasis | null)[] = [
 /** The key facts of a commerce record. */
 export function commerceFacts(record: CommerceRecord, claims: ClaimsByData = claimsByData(record)): CommerceFacts {
   const { data } = record;
-  const listings = data.provider_listings;
+  const listings = new Map(data.provider_listings.map((l) => [l.id, l]));
   const nameOf = (listingId: string | null) => {
-    const listing = listingId === null ? undefined : listings.find((l) => l.id === listingId);
+    const listing = listingId === null ? undefined : listings.get(listingId);
     return listing ? (listing.provider_name ?? listing.catalog_title ?? null) : null;
   };
 
@@ -200,6 +213,7 @@ export function commerceFacts(record: CommerceRecord, claims: ClaimsByData = cla
     stock: stock(data, claims, nameOf),
     decoration: decoration(data, claims, nameOf),
     nextStep: nextStep(record),
+    callToAction: callToAction(record),
   };
 }
 
@@ -218,7 +232,7 @@ function providerPrices(data: SvcData, claims: ClaimsByData, nameOf: (id: string
   return [...byProvider.entries()]
     .sort(([a], [b]) => (a === null ? Infinity : listingOrder.get(a)!) - (b === null ? Infinity : listingOrder.get(b)!))
     .map(([listingId, offers]) => {
-      const listing = listingId === null ? undefined : data.provider_listings.find((l) => l.id === listingId);
+      const listing = listingId === null ? undefined : data.provider_listings[listingOrder.get(listingId)!];
       const groups = new Map<string, typeof offers>();
       for (const offer of offers) {
         const key = `${offer.price_basis}\u0000${offer.currency?.trim().toUpperCase() ?? ''}`;
@@ -316,10 +330,18 @@ function sizes(data: SvcData | TechData, claims: ClaimsByData): Fact<Sizes> {
 function stock(data: SvcData, claims: ClaimsByData, nameOf: (id: string | null) => string | null): ProviderStock[] {
   const known = new Set(data.provider_listings.map((l) => l.id));
   const listingIds = distinctKeys([...data.provider_listings.map((l) => l.id), ...data.provider_variants.map((v) => listingKey(v.provider_listing_id, known))]);
+  const byListing = new Map<string | null, SvcData['provider_variants']>();
+  for (const variant of data.provider_variants) {
+    const key = listingKey(variant.provider_listing_id, known);
+    const list = byListing.get(key);
+    if (list) list.push(variant);
+    else byListing.set(key, [variant]);
+  }
+  const listings = new Map(data.provider_listings.map((l) => [l.id, l]));
   return listingIds
     .map((listingId): ProviderStock => {
-      const variants = data.provider_variants.filter((v) => listingKey(v.provider_listing_id, known) === listingId);
-      const listing = listingId === null ? undefined : data.provider_listings.find((l) => l.id === listingId);
+      const variants = byListing.get(listingId) ?? [];
+      const listing = listingId === null ? undefined : listings.get(listingId);
       const inStock = variants.filter((v) => v.in_stock === true).length;
       const outOfStock = variants.filter((v) => v.in_stock === false).length;
       return {
@@ -357,9 +379,13 @@ function decoration(data: SvcData, claims: ClaimsByData, nameOf: (id: string | n
   });
 }
 
-function nextStep(record: CommerceRecord): CommerceFacts['nextStep'] {
+function nextStep(record: GarmentRecord): CommerceFacts['nextStep'] {
   const url = webUrl(record.catalog?.launch_url);
-  return url ? { label: record.page.cta_label, url } : null;
+  return url ? { label: callToAction(record), url } : null;
+}
+
+function callToAction(record: GarmentRecord): string | null {
+  return record.page.cta_label?.trim() ? record.page.cta_label : null;
 }
 
 /** The key facts of a technical record. */
@@ -387,6 +413,8 @@ export function technicalFacts(record: TechnicalRecord, claims: ClaimsByData = c
         'license_status', 'redistribution_allowed', 'derivatives_allowed', 'training_allowed', 'manufacturing_allowed', 'production_ready', 'format', 'kind',
       ]),
     })),
+    nextStep: nextStep(record),
+    callToAction: callToAction(record),
   };
 }
 

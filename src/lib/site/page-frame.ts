@@ -13,6 +13,8 @@ export interface PageHead {
   ogType: 'website' | 'article';
   /** The site's stylesheet (see stylesheet.ts). */
   stylesheet: string;
+  /** The page's site path, to mark its section in the site's navigation. */
+  path?: string | null;
 }
 
 /** The head every page shares: title, description, canonical, Open Graph, icon and stylesheet. */
@@ -26,11 +28,18 @@ export function headHtml({ title, description, canonical, image, ogType, stylesh
   }"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="${stylesheet}">`;
 }
 
-/** The skip link and the site's header with its navigation. */
-export function siteHeaderHtml(): SafeHtml {
+/** The site's sections, each the paths it holds: its link is marked current on each of them. */
+const SECTIONS = [
+  { key: 'nav.home', href: '/', holds: (path: string) => path === '/' || path.startsWith('/garments/') || path.startsWith('/categories/') },
+  { key: 'nav.search', href: '/search/', holds: (path: string) => path.startsWith('/search/') },
+  { key: 'site.docs', href: API_DOCS_PATH, holds: (path: string) => path.startsWith('/docs/') },
+] as const;
+
+/** The skip link and the site's header with its navigation, the section of `path` (a site path) marked current. */
+export function siteHeaderHtml(path: string | null = null): SafeHtml {
   return html`<a class="skip-link" href="#main">${t('nav.skip')}</a><header class="site-header"><nav aria-label="${t('nav.primary')}" class="site-nav"><a href="/" class="site-name">${t(
     'site.name',
-  )}</a><ul><li><a href="/">${t('nav.home')}</a></li><li><a href="/search/">${t('nav.search')}</a></li><li><a href="${API_DOCS_PATH}">${t('site.docs')}</a></li></ul></nav></header>`;
+  )}</a><ul>${SECTIONS.map((section) => html`<li><a href="${section.href}"${path !== null && section.holds(path) ? html` aria-current="${path === section.href ? 'page' : 'true'}"` : ''}>${t(section.key)}</a></li>`)}</ul></nav></header>`;
 }
 
 /** The site's footer. */
@@ -41,7 +50,7 @@ export function siteFooterHtml(): SafeHtml {
 /** A whole page built outside Astro, in the frame Base.astro gives Astro's pages, in pieces (see markupPieces): `main`'s, between the frame's. */
 export function pageDocument(head: PageHead, main: HtmlValue, moreHead: SafeHtml | null = null): string[] {
   return markupPieces([
-    html`<!DOCTYPE html><html lang="en"><head>${headHtml(head)}${moreHead}</head><body>${siteHeaderHtml()}<main id="main" tabindex="-1">`,
+    html`<!DOCTYPE html><html lang="en"><head>${headHtml(head)}${moreHead}</head><body>${siteHeaderHtml(head.path ?? null)}<main id="main" tabindex="-1">`,
     main,
     html`</main>${siteFooterHtml()}</body></html>`,
   ]);

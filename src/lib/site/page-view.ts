@@ -5,8 +5,14 @@ import {
 import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView } from './data-view.ts';
 import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
-import { firstPresent, plainText, renderInline, webAddress, webUrl } from './text.ts';
+import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
 import { recordTitle } from './record-title.ts';
+import { claimsByData, targetPath } from './claim-targets.ts';
+import { comparisonViews, type ComparisonViews } from './comparison-view.ts';
+import { itemNamer, NAMED_IN_WORDS, subjectOf } from './item-names.ts';
+import { keyFacts } from './key-facts.ts';
+import { keyFactsView, type KeyFactsView } from './key-facts-view.ts';
+import { partAnchorFor } from './page-parts.ts';
 import { garmentPath, otherProjection, pagePath } from './urls.ts';
 
 export type { ClaimLink, CollectionView, FieldView, Part } from './data-view.ts';
@@ -35,8 +41,11 @@ export interface SectionView {
 
 /** A place in the record a claim, conflict or gap is about, linked when the page shows it. */
 export interface TargetView {
+  /** The target as the record writes it. */
   text: string;
   href: string | null;
+  /** What it names, in words (item-names.ts), where the page has worked it out. */
+  label?: string;
 }
 
 /** A claim's reference to a source. */
@@ -56,6 +65,8 @@ export interface ClaimView {
   id: string;
   number: number;
   anchor: string;
+  /** What the claim is about, in words, from its targets: `Drawcord`, `Body jersey: weight (g/m²)`. */
+  subject: string;
   /** The value with its unit, formatted. */
   value: string;
   /** A unit still to show after `value`: always null, since `value` carries it (kept for the Markdown twin). */
@@ -92,7 +103,11 @@ export interface SourceView {
 export interface ConflictView {
   id: string;
   anchor: string;
+  /** What the claims disagree about, in words. */
+  subject: string;
   target: TargetView;
+  /** Each claim's value, side by side. */
+  values: { claim: ClaimLink; value: string }[];
   resolution: string;
   resolved: boolean;
   claims: ClaimLink[];
@@ -115,6 +130,8 @@ export interface DecisionView {
 export interface GapView {
   id: string;
   anchor: string;
+  /** What is missing, in words. */
+  subject: string;
   target: TargetView;
   reason: string;
   impact: string;
@@ -140,8 +157,6 @@ export interface PageView {
   /** Head: plain text. */
   meta: { title: string; description: string; path: string; image: string | null };
   title: string;
-  /** The garment's own name (for the breadcrumb), where the title describes the page. */
-  garmentName: string;
   titleCitations: ClaimLink[];
   headline: TextBlockView | null;
   summary: TextBlockView | null;
@@ -173,6 +188,10 @@ export interface PageView {
     /** The research service's own id of the record, when it gives one. */
     recordId: string | null;
   };
+  /** The key facts, read from the record's data. */
+  keyFacts: KeyFactsView;
+  /** Offers as one comparable table, and variants as a size × colour grid with stock (commerce only). */
+  comparisons: ComparisonViews;
   sections: SectionView[];
   selectionSummary: { suitableFor: TextBlockView[]; tradeoffs: TextBlockView[]; limitations: string };
   faq: { anchor: string; question: string; answer: TextBlockView }[];
@@ -188,8 +207,6 @@ export interface PageView {
   decisions: DecisionView[];
   claims: ClaimView[];
   sources: SourceView[];
-  /** The page's table of contents: only parts that are shown. */
-  contents: { href: string; label: string }[];
 }
 
 /** The catalog entry: identifiers, measurement tables and care. */
@@ -270,13 +287,13 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   for (const claim of record.claims) number(claim.id);
 
   const ids = itemIdsOf(record);
-  const shownSections = sections.map((s) => s.key);
+  const nameOf = itemNamer(record);
   const identity = identityFields(record, ids);
   // A claim's targets are resolved twice (its anchors, its entry), and many claims share targets.
   const resolved = new Map<string, TargetView>();
   const resolve = (target: string) => {
     let view = resolved.get(target);
-    if (!view) resolved.set(target, (view = resolveTarget(target, record, ids, shownSections, identity.length > 0)));
+    if (!view) resolved.set(target, (view = { ...resolveTarget(target, record, ids, identity.length > 0), label: subjectOf([target], record, nameOf) }));
     return view;
   };
 
@@ -302,7 +319,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const conflictsOf = new Map<string, { href: string; text: string }[]>();
   for (const conflict of record.conflicts) {
     for (const id of new Set([...conflict.claim_ids, ...(conflict.selected_claim_id ? [conflict.selected_claim_id] : [])])) {
-      append(conflictsOf, id, { href: `#${conflictAnchor(conflict.id)}`, text: conflict.target });
+      append(conflictsOf, id, { href: `#${conflictAnchor(conflict.id)}`, text: subjectOf([conflict.target], record, nameOf) });
     }
   }
 
@@ -311,6 +328,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       id: claim.id,
       number: numbers.get(claim.id)!,
       anchor: claimAnchor(claim.id),
+      subject: subjectOf(claim.targets, record, nameOf),
       value: formatValue(claim.value, claim.unit),
       unit: null,
       scope: claim.scope,
@@ -369,7 +387,12 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const conflicts: ConflictView[] = record.conflicts.map((conflict, i) => ({
     id: conflict.id,
     anchor: conflictAnchors[i]!,
+    subject: subjectOf([conflict.target], record, nameOf),
     target: resolve(conflict.target),
+    values: claimLinks([...new Set(conflict.claim_ids)]).map((claim) => {
+      const entry = claimsById.get(claim.id)!;
+      return { claim, value: formatValue(entry.value, entry.unit) };
+    }),
     resolution: enumLabel('resolution', conflict.resolution),
     resolved: conflict.resolution !== 'unresolved',
     claims: claimLinks(conflict.claim_ids),
@@ -397,6 +420,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     gaps: record.gaps.filter((gap) => gap.priority === priority).map((gap) => ({
       id: gap.id,
       anchor: gapAnchors.get(gap)!,
+      subject: subjectOf([gap.target], record, nameOf),
       target: resolve(gap.target),
       reason: enumLabel('gap_reason', gap.reason),
       impact: gap.impact,
@@ -406,27 +430,14 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   })).filter((group) => group.gaps.length > 0);
 
   const images = record.images.map((image) => imageView(image, title));
-  const collections = collectionViews({ record, claimsByAnchor, ids });
+  const collections = collectionViews({ record, claimsByAnchor, ids, nameOf, namedInWords: NAMED_IN_WORDS });
   const seed = seedFields(record.research.seed);
   const catalog = catalogView(record);
   const { research } = record;
   const blocking = record.gaps.filter((g) => g.priority === 'blocking').length;
 
   const other = otherProjection(record.projection);
-  const contents = [
-    ...sections.map((s) => ({ href: `#${s.anchor}`, label: s.heading })),
-    // Always shown: its limitations are required by the format.
-    { href: '#selection-summary', label: t('part.selectionSummary') },
-    ...part(faq.length > 0, 'faq', t('part.faq')),
-    ...part(images.length > 0, 'images', t('part.images')),
-    ...part(catalog !== null, 'catalog', t('part.catalog')),
-    ...part(gapGroups.length > 0, 'research-gaps', t('part.gaps')),
-    ...part(identity.length + seed.length + collections.length > 0, 'data', t('part.data')),
-    ...part(conflicts.length > 0, 'conflicts', t('part.conflicts')),
-    ...part(decisions.length > 0, 'decisions', t('part.decisions')),
-    ...part(claims.length > 0, 'claims', t('part.claims')),
-    ...part(sources.length > 0, 'sources', t('part.sources')),
-  ];
+  const dataClaims = claimsByData(record);
 
   const metaDescription = [page.description, page.summary, page.headline].find(Boolean);
   return {
@@ -442,7 +453,6 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       image: images.find((i) => i.src)?.src ?? null,
     },
     title,
-    garmentName: firstPresent(record.data.identity.official_name) ?? title,
     titleCitations,
     headline,
     summary,
@@ -458,7 +468,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     research: {
       status: research.status,
       statusLabel: researchStatusLabel(research.status),
-      note: researchStatusNote(research.status) ?? '',
+      // "Complete" beside open gaps would read as two messages: the note says the gaps remain.
+      note: (research.status === 'complete' && record.gaps.length > 0 ? t('status.complete.noteWithGaps') : researchStatusNote(research.status)) ?? '',
       finished: research.status === 'complete',
       limitations: research.limitations,
       scopeNote: research.scope_note,
@@ -476,6 +487,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
           ? t('record.gapsBlocking', { gaps: tCount('gap.count', record.gaps.length), blocking })
           : tCount('gap.count', record.gaps.length),
     },
+    keyFacts: keyFactsView(keyFacts(record, dataClaims), claimLinks),
+    comparisons: comparisonViews(record, { claimsByAnchor, nameOf }),
     sections,
     selectionSummary: { suitableFor, tradeoffs, limitations: selection.limitations },
     faq,
@@ -490,7 +503,6 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     decisions,
     claims,
     sources,
-    contents,
   };
 }
 
@@ -499,10 +511,6 @@ function append<T>(lists: Map<string, T[]>, key: string, value: T): void {
   const list = lists.get(key);
   if (list) list.push(value);
   else lists.set(key, [value]);
-}
-
-function part(shown: boolean, anchor: string, label: string) {
-  return shown ? [{ href: `#${anchor}`, label }] : [];
 }
 
 /** The research seed's fields with a value: its kind in words, names as text, codes and ids as code. */
@@ -580,41 +588,31 @@ function catalogView(record: GarmentRecord): CatalogView | null {
   return { facts, tables, care };
 }
 
-const PARTS: Record<string, string> = {
-  sources: 'sources',
-  claims: 'claims',
-  conflicts: 'conflicts',
-  decisions: 'decisions',
-  gaps: 'research-gaps',
-  images: 'images',
-  catalog: 'catalog',
-  selection_summary: 'selection-summary',
-  faq: 'faq',
+/** Entries of a record part by id, and the anchor of one: where a target naming an entry lands. */
+const ENTRIES: Record<string, [(record: GarmentRecord) => { id: string }[], (id: string) => string]> = {
+  sources: [(r) => r.sources, sourceAnchor],
+  claims: [(r) => r.claims, claimAnchor],
+  conflicts: [(r) => r.conflicts, conflictAnchor],
+  decisions: [(r) => r.decisions, decisionAnchor],
+  gaps: [(r) => r.gaps, gapAnchor],
 };
 
 /**
- * Where a target (of a claim, conflict or gap) points on the page. Accepts the usual spellings:
- * `offers/o1`, `offers/o1/base_amount_minor`, `data/offers/o1`, `/data/offers/0` (JSON pointer),
- * `data.offers.o1`, `offers[o1]`, and any of these after the record's `claim_target_base`.
- * Links only to things the page shows; anything else stays plain text.
+ * Where a target (of a claim, conflict or gap) points on the page. Accepts the spellings
+ * {@link targetPath} reads. Links only to things the page shows (the parts model, page-parts.ts,
+ * says which parts are shown and where); anything else stays plain text.
  * @example resolveTarget('offers/o1/currency', …) → { text: 'offers/o1/currency', href: '#offers-o1' }
  */
 export function resolveTarget(
   target: string,
   record: GarmentRecord,
   ids: Map<string, Map<string, number>> = itemIdsOf(record),
-  shownSections: readonly string[] = [],
   identityShown = true,
 ): TargetView {
   const none = { text: target, href: null };
-  let rest = target.trim();
-  const base = record.claim_target_base.trim();
-  if (base && rest.startsWith(base)) rest = rest.slice(base.length);
-  if (rest.includes('#')) rest = rest.slice(rest.indexOf('#') + 1);
-  const segments = rest.split(/[/.[\]:]+/).filter(Boolean).map(decodePointerToken);
-  if (segments[0] === 'data') segments.shift();
-  const [head, second, third] = segments;
-  if (!head) return none;
+  const path = targetPath(target, record.claim_target_base);
+  if (!path) return none;
+  const { head, item: second, field: third } = path;
 
   if (head === 'identity') return identityShown ? { text: target, href: `#${collectionAnchor('identity')}` } : none;
   const items = ids.get(head);
@@ -629,23 +627,11 @@ export function resolveTarget(
     return byIndex && items.get(byIndex.id) === index ? { text: target, href: `#${itemAnchor(head, byIndex.id)}` } : none;
   }
 
-  const byId = (list: { id: string }[], anchor: (id: string) => string) => {
-    if (second === undefined) return { text: target, href: `#${PARTS[head]}` };
-    const found = list.find((x) => x.id === second) ?? (/^\d+$/.test(second) ? list[Number(second)] : undefined);
-    return found ? { text: target, href: `#${anchor(found.id)}` } : none;
-  };
-  if (head === 'sources') return record.sources.length ? byId(record.sources, sourceAnchor) : none;
-  if (head === 'claims') return record.claims.length ? byId(record.claims, claimAnchor) : none;
-  if (head === 'conflicts') return record.conflicts.length ? byId(record.conflicts, conflictAnchor) : none;
-  if (head === 'decisions') return record.decisions.length ? byId(record.decisions, decisionAnchor) : none;
-  if (head === 'gaps') return record.gaps.length ? byId(record.gaps, gapAnchor) : none;
-  if (head === 'page' && second === 'sections' && third && shownSections.includes(third)) return { text: target, href: `#${sectionAnchor(third)}` };
-  if (head === 'images' && record.images.length) return { text: target, href: '#images' };
-  if (head === 'catalog' && record.catalog) return { text: target, href: '#catalog' };
-  if (head === 'selection_summary') return { text: target, href: '#selection-summary' };
-  return none;
-}
-
-function decodePointerToken(token: string): string {
-  return token.includes('~') ? token.replace(/~1/g, '/').replace(/~0/g, '~') : token;
+  const partAnchor = partAnchorFor(record, head === 'page' && second === 'sections' && third ? `section.${third}` : head);
+  if (partAnchor === null) return none;
+  const entries = ENTRIES[head];
+  if (!entries || second === undefined) return { text: target, href: `#${partAnchor}` };
+  const list = entries[0](record);
+  const found = list.find((x) => x.id === second) ?? (/^\d+$/.test(second) ? list[Number(second)] : undefined);
+  return found ? { text: target, href: `#${entries[1](found.id)}` } : none;
 }

@@ -1,8 +1,11 @@
+import type { ComparisonViews } from './comparison-view.ts';
 import type { MeasurementGrid } from './data-view.ts';
 import { claimEntryHtml, claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, targetHtml } from './fragments.ts';
 import { classList, html, trustedHtml, type HtmlValue, type SafeHtml } from './html.ts';
-import type { CatalogView, ClaimView, CollectionView, ConflictView, DecisionView, FieldView, ImageView, PageView, SourceView, TextBlockView } from './page-view.ts';
+import type { KeyFactLine, KeyFactRow, KeyFactsView } from './key-facts-view.ts';
+import type { CatalogView, ClaimView, CollectionView, ConflictView, DecisionView, FieldView, ImageView, PageView, SectionView, SourceView, TextBlockView } from './page-view.ts';
 import { t, tCount } from './strings.ts';
+import { jsonPath, markdownPath } from './urls.ts';
 
 /**
  * The parts of a record page below its header, as markup: every piece of record text is
@@ -24,6 +27,72 @@ export function textBlockHtml(block: TextBlockView, className?: string): SafeHtm
   return html`<p id="${block.anchor}" class="${classList('text-block', `text-block--${block.kind}`, className)}"><span class="text-kind">${block.kindLabel}<span class="visually-hidden">:</span></span> <span class="text-body" dir="auto">${trustedHtml(
     block.html,
   )}</span>${trustedHtml(claimLinksHtml(block.citations, 'marker'))}</p>`;
+}
+
+/** A page section: its heading and text blocks. */
+export function sectionHtml(section: SectionView): HtmlValue[] {
+  return pagePartHtml(section.anchor, section.heading, section.blocks.map((block) => textBlockHtml(block)), 'page-section');
+}
+
+/** The key facts panel of a record page (see keyFactsPanelHtml). */
+export function keyFactsHtml(view: PageView): SafeHtml {
+  // The twins sit in the panel's heading row: in the first screen wherever the panel is.
+  const twins = html`<ul class="twin-downloads" aria-label="${t('record.downloads')}"><li><a href="${jsonPath(view.slug, view.projection)}">${t(
+    'record.downloadJson',
+  )}</a></li><li><a href="${markdownPath(view.slug, view.projection)}">${t('record.downloadMarkdown')}</a></li></ul>`;
+  return keyFactsPanelHtml(view.keyFacts, 'key-facts', 2, twins);
+}
+
+/**
+ * A key facts panel: a labelled row per fact, each line with its claim markers; a colour with its
+ * swatch beside its name; a fact the record does not state says so.
+ */
+export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3, aside: SafeHtml | null = null): SafeHtml {
+  const lineHtml = (line: KeyFactLine) => {
+    const text = line.href
+      ? line.href.startsWith('#') ? html`<a href="${line.href}">${line.text}</a>` : html`<a href="${line.href}" class="external next-step" rel="noopener noreferrer">${line.text}</a>`
+      : line.text;
+    const swatch = line.swatch && html`<span class="swatch" style="background-color:${line.swatch}" aria-hidden="true"></span>`;
+    return html`<li>${swatch}${text}${line.detail && html` <small>${line.detail}</small>`}${trustedHtml(claimLinksHtml(line.claims, 'marker'))}</li>`;
+  };
+  const row = (fact: KeyFactRow) => html`<div data-fact="${fact.key}"><dt>${fact.label}</dt><dd>${
+    fact.lines.length === 0
+      ? html`<span class="not-stated">${t('value.notStated')}</span>`
+      : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(lineHtml)}</ul>`
+  }</dd></div>`;
+  const heading = html`<h${level} id="${id}-heading">${t('keyFacts.heading')}</h${level}>`;
+  return html`<section id="${id}" class="key-facts" aria-labelledby="${id}-heading"><div class="key-facts-top">${heading}${aside}</div><dl>${facts.rows.map(row)}</dl></section>`;
+}
+
+/** About the research behind the page: its scope, what it started from, when, and how it was reviewed (its revision and date are in the citation). */
+export function researchFactsHtml(view: PageView): SafeHtml {
+  const { research } = view;
+  const fact = (label: string, value: string | SafeHtml) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
+  return html`<dl class="fields">${[
+    fact(t('record.scopeNote'), research.scopeNote),
+    fact(t('record.productInput'), research.productInput),
+    fact(t('record.researchPeriod'), research.period),
+    fact(t('record.factReview'), research.factReview),
+    fact(t('record.identity'), t(research.identityResolved ? 'record.identityResolved' : 'record.identityUnresolved')),
+    fact(t('record.defaults'), research.defaults),
+    research.recordId && fact(t('record.id'), html`<code>${research.recordId}</code>`),
+  ]}</dl>`;
+}
+
+/**
+ * A table that scrolls sideways on a narrow screen, its first column and its title staying in view
+ * (the title sits above the scrolling box). `label` is the title's text, or the id of a heading
+ * already naming the table; the scrolling region, which holds the table, carries the name.
+ */
+export function scrollingTable(label: { title: string; id: string } | { headingId: string }, className: string, head: HtmlValue, body: HtmlValue): HtmlValue[] {
+  const id = 'headingId' in label ? label.headingId : label.id;
+  return [
+    html`${'title' in label && html`<p class="table-title" id="${id}">${label.title}</p>`}<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}"><table class="${className}"><thead>`,
+    head,
+    html`</thead><tbody>`,
+    body,
+    html`</tbody></table></div>`,
+  ];
 }
 
 /** Labelled values as a description list; nothing when there are none. */
@@ -61,19 +130,20 @@ export function imagesHtml(images: ImageView[]): HtmlValue[] {
 
 /** The catalog entry: identifiers, measurement tables (real tables) and care instructions. */
 export function catalogHtml(catalog: CatalogView): HtmlValue[] {
-  const table = (view: CatalogView['tables'][number]) =>
-    html`<div class="table-scroll" tabindex="0" role="region" aria-label="${view.caption}"><table><caption>${view.caption}</caption><thead><tr><th scope="col">${t(
-      'catalog.rowLabel',
-    )}</th>${view.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr></thead><tbody>${view.rows.map(
-      (row) => html`<tr><th scope="row">${row.label}</th>${row.cells.map((cell) => html`<td>${cell}</td>`)}</tr>`,
-    )}</tbody></table></div>`;
+  const table = (view: CatalogView['tables'][number], i: number) =>
+    scrollingTable(
+      { title: view.caption, id: `catalog-table-${i + 1}` },
+      'catalog-table',
+      html`<tr><th scope="col">${t('catalog.rowLabel')}</th>${view.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr>`,
+      view.rows.map((row) => html`<tr><th scope="row">${row.label}</th>${row.cells.map((cell) => html`<td>${cell}</td>`)}</tr>`),
+    );
   const care = catalog.care.length > 0 && html`<h3>${t('part.careInstructions')}</h3><ul class="care">${catalog.care.map(
     (entry) => html`<li>${entry.icon && html`<img src="${entry.icon}" alt="" width="24" height="24" loading="lazy">`}<strong>${entry.label}:</strong> ${entry.instruction}</li>`,
   )}</ul>`;
   return pagePartHtml(
     'catalog',
     t('part.catalog'),
-    html`${fieldListHtml(catalog.facts)}${catalog.tables.length > 0 && html`<h3>${t('part.measurementTables')}</h3>`}${catalog.tables.map(table)}${care}`,
+    html`${fieldListHtml(catalog.facts)}${catalog.tables.length > 0 && html`<h3>${t('part.measurementTables')}</h3>`}${catalog.tables.map((view, i) => table(view, i))}${care}`,
   );
 }
 
@@ -87,7 +157,7 @@ export function gapsHtml(groups: PageView['gapGroups']): HtmlValue[] {
         'gap.count',
         group.gaps.length,
       )})</span></h3><ul class="entries">${group.gaps.map(
-        (gap) => html`<li id="${gap.anchor}" class="entry"><p class="entry-title">${trustedHtml(targetHtml(gap.target))}: ${gap.reason}</p><dl class="fields"><div><dt>${t('gap.impact')}</dt><dd>${
+        (gap) => html`<li id="${gap.anchor}" class="entry"><p class="entry-title">${trustedHtml(targetHtml({ ...gap.target, label: gap.subject }))}: ${gap.reason}</p><dl class="fields"><div><dt>${t('gap.impact')}</dt><dd>${
           gap.impact
         }</dd></div><div class="next-action"><dt>${t('gap.nextAction')}</dt><dd>${gap.nextAction}</dd></div><div><dt>${t('gap.owner')}</dt><dd>${gap.owner}</dd></div></dl></li>`,
       )}</ul></section>`,
@@ -107,10 +177,16 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
     'record.seed',
   )}</h3>${fieldListHtml(view.seed)}</section>`;
   const details = (summary: string, content: HtmlValue): HtmlValue[] => [html`<details class="collection-details"><summary>${summary}</summary>`, content, html`</details>`];
+  const { comparisons } = view;
   const collection = (view: CollectionView): HtmlValue[] => {
     const { items, foldAt } = view;
-    const shown = view.grids
-      ? [view.grids.map(sizeChartHtml), details(t('data.allDetails', { count: items.length }), collectionHtml(view, items, false))]
+    // Offers and variants are compared, so they are never folded: a table of offers, a grid of variants.
+    const comparison = view.name === 'offers' && comparisons.offers ? offersTableHtml(comparisons.offers)
+      : view.name === 'variants' && comparisons.variants ? variantGridHtml(comparisons.variants) : null;
+    const shown = comparison
+      ? [comparison]
+      : view.grids
+      ? [view.grids.map((grid, i) => sizeChartHtml(grid, i)), details(t('data.allDetails', { count: items.length }), collectionHtml(view, items, false))]
       : [
           foldAt > 0 && collectionHtml(view, items.slice(0, foldAt), true),
           foldAt < items.length &&
@@ -137,15 +213,12 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
 function collectionHtml(collection: CollectionView, items: CollectionView['items'], anchored: boolean): HtmlValue[] {
   if (collection.layout !== 'table') return [html`<div class="cards">`, inPieces(items, (some) => itemCardsHtml(collection, some, anchored)), html`</div>`];
   const withClaims = collection.items.some((item) => item.claims.length > 0);
-  return [
-    html`<div class="table-scroll" tabindex="0" role="region" aria-label="${t('data.table', { heading: collection.heading })}"><table class="data-table"><caption class="visually-hidden">${
-      collection.heading
-    }</caption><thead><tr><th scope="col">${t('field.id')}</th>${collection.columns.map((column) => html`<th scope="col">${column.label}</th>`)}${
-      withClaims && html`<th scope="col">${t('part.claims')}</th>`
-    }</tr></thead><tbody>`,
+  return scrollingTable(
+    { headingId: `${collection.anchor}-heading` },
+    'data-table',
+    html`<tr><th scope="col">${t('data.item')}</th>${collection.columns.map((column) => html`<th scope="col">${column.label}</th>`)}${withClaims && html`<th scope="col">${t('part.claims')}</th>`}</tr>`,
     inPieces(items, (some) => itemRowsHtml(collection, some, anchored)),
-    html`</tbody></table></div>`,
-  ];
+  );
 }
 
 const ITEMS_PER_PIECE = 20;
@@ -158,31 +231,62 @@ function inPieces<Item>(items: Item[], markup: (some: Item[]) => string): SafeHt
 }
 
 /** Measurements as a size chart: a row per measurement, a column per size; each cell is its item's anchor. */
-function sizeChartHtml(grid: MeasurementGrid): SafeHtml {
+function sizeChartHtml(grid: MeasurementGrid, index: number): HtmlValue[] {
   const caption = t('data.sizeChart', { caption: grid.caption });
-  const notStated = html`<td><span aria-hidden="true" class="not-stated">–</span><span class="visually-hidden">${t('value.notStated')}</span></td>`;
-  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${caption}"><table class="size-chart"><caption>${caption}</caption><thead><tr><th scope="col">${t(
-    'data.measurement',
-  )}</th>${grid.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr></thead><tbody>${grid.rows.map(
-    (row) => html`<tr><th scope="row">${row.label}</th>${row.cells.map((cell) =>
+  const notStated = html`<td class="not-stated">–</td>`;
+  return scrollingTable(
+    { title: caption, id: `size-chart-${index + 1}` },
+    'size-chart',
+    html`<tr><th scope="col">${t('data.measurement')}</th>${grid.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr>`,
+    grid.rows.map((row) => html`<tr><th scope="row">${row.label}</th>${row.cells.map((cell) =>
       cell
         ? html`<td${cell.anchor ? html` id="${cell.anchor}"` : ''}>${cell.text}${trustedHtml(claimLinksHtml(cell.claims, 'marker'))}</td>`
         : notStated,
-    )}</tr>`,
-  )}</tbody></table></div>`;
+    )}</tr>`),
+  );
+}
+
+/** Offers as one table to compare providers: a row per offer, anchored as the offer. */
+function offersTableHtml(rows: NonNullable<ComparisonViews['offers']>): HtmlValue[] {
+  const notStated = t('value.notStated');
+  const columns = ['offers.provider', 'offers.size', 'offers.color', 'offers.price', 'offers.basis', 'offers.quantity', 'offers.included', 'offers.observed'] as const;
+  return scrollingTable(
+    { headingId: 'data-offers-heading' },
+    'offers-table',
+    html`<tr>${columns.map((key) => html`<th scope="col">${t(key)}</th>`)}<th scope="col">${t('part.claims')}</th></tr>`,
+    inPieces(rows, (some) => some.map((row) => html`<tr${row.anchor ? html` id="${row.anchor}"` : ''}><th scope="row">${row.provider}</th><td>${row.size ?? t('offers.anyVariant')}</td><td>${
+      row.color ?? t('offers.anyVariant')
+    }</td><td class="price">${row.price}</td><td>${row.basis}</td><td>${row.quantity ?? notStated}</td><td>${row.included}</td><td>${row.observed ?? notStated}</td><td>${trustedHtml(
+      claimLinksHtml(row.claims, 'inline'),
+    )}</td></tr>`.markup).join('')),
+  );
+}
+
+/** Variants as a colour × size grid, each cell the variant's stock at the providers, anchored as the variant. */
+function variantGridHtml(grid: NonNullable<ComparisonViews['variants']>): HtmlValue[] {
+  return scrollingTable(
+    { headingId: 'data-variants-heading' },
+    'variant-grid',
+    html`<tr><th scope="col">${t('variants.color')}</th>${grid.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr>`,
+    grid.rows.map((row) => html`<tr><th scope="row">${row.swatch && html`<span class="swatch" style="background-color:${row.swatch}" aria-hidden="true"></span>`}${row.color}</th>${row.cells.map((cell) =>
+      cell
+        ? html`<td${cell.anchor ? html` id="${cell.anchor}"` : ''} class="${`stock stock--${cell.state}`}">${cell.stock}${trustedHtml(claimLinksHtml(cell.claims, 'marker'))}</td>`
+        : html`<td class="not-stated">${t('variants.none')}</td>`,
+    )}</tr>`),
+  );
 }
 
 /** Conflicts between claims: what they disagree about, how it was resolved and which claim was selected. */
 export function conflictsHtml(conflicts: ConflictView[]): HtmlValue[] {
   const conflict = (view: ConflictView) =>
-    html`<li id="${view.anchor}" class="${classList('entry', !view.resolved && 'entry--open')}"><p class="entry-title">${trustedHtml(targetHtml(view.target))} <span class="${classList(
+    html`<li id="${view.anchor}" class="${classList('entry', !view.resolved && 'entry--open')}"><p class="entry-title">${trustedHtml(targetHtml({ ...view.target, label: view.subject }))} <span class="${classList(
       'badge',
       view.resolved ? 'badge--ok' : 'badge--warn',
-    )}">${view.resolution}</span></p><dl class="fields">${view.claims.length > 0 && html`<div><dt>${t('conflict.claims')}</dt><dd>${trustedHtml(claimLinksHtml(view.claims, 'inline'))}</dd></div>`}<div><dt>${t(
-      'conflict.selected',
-    )}</dt>${view.selected ? html`<dd>${trustedHtml(claimLinksHtml([view.selected], 'inline'))}</dd>` : html`<dd>${t('conflict.noSelection')}</dd>`}</div><div><dt>${t('conflict.reason')}</dt><dd>${
-      view.reason
-    }</dd></div>${view.followUp && html`<div><dt>${t('conflict.followUp')}</dt><dd>${view.followUp}</dd></div>`}</dl></li>`;
+    )}">${view.resolution}</span></p>${view.values.length > 0 && html`<p class="conflict-values">${view.values.map(
+      (value, i) => html`${i > 0 && ` ${t('conflict.versus')} `}<span class="conflict-value">${value.value}${trustedHtml(claimLinksHtml([value.claim], 'marker'))}</span>`,
+    )}</p>`}<dl class="fields"><div><dt>${t('conflict.selected')}</dt>${
+      view.selected ? html`<dd>${trustedHtml(claimLinksHtml([view.selected], 'inline'))}</dd>` : html`<dd>${t('conflict.noSelection')}</dd>`
+    }</div><div><dt>${t('conflict.reason')}</dt><dd>${view.reason}</dd></div>${view.followUp && html`<div><dt>${t('conflict.followUp')}</dt><dd>${view.followUp}</dd></div>`}</dl></li>`;
   return pagePartHtml('conflicts', t('part.conflicts'), html`<ul class="entries">${conflicts.map(conflict)}</ul>`);
 }
 

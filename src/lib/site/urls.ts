@@ -5,6 +5,9 @@ import { webAddress } from './text.ts';
 export const SCHEMA_PATH = '/schema/garment-access-2.4.0.json';
 /** Site-relative path of the documentation of the machine-readable surface. */
 export const API_DOCS_PATH = '/docs/api/';
+
+/** The record pages' one script (public/scripts/): claim previews, copy buttons, where the reader is in the contents. */
+export const RECORD_SCRIPT_PATH = '/scripts/record-page.js';
 /** Site-relative path of the completion-webhook documentation. */
 export const WEBHOOK_DOCS_PATH = '/docs/webhooks/';
 /** Site-relative path of the documentation of the MCP tools and resources. */

@@ -69,17 +69,23 @@ describe('fieldRowsHtml', () => {
 describe('claimLinksHtml', () => {
   const links = [{ number: 1, href: '#claim-c1', id: 'c1' }, { number: 4, href: '#claim-c~20~2', id: 'c 2' }];
 
-  it('writes superscript markers after text', () => {
+  it('writes markers after text, numbers only (the brackets are the style\'s), the cluster spoken as claims', () => {
     expect(claimLinksHtml(links, 'marker')).toBe(
-      '<sup class="claim-refs claim-refs--marker">'
-      + '<a href="#claim-c1" class="claim-ref" aria-label="Claim 1">[1]</a><a href="#claim-c~20~2" class="claim-ref" aria-label="Claim 4">[4]</a></sup>',
+      '<span class="claim-refs claim-refs--marker"><span class="visually-hidden">Claims </span>'
+      + '<a href="#claim-c1" class="claim-ref">1</a>, <a href="#claim-c~20~2" class="claim-ref">4</a></span>',
     );
   });
 
-  it('writes inline markers in a list of facts', () => {
-    expect(claimLinksHtml(links.slice(0, 1), 'inline')).toBe(
-      '<span class="claim-refs claim-refs--inline"><a href="#claim-c1" class="claim-ref" aria-label="Claim 1">[1]</a></span>',
-    );
+  it('writes inline markers in a list of facts, after the list\'s own label', () => {
+    expect(claimLinksHtml(links.slice(0, 1), 'inline')).toBe('<span class="claim-refs claim-refs--inline"><a href="#claim-c1" class="claim-ref">1</a></span>');
+  });
+
+  it('sorts a cluster, says each number once and merges runs of three or more: [1–3, 7]', () => {
+    const link = (number: number) => ({ number, href: `#claim-c${number}`, id: `c${number}` });
+    const html = claimLinksHtml([7, 2, 1, 3, 2].map(link), 'marker');
+    expect(textOf(html)).toBe('Claims 1–3, 7');
+    expect(html).toContain('<a href="#claim-c1" class="claim-ref">1–3</a>');
+    expect(textOf(claimLinksHtml([4, 5, 9].map(link), 'inline'))).toBe('4, 5, 9');
   });
 
   it('gives nothing for no links', () => {
@@ -89,14 +95,15 @@ describe('claimLinksHtml', () => {
   it.each(HOSTILE)('escapes a hostile address: %s', (hostile) => {
     const html = claimLinksHtml([{ number: 2, href: hostile, id: hostile }], 'inline');
     expect(tagsOf(html)).toEqual(['span', 'a', 'a', 'span']);
-    expect(textOf(html)).toBe('[2]');
+    expect(textOf(html)).toBe('2');
   });
 });
 
 describe('targetHtml', () => {
-  it('links a target the page shows and leaves the others as code', () => {
-    expect(targetHtml({ text: 'offers/o1', href: '#offers-o1' })).toBe('<a href="#offers-o1" class="target"><code>offers/o1</code></a>');
-    expect(targetHtml({ text: 'nowhere', href: null })).toBe('<code class="target">nowhere</code>');
+  it('names a target in words where the page knows them, links it where the page shows it, and leaves a bare path as code', () => {
+    expect(targetHtml({ text: 'offers/o1', href: '#offers-o1', label: 'podone, Black M' })).toBe('<a href="#offers-o1">podone, Black M</a>');
+    expect(targetHtml({ text: 'offers/o1', href: '#offers-o1' })).toBe('<a href="#offers-o1"><code>offers/o1</code></a>');
+    expect(targetHtml({ text: 'nowhere', href: null })).toBe('<code>nowhere</code>');
   });
 
   it.each(HOSTILE)('escapes a hostile target: %s', (hostile) => {
@@ -122,11 +129,11 @@ describe('itemCardsHtml and itemRowsHtml', () => {
   const navy = { id: 'navy', anchor: 'colors-navy', title: 'Navy', fields: [{ name: 'hex', label: 'Hex', parts: [{ kind: 'code' as const, text: '#000080' }] }], claims: [{ number: 3, href: '#claim-c3', id: 'c3' }] };
   const plain = { id: 'white', anchor: '', title: 'white', fields: [], claims: [] };
 
-  it('writes a card per item: anchor, title, id, fields and claims', () => {
+  it('writes a card per item: anchor, title (the id small under it, never in the heading), fields and claims', () => {
     expect(itemCardsHtml(collection([navy, plain], 'cards'), [navy, plain], true)).toBe(
-      '<article id="colors-navy" class="item-card" aria-label="Colors: Navy"><h4>Navy <code class="item-id">navy</code></h4>'
+      '<article id="colors-navy" class="item-card" aria-label="Colors: Navy"><h4>Navy</h4><p class="item-id"><code>navy</code></p>'
       + '<dl class="fields"><div><dt>Hex</dt><dd><code>#000080</code></dd></div></dl>'
-      + '<p class="item-claims">Claims: <span class="claim-refs claim-refs--inline"><a href="#claim-c3" class="claim-ref" aria-label="Claim 3">[3]</a></span></p></article>'
+      + '<p class="item-claims">Claims: <span class="claim-refs claim-refs--inline"><a href="#claim-c3" class="claim-ref">3</a></span></p></article>'
       + '<article class="item-card" aria-label="Colors: white"><h4>white</h4></article>',
     );
   });
@@ -134,7 +141,7 @@ describe('itemCardsHtml and itemRowsHtml', () => {
   it('writes a row per item, a dash for a missing value and a claims cell when any item has claims', () => {
     expect(itemRowsHtml(collection([navy, plain], 'table'), [plain], true)).toBe(
       '<tr><th scope="row"><code>white</code></th>'
-      + '<td><span aria-hidden="true" class="not-stated">–</span><span class="visually-hidden">Not stated</span></td>'.repeat(2)
+      + '<td class="not-stated">–</td>'.repeat(2)
       + '<td></td></tr>',
     );
   });
@@ -159,6 +166,7 @@ describe('claimEntryHtml', () => {
     id: 'c1',
     number: 2,
     anchor: 'claim-c1',
+    subject: 'Body jersey: weight (g/m²)',
     value: '220 g/m²',
     unit: null,
     scope: 'All colours',
@@ -176,12 +184,12 @@ describe('claimEntryHtml', () => {
     ...fields,
   });
 
-  it('writes the head, the facts and a note when no text cites the claim', () => {
+  it('writes the preview (number as permalink, what it is about with its value, verification, kind and scope), the facts and a note when no text cites the claim', () => {
     expect(claimEntryHtml(claim())).toBe(
-      '<li id="claim-c1" class="claim"><p class="claim-head"><span class="claim-number">2<span class="visually-hidden">.</span></span>'
-      + '<span class="claim-value">220 g/m²</span><span class="badge badge--ok">Checked against source</span></p>'
-      + '<dl class="fields fields--inline"><div><dt>Scope</dt><dd>All colours</dd></div><div><dt>Kind</dt><dd>Calculation</dd></div>'
-      + '<div><dt>About</dt><dd><a href="#colors-navy" class="target"><code>colors/navy</code></a></dd></div></dl>'
+      '<li id="claim-c1" class="claim"><p class="claim-head"><a href="#claim-c1" class="claim-number">2</a>'
+      + '<span class="claim-value"><span class="claim-subject">Body jersey: weight (g/m²):</span> 220 g/m²</span><span class="badge badge--ok">Checked against source</span></p>'
+      + '<p class="claim-scope">Calculation · Scope: All colours</p>'
+      + '<dl class="fields fields--inline"><div><dt>About</dt><dd><a href="#colors-navy"><code>colors/navy</code></a></dd></div></dl>'
       + '<p class="backlinks">Not cited in the text above.</p></li>',
     );
   });
@@ -198,17 +206,19 @@ describe('claimEntryHtml', () => {
       citedBy: [{ href: '#text-3', place: 'Overview' }],
     }));
     expect(html).toContain('<span class="badge badge--warn">');
+    // The first reference is in the preview; the others follow the facts.
     expect(html).toContain('<ul class="references" aria-label="References"><li><a href="#source-s1">Line sheet</a> '
       + '(<a href="https://example.org/a" class="external" rel="noopener noreferrer">example.org</a>), at p. 2'
-      + '<blockquote class="excerpt"><p>6.5 oz</p></blockquote></li><li>Unknown source s9, at row 3</li></ul>');
-    expect(html).toContain('<dd><span class="claim-refs claim-refs--inline"><a href="#claim-c0" class="claim-ref" aria-label="Claim 1">[1]</a></span> Unknown claim c8</dd>');
-    expect(html).toContain('<div><dt>Conflicts</dt><dd><a href="#conflict-x"><code>colors/navy</code></a></dd></div>');
-    expect(html).toContain('Cited by: <a href="#text-3" class="backlink"><span aria-hidden="true">↩ </span><span class="visually-hidden">Back to </span>Overview</a></p></li>');
+      + '<blockquote class="excerpt"><p>6.5 oz</p></blockquote></li></ul><dl');
+    expect(html).toContain('<ul class="references" aria-label="More references"><li>Unknown source s9, at row 3</li></ul>');
+    expect(html).toContain('<dd><span class="claim-refs claim-refs--inline"><a href="#claim-c0" class="claim-ref">1</a></span> Unknown claim c8</dd>');
+    expect(html).toContain('<div><dt>Conflicts</dt><dd><a href="#conflict-x">colors/navy</a></dd></div>');
+    expect(html).toContain('Cited by: <a href="#text-3" class="backlink">Overview</a></p></li>');
   });
 
   it.each(HOSTILE)('escapes every piece of hostile record text: %s', (hostile) => {
     const html = claimEntryHtml(claim({
-      id: hostile, anchor: hostile, value: hostile, scope: hostile, kindLabel: hostile, verificationLabel: hostile,
+      id: hostile, anchor: hostile, subject: hostile, value: hostile, scope: hostile, kindLabel: hostile, verificationLabel: hostile,
       targets: [{ text: hostile, href: hostile }, { text: hostile, href: null }],
       references: [{ sourceHref: hostile, sourceTitle: hostile, url: hostile, host: hostile, locator: hostile, excerpt: hostile }],
       derivedFrom: [{ text: hostile, href: null }],

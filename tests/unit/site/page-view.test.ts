@@ -5,6 +5,7 @@ import { measurementGrids } from '../../../src/lib/site/data-view.ts';
 import { recordJsonLd } from '../../../src/lib/site/json-ld.ts';
 import { linksFor } from '../../../src/lib/site/links.ts';
 import { recordMarkdown } from '../../../src/lib/site/markdown.ts';
+import { contentsOf } from '../../../src/lib/site/page-parts.ts';
 import { pageView, resolveTarget } from '../../../src/lib/site/page-view.ts';
 import { siteEntryOf } from '../../../src/lib/site/site-index.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
@@ -94,7 +95,8 @@ describe('pageView', () => {
       ['overview', 'Overview', 'overview'],
       ['decoration', 'Decoration', 'decoration'],
     ]);
-    expect(view.contents.map((c) => c.href)).not.toContain('#when-it-fits');
+    expect(contentsOf(smallRecord()).map((c) => c.href)).not.toContain('#when-it-fits');
+    expect(contentsOf(smallRecord()).map((c) => c.href)).toContain('#overview');
   });
 
   it('leaves out empty data collections and names them instead', () => {
@@ -113,7 +115,7 @@ describe('pageView', () => {
 
   it('lists the conflicts a claim takes part in', () => {
     const view = pageView(smallRecord(), { otherProjectionExists: false });
-    expect(view.claims.find((c) => c.id === 'c-only-conflict')!.conflicts).toEqual([{ href: '#conflict-k1', text: 'identity/brand' }]);
+    expect(view.claims.find((c) => c.id === 'c-only-conflict')!.conflicts).toEqual([{ href: '#conflict-k1', text: 'Brand' }]);
   });
 
   it('builds unique, safe anchors for claim ids holding any character', () => {
@@ -165,17 +167,17 @@ describe('pageView', () => {
     expect(view.title).toBe(`Garment ${record.slug}`);
   });
 
-  it('passes over an empty or blank official name for the title and the garment name', () => {
+  it('passes over an empty or blank official name for the title', () => {
     const record = smallRecord();
     record.page.title = null;
     record.data.identity.official_name = ' ';
     record.catalog!.title = 'Catalog Tee';
     let view = pageView(record, { otherProjectionExists: false });
-    expect([view.title, view.garmentName]).toEqual(['Catalog Tee', 'Catalog Tee']);
+    expect(view.title).toBe('Catalog Tee');
     record.data.identity.official_name = '';
     record.catalog = null;
     view = pageView(record, { otherProjectionExists: false });
-    expect([view.title, view.garmentName]).toEqual([`Garment ${record.slug}`, `Garment ${record.slug}`]);
+    expect(view.title).toBe(`Garment ${record.slug}`);
   });
 
   it('gives a record one title everywhere: its page, its twins, the lists and JSON-LD, a blank page title passed over', () => {
@@ -308,7 +310,7 @@ describe('pageView', () => {
     record.gaps = [{ id: 'g1', priority: 'future', ...gap }, { id: 'g2', priority: 'blocking', ...gap }, { id: 'g3', priority: 'future', ...gap }];
     const view = pageView(record, { otherProjectionExists: false });
     expect(view.gapGroups.map((g) => [g.priority, g.gaps.map((x) => x.id)])).toEqual([['blocking', ['g2']], ['future', ['g1', 'g3']]]);
-    expect(view.research.gapSummary).toBe('3 gaps, 1 blocking');
+    expect(view.research.gapSummary).toBe('3 gaps (1 blocking)');
   });
 
   it('links a claim from the data item its target names', () => {
@@ -319,7 +321,7 @@ describe('pageView', () => {
     const item = view.collections.find((c) => c.name === 'offers')!.items.find((i) => i.id === offer.id)!;
     expect(item.anchor).toBe(`offers-${offer.id}`);
     expect(item.claims.map((c) => c.href)).toEqual([`#${claimAnchor('c-a')}`]);
-    expect(view.claims[0]!.targets).toEqual([{ text: `offers/${offer.id}/base_amount_minor`, href: `#offers-${offer.id}` }]);
+    expect(view.claims[0]!.targets).toEqual([{ text: `offers/${offer.id}/base_amount_minor`, href: `#offers-${offer.id}`, label: expect.stringMatching(/: base price$/) }]);
   });
 });
 
@@ -359,7 +361,7 @@ describe('resolveTarget', () => {
     blank.claims[0]!.targets = ['identity/style_code'];
     const view = pageView(blank, { otherProjectionExists: false });
     expect(view.identity).toEqual([]);
-    expect(view.claims.find((claim) => claim.id === blank.claims[0]!.id)!.targets).toEqual([{ text: 'identity/style_code', href: null }]);
+    expect(view.claims.find((claim) => claim.id === blank.claims[0]!.id)!.targets).toEqual([{ text: 'identity/style_code', href: null, label: 'Style code' }]);
   });
 });
 

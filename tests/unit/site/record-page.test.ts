@@ -36,7 +36,7 @@ describe('recordPageHtml', () => {
     const record = structuredClone(sampleRecords()[0]!.record);
     record.page.title = { ...record.page.title!, text: 'قميص قطني RK-6210' };
     const markup = page(record);
-    expect(markup).toMatch(/<h1 id="title"><bdi>قميص قطني RK-6210<\/bdi><sup class="claim-refs/);
+    expect(markup).toMatch(/<h1 id="title"><bdi>قميص قطني RK-6210<\/bdi><span class="claim-refs/);
     expect(markup.match(/<span class="text-body"/g)!.length).toBe(markup.match(/<span class="text-body" dir="auto">/g)!.length);
   });
 
@@ -95,20 +95,30 @@ describe('recordPageHtml', () => {
     }
   });
 
-  it('shows the page\'s call to action as written, and none when the record has none', () => {
-    const calls = sampleRecords().map(({ record }) => [record.page.cta_label, page(record)] as const);
-    expect(calls.filter(([label]) => label).length).toBeGreaterThan(0);
-    for (const [label, markup] of calls) {
-      if (label) expect(markup).toContain(`<p class="call-to-action"><strong>Next step:</strong> ${escapeHtml(label)}</p>`);
-      else expect(markup).not.toContain('call-to-action');
+  it('shows the page\'s call to action as written among the key facts, a link only to a web address, and says so when the record has none', () => {
+    const calls = sampleRecords().map(({ record }) => [record, page(record)] as const);
+    expect(calls.filter(([record]) => record.page.cta_label).length).toBeGreaterThan(0);
+    for (const [record, markup] of calls) {
+      const row = /<div data-fact="next-step"><dt>Next step<\/dt><dd>(.*?)<\/dd><\/div>/.exec(markup);
+      // A technical page says its next step only where the record gives one.
+      if (record.projection === 'tech' && !record.page.cta_label && !record.catalog?.launch_url) {
+        expect(row).toBeNull();
+        continue;
+      }
+      const nextStep = row![1]!;
+      const label = record.page.cta_label;
+      const url = record.catalog?.launch_url;
+      if (url) expect(nextStep).toBe(`<ul><li><a href="${escapeHtml(url)}" class="external next-step" rel="noopener noreferrer">${escapeHtml(label ?? 'Go to the product')}</a></li></ul>`);
+      else if (label) expect(nextStep).toBe(`<ul><li>${escapeHtml(label)}</li></ul>`);
+      else expect(nextStep).toBe('<span class="not-stated">Not stated</span>');
     }
-    expect(page(hostile[0]!)).toContain('<strong>Next step:</strong> &lt;script&gt;alert(&quot;cta&quot;)&lt;/script&gt;</p>');
+    expect(page(hostile[0]!)).toContain('&lt;script&gt;alert(&quot;cta&quot;)&lt;/script&gt;');
   });
 
-  it('lets no hostile record text become markup: one script (the JSON-LD), no event handlers, no javascript: or data: addresses', () => {
+  it('lets no hostile record text become markup: two scripts (the JSON-LD and the site\'s own file), no event handlers, no javascript: or data: addresses', () => {
     for (const record of hostile) {
       const markup = page(record);
-      expect([...markup.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script type="application/ld+json">']);
+      expect([...markup.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script type="application/ld+json">', '<script src="/scripts/record-page.js" defer>']);
       const tags = [...markup.matchAll(/<([a-zA-Z][\w-]*)((?:\s+[\w-]+(?:="[^"]*")?)*)\s*>/g)];
       for (const [, name, attributes] of tags) {
         expect(['iframe', 'object', 'embed', 'svg', 'math', 'style', 'form', 'base']).not.toContain(name!.toLowerCase());

@@ -1,0 +1,56 @@
+// Screenshots of every sample record's page, its garment page and the home page, at phone
+// (390 × 844) and desktop (1280 × 800) width, light and dark: the first screen and the whole page,
+// for a person to look at. Builds the sample records into a temporary folder and serves it on loopback.
+// Usage: npm run screenshots [-- --out DIR]   (default /tmp/garment-press-screenshots)
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from '@playwright/test';
+import type { GarmentRecord } from '../src/lib/record/types.ts';
+import { serveStaticFiles } from '../src/lib/serve/static-files.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const { values } = parseArgs({ options: { out: { type: 'string', default: path.join(tmpdir(), 'garment-press-screenshots') } } });
+const out = path.resolve(values.out!);
+mkdirSync(out, { recursive: true });
+
+const work = mkdtempSync(path.join(tmpdir(), 'garment-press-screenshots-'));
+const dist = path.join(work, 'dist');
+execFileSync(process.execPath, ['src/cli/build.ts', '--out', dist], { cwd: root, stdio: 'inherit' });
+const server = await serveStaticFiles(dist, { port: 0 });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+try {
+  const records = readdirSync(path.join(root, 'records')).filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(path.join(root, 'records', f), 'utf8')) as GarmentRecord);
+  const pages = [
+    { name: 'home', path: '/' },
+    ...[...new Set(records.map((r) => r.slug))].map((slug) => ({ name: `${slug}`, path: `/garments/${slug}/` })),
+    ...records.map((r) => ({ name: `${r.slug}.${r.projection}`, path: `/garments/${r.slug}/${r.projection}/` })),
+  ];
+  const widths = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+  for (const scheme of ['light', 'dark'] as const) {
+    for (const [width, viewport] of Object.entries(widths)) {
+      const context = await browser.newContext({ viewport, colorScheme: scheme });
+      // Only the site: a record's images on other hosts are never fetched.
+      await context.route((url) => url.origin !== new URL(server.url).origin, (route) => route.abort('blockedbyclient'));
+      const page = await context.newPage();
+      for (const { name, path: sitePath } of pages) {
+        await page.goto(new URL(sitePath, server.url).href);
+        const file = path.join(out, `${name}.${width}.${scheme}`);
+        await page.screenshot({ path: `${file}.top.png` });
+        if (scheme === 'light') await page.screenshot({ path: `${file}.full.png`, fullPage: true });
+      }
+      await context.close();
+    }
+  }
+  process.stdout.write(`screenshots in ${out}\n`);
+} finally {
+  await browser.close();
+  await server.close();
+  if (existsSync(work)) rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,198 @@
+// Issue 22, reader-first record pages: for every sample record at phone and desktop width, the key
+// facts are in the first screen and hold the record's facts (read from the record here), offers are
+// a table, claim markers preview in place by keyboard and click, nothing is wider than the screen,
+// and axe finds nothing serious (WCAG 2.2 AA) in light or dark mode.
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import type { CommerceRecord, GarmentRecord, TechnicalRecord } from '../../src/lib/record/types.ts';
+import { expect, test } from './fixtures.ts';
+import { sampleRecords } from './site.ts';
+
+const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
+const pathOf = (record: GarmentRecord) => `/garments/${record.slug}/${record.projection}/`;
+
+/** Money as a US reader sees it, from minor units: written here, not borrowed from the site's code. */
+const money = (minor: number, currency: string, exponent: number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(minor / 10 ** exponent);
+
+/** The text of a key fact's row, by its label. */
+async function factText(page: Page, label: string | RegExp): Promise<string> {
+  const row = page.locator('#key-facts dl > div').filter({ has: page.locator('dt', { hasText: label }) });
+  await expect(row, `a key fact labelled ${label}`).toHaveCount(1);
+  return (await row.locator('dd').innerText()).replace(/\s+/g, ' ');
+}
+
+async function expectCommerceFacts(page: Page, record: CommerceRecord): Promise<void> {
+  const { data } = record;
+  const price = await factText(page, 'Price');
+  for (const listing of data.provider_listings) {
+    const offers = data.offers.filter((o) => o.provider_listing_id === listing.id && o.base_amount_minor !== null);
+    if (offers.length === 0) continue;
+    // The provider's most public basis: the lowest price on it is in the panel.
+    const order = ['standard_public', 'standard_authenticated', 'account_plan', 'membership_discounted', 'promotional', 'volume_discounted', 'other', null];
+    const basis = offers.map((o) => o.price_basis).sort((a, b) => order.indexOf(a) - order.indexOf(b))[0];
+    const lowest = offers.filter((o) => o.price_basis === basis).reduce((a, b) => (b.base_amount_minor! < a.base_amount_minor! ? b : a));
+    expect(price).toContain(listing.provider_name ?? listing.catalog_title!);
+    expect(price).toContain(money(lowest.base_amount_minor!, lowest.currency!, lowest.minor_unit_exponent ?? 2));
+  }
+  const sizes = await factText(page, 'Sizes');
+  for (const label of data.size_ranges.flatMap((r) => r.labels ?? [])) expect(sizes).toContain(label);
+  const colors = await factText(page, 'Colors');
+  for (const color of data.colors) expect(colors).toContain(color.manufacturer_name!);
+  await expect(page.locator('#key-facts [data-fact="colors"] .swatch')).toHaveCount(data.colors.filter((c) => c.color_values).length);
+  const stock = await factText(page, 'Stock');
+  for (const listing of data.provider_listings.filter((l) => data.provider_variants.some((v) => v.provider_listing_id === l.id))) {
+    const listed = data.provider_variants.filter((v) => v.provider_listing_id === listing.id);
+    expect(stock).toContain(`${listing.provider_name}: ${listed.filter((v) => v.in_stock).length} of ${listed.length} in stock`);
+  }
+  const decoration = (await factText(page, 'Decoration')).toLowerCase();
+  for (const method of data.decoration_methods) expect(decoration).toContain(method.method!.split('_')[0]!);
+  const next = page.locator('#key-facts [data-fact="next-step"] a');
+  if (record.catalog?.launch_url) await expect(next).toHaveAttribute('href', record.catalog.launch_url);
+  else await expect(next).toHaveCount(0);
+}
+
+async function expectTechnicalFacts(page: Page, record: TechnicalRecord): Promise<void> {
+  const panel = (await page.locator('#key-facts').innerText()).replace(/\s+/g, ' ');
+  for (const profile of record.data.material_profiles) {
+    const fabric = await factText(page, profile.name!);
+    (profile.fiber_names ?? []).forEach((fibre, i) => expect(fabric).toContain(`${profile.fiber_percentages![i]}% ${fibre}`));
+    if (profile.weight_gsm !== null) expect(fabric).toContain(`${profile.weight_gsm} g/m²`);
+    if (profile.weight_original !== null) expect(fabric).toContain(`${profile.weight_original} ${profile.weight_original_unit}`);
+    if (profile.fabric_construction) expect(fabric).toContain(profile.fabric_construction);
+    if (profile.knit_or_weave) expect(fabric).toContain(profile.knit_or_weave);
+    if (!profile.fiber_names && !profile.weight_gsm && !profile.fabric_construction) expect(fabric).toMatch(/not stated/);
+  }
+  const sizes = await factText(page, 'Size range');
+  for (const label of record.data.size_ranges.flatMap((r) => r.labels ?? [])) expect(sizes).toContain(label);
+  const points = new Set(record.data.measurements.map((m) => m.measurement_name).filter(Boolean));
+  expect(await factText(page, 'Points of measure')).toContain(`${points.size} points`);
+  expect(await factText(page, 'Assets and rights')).toContain(`${record.data.assets.length} asset`);
+  expect(panel).toContain('Redistribution allowed for');
+}
+
+for (const { file, record } of sampleRecords()) {
+  for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+    test.describe(`${file} at ${name} width`, () => {
+      test.use({ viewport });
+
+      test('opens with the key facts, whole, in the first screen, holding the record’s facts, and each fact links to its claims', async ({ page }) => {
+        await page.goto(pathOf(record));
+        const box = (await page.locator('#key-facts').boundingBox())!;
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height, 'the key facts end within the first screen').toBeLessThanOrEqual(viewport.height);
+        // The twins are in the first screen too.
+        for (const name of ['JSON', 'Markdown']) {
+          const link = page.getByRole('link', { name, exact: true });
+          await expect(link).toBeInViewport();
+          await expect(link).not.toHaveAttribute('download');
+        }
+        if (record.projection === 'svc') await expectCommerceFacts(page, record);
+        else await expectTechnicalFacts(page, record);
+        // A fact backed by claims links to them: every marker in the panel reaches a claim entry.
+        const targets = await page.locator('#key-facts a.claim-ref').evaluateAll((links) => {
+          const claims = [...document.querySelectorAll('ol.claims > li.claim')].map((li) => li.id);
+          return links.flatMap((a) => {
+            const text = a.textContent ?? '';
+            const [first, last] = text.split('–').map(Number);
+            return text.includes('–') ? claims.slice(first! - 1, last) : [a.getAttribute('href')!.slice(1)];
+          }).filter((id) => !document.getElementById(id)?.matches('li.claim'));
+        });
+        expect(targets).toEqual([]);
+        const sizeClaims = record.claims.filter((c) => c.targets.some((t) => t.startsWith('size_ranges/')));
+        if (sizeClaims.length > 0) await expect(page.locator('#key-facts [data-fact="sizes"] a.claim-ref')).not.toHaveCount(0);
+      });
+
+      test('has nothing wider than the screen', async ({ page }) => {
+        await page.goto(pathOf(record));
+        const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+        expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+      });
+
+      if (record.projection === 'svc') {
+        test('shows the offers as one table, a row per offer, and the variants as a grid', async ({ page }) => {
+          await page.goto(pathOf(record));
+          // The scrolling region around a table carries its name.
+          const table = page.getByRole('region', { name: /^Offers/ }).getByRole('table');
+          await expect(table.locator('tbody tr')).toHaveCount(record.data.offers.length);
+          await expect(table.getByRole('columnheader')).toContainText(['Provider', 'Size', 'Color', 'Price', 'Basis']);
+          const first = record.data.offers[0]!;
+          await expect(table.locator(`tr[id="offers-${first.id}"]`)).toContainText(money(first.base_amount_minor!, first.currency!, first.minor_unit_exponent ?? 2));
+          const grid = page.getByRole('region', { name: /^Variants/ }).getByRole('table');
+          await expect(grid.locator('tbody tr')).toHaveCount(new Set(record.data.variants.map((v) => v.color_id)).size);
+        });
+      }
+
+      test('opens a claim marker’s preview in place by keyboard and by click, and closes it again', async ({ page }) => {
+        await page.goto(pathOf(record));
+        const marker = page.locator('.record-body p.text-block a.claim-ref').first();
+        const size = (await marker.boundingBox())!;
+        expect(Math.min(size.width, size.height), 'a marker is a target of 24 × 24 px at least').toBeGreaterThanOrEqual(24);
+        const preview = page.getByRole('dialog', { name: 'Claim preview' });
+        await marker.focus();
+        await page.keyboard.press('Enter');
+        await expect(preview).toBeVisible();
+        await expect(preview.locator('.claim-subject').first()).toContainText(/\S/);
+        await expect(preview.locator('a.full-entry').first()).toBeFocused();
+        await page.keyboard.press('Escape');
+        await expect(preview).toBeHidden();
+        await expect(marker).toBeFocused();
+        await marker.click();
+        await expect(preview).toBeVisible();
+        await expect(preview).toBeInViewport();
+      });
+    });
+  }
+
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`${file} has no serious or critical accessibility violation (WCAG 2.2 AA) in ${scheme} mode at either width`, async ({ page }) => {
+      test.setTimeout(240_000);
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const viewport of Object.values(VIEWPORTS)) {
+        await page.setViewportSize(viewport);
+        await page.goto(pathOf(record));
+        const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+        const blocking = results.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+        expect(blocking, `${viewport.width} px`).toEqual([]);
+      }
+    });
+  }
+}
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const { file, record } of sampleRecords()) {
+    test(`${file}: a marker in the key facts reaches its full claim entry`, async ({ page }) => {
+      await page.goto(pathOf(record));
+      const marker = page.locator('#key-facts a.claim-ref').first();
+      const href = (await marker.getAttribute('href'))!;
+      await marker.click();
+      await expect(page).toHaveURL(new RegExp(`${href}$`));
+      await expect(page.locator(`[id="${href.slice(1)}"]`)).toBeInViewport();
+    });
+  }
+});
+
+test('a garment page shows the garment and the key facts of each record, with a link to each', async ({ page }) => {
+  const { record } = sampleRecords()[0]!;
+  await page.goto(`/garments/${record.slug}/`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  for (const { record: other } of sampleRecords().filter((s) => s.record.slug === record.slug)) {
+    const section = page.locator(`section#${other.projection}-key-facts`);
+    await expect(section).toBeVisible();
+    await expect(page.getByRole('link', { name: `Read the ${other.projection === 'svc' ? 'Commerce' : 'Technical'} page` })).toHaveAttribute('href', pathOf(other));
+  }
+});
+
+test('the header marks the section a page is in, and the breadcrumb names the garment as its h1 does', async ({ page }) => {
+  const { record } = sampleRecords()[0]!;
+  await page.goto(pathOf(record));
+  await expect(page.locator('.site-nav a[aria-current]')).toHaveText('All garments');
+  const h1 = (await page.getByRole('heading', { level: 1 }).locator('bdi').innerText()).trim();
+  await expect(page.locator('.breadcrumb li').nth(1)).toHaveText(h1);
+  await page.goto('/search/');
+  await expect(page.locator('.site-nav a[aria-current="page"]')).toHaveText('Search');
+});
