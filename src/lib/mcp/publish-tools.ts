@@ -30,11 +30,11 @@ const publishTool = (context: PublishToolsContext): Tool => ({
       organizationId: call.organizationId!,
       record: recordText,
       callbackUrl: (args.callback_url as string | undefined) ?? null,
-      idempotencyKey: null,
+      idempotencyKey: (args.idempotency_key as string | undefined) ?? null,
       tool: PUBLISH_TOOL,
     });
     if (!outcome.ok) return refused(outcome.refusal);
-    return { ok: true, result: { handle: outcome.handle, status_url: outcome.statusUrl } };
+    return { ok: true, result: { handle: outcome.handle, status_url: outcome.statusUrl, replayed: outcome.replayed } };
   },
 });
 
@@ -66,8 +66,17 @@ export function publishTools(context: PublishToolsContext): Tool[] {
   return [publishTool(context), getGenerationTool(context)];
 }
 
-/** A refusal of the shared publish path as a tool error; a refused callback URL points at its argument. */
+/** The argument each refusal of the shared publish path is about. */
+const REFUSED_ARGUMENT: Record<string, string> = {
+  callback_url_refused: '/callback_url',
+  invalid_idempotency_key: '/idempotency_key',
+  idempotency_key_reused: '/idempotency_key',
+  garment_unowned: '/record/slug',
+  garment_owned_by_another: '/record/slug',
+};
+
+/** A refusal of the shared publish path as a tool error, pointing at the argument it is about. */
 function refused(refusal: Refusal, pointer = ''): ToolOutcome {
-  const at = refusal.code === 'callback_url_refused' ? '/callback_url' : pointer;
+  const at = REFUSED_ARGUMENT[refusal.code] ?? pointer;
   return toolError(refusal.code, refusal.message, [{ pointer: at, message: refusal.message }]);
 }

@@ -202,6 +202,7 @@ export const PUBLISH: ToolDefinition = {
     `Follow the task with ${GET_GENERATION_TOOL} (it can wait up to ${LONG_POLL_CAP_SECONDS} s for the end), or pass callback_url: an https address that gets one signed POST`,
     `(event ${PUBLISH_EVENTS.complete} or ${PUBLISH_EVENTS.failed}, tool "${PUBLISH_TOOL}") whose data is exactly what ${GET_GENERATION_TOOL} returns.`,
     'A record sent as JSON text is published byte for byte (only its links are filled in); sent as an object, it is written as indented JSON.',
+    'To retry safely after a lost answer, send the same idempotency_key: within 24 hours the same call returns the first call\'s handle (replayed: true) instead of publishing twice.',
   ].join(' '),
   inputSchema: {
     type: 'object',
@@ -210,14 +211,16 @@ export const PUBLISH: ToolDefinition = {
     properties: {
       record: { type: ['object', 'string'], description: 'The record: a JSON object, or its JSON text.' },
       callback_url: { type: 'string', description: 'Optional: a public https address to POST the signed completion event to.' },
+      idempotency_key: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$', description: 'Optional: 1 to 255 visible ASCII characters (a UUID is a good choice), as the HTTP API\'s Idempotency-Key.' },
     },
   },
   outputSchema: {
     type: 'object',
-    required: ['handle', 'status_url'],
+    required: ['handle', 'status_url', 'replayed'],
     properties: {
       handle: { type: 'string', description: `The task's handle: pass it to ${GET_GENERATION_TOOL}.` },
       status_url: { type: 'string', description: 'Where the same task is polled over the HTTP API.' },
+      replayed: { type: 'boolean', description: 'True when an earlier call with the same idempotency_key made this task.' },
     },
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

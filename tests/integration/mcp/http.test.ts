@@ -103,8 +103,8 @@ describe('/mcp with an API key', () => {
     }
     const publish = toolNamed(tools, 'garments.publish');
     expect(publish.inputSchema.required).toEqual(['record']);
-    expect(Object.keys(publish.inputSchema.properties!)).toEqual(['record', 'callback_url']);
-    expect(publish.outputSchema!.required).toEqual(['handle', 'status_url']);
+    expect(Object.keys(publish.inputSchema.properties!)).toEqual(['record', 'callback_url', 'idempotency_key']);
+    expect(publish.outputSchema!.required).toEqual(['handle', 'status_url', 'replayed']);
     expect(publish.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const poll = toolNamed(tools, 'garments.get_generation');
     expect(poll.inputSchema.properties!.wait_seconds).toMatchObject({ type: 'number', minimum: 0, maximum: 50 });
@@ -213,6 +213,23 @@ describe('/mcp with an API key', () => {
     expect(fingerprint(recordsDir)).toEqual(recordsBefore);
   });
 
+  it('publishes once for a repeated idempotency_key, refuses the key for another record, and checks its form', async () => {
+    const key = `retry-${Date.now()}`;
+    const first = await callTool(client, 'garments.publish', { record: changedTee(), idempotency_key: key });
+    const { handle, replayed } = first.structuredContent as { handle: string; replayed: boolean };
+    expect(replayed).toBe(false);
+    // A client that lost the answer and calls again gets the same task, not a second publish.
+    expect((await callTool(client, 'garments.publish', { record: changedTee(), idempotency_key: key })).structuredContent).toEqual({ handle, status_url: `/api/generations/${handle}`, replayed: true });
+    const another = changedTee();
+    another.record_revision = '2026-11-24.2';
+    expect(toolErrorOf(await callTool(client, 'garments.publish', { record: another, idempotency_key: key }))).toMatchObject({
+      code: 'idempotency_key_reused',
+      message: expect.stringContaining(handle),
+      problems: [{ pointer: '/idempotency_key' }],
+    });
+    expect(toolErrorOf(await callTool(client, 'garments.publish', { record: changedTee(), idempotency_key: 'has space' }))).toMatchObject({ code: 'invalid_argument', problems: [{ pointer: '/idempotency_key' }] });
+  });
+
   it('answers an unknown handle, another organization\'s handle and a wait out of range with a tool error', async () => {
     const unknown = toolErrorOf(await callTool(client, 'garments.get_generation', { handle: '6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b' }));
     expect(unknown).toMatchObject({ code: 'not_found', problems: [{ pointer: '/handle' }] });
@@ -220,7 +237,7 @@ describe('/mcp with an API key', () => {
     const published = await callTool(client, 'garments.publish', { record: changedTee() });
     const { handle } = published.structuredContent as { handle: string };
     // Acme's garment: another organization may not publish it, and is not told whose it is.
-    expect(toolErrorOf(await callTool(otherClient, 'garments.publish', { record: changedTee() }))).toMatchObject({ code: 'garment_owned_by_another', message: expect.not.stringContaining('Acme') });
+    expect(toolErrorOf(await callTool(otherClient, 'garments.publish', { record: changedTee() }))).toMatchObject({ code: 'garment_owned_by_another', message: expect.not.stringContaining('Acme'), problems: [{ pointer: '/record/slug' }] });
     const foreign = toolErrorOf(await callTool(otherClient, 'garments.get_generation', { handle }));
     // Exactly what an unknown handle gets: the other organization learns nothing.
     expect(foreign).toEqual({ ...unknown, message: unknown.message.replace('6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', handle), problems: [{ pointer: '/handle', message: unknown.problems[0]!.message.replace('6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', handle) }] });
