@@ -3,7 +3,7 @@ import { SCHEMA_VERSION, type Links } from '../record/types.ts';
 import { isoDate, researchStatusLabel } from './format.ts';
 import { categoryPages } from './index-view.ts';
 import { linksFor } from './links.ts';
-import { escapeData } from './markdown.ts';
+import { escapeData } from './markdown-text.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
 import { absoluteUrl, API_DOCS_PATH, garmentPath, MCP_DOCS_PATH, otherProjection, pagePath, SCHEMA_PATH, SITEMAP_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';

@@ -545,36 +545,6 @@ function fill(text: string, values: StringValues): string {
  */
 const templates = new Map<string, string[]>();
 
-/** The section keys of each projection's page, in the specification's order (2.10.1, 2.10.2). */
-export const SECTION_ORDER = {
-  svc: [
-    'overview',
-    'when_it_fits',
-    'fit_and_sizing',
-    'fabric_and_colors',
-    'decoration',
-    'standard_pricing',
-    'customer_evidence',
-    'tradeoffs',
-    'alternatives',
-    'sample_before_launch',
-    'technical_handoff',
-  ],
-  tech: [
-    'overview',
-    'construction_and_materials',
-    'sizes_and_measurements',
-    'connected_assets',
-    'patterns_and_grading',
-    'decoration_geometry',
-    'avatar_and_simulation',
-    'customization_and_lineage',
-    'manufacturing',
-    'validation_and_rights',
-    'commerce_handoff',
-  ],
-} as const satisfies Record<Projection, readonly string[]>;
-
 /**
  * The human heading of a page section; unknown keys are turned into words.
  * @example sectionHeading('svc', 'fit_and_sizing') → 'Fit and sizing'
