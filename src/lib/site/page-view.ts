@@ -7,6 +7,7 @@ import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, it
 import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
+import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
 import { claimsByData, targetPath } from './claim-targets.ts';
 import { comparisonViews, type ComparisonViews } from './comparison-view.ts';
@@ -68,10 +69,8 @@ export interface ClaimView {
   anchor: string;
   /** What the claim is about, in words, from its targets: `Drawcord`, `Body jersey: weight (g/m²)`. */
   subject: string;
-  /** The value with its unit, formatted. */
+  /** The value with its unit (the claim's `unit`), formatted. */
   value: string;
-  /** A unit still to show after `value`: always null, since `value` carries it (kept for the Markdown twin). */
-  unit: null;
   scope: string;
   kindLabel: string;
   verification: Claim['verification'];
@@ -354,7 +353,6 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       anchor: claimAnchor(claim.id),
       subject: subjectOf(claim.targets, record, nameOf),
       value: formatValue(claim.value, claim.unit),
-      unit: null,
       scope: claim.scope,
       kindLabel: enumLabel('claim_kind', claim.kind),
       verification: claim.verification,
@@ -564,16 +562,13 @@ function sourceTitle(source: Source): string {
   return firstPresent(source.title, source.publisher) ?? t('source.untitled', { id: source.id });
 }
 
-/** An image's view: its address only when http(s), and alt text naming garment, kind, view and colour. */
+/** An image's view: its address only when http(s), and its alt text (imageAlt). */
 export function imageView(image: GarmentRecord['images'][number], title: string): ImageView {
-  const kind = enumLabel('image_kind', image.kind);
-  const view = enumLabel('image_view', image.view);
-  const values = { title, kind: kind.toLowerCase(), view: view.toLowerCase(), color: image.color_name ?? '' };
   return {
     src: webUrl(image.url),
-    alt: t(image.color_name ? 'image.altColor' : 'image.alt', values),
-    kind,
-    view,
+    alt: imageAlt(image, title),
+    kind: enumLabel('image_kind', image.kind),
+    view: enumLabel('image_view', image.view),
     color: image.color_name,
   };
 }
