@@ -309,6 +309,12 @@ export const STRINGS = {
   'data.table': '{heading}, table',
   'data.none': 'None recorded.',
 
+  'duration.seconds.one': '{count} second',
+  'duration.seconds.many': '{count} seconds',
+  'duration.minutes.one': '{count} minute',
+  'duration.minutes.many': '{count} minutes',
+  'duration.hours.one': '{count} hour',
+  'duration.hours.many': '{count} hours',
   'value.notStated': 'Not stated',
   'value.yes': 'Yes',
   'value.no': 'No',
