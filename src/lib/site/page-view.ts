@@ -219,10 +219,10 @@ export interface CatalogView {
 const GAP_PRIORITIES = ['blocking', 'important', 'future'] as const;
 
 /**
- * Builds the view of a record page: claims numbered in order of first citation in the record's
- * reading order (readingOrder: title, headline, summary, description, sections, selection summary, FAQ), each text block
- * anchored, every claim with backlinks to the blocks citing it, targets resolved to anchors,
- * empty sections and collections left out.
+ * Builds the view of a record page: claims numbered in order of first citation as the text is read
+ * (readingOrder: title, headline, summary, description, sections, selection summary, FAQ), each
+ * text block anchored, every claim with backlinks to the blocks citing it, targets resolved to
+ * anchors, empty sections and collections left out.
  */
 export function pageView(record: GarmentRecord, options: { otherProjectionExists: boolean }): PageView {
   const claimsById = new Map<string, Claim>();
