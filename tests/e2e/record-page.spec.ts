@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { GarmentRecord, TextBlock } from '../../src/lib/record/types.ts';
-import { SECTION_ORDER, sectionHeading } from '../../src/lib/site/strings.ts';
+import { SECTION_ORDER } from '../../src/lib/record/reading-order.ts';
+import { sectionHeading } from '../../src/lib/site/strings.ts';
 import { expect, test } from './fixtures.ts';
 import { sampleRecords } from './site.ts';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { textBlocksOf, validateRecord, type GarmentRecord, type Links } from '../../src/lib/record/index.ts';
+import { readingOrder, validateRecord, type GarmentRecord, type Links } from '../../src/lib/record/index.ts';
 import { serveStaticFiles } from '../../src/lib/serve/static-files.ts';
 import { linksFor } from '../../src/lib/site/links.ts';
 import { footnoteLabels } from '../../src/lib/site/markdown.ts';
@@ -72,7 +72,7 @@ describe.each(samples.map(({ file, record }) => [file, record] as const))('%s', 
     expect(frontMatter.links).toEqual(expectedLinks(record));
     expect(frontMatter).toMatchObject({ schema_version: record.schema_version, slug: record.slug, projection: record.projection, record_revision: record.record_revision });
     const texts = [...nodesOf(tree, 'paragraph'), ...nodesOf(tree, 'heading')].map(textOf);
-    for (const [pointer, block] of textBlocksOf(record)) expect(texts.some((t) => t.includes(pageText(block.text))), pointer).toBe(true);
+    for (const { pointer, block } of readingOrder(record)) expect(texts.some((t) => t.includes(pageText(block.text))), pointer).toBe(true);
     const definitions = new Set(nodesOf(tree, 'footnoteDefinition').map((d) => d.identifier));
     for (const label of footnoteLabels(record.claims.map((c) => c.id)).values()) expect(definitions.has(label.toLowerCase()), label).toBe(true);
     expect(nodesOf(tree, 'html')).toEqual([]);

@@ -1,5 +1,6 @@
 import { pointerToken, type Problem } from './problem.ts';
-import type { GarmentRecord, TextBlock } from './types.ts';
+import type { GarmentRecord } from './types.ts';
+import { readingOrder } from './reading-order.ts';
 import { referencedCollection } from './references.ts';
 
 /** A record that passed the schema, with the file it came from. */
@@ -37,23 +38,6 @@ export function markdownMarks(text: string): number {
 
 const MARKDOWN_MARK = /[*_~`[\]]/g;
 
-/** Every text block of a record's page and selection summary, with its JSON pointer. */
-export function textBlocksOf(record: GarmentRecord): [string, TextBlock][] {
-  const blocks: [string, TextBlock][] = [];
-  const { page, selection_summary } = record;
-  for (const key of ['title', 'description', 'headline', 'summary'] as const) {
-    const block = page[key];
-    if (block) blocks.push([`/page/${key}`, block]);
-  }
-  for (const [section, sectionBlocks] of Object.entries(page.sections) as [string, TextBlock[]][]) {
-    sectionBlocks.forEach((block, i) => blocks.push([`/page/sections/${section}/${i}`, block]));
-  }
-  page.faq.forEach((entry, i) => blocks.push([`/page/faq/${i}/answer`, entry.answer]));
-  selection_summary.suitable_for.forEach((block, i) => blocks.push([`/selection_summary/suitable_for/${i}`, block]));
-  selection_summary.tradeoffs.forEach((block, i) => blocks.push([`/selection_summary/tradeoffs/${i}`, block]));
-  return blocks;
-}
-
 /** File systems allow names of 255 bytes; a slug is ASCII, and `<slug>.tech.json` is the longest name made of it. */
 const MAX_SLUG_LENGTH = 255 - '.tech.json'.length;
 
@@ -76,7 +60,7 @@ export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
     if (!claimIds.has(id)) report('error', pointer, `names claim "${id}", which is not in claims${suggest(id, claimIds)}`);
   };
 
-  for (const [pointer, block] of textBlocksOf(record)) {
+  for (const { pointer, block } of readingOrder(record)) {
     block.claim_ids.forEach((id, i) => needClaim(`${pointer}/claim_ids/${i}`, id));
     if (block.text.length > MARKDOWN_MAX_LENGTH) {
       report('warning', `${pointer}/text`, `is ${block.text.length} characters long, so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_LENGTH}`);

@@ -1,9 +1,9 @@
-import type { GarmentRecord } from '../record/types.ts';
+import type { GarmentRecord, Projection } from '../record/types.ts';
 import { enumLabel, formatMoney, formatNumber, isoDate, researchStatusLabel } from '../site/format.ts';
 import { commerceFacts, fabricFacts } from '../site/key-facts.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 import { projectionLabel, t } from '../site/strings.ts';
-import { GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchFilter, type SearchSort } from './search-keys.ts';
+import { FILTER_READERS, GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchFilter, type SearchSort } from './search-keys.ts';
 
 /** What one record page adds to its garment's search result; every value is plain text. */
 export interface SearchMeta {
@@ -37,35 +37,25 @@ export interface SearchFields {
 const MAX_FILTER_VALUE = 80;
 
 /**
- * The search fields of a record page, from its site entry (title, image, identity) and the full record
- * (decoration methods, materials, colours, sizes); searchRecord adds them to the page's text.
+ * The search fields of a record page: its filter values, read from the record by each filter's reader
+ * (search-keys.ts), codes in words; its result metadata and sort keys from its site entry and record.
+ * searchRecord adds them to the page's text.
  */
 export function searchFields(entry: SiteEntry, record: GarmentRecord): SearchFields {
-  const { data } = record;
-  const materials = data.material_profiles;
-  const decoration = record.projection === 'svc'
-    ? record.data.decoration_methods.filter((m) => m.method !== null && m.supported !== false).map((m) => enumLabel('decoration_method', m.method))
-    : [];
-  const raw: Record<SearchFilter, (string | null | undefined)[]> = {
-    projection: [projectionLabel(entry.projection)],
-    category: [entry.category],
-    brand: [entry.brand],
-    manufacturer: [entry.manufacturer],
-    status: [researchStatusLabel(entry.researchStatus)],
-    decoration,
-    fabric: materials.map((m) => m.knit_or_weave?.toLocaleLowerCase('en')),
-    construction: materials.map((m) => m.fabric_construction?.toLocaleLowerCase('en')),
-    fibre: materials.flatMap((m) => m.fiber_names ?? []).map((f) => f.toLocaleLowerCase('en')),
-    colour: data.colors.map((c) => c.manufacturer_name),
-    size: data.size_ranges.flatMap((s) => s.labels ?? []),
-  };
   const filters: SearchFields['filters'] = {};
   for (const key of SEARCH_FILTERS) {
-    const values = distinctValues(raw[key]);
-    if (values.length > 0) filters[key] = values;
+    const { values, words } = FILTER_READERS[key];
+    const distinct = distinctValues(values(record).map((value) => (words && value ? inWords(words, value) : value)));
+    if (distinct.length > 0) filters[key] = distinct;
   }
-
   return { filters, meta: searchMeta(entry, record), sort: searchSort(entry) };
+}
+
+/** A code of a record in words, by the kind of words a filter reader names (search-keys.ts). */
+function inWords(words: string, code: string): string {
+  if (words === 'projection') return projectionLabel(code as Projection);
+  if (words === 'research_status') return researchStatusLabel(code);
+  return enumLabel(words, code);
 }
 
 /** A record page's result metadata: title, status and image from its site entry, the key facts a shopper or an engineer looks for first from its data. */

@@ -1,4 +1,4 @@
-import { projectionLabel, t } from '../site/strings.ts';
+import { humanize, lookup, projectionLabel, t } from '../site/strings.ts';
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 
 /**
@@ -35,7 +35,8 @@ export interface SearchMessages {
 /** The search script's messages, from the strings module; placeholders without a value stay in place. */
 export function searchMessages(): SearchMessages {
   return {
-    filters: Object.fromEntries(SEARCH_FILTERS.map((key) => [key, t(`search.filter.${key}`)])) as Record<SearchFilter, string>,
+    // A filter without a name in strings.ts yet is named by its key in words.
+    filters: Object.fromEntries(SEARCH_FILTERS.map((key) => [key, lookup(`search.filter.${key}`) ?? humanize(key)])) as Record<SearchFilter, string>,
     prompt: t('search.prompt'),
     loading: t('search.loading'),
     results: { one: t('search.results.one'), many: t('search.results.many') },

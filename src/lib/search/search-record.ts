@@ -1,6 +1,6 @@
-import type { GarmentRecord, Projection, TextBlock } from '../record/types.ts';
+import { readingOrder } from '../record/reading-order.ts';
+import type { GarmentRecord, Projection } from '../record/types.ts';
 import type { SiteEntry } from '../site/site-index.ts';
-import { SECTION_ORDER } from '../site/strings.ts';
 import { plainText } from '../site/text.ts';
 import { garmentPath, pagePath } from '../site/urls.ts';
 import { distinctValues, garmentMeta, searchFields, type SearchMeta } from './search-fields.ts';
@@ -94,18 +94,18 @@ export function reindexedPage(url: string, page: IndexedPage): GarmentPage {
 /** Pagefind reads a word starting `___PAGEFIND_` (or `___END_PAGEFIND_`) in content as an instruction; record text gives none. */
 const PAGEFIND_SENTINEL = /(^|\s)_+(?=(?:END_)?PAGEFIND_)/g;
 
-/** The reading text of a record page, sentence by sentence: every piece ends as a sentence so excerpts read as text; empty and repeated pieces dropped. */
+/**
+ * The reading text of a record page, sentence by sentence, its blocks in reading order (readingOrder)
+ * with the selection summary's limitations after its lists and each question before its answer:
+ * every piece ends as a sentence so excerpts read as text; empty and repeated pieces dropped.
+ */
 function readingText(entry: SiteEntry, record: GarmentRecord): string[] {
-  const { page, selection_summary: selection } = record;
-  const blocks = (list: readonly (TextBlock | null | undefined)[]) => list.map((block) => (block ? plainText(block.text) : null));
-  const sections = page.sections as unknown as Record<string, TextBlock[] | undefined>;
+  const blocks = readingOrder(record).filter(({ part }) => part !== 'title');
   const pieces = [
     entry.title,
-    ...blocks([page.headline, page.summary, page.description]),
-    ...SECTION_ORDER[record.projection].flatMap((key) => blocks(sections[key] ?? [])),
-    ...blocks([...selection.suitable_for, ...selection.tradeoffs]),
-    selection.limitations,
-    ...page.faq.flatMap((entry) => [entry.question, ...blocks([entry.answer])]),
+    ...blocks.filter(({ part }) => part !== 'faq').map(({ block }) => plainText(block.text)),
+    record.selection_summary.limitations,
+    ...blocks.filter(({ part }) => part === 'faq').flatMap(({ block, position }) => [record.page.faq[position]!.question, plainText(block.text)]),
   ];
   return [...new Set(pieces.map(sentence).filter((text) => text !== ''))];
 }

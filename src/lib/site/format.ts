@@ -1,4 +1,4 @@
-import { humanize, lookup, t } from './strings.ts';
+import { humanize, lookup, t, tCount } from './strings.ts';
 
 const LOCALE = 'en-US';
 
@@ -68,6 +68,16 @@ function isCurrencyCode(code: string): boolean {
 
 function currencyDigits(code: string): number {
   return new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/**
+ * A duration in words, in the largest unit that says it exactly.
+ * @example formatDuration(60_000) → '1 minute'; formatDuration(7_200_000) → '2 hours'; formatDuration(90_000) → '90 seconds'
+ */
+export function formatDuration(ms: number): string {
+  if (ms % 3_600_000 === 0) return tCount('duration.hours', ms / 3_600_000);
+  if (ms % 60_000 === 0) return tCount('duration.minutes', ms / 60_000);
+  return tCount('duration.seconds', Math.round(ms / 1000));
 }
 
 /**

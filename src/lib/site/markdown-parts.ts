@@ -170,7 +170,7 @@ export function claimsMarkdown({ view, ref, none }: Twin, label: string): Block[
           view.claims.map((claim) => [
             `${escapeData(claim.id)} ${ref(claim.id)}`,
             escapeData(claim.subject),
-            escapeData(claimValue(claim)),
+            escapeData(claim.value),
             escapeData(claim.verificationLabel),
           ]),
         )
@@ -221,11 +221,7 @@ function collectionMarkdown(collection: CollectionView, linkRefs: (links: ClaimL
   ];
 }
 
-function claimValue(claim: ClaimView): string {
-  return claim.unit ? `${claim.value} ${claim.unit}` : claim.value;
-}
-
-/** A claim's footnote definition: value, unit, scope, kind, verification, then each source reference. */
+/** A claim's footnote definition: value with its unit, scope, kind, verification, then each source reference. */
 export function claimFootnote(claim: ClaimView, label: string, ref: (id: string) => string): string {
   const details = [
     [t('claim.scope'), escapeData(claim.scope)],
@@ -237,7 +233,7 @@ export function claimFootnote(claim: ClaimView, label: string, ref: (id: string)
     [t('claim.checked'), claim.checkedAt && escapeData(claim.checkedAt)],
     [t('claim.checkNote'), claim.checkNote && escapeData(claim.checkNote)],
   ].filter(([, value]) => value);
-  const head = `[^${label}]: **${escapeData(claim.id)}**: ${escapeData(claim.subject)}: ${escapeData(claimValue(claim))}. ${details.map(([name, value]) => `${name}: ${value}`).join('. ')}.`;
+  const head = `[^${label}]: **${escapeData(claim.id)}**: ${escapeData(claim.subject)}: ${escapeData(claim.value)}. ${details.map(([name, value]) => `${name}: ${value}`).join('. ')}.`;
   if (claim.references.length === 0) return head;
   const references = claim.references.map((reference) => {
     const source = reference.url ? `[${escapeData(reference.sourceTitle)}](${linkDestination(reference.url)})` : withoutBlockStart(escapeData(reference.sourceTitle));

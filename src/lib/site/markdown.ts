@@ -1,12 +1,11 @@
 import type { GarmentRecord, Links, TextBlock } from '../record/types.ts';
+import { readingOrder } from '../record/reading-order.ts';
 import { unicodeEscape } from '../unicode.ts';
 import { claimFootnote, type Twin } from './markdown-parts.ts';
 import { codeSpan, escapeData, facts, indented, inlineMarkdown, oneLine, textBlockLines, withKind, withRefs, type Block } from './markdown-text.ts';
 import { pageParts } from './page-parts.ts';
 import { pageView, type ClaimLink, type PageView } from './page-view.ts';
 import { t } from './strings.ts';
-
-export { escapeData, textBlockLines } from './markdown-text.ts';
 
 /**
  * The Markdown twin of a record: YAML front matter, the title and the record's facts, then every
@@ -45,7 +44,7 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
   const title = page.title?.text.trim() ? oneLine(inlineMarkdown(page.title.text, base)) : escapeData(view.title);
   out.push(`# ${title}${page.title ? ` ${refs(page.title.claim_ids)}` : ''}`);
   // Every text block appears, even a description the page leaves out for repeating the headline.
-  for (const block of [page.headline, page.summary, page.description]) if (block) out.push(twin.paragraph(block));
+  for (const { block, part } of readingOrder(record)) if (part === 'headline' || part === 'summary' || part === 'description') out.push(twin.paragraph(block));
   const { research } = view;
   out.push(
     facts([

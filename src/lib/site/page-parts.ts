@@ -5,7 +5,8 @@ import type { Block } from './markdown-text.ts';
 import { sectionAnchor } from './anchors.ts';
 import type { PageView, SectionView } from './page-view.ts';
 import * as pageHtml from './record-parts.ts';
-import { SECTION_ORDER, sectionHeading, t } from './strings.ts';
+import { SECTION_ORDER } from '../record/reading-order.ts';
+import { sectionHeading, t } from './strings.ts';
 
 /** Where a part sits: in the page's header, in the reading text, or in the evidence after it. */
 export type PartPlace = 'header' | 'reading' | 'evidence';

@@ -1,11 +1,13 @@
+import { readingOrder, type ReadingBlock } from '../record/reading-order.ts';
 import type { Claim, GarmentRecord, TextBlock } from '../record/types.ts';
 import {
   claimAnchor, collectionAnchor, conflictAnchor, decisionAnchor, distinctAnchors, gapAnchor, itemAnchor, sectionAnchor, sourceAnchor, textBlockAnchor,
 } from './anchors.ts';
 import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView } from './data-view.ts';
 import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
-import { projectionLabel, SECTION_ORDER, sectionHeading, t, tCount } from './strings.ts';
+import { projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
+import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
 import { claimsByData, targetPath } from './claim-targets.ts';
 import { comparisonViews, type ComparisonViews } from './comparison-view.ts';
@@ -67,10 +69,8 @@ export interface ClaimView {
   anchor: string;
   /** What the claim is about, in words, from its targets: `Drawcord`, `Body jersey: weight (g/m²)`. */
   subject: string;
-  /** The value with its unit, formatted. */
+  /** The value with its unit (the claim's `unit`), formatted. */
   value: string;
-  /** A unit still to show after `value`: always null, since `value` carries it (kept for the Markdown twin). */
-  unit: null;
   scope: string;
   kindLabel: string;
   verification: Claim['verification'];
@@ -219,10 +219,10 @@ export interface CatalogView {
 const GAP_PRIORITIES = ['blocking', 'important', 'future'] as const;
 
 /**
- * Builds the view of a record page: claims numbered in order of first citation (reading order:
- * title, headline, summary, description, sections, selection summary, FAQ), each text block
- * anchored, every claim with backlinks to the blocks citing it, targets resolved to anchors,
- * empty sections and collections left out.
+ * Builds the view of a record page: claims numbered in order of first citation as the text is read
+ * (readingOrder: title, headline, summary, description, sections, selection summary, FAQ), each
+ * text block anchored, every claim with backlinks to the blocks citing it, targets resolved to
+ * anchors, empty sections and collections left out.
  */
 export function pageView(record: GarmentRecord, options: { otherProjectionExists: boolean }): PageView {
   const claimsById = new Map<string, Claim>();
@@ -248,40 +248,63 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     for (const { id } of citations) append(citedBy, id, { href: `#${anchor}`, place });
     return { anchor, kind: block.kind, kindLabel: t(`textBlock.${block.kind}`), html: renderInline(block.text), citations, place };
   };
-  const placed = (heading: string, index: number, count: number) =>
-    count > 1 ? t('place.paragraph', { place: heading, number: index + 1 }) : heading;
+  // A block of a list of several is placed by its number in it: "Overview, paragraph 2".
+  const placed = (heading: string, { position, count }: ReadingBlock) =>
+    count > 1 ? t('place.paragraph', { place: heading, number: position + 1 }) : heading;
 
   const { page } = record;
   // Only text blocks carry Markdown; identity and catalog names are plain data.
   const title = recordTitle(record);
-  // The title is the h1 (not a paragraph): its claims link back to the heading.
-  const titleCitations = page.title ? claimLinks([...new Set(page.title.claim_ids)]) : [];
-  for (const { id } of titleCitations) citedBy.set(id, [{ href: '#title', place: t('place.title') }]);
   // A description that repeats the headline or summary is not shown again; its claims back that block.
   const descriptionText = page.description && plainText(page.description.text).trim();
   const repeated = [page.headline, page.summary].find((b) => b && plainText(b.text).trim() === descriptionText);
   const backed = (b: TextBlock) => (b === repeated ? { ...b, claim_ids: [...b.claim_ids, ...page.description!.claim_ids] } : b);
-  const headline = page.headline ? blockView(backed(page.headline), t('place.headline')) : null;
-  const summary = page.summary ? blockView(backed(page.summary), t('place.summary')) : null;
-  const description = page.description && !repeated ? blockView(page.description, t('place.description')) : null;
 
-  const sectionBlocks = page.sections as unknown as Record<string, TextBlock[]>;
-  const sections: SectionView[] = SECTION_ORDER[record.projection]
-    .filter((key) => (sectionBlocks[key] ?? []).length > 0)
-    .map((key) => {
-      const heading = sectionHeading(record.projection, key);
-      const blocks = sectionBlocks[key]!;
-      return { key, anchor: sectionAnchor(key), heading, blocks: blocks.map((b, i) => blockView(b, placed(heading, i, blocks.length))) };
-    });
-
+  // Claims are numbered, and blocks anchored, as the blocks are read.
+  let titleCitations: ClaimLink[] = [];
+  let headline: TextBlockView | null = null;
+  let summary: TextBlockView | null = null;
+  let description: TextBlockView | null = null;
+  const sections: SectionView[] = [];
+  const suitableFor: TextBlockView[] = [];
+  const tradeoffs: TextBlockView[] = [];
+  const faq: PageView['faq'] = [];
+  for (const read of readingOrder(record)) {
+    const { block, position } = read;
+    switch (read.part) {
+      case 'title':
+        // The title is the h1 (not a paragraph): its claims link back to the heading.
+        titleCitations = claimLinks([...new Set(block.claim_ids)]);
+        for (const { id } of titleCitations) append(citedBy, id, { href: '#title', place: t('place.title') });
+        break;
+      case 'headline':
+        headline = blockView(backed(block), t('place.headline'));
+        break;
+      case 'summary':
+        summary = blockView(backed(block), t('place.summary'));
+        break;
+      case 'description':
+        if (!repeated) description = blockView(block, t('place.description'));
+        break;
+      case 'section': {
+        const key = read.section!;
+        if (position === 0) sections.push({ key, anchor: sectionAnchor(key), heading: sectionHeading(record.projection, key), blocks: [] });
+        const section = sections.at(-1)!;
+        section.blocks.push(blockView(block, placed(section.heading, read)));
+        break;
+      }
+      case 'suitable_for':
+        suitableFor.push(blockView(block, placed(t('part.suitableFor'), read)));
+        break;
+      case 'tradeoffs':
+        tradeoffs.push(blockView(block, placed(t('part.tradeoffs'), read)));
+        break;
+      case 'faq':
+        faq.push({ anchor: `faq-${position + 1}`, question: page.faq[position]!.question, answer: blockView(block, t('place.faq', { number: position + 1 })) });
+        break;
+    }
+  }
   const { selection_summary: selection } = record;
-  const suitableFor = selection.suitable_for.map((b, i, all) => blockView(b, placed(t('part.suitableFor'), i, all.length)));
-  const tradeoffs = selection.tradeoffs.map((b, i, all) => blockView(b, placed(t('part.tradeoffs'), i, all.length)));
-  const faq = page.faq.map((entry, i) => ({
-    anchor: `faq-${i + 1}`,
-    question: entry.question,
-    answer: blockView(entry.answer, t('place.faq', { number: i + 1 })),
-  }));
 
   // Claims cited only by conflicts, decisions or other claims are numbered after those cited in text.
   for (const claim of record.claims) number(claim.id);
@@ -330,7 +353,6 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       anchor: claimAnchor(claim.id),
       subject: subjectOf(claim.targets, record, nameOf),
       value: formatValue(claim.value, claim.unit),
-      unit: null,
       scope: claim.scope,
       kindLabel: enumLabel('claim_kind', claim.kind),
       verification: claim.verification,
@@ -540,16 +562,13 @@ function sourceTitle(source: Source): string {
   return firstPresent(source.title, source.publisher) ?? t('source.untitled', { id: source.id });
 }
 
-/** An image's view: its address only when http(s), and alt text naming garment, kind, view and colour. */
+/** An image's view: its address only when http(s), and its alt text (imageAlt). */
 export function imageView(image: GarmentRecord['images'][number], title: string): ImageView {
-  const kind = enumLabel('image_kind', image.kind);
-  const view = enumLabel('image_view', image.view);
-  const values = { title, kind: kind.toLowerCase(), view: view.toLowerCase(), color: image.color_name ?? '' };
   return {
     src: webUrl(image.url),
-    alt: t(image.color_name ? 'image.altColor' : 'image.alt', values),
-    kind,
-    view,
+    alt: imageAlt(image, title),
+    kind: enumLabel('image_kind', image.kind),
+    view: enumLabel('image_view', image.view),
     color: image.color_name,
   };
 }

@@ -3,7 +3,7 @@ import { SCHEMA_VERSION, type Links } from '../record/types.ts';
 import { isoDate, researchStatusLabel } from './format.ts';
 import { categoryPages } from './index-view.ts';
 import { linksFor } from './links.ts';
-import { escapeData } from './markdown.ts';
+import { escapeData } from './markdown-text.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
 import { absoluteUrl, API_DOCS_PATH, garmentPath, MCP_DOCS_PATH, otherProjection, pagePath, SCHEMA_PATH, SITEMAP_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
@@ -72,28 +72,31 @@ export function llmsTxt(index: SiteIndex, site: string | URL): string {
   const item = (name: string, href: string, notes: string) => `- [${escapeData(name)}](${href}): ${escapeData(notes)}`;
   const records = index.entries.map((entry) => {
     const links = entryLinks(index.garments.get(entry.slug)!, entry, site);
+    const projection = projectionLabel(entry.projection);
     const notes = [
-      `${projectionLabel(entry.projection)} research record`,
+      t('llms.record.kind', { projection }),
       [entry.brand, entry.category].filter(Boolean).join(', '),
-      `research ${researchStatusLabel(entry.researchStatus).toLowerCase()}`,
-      `revision ${entry.recordRevision}`,
+      t('llms.record.status', { status: researchStatusLabel(entry.researchStatus).toLowerCase() }),
+      t('llms.record.revision', { revision: entry.recordRevision }),
       entry.description,
     ].filter(Boolean).join('; ');
-    return item(`${entry.title} (${projectionLabel(entry.projection)})`, links.markdown!, notes);
+    return item(t('llms.record.name', { title: entry.title, projection }), links.markdown!, notes);
   });
+  const doc = (key: 'api' | 'webhooks' | 'mcp' | 'schema' | 'records', href: string) =>
+    item(t(`llms.docs.${key}`, { schema: SCHEMA_VERSION }), url(href), t(`llms.docs.${key}.notes`));
   return [
     `# ${t('site.name')}`,
-    `> ${t('site.tagline')} Each garment has research records (schema ${SCHEMA_VERSION}) in one or two projections: commerce (\`svc\`) and technical (\`tech\`). Every record is published as an HTML page, as JSON and as Markdown.`,
-    `Prices in the records are timestamped observations, not quotes. Statements cite claims; each claim names its sources and how it was verified. The Markdown twins carry claims as footnotes.`,
-    `## Records`,
+    `> ${t('llms.summary', { tagline: t('site.tagline'), schema: SCHEMA_VERSION })}`,
+    t('llms.about'),
+    `## ${t('llms.records')}`,
     records.length ? records.join('\n') : t('index.empty'),
-    `## Docs`,
+    `## ${t('llms.docs')}`,
     [
-      item('API and mirroring', url(API_DOCS_PATH), 'what each URL holds, the record schema, links, records.json, and how to mirror the site'),
-      item('Completion webhooks', url(WEBHOOK_DOCS_PATH), 'the publish API, signed completion callbacks, verification and retries'),
-      item('MCP tools and resources', url(MCP_DOCS_PATH), 'search, read, list and publish records from an MCP client: the tools, their schemas, the resources'),
-      item(`JSON Schema ${SCHEMA_VERSION}`, url(SCHEMA_PATH), 'the schema every record validates against (draft 2020-12)'),
-      item('Records index', url('/records.json'), 'every published record with its links, as JSON'),
+      doc('api', API_DOCS_PATH),
+      doc('webhooks', WEBHOOK_DOCS_PATH),
+      doc('mcp', MCP_DOCS_PATH),
+      doc('schema', SCHEMA_PATH),
+      doc('records', '/records.json'),
     ].join('\n'),
   ].join('\n\n').concat('\n');
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { recordFromBytes, type GarmentRecord, type Projection } from '../record/index.ts';
+import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
 import { plainText, webUrl } from './text.ts';
 
@@ -56,7 +57,7 @@ export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
     researchStatus: record.research.status,
     recordRevision: record.record_revision,
     publishedAt: record.published_at,
-    image: image ? { url: image.url, alt: `${title}, ${image.kind} ${image.view} view${image.color_name ? `, ${image.color_name}` : ''}` } : null,
+    image: image ? { url: image.url, alt: imageAlt(image, title) } : null,
   };
 }
 

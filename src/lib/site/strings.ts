@@ -10,6 +10,25 @@ export const STRINGS = {
   'site.footer': 'Research snapshots: prices are timestamped observations, not quotes. The absence of an asset does not prove that none exists.',
   'site.docs': 'API documentation',
 
+  'llms.summary': '{tagline} Each garment has research records (schema {schema}) in one or two projections: commerce (`svc`) and technical (`tech`). Every record is published as an HTML page, as JSON and as Markdown.',
+  'llms.about': 'Prices in the records are timestamped observations, not quotes. Statements cite claims; each claim names its sources and how it was verified. The Markdown twins carry claims as footnotes.',
+  'llms.records': 'Records',
+  'llms.record.name': '{title} ({projection})',
+  'llms.record.kind': '{projection} research record',
+  'llms.record.status': 'research {status}',
+  'llms.record.revision': 'revision {revision}',
+  'llms.docs': 'Docs',
+  'llms.docs.api': 'API and mirroring',
+  'llms.docs.api.notes': 'what each URL holds, the record schema, links, records.json, and how to mirror the site',
+  'llms.docs.webhooks': 'Completion webhooks',
+  'llms.docs.webhooks.notes': 'the publish API, signed completion callbacks, verification and retries',
+  'llms.docs.mcp': 'MCP tools and resources',
+  'llms.docs.mcp.notes': 'search, read, list and publish records from an MCP client: the tools, their schemas, the resources',
+  'llms.docs.schema': 'JSON Schema {schema}',
+  'llms.docs.schema.notes': 'the schema every record validates against (draft 2020-12)',
+  'llms.docs.records': 'Records index',
+  'llms.docs.records.notes': 'every published record with its links, as JSON',
+
   'nav.skip': 'Skip to content',
   'nav.home': 'All garments',
   'nav.search': 'Search',
@@ -290,6 +309,12 @@ export const STRINGS = {
   'data.table': '{heading}, table',
   'data.none': 'None recorded.',
 
+  'duration.seconds.one': '{count} second',
+  'duration.seconds.many': '{count} seconds',
+  'duration.minutes.one': '{count} minute',
+  'duration.minutes.many': '{count} minutes',
+  'duration.hours.one': '{count} hour',
+  'duration.hours.many': '{count} hours',
   'value.notStated': 'Not stated',
   'value.yes': 'Yes',
   'value.no': 'No',
@@ -544,36 +569,6 @@ function fill(text: string, values: StringValues): string {
  * @example 'Read the {projection} page' → ['Read the ', 'projection', ' page']
  */
 const templates = new Map<string, string[]>();
-
-/** The section keys of each projection's page, in the specification's order (2.10.1, 2.10.2). */
-export const SECTION_ORDER = {
-  svc: [
-    'overview',
-    'when_it_fits',
-    'fit_and_sizing',
-    'fabric_and_colors',
-    'decoration',
-    'standard_pricing',
-    'customer_evidence',
-    'tradeoffs',
-    'alternatives',
-    'sample_before_launch',
-    'technical_handoff',
-  ],
-  tech: [
-    'overview',
-    'construction_and_materials',
-    'sizes_and_measurements',
-    'connected_assets',
-    'patterns_and_grading',
-    'decoration_geometry',
-    'avatar_and_simulation',
-    'customization_and_lineage',
-    'manufacturing',
-    'validation_and_rights',
-    'commerce_handoff',
-  ],
-} as const satisfies Record<Projection, readonly string[]>;
 
 /**
  * The human heading of a page section; unknown keys are turned into words.

@@ -1,5 +1,8 @@
-/** Delay before each attempt, by attempt number minus one: immediate, 1 min, 5 min, 30 min, 2 h (spec section 8). */
-const RETRY_DELAYS_MS: readonly number[] = [0, 60_000, 300_000, 1_800_000, 7_200_000];
+/**
+ * Delay before each attempt, by attempt number minus one (spec section 8): the one list of retry
+ * delays; the outbox, the attempt limit and /docs/webhooks/ all read it.
+ */
+export const RETRY_DELAYS_MS: readonly number[] = [0, 60_000, 300_000, 1_800_000, 7_200_000];
 
 /** Attempts an event gets before the service gives up (spec section 8). */
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length;

@@ -3,54 +3,40 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examplesOf } from '../../support/docs-examples.ts';
 import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
 import { node, runCli } from '../../support/run.ts';
-import { eventually, fingerprint, makeCertificate, startReceiver, UUID, type Receiver } from '../publish/support.ts';
+import { eventually, fingerprint, serviceWorkspace, startReceiver, UUID, type Organization, type Receiver } from '../publish/support.ts';
 import { callTool, httpClient, textOf, toolErrorOf } from './support.ts';
 
 const SITE = 'https://garments.example/';
 const SLUG = 'ridgeline-rk6210-heavyweight-tee';
 
-let work: string;
 let recordsDir: string;
 let outDir: string;
 let dataDir: string;
 let receiver: Receiver;
 let serve: { url: string; child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> };
-let acme: { organization_id: string; api_key: string };
-let other: { organization_id: string; api_key: string };
-let secret: string;
+let acme: Organization;
+let other: Organization;
 let client: Client;
 let otherClient: Client;
 let anonymous: Client;
 
-function admin(...args: string[]) {
-  const result = runCli('admin.ts', [...args, '--data', dataDir, '--json']);
-  expect(result.status, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
-}
-
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'mcp-http-'));
-  recordsDir = path.join(work, 'records');
-  outDir = path.join(work, 'out');
-  dataDir = path.join(work, 'data');
-  cpSync(path.join(projectRoot, 'records'), recordsDir, { recursive: true });
+  const workspace = await serviceWorkspace('mcp-http-', ['Acme', 'Other']);
+  ({ recordsDir, outDir, dataDir } = workspace);
+  [acme, other] = workspace.organizations as [Organization, Organization];
+  const { certificate } = workspace;
   const built = runCli('build.ts', ['--records', recordsDir, '--out', outDir, '--site', SITE]);
   expect(built.status, built.stderr).toBe(0);
-  const certificate = makeCertificate(work);
-  acme = admin('org', 'create', '--name', 'Acme');
-  other = admin('org', 'create', '--name', 'Other');
   // The sample records were in the folder before the service: nobody's until the operator grants one.
-  admin('garment', 'grant', '--slug', SLUG, '--org', acme.organization_id);
-  secret = admin('secret', 'reveal', '--org', acme.organization_id).signing_secret;
-  receiver = await startReceiver(certificate, () => [secret]);
+  await workspace.admin('garment', 'grant', '--slug', SLUG, '--org', acme.id);
+  receiver = await startReceiver(certificate, () => [acme.secret]);
 
   const child = spawn(node, [
     path.join(projectRoot, 'src/cli/serve.ts'),
@@ -63,8 +49,8 @@ beforeAll(async () => {
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await eventually(() => /^listening on (http:\/\/\S+)/m.exec(output)?.[1], 20_000, `serve to listen; it printed:\n${output}`);
   serve = { url, child, output: () => output, exited };
-  client = await httpClient(url, acme.api_key);
-  otherClient = await httpClient(url, other.api_key);
+  client = await httpClient(url, acme.key);
+  otherClient = await httpClient(url, other.key);
   anonymous = await httpClient(url);
 }, 90_000);
 
@@ -146,11 +132,11 @@ describe('/mcp with an API key', () => {
       superseded_by: null,
     });
     // The HTTP API's poll answers the same bytes.
-    const httpPoll = await fetch(`${serve.url}${statusUrl}`, { headers: { Authorization: `Bearer ${acme.api_key}` } });
+    const httpPoll = await fetch(`${serve.url}${statusUrl}`, { headers: { Authorization: `Bearer ${acme.key}` } });
     expect(await httpPoll.text()).toBe(pollText);
 
     const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the completion event');
-    expect(delivery!.event).toMatchObject({ event: 'publish.completed', handle, tool: 'garments.publish', organizationId: acme.organization_id });
+    expect(delivery!.event).toMatchObject({ event: 'publish.completed', handle, tool: 'garments.publish', organizationId: acme.id });
     expect(delivery!.path).toBe('/hooks/mcp');
     const rawData = delivery!.rawBody.slice(delivery!.rawBody.indexOf('"data":') + '"data":'.length, -1);
     expect(rawData).toBe(pollText);
@@ -293,7 +279,7 @@ describe('/docs/mcp/', () => {
       writeFileSync(path.join(scratch, 'record.json'), JSON.stringify(record, null, 2).replace('zephyrweave cotton.', 'zephyrweave cotton, caf\\u00e9 ready.'));
       const { stdout } = await promisify(execFile)(node, ['mcp-example.mjs', 'record.json'], {
         cwd: scratch,
-        env: { ...process.env, GARMENT_PRESS_URL: serve.url, GARMENT_PRESS_KEY: acme.api_key },
+        env: { ...process.env, GARMENT_PRESS_URL: serve.url, GARMENT_PRESS_KEY: acme.key },
         timeout: 90_000,
       });
       expect(stdout).toContain('tools: garments.search, garments.get_record, garments.list, garments.publish, garments.get_generation\n');
@@ -326,7 +312,7 @@ describe('/mcp without a key, or with a wrong one', () => {
   });
 
   it('refuses a wrong key with 401 before any tool, rather than treating the caller as anonymous', async () => {
-    await expect(httpClient(serve.url, `${acme.api_key}x`)).rejects.toMatchObject({ code: 401, message: expect.stringContaining('invalid_api_key') });
+    await expect(httpClient(serve.url, `${acme.key}x`)).rejects.toMatchObject({ code: 401, message: expect.stringContaining('invalid_api_key') });
     const answer = await fetch(`${serve.url}/mcp`, { method: 'POST', headers: { Authorization: 'Bearer nope', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toContain('invalid_token');

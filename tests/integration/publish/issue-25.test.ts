@@ -2,20 +2,15 @@
 // builds, the admin CLI, and a real HTTPS receiver on loopback verifying every delivery. One
 // service is shared by the tests in order (each real build takes seconds). Each numbered defect
 // of the issue has its test, named after it, which fails on the code before the issue.
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPublishStore, startPublishService, type PublishService, type PublishStore } from '../../../src/lib/publish/index.ts';
 import { verifySignature } from '../../../src/lib/webhooks/index.ts';
 import { projectRoot } from '../../support/records.ts';
-import { node } from '../../support/run.ts';
-import { call, eventually, makeCertificate, sampleRecordAs, startReceiver, type Receiver } from './support.ts';
+import { call, eventually, sampleRecordAs, serviceWorkspace, startReceiver, type Organization, type Receiver, type ServiceWorkspace } from './support.ts';
 
 const SAMPLE = 'ridgeline-rk6210-heavyweight-tee';
-const execFileAsync = promisify(execFile);
 
 let work: string;
 let recordsDir: string;
@@ -24,26 +19,11 @@ let dataDir: string;
 let service: PublishService;
 let store: PublishStore;
 let receiver: Receiver;
-let orgA: { id: string; key: string; secret: string };
-let orgB: { id: string; key: string; secret: string };
+let orgA: Organization;
+let orgB: Organization;
+let admin: ServiceWorkspace['admin'];
+let adminRun: ServiceWorkspace['adminRun'];
 const logLines: string[] = [];
-
-/** Runs the admin CLI without blocking: the service runs in this process, and a blocked event loop would let its keep-alive sockets expire under a request. */
-async function adminRun(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(node, [path.join(projectRoot, 'src/cli/admin.ts'), ...args, '--data', dataDir], { cwd: projectRoot });
-    return { status: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { status: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
-}
-
-async function admin(...args: string[]) {
-  const result = await adminRun([...args, '--json']);
-  expect(result.status, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
-}
 
 async function publishAs(org: { key: string }, body: unknown, headers: Record<string, string> = {}) {
   return call(service.url, '/api/publish', { key: org.key, ...(typeof body === 'string' ? { rawBody: body, headers: { 'Content-Type': 'application/json', ...headers } } : { body, headers }) });
@@ -67,16 +47,10 @@ function twin(slug: string): string {
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'publish-issue-25-'));
-  recordsDir = path.join(work, 'records');
-  outDir = path.join(work, 'out');
-  dataDir = path.join(work, 'data');
-  cpSync(path.join(projectRoot, 'records'), recordsDir, { recursive: true });
-  const certificate = makeCertificate(work);
-  const a = await admin('org', 'create', '--name', 'Organization A');
-  const b = await admin('org', 'create', '--name', 'Organization B');
-  orgA = { id: a.organization_id, key: a.api_key, secret: (await admin('secret', 'reveal', '--org', a.organization_id)).signing_secret };
-  orgB = { id: b.organization_id, key: b.api_key, secret: (await admin('secret', 'reveal', '--org', b.organization_id)).signing_secret };
+  const workspace = await serviceWorkspace('publish-issue-25-', ['Organization A', 'Organization B']);
+  ({ work, recordsDir, outDir, dataDir, admin, adminRun } = workspace);
+  [orgA, orgB] = workspace.organizations as [Organization, Organization];
+  const { certificate } = workspace;
   receiver = await startReceiver(certificate, () => [orgA.secret, orgB.secret]);
   service = await startPublishService({
     dataDir,

@@ -2,14 +2,13 @@
 // receiver that verifies every delivery with the webhook library. One service is shared by the
 // tests in order (each real build takes seconds); the last test kills it and starts it again.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../support/records.ts';
 import { node, runCli } from '../../support/run.ts';
 import { verifySignature } from '../../../src/lib/webhooks/index.ts';
-import { call, eventually, fingerprint, makeCertificate, sampleRecordAs, startReceiver, UUID, type Receiver } from './support.ts';
+import { call, eventually, fingerprint, sampleRecordAs, serviceWorkspace, startReceiver, UUID, type Organization, type Receiver, type ServiceWorkspace } from './support.ts';
 
 /** A running `serve` process. */
 interface ServeProcess {
@@ -27,9 +26,9 @@ let dataDir: string;
 let receiver: Receiver;
 let certFile: string;
 let service: ServeProcess;
-let acme: { organization_id: string; api_key: string };
-let other: { organization_id: string; api_key: string };
-let secret: string;
+let acme: Organization;
+let other: Organization;
+let admin: ServiceWorkspace['admin'];
 const outputs: string[] = [];
 /** Signing secrets rotated away, which may no more appear in a log than the current one. */
 const secrets: string[] = [];
@@ -54,13 +53,7 @@ async function startServe(extraArgs: string[] = []): Promise<ServeProcess> {
   return { url, child, output: () => output, exited };
 }
 
-function admin(...args: string[]) {
-  const result = runCli('admin.ts', [...args, '--data', dataDir, '--json']);
-  expect(result.status, result.stderr).toBe(0);
-  return JSON.parse(result.stdout);
-}
-
-async function publish(record: unknown, callbackUrl: string | undefined, key = acme.api_key): Promise<string> {
+async function publish(record: unknown, callbackUrl: string | undefined, key = acme.key): Promise<string> {
   const answer = await call(service.url, '/api/publish', { key, body: { record, ...(callbackUrl === undefined ? {} : { callback_url: callbackUrl }) } });
   expect(answer.status, answer.text).toBe(202);
   expect(answer.json().handle).toMatch(UUID);
@@ -68,7 +61,7 @@ async function publish(record: unknown, callbackUrl: string | undefined, key = a
 }
 
 /** Long-polls until the task ends; returns the exact text get_generation answered. */
-async function finalText(handle: string, key = acme.api_key): Promise<string> {
+async function finalText(handle: string, key = acme.key): Promise<string> {
   for (;;) {
     const answer = await call(service.url, `/api/generations/${handle}?wait=50`, { key });
     expect(answer.status, answer.text).toBe(200);
@@ -81,17 +74,11 @@ async function buildsStarted(): Promise<number> {
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'publish-service-'));
-  recordsDir = path.join(work, 'records');
-  outDir = path.join(work, 'out');
-  dataDir = path.join(work, 'data');
-  cpSync(path.join(projectRoot, 'records'), recordsDir, { recursive: true });
-  const certificate = makeCertificate(work);
-  certFile = certificate.certFile;
-  acme = admin('org', 'create', '--name', 'Acme');
-  other = admin('org', 'create', '--name', 'Other');
-  secret = admin('secret', 'reveal', '--org', acme.organization_id).signing_secret;
-  receiver = await startReceiver(certificate, () => [secret]);
+  const workspace = await serviceWorkspace('publish-service-', ['Acme', 'Other']);
+  ({ work, recordsDir, outDir, dataDir, admin } = workspace);
+  [acme, other] = workspace.organizations as [Organization, Organization];
+  certFile = workspace.certificate.certFile;
+  receiver = await startReceiver(workspace.certificate, () => [acme.secret]);
   service = await startServe();
 }, 60_000);
 
@@ -104,13 +91,13 @@ afterAll(async () => {
 });
 
 describe('npm run admin', () => {
-  it('creates organizations with a gpk_ key shown once, and reveals a whsec_ secret that stays the same', () => {
-    expect(acme.organization_id).toMatch(/^org_[0-9a-f]{24}$/);
-    expect(acme.api_key).toMatch(/^gpk_/);
-    expect(secret).toMatch(/^whsec_/);
-    expect(admin('secret', 'reveal', '--org', acme.organization_id).signing_secret).toBe(secret);
-    const keys = admin('key', 'list', '--org', acme.organization_id);
-    expect(keys).toEqual([{ key_prefix: acme.api_key.slice(0, 12), created_at: expect.any(String), revoked_at: null }]);
+  it('creates organizations with a gpk_ key shown once, and reveals a whsec_ secret that stays the same', async () => {
+    expect(acme.id).toMatch(/^org_[0-9a-f]{24}$/);
+    expect(acme.key).toMatch(/^gpk_/);
+    expect(acme.secret).toMatch(/^whsec_/);
+    expect((await admin('secret', 'reveal', '--org', acme.id)).signing_secret).toBe(acme.secret);
+    const keys = await admin('key', 'list', '--org', acme.id);
+    expect(keys).toEqual([{ key_prefix: acme.key.slice(0, 12), created_at: expect.any(String), revoked_at: null }]);
   });
 
   it('exits 1 for an unknown organization and 2 for bad usage', () => {
@@ -139,7 +126,7 @@ describe('npm run serve', () => {
     });
 
     const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the event');
-    expect(delivery!.event).toMatchObject({ event: 'publish.completed', handle, tool: 'garments.publish', organizationId: acme.organization_id });
+    expect(delivery!.event).toMatchObject({ event: 'publish.completed', handle, tool: 'garments.publish', organizationId: acme.id });
     expect(delivery!.rawBody.endsWith(`"data":${text}}`)).toBe(true);
     expect(delivery!.headers['user-agent']).toBe('Svc-Webhooks/1');
     expect(delivery!.headers['x-svc-event']).toBe('publish.completed');
@@ -158,13 +145,13 @@ describe('npm run serve', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(receiver.deliveries.filter((d) => d.event?.handle === handle)).toHaveLength(1);
 
-    const listed = await call(service.url, '/api/webhooks/deliveries', { key: acme.api_key });
+    const listed = await call(service.url, '/api/webhooks/deliveries', { key: acme.key });
     const listedDelivery = listed.json().deliveries.find((entry: { handle: string }) => entry.handle === handle);
     expect(listedDelivery).toMatchObject({ outcome: 'delivered', event: 'publish.completed', attempts_made: 1 });
     const [attempt] = listedDelivery.attempts;
     expect(attempt).toMatchObject({ attempt_number: 1, outcome: 'accepted', status: 200, response_body_start: 'ok' });
     expect(attempt.request.headers['X-Svc-Signature']).toMatch(/^t=\d+,v1=\[redacted\]$/);
-    expect(listed.text).not.toContain(secret);
+    expect(listed.text).not.toContain(acme.secret);
   }, 90_000);
 
   it('ends an invalid record failed with the validator messages and a publish.failed event; records/ and the site do not change', async () => {
@@ -193,20 +180,20 @@ describe('npm run serve', () => {
     const handle = await publish({ schema_version: 'not a record' }, undefined);
     await finalText(handle);
 
-    const wrongKey = await call(service.url, '/api/publish', { key: `${acme.api_key}x`, body: { record: sampleRecordAs('e2e-refused') } });
+    const wrongKey = await call(service.url, '/api/publish', { key: `${acme.key}x`, body: { record: sampleRecordAs('e2e-refused') } });
     expect(wrongKey.status).toBe(401);
-    const foreign = await call(service.url, `/api/generations/${handle}`, { key: other.api_key });
+    const foreign = await call(service.url, `/api/generations/${handle}`, { key: other.key });
     expect(foreign.status).toBe(404);
     expect(foreign.json().error.code).toBe('not_found');
     const oversized = await call(service.url, '/api/publish', {
-      key: acme.api_key,
+      key: acme.key,
       rawBody: `{"record":{"slug":"${'x'.repeat(6 * 1024 * 1024)}"}}`,
       headers: { 'Content-Type': 'application/json' },
     });
     expect(oversized.status).toBe(413);
     expect(fingerprint(recordsDir)).toEqual(recordsBefore);
     expect(fingerprint(outDir)).toEqual(outBefore);
-    expect((await call(service.url, '/api/webhooks/deliveries', { key: other.api_key })).json().deliveries).toEqual([]);
+    expect((await call(service.url, '/api/webhooks/deliveries', { key: other.key })).json().deliveries).toEqual([]);
   }, 30_000);
 
   it('brings twenty publishes submitted at once to an end in a few shared builds, with one event each', async () => {
@@ -239,7 +226,7 @@ describe('npm run serve', () => {
     expect(JSON.parse(text).status).toBe('complete');
     // Pending: the first attempt is recorded as failed and the next is a minute away.
     await eventually(async () => {
-      const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${handle}`, { key: acme.api_key })).json().deliveries;
+      const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${handle}`, { key: acme.key })).json().deliveries;
       return listed?.outcome === 'pending' && listed.attempts.some((attempt: { outcome: string; status: number }) => attempt.outcome === 'failed' && attempt.status === 503) ? true : undefined;
     }, 15_000, 'the first, failing attempt to be recorded');
 
@@ -251,22 +238,22 @@ describe('npm run serve', () => {
     const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 20_000, 'the event after the restart');
     expect(delivery!.rawBody.endsWith(`"data":${text}}`)).toBe(true);
     expect(receiver.acceptedFor(handle)).toHaveLength(1);
-    expect((await call(service.url, `/api/generations/${handle}`, { key: acme.api_key })).text).toBe(text);
-    const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${handle}`, { key: acme.api_key })).json().deliveries;
+    expect((await call(service.url, `/api/generations/${handle}`, { key: acme.key })).text).toBe(text);
+    const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${handle}`, { key: acme.key })).json().deliveries;
     expect(listed).toMatchObject({ outcome: 'delivered', attempts_made: 2, next_attempt_at: null });
     const attempts = listed.attempts.map((attempt: { attempt_number: number; outcome: string; status: number }) => [attempt.attempt_number, attempt.outcome, attempt.status]);
     expect(attempts).toEqual([[1, 'failed', 503], [2, 'accepted', 200]]);
   }, 60_000);
 
   it('signs with a rotated secret at once: the old secret no longer verifies', async () => {
-    const oldSecret = secret;
-    secret = admin('secret', 'rotate', '--org', acme.organization_id).signing_secret;
-    expect(secret).not.toBe(oldSecret);
+    const oldSecret = acme.secret;
+    acme.secret = (await admin('secret', 'rotate', '--org', acme.id)).signing_secret;
+    expect(acme.secret).not.toBe(oldSecret);
     const handle = await publish({ schema_version: 'garment-access/2.4.0' }, `${receiver.url}/hooks/rotated`);
     await finalText(handle);
     const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the event');
     const header = String(delivery!.headers['x-svc-signature']);
-    expect(verifySignature({ header, body: delivery!.rawBody, secrets: [secret] }).accepted).toBe(true);
+    expect(verifySignature({ header, body: delivery!.rawBody, secrets: [acme.secret] }).accepted).toBe(true);
     expect(verifySignature({ header, body: delivery!.rawBody, secrets: [oldSecret] })).toMatchObject({ accepted: false });
     secrets.push(oldSecret);
   }, 30_000);
@@ -289,6 +276,6 @@ describe('npm run serve', () => {
     const logged = outputs.join('\n');
     expect(logged).toMatch(/http POST \/api\/publish 202/);
     expect(logged).toMatch(/webhook [0-9a-f-]{36} attempt 1: accepted, 200/);
-    for (const secretText of [acme.api_key, other.api_key, secret, ...secrets, 'v1=']) expect(logged).not.toContain(secretText);
+    for (const secretText of [acme.key, other.key, acme.secret, ...secrets, 'v1=']) expect(logged).not.toContain(secretText);
   }, 60_000);
 });

@@ -1,11 +1,15 @@
-// Shared by the publish integration tests: a self-signed HTTPS receiver that verifies every
-// delivery with the webhook library, JSON requests, folder fingerprints and sample records.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// Shared by the publish and MCP service tests: a workspace (records, output and data folders, a
+// certificate, organizations), a self-signed HTTPS receiver that verifies every delivery with the
+// webhook library, JSON requests, folder fingerprints and sample records.
+import { execFile, execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { readVerifiedEvent, type ReceivedEvent } from '../../../src/lib/webhooks/index.ts';
-import { copyOf, sampleRecords } from '../../support/records.ts';
+import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
+import { node } from '../../support/run.ts';
 
 /** A certificate for 127.0.0.1 signed by itself, made with openssl. */
 export interface Certificate {
@@ -24,6 +28,75 @@ export function makeCertificate(dir: string): Certificate {
   ], { stdio: 'ignore' });
   return { key: readFileSync(keyFile), cert: readFileSync(certFile), certFile };
 }
+
+/** An organization the admin CLI made: its id, its first API key and its webhook signing secret. */
+export interface Organization {
+  id: string;
+  key: string;
+  secret: string;
+}
+
+/** What an admin CLI run printed, and its exit status. */
+export interface AdminRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The folders and parties a service test starts from, all in one temporary folder. */
+export interface ServiceWorkspace {
+  work: string;
+  /** A copy of the sample records. */
+  recordsDir: string;
+  /** Where the site is built; not made yet. */
+  outDir: string;
+  /** The service's databases. */
+  dataDir: string;
+  /** For a receiver on 127.0.0.1, which the service is told to trust. */
+  certificate: Certificate;
+  /** One per name given, in order. */
+  organizations: Organization[];
+  /** Runs the admin CLI on the data folder; it does not block, so a service running in this process keeps answering. */
+  adminRun: (args: string[]) => Promise<AdminRun>;
+  /** Runs the admin CLI with `--json` and returns its answer; throws, with what it printed, when it fails. */
+  admin: (...args: string[]) => Promise<any>;
+}
+
+/**
+ * A service test's workspace: a temporary folder (named from `prefix`) with a copy of records/, an
+ * output and a data folder, a certificate for 127.0.0.1, and an organization made by the admin CLI
+ * for each name, with its API key and its signing secret revealed.
+ */
+export async function serviceWorkspace(prefix: string, organizationNames: readonly string[]): Promise<ServiceWorkspace> {
+  const work = mkdtempSync(path.join(tmpdir(), prefix));
+  const recordsDir = path.join(work, 'records');
+  const dataDir = path.join(work, 'data');
+  cpSync(path.join(projectRoot, 'records'), recordsDir, { recursive: true });
+  const certificate = makeCertificate(work);
+  const adminRun = async (args: string[]): Promise<AdminRun> => {
+    try {
+      const { stdout, stderr } = await execFileAsync(node, [path.join(projectRoot, 'src/cli/admin.ts'), ...args, '--data', dataDir], { cwd: projectRoot });
+      return { status: 0, stdout, stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { status: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  };
+  const admin = async (...args: string[]) => {
+    const result = await adminRun([...args, '--json']);
+    if (result.status !== 0) throw new Error(`admin ${args.join(' ')} exited with ${result.status}:\n${result.stderr}`);
+    return JSON.parse(result.stdout);
+  };
+  const organizations: Organization[] = [];
+  for (const name of organizationNames) {
+    const made = await admin('org', 'create', '--name', name);
+    const { signing_secret: secret } = await admin('secret', 'reveal', '--org', made.organization_id);
+    organizations.push({ id: made.organization_id, key: made.api_key, secret });
+  }
+  return { work, recordsDir, outDir: path.join(work, 'out'), dataDir, certificate, organizations, adminRun, admin };
+}
+
+const execFileAsync = promisify(execFile);
 
 /** One request the receiver got. */
 export interface Delivery {

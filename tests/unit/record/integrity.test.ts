@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRecordIntegrity, checkSiteIntegrity, MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS } from '../../../src/lib/record/index.ts';
+import { checkRecordIntegrity, checkSiteIntegrity, MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS, type TextBlock } from '../../../src/lib/record/index.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const samples = sampleRecords();
@@ -61,6 +61,18 @@ describe('checkRecordIntegrity', () => {
     expect(pointers).toEqual(expect.arrayContaining([
       '/conflicts/0/selected_claim_id', '/decisions/0/claim_ids/0', '/claims/0/derived_from/0', '/page/faq/0/answer/claim_ids/0',
     ]));
+  });
+
+  it('reports the text blocks’ problems in reading order, as the page shows the blocks', () => {
+    const record = commerce();
+    record.selection_summary.tradeoffs[0]!.claim_ids = ['gone-tradeoff'];
+    record.page.faq[0]!.answer.claim_ids = ['gone-answer'];
+    (record.page.sections as unknown as Record<string, TextBlock[]>).technical_handoff = [{ text: 'Last section.', claim_ids: ['gone-last'], kind: 'fact' }];
+    record.page.sections.overview[0]!.claim_ids = ['gone-overview'];
+    record.page.description!.claim_ids = ['gone-description'];
+    record.page.headline!.claim_ids = ['gone-headline'];
+    const named = checkRecordIntegrity({ file: 'r.json', record }).map((p) => /"(gone-[a-z]+)"/.exec(p.message)![1]);
+    expect(named).toEqual(['gone-headline', 'gone-description', 'gone-overview', 'gone-last', 'gone-tradeoff', 'gone-answer']);
   });
 
   it('reports a reference to a source that does not exist, suggesting a near match', () => {

@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  decimalFromMinor, enumLabel, fieldLabel, formatBoolean, formatDate, formatMoney, formatNumber, formatRange, formatValue, isoDate,
+  decimalFromMinor, enumLabel, fieldLabel, formatBoolean, formatDate, formatDuration, formatMoney, formatNumber, formatRange, formatValue, isoDate,
   researchStatusLabel, researchStatusNote,
 } from '../../../src/lib/site/format.ts';
 import { fieldViews } from '../../../src/lib/site/data-view.ts';
+
+describe('formatDuration', () => {
+  it('says a duration in the largest unit that says it exactly, one or many', () => {
+    expect([60_000, 300_000, 3_600_000, 7_200_000, 90_000, 1_000].map(formatDuration)).toEqual(['1 minute', '5 minutes', '1 hour', '2 hours', '90 seconds', '1 second']);
+  });
+});
 
 describe('formatMoney', () => {
   it('formats US dollars from cents with exponent 2', () => {

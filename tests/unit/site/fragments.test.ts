@@ -168,7 +168,6 @@ describe('claimEntryHtml', () => {
     anchor: 'claim-c1',
     subject: 'Body jersey: weight (g/m²)',
     value: '220 g/m²',
-    unit: null,
     scope: 'All colours',
     kindLabel: 'Calculation',
     verification: 'source_checked',

@@ -2,11 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { MARKDOWN_MAX_LENGTH, textBlocksOf, type GarmentRecord, type TextBlock } from '../../../src/lib/record/index.ts';
+import { readingOrder, type GarmentRecord, type TextBlock } from '../../../src/lib/record/index.ts';
 import { linksFor } from '../../../src/lib/site/links.ts';
-import { escapeData, footnoteLabels, frontMatterYaml, recordMarkdown, textBlockLines } from '../../../src/lib/site/markdown.ts';
+import { footnoteLabels, frontMatterYaml, recordMarkdown } from '../../../src/lib/site/markdown.ts';
 import { plainText } from '../../../src/lib/site/text.ts';
-import { markdownHtml, nodesOf, pageText, parseMarkdown, parseTwin, textOf } from '../../support/markdown.ts';
+import { nodesOf, pageText, parseMarkdown, parseTwin, textOf } from '../../support/markdown.ts';
 import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
 
 const SITE = 'https://garments.example.org';
@@ -90,7 +90,7 @@ describe('recordMarkdown', () => {
   it.each(samples.map(({ file, record }) => [file, record] as const))('%s: every text block appears as the page shows it', (_file, record) => {
     const { tree } = sampleTwin(record);
     const texts = blockTexts(tree);
-    for (const [pointer, block] of textBlocksOf(record)) {
+    for (const { pointer, block } of readingOrder(record)) {
       const expected = pageText(block.text);
       expect(texts.some((text) => text.includes(expected)), `${pointer}: ${expected}`).toBe(true);
     }
@@ -128,13 +128,13 @@ describe('recordMarkdown', () => {
 
   it('says each text block’s kind first, as the page does, and cites a claim once however often the block names it', () => {
     const record = copyOf(slimTee);
-    const blocks = textBlocksOf(record).filter(([pointer]) => !pointer.startsWith('/page/title'));
-    blocks.forEach(([, block], n) => Object.assign(block, { text: `Block ${n}.`, kind: (['fact', 'interpretation', 'generic_navigation'] as const)[n % 3] }));
-    const [, first] = blocks[0]!;
+    const blocks = readingOrder(record).filter(({ part }) => part !== 'title');
+    blocks.forEach(({ block }, n) => Object.assign(block, { text: `Block ${n}.`, kind: (['fact', 'interpretation', 'generic_navigation'] as const)[n % 3] }));
+    const { block: first } = blocks[0]!;
     first.claim_ids = [record.claims[0]!.id, record.claims[0]!.id];
     const { tree } = twin(record);
     const paragraphs = nodesOf(tree, 'paragraph').map(textOf);
-    blocks.forEach(([pointer], n) => {
+    blocks.forEach(({ pointer }, n) => {
       const kind = ['Fact', 'Interpretation', 'Navigation'][n % 3];
       expect(paragraphs.some((text) => text.startsWith(`${kind}: Block ${n}.`)), pointer).toBe(true);
     });
@@ -178,7 +178,7 @@ describe('recordMarkdown', () => {
     const benign = copyOf(slimTee);
     const hostile = copyOf(slimTee);
     const everyBlock = (record: GarmentRecord, text: string) => {
-      for (const [, block] of textBlocksOf(record)) (block as TextBlock).text = text;
+      for (const { block } of readingOrder(record)) (block as TextBlock).text = text;
       for (const entry of record.page.faq) entry.question = text;
     };
     everyBlock(benign, 'Plain words.');
@@ -193,7 +193,7 @@ describe('recordMarkdown', () => {
 
     const expected = pageText(HOSTILE);
     const paragraphs = nodesOf(attacked.tree, 'paragraph').map(textOf).map((text) => text.replace(/^(Fact|Interpretation|Navigation): /, ''));
-    expect(paragraphs.filter((text) => text === expected).length).toBeGreaterThanOrEqual(textBlocksOf(hostile).length - 1);
+    expect(paragraphs.filter((text) => text === expected).length).toBeGreaterThanOrEqual(readingOrder(hostile).length - 1);
     // The title is a heading; its claim references follow the text.
     expect(textOf(nodesOf(attacked.tree, 'heading')[0]!)).toBe(expected);
     // FAQ questions are plain data, shown exactly.
@@ -310,55 +310,6 @@ describe('frontMatterYaml', () => {
 
   it('writes every string double-quoted and empty nested fields as an empty map', () => {
     expect(frontMatterYaml({ slug: 'no', published_at: '2026-11-21', links: {} })).toBe('slug: "no"\npublished_at: "2026-11-21"\nlinks: {}\n');
-  });
-});
-
-describe('textBlockLines', () => {
-  it('writes emphasis with one mark and strong with two, so bold italic stays bold italic', () => {
-    expect(textBlockLines('***a*** and ___b___ and ***c** d*')).toEqual(['***a*** and ___b___ and ***c** d*']);
-  });
-
-  it('escapes what would start a block and keeps inline Markdown', () => {
-    expect(textBlockLines('# Big\n\n- item\n10. ten\n**bold** `c`')).toEqual(['\\# Big', '\\- item', '10\\. ten', '**bold** `c`']);
-  });
-
-  it('turns raw HTML into text and drops unsafe links to their label', () => {
-    expect(textBlockLines('<b>x</b> [y](javascript:z)')).toEqual(['\\<b>x\\</b> y']);
-  });
-
-  it('writes a text block too long to read as Markdown so that it reads exactly as given, as on the page', () => {
-    const tail = ' **b** [l](https://x.org) <i>h</i> &amp; &#169; ~~s~~ `c` _u_ ![i](x) \\* # h | t, sales@x.example www.x.example';
-    const text = `${'x'.repeat(MARKDOWN_MAX_LENGTH)}${tail}\n# not a heading\n- nor a list`;
-    const tree = parseMarkdown(textBlockLines(text).join('\n'));
-    expect(tree.children.map((node) => node.type)).toEqual(['paragraph']);
-    expect(textOf(tree)).toBe(pageText(text));
-    expect(nodesOf(tree, 'strong')).toHaveLength(0);
-    expect(nodesOf(tree, 'html')).toHaveLength(0);
-    expect(markdownHtml(textBlockLines(text).join('\n'))).not.toContain('<a ');
-  });
-});
-
-describe('escapeData', () => {
-  it.each([
-    'a|b *c* _d_ <i>x</i> [e](f) `g` ~h~ #i \\j',
-    'see https://x.example/a_b*c*|d and www.x.example/q_r',
-    '&amp; &#169; AT&T',
-    '# heading-like\n- list-like\n> quote-like',
-    '[^c1]: x',
-    'write to sales@x.example or mailto:a@b.example',
-  ])('renders %j exactly, on one line, as text without links (as the page shows data)', (value) => {
-    const tree = parseMarkdown(`x ${escapeData(value)}`);
-    expect(tree.children).toHaveLength(1);
-    expect(textOf(tree)).toBe(`x ${value.replace(/\s+/g, ' ')}`);
-    expect(markdownHtml(escapeData(value))).not.toContain('<a ');
-  });
-
-  it('shows the characters HTML forbids as U+FFFD, as the page does', () => {
-    expect(escapeData('a\u0001b\u007Fc\u0085d\uFFFFe')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe');
-  });
-
-  it('closes a bidirectional override the value leaves open, so that it cannot reorder what follows', () => {
-    expect(escapeData('Acme\u202E')).toBe('Acme\u202E\u202C');
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { humanize, lookup, SECTION_ORDER, sectionHeading, STRINGS, t, tCount } from '../../../src/lib/site/strings.ts';
+import { SECTION_ORDER } from '../../../src/lib/record/reading-order.ts';
+import { humanize, lookup, sectionHeading, STRINGS, t, tCount } from '../../../src/lib/site/strings.ts';
 
 describe('t', () => {
   it('fills named placeholders', () => {
