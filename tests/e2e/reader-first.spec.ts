@@ -176,6 +176,25 @@ test.describe('without JavaScript', () => {
   }
 });
 
+test.describe('the contents', () => {
+  test.use({ viewport: VIEWPORTS.desktop });
+
+  test('mark the part being read as the reader scrolls, one part at a time', async ({ page }) => {
+    const { record } = sampleRecords()[0]!;
+    await page.goto(pathOf(record));
+    const current = page.locator('.contents a[aria-current="true"]');
+    // Each part the contents list, brought to the top of the screen, becomes the one marked.
+    const hrefs = await page.locator('.contents a[href^="#"]').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
+    const evidence = hrefs.filter((href) => ['#research-gaps', '#data', '#claims', '#sources'].includes(href));
+    expect(evidence.length, 'the sample page has evidence parts to read').toBeGreaterThanOrEqual(2);
+    for (const href of [hrefs[1]!, ...evidence, hrefs[1]!]) {
+      await page.locator(`[id="${href.slice(1)}"]`).evaluate((part) => part.scrollIntoView({ block: 'start' }));
+      await expect(current, `reading ${href}`).toHaveCount(1);
+      await expect(current).toHaveAttribute('href', href);
+    }
+  });
+});
+
 test('a garment page shows the garment and the key facts of each record, with a link to each', async ({ page }) => {
   const { record } = sampleRecords()[0]!;
   await page.goto(`/garments/${record.slug}/`);

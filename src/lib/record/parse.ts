@@ -43,7 +43,7 @@ export function parseJson(text: string): { ok: true; value: unknown } | { ok: fa
     return { ok: false, error: located(text, firstMistake(text) ?? { offset: 0, message: (error as Error).message }) };
   }
   const { namesAndColons, wellFormed, exact } = countsOf(value);
-  if (text.split(':').length - 1 !== namesAndColons || !wellFormed || !exact || ESCAPED_COLON.test(text)) {
+  if (colonsIn(text) !== namesAndColons || !wellFormed || !exact || ESCAPED_COLON.test(text)) {
     const mistake = firstMistake(text);
     if (mistake) return { ok: false, error: located(text, mistake) };
   }

@@ -1,6 +1,6 @@
 import type { GarmentRecord, Projection } from '../record/types.ts';
 import { enumLabel, formatMoney, formatNumber, isoDate, researchStatusLabel } from '../site/format.ts';
-import { commerceFacts, fabricFacts } from '../site/key-facts.ts';
+import { fabricFacts, keyFacts, type CommerceFacts } from '../site/key-facts.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 import { projectionLabel, t } from '../site/strings.ts';
 import { FILTER_READERS, GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchFilter, type SearchSort } from './search-keys.ts';
@@ -64,7 +64,7 @@ function searchMeta(entry: SiteEntry, record: GarmentRecord): SearchMeta {
   if (entry.image) Object.assign(meta, { image: entry.image.url, image_alt: entry.image.alt });
   const sizes = sizesText(record.data.size_ranges.flatMap((range) => range.labels ?? []));
   if (record.projection === 'svc') {
-    const from = commerceFacts(record).priceFrom;
+    const from = (keyFacts(record) as CommerceFacts).priceFrom;
     const price = from && formatMoney(from.money.amountMinor, from.money.currency, from.money.exponent);
     if (price) meta.price = price;
   } else {

@@ -29,9 +29,19 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Saf
  * @example markupPieces([html`<ol>`, [html`<li>${'a'}</li>`, false], html`</ol>`]) → ['<ol>', '<li>a</li>', '</ol>']
  */
 export function markupPieces(value: HtmlValue): string[] {
-  if (Array.isArray(value)) return (value as readonly HtmlValue[]).flatMap(markupPieces);
+  const pieces: string[] = [];
+  addPieces(value, pieces);
+  return pieces;
+}
+
+/** Adds value's pieces to one list: a page has hundreds, in lists nested a few deep. */
+function addPieces(value: HtmlValue, pieces: string[]): void {
+  if (Array.isArray(value)) {
+    for (const item of value as readonly HtmlValue[]) addPieces(item, pieces);
+    return;
+  }
   const markup = markupOf(value);
-  return markup === '' ? [] : [markup];
+  if (markup !== '') pieces.push(markup);
 }
 
 /** Marks markup built elsewhere by escaping functions (fragments.ts, the text renderer) as safe to insert. */

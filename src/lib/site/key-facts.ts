@@ -172,13 +172,10 @@ export type KeyFacts = CommerceFacts | TechnicalFacts;
  * The key facts of a record, read from its data (never from its prose), each with the claims backing it.
  * A fact the record does not state is null (or an empty list): the page says so.
  */
-export function keyFacts(record: GarmentRecord, claims?: ClaimsByData): KeyFacts {
-  // The record page and the garment page both show them: read once per record.
+export function keyFacts(record: GarmentRecord): KeyFacts {
+  // The garment page, the record page and the search page all show them: read once per record.
   let facts = read.get(record);
-  if (!facts) {
-    const index = claims ?? claimsByData(record);
-    read.set(record, (facts = record.projection === 'svc' ? commerceFacts(record, index) : technicalFacts(record, index)));
-  }
+  if (!facts) read.set(record, (facts = record.projection === 'svc' ? commerceFacts(record) : technicalFacts(record)));
   return facts;
 }
 

@@ -9,7 +9,7 @@ import { projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
 import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
-import { claimsByData, targetPath } from './claim-targets.ts';
+import { targetPath } from './claim-targets.ts';
 import { comparisonViews, type ComparisonViews } from './comparison-view.ts';
 import { itemNamer, NAMED_IN_WORDS, subjectOf } from './item-names.ts';
 import { keyFacts } from './key-facts.ts';
@@ -234,9 +234,16 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     if (!numbers.has(id) && claimsById.has(id)) numbers.set(id, numbers.size + 1);
     return numbers.get(id);
   };
+  // A claim is linked from many places: one link each.
+  const linksById = new Map<string, ClaimLink>();
   const claimLink = (id: string): ClaimLink | null => {
-    const n = number(id);
-    return n === undefined ? null : { number: n, href: `#${claimAnchor(id)}`, id };
+    let link = linksById.get(id);
+    if (!link) {
+      const n = number(id);
+      if (n === undefined) return null;
+      linksById.set(id, (link = { number: n, href: `#${claimAnchor(id)}`, id }));
+    }
+    return link;
   };
   const claimLinks = (ids: string[]) => ids.map(claimLink).filter((link): link is ClaimLink => link !== null);
 
@@ -459,7 +466,6 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const blocking = record.gaps.filter((g) => g.priority === 'blocking').length;
 
   const other = otherProjection(record.projection);
-  const dataClaims = claimsByData(record);
 
   const metaDescription = [page.description, page.summary, page.headline].find(Boolean);
   return {
@@ -509,7 +515,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
           ? t('record.gapsBlocking', { gaps: tCount('gap.count', record.gaps.length), blocking })
           : tCount('gap.count', record.gaps.length),
     },
-    keyFacts: keyFactsView(keyFacts(record, dataClaims), claimLinks),
+    keyFacts: keyFactsView(keyFacts(record), claimLinks),
     comparisons: comparisonViews(record, { claimsByAnchor, nameOf }),
     sections,
     selectionSummary: { suitableFor, tradeoffs, limitations: selection.limitations },
