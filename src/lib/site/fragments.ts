@@ -1,20 +1,21 @@
 import { rowCells, type ClaimLink, type CollectionView, type FieldView, type ItemView, type Part } from './data-view.ts';
 import type { ClaimView, TargetView } from './page-view.ts';
+import { trustedHtml, type Html } from './html.ts';
 import { t } from './strings.ts';
 import { escapeHtml } from './text.ts';
 
 /**
  * Small HTML fragments that a record page repeats hundreds of times (a value, a field list, claim
  * markers, a target, a data item's card or table row, a claim entry), built by plain string
- * concatenation, the cheapest way there is. The page's markup (record-page.ts, record-parts.ts)
- * inserts them as trusted, so every piece of record text in them goes through escapeHtml.
+ * concatenation, the cheapest way there is, every piece of record text through escapeHtml; each
+ * returns Html, which the page's templates (record-page.ts, record-parts.ts) insert as it is.
  */
 
 /**
  * One displayed value: text, links (external ones marked and opened without referrer) and code, comma-separated.
  * @example partsHtml([{ kind: 'code', text: '<b>' }, { kind: 'text', text: 'x' }]) → '<code>&lt;b&gt;</code>, x'
  */
-export function partsHtml(parts: Part[]): string {
+export function partsHtml(parts: Part[]): Html {
   let html = '';
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
@@ -28,14 +29,14 @@ export function partsHtml(parts: Part[]): string {
       html += part.kind === 'code' ? `<code>${text}</code>` : text;
     }
   }
-  return html;
+  return trustedHtml(html);
 }
 
 /** The rows of a description list of labelled values (what goes inside `<dl>`). */
-export function fieldRowsHtml(fields: FieldView[]): string {
+export function fieldRowsHtml(fields: FieldView[]): Html {
   let html = '';
-  for (const field of fields) html += `<div><dt>${escapeHtml(field.label)}</dt><dd>${partsHtml(field.parts)}</dd></div>`;
-  return html;
+  for (const field of fields) html += `<div><dt>${escapeHtml(field.label)}</dt><dd>${partsHtml(field.parts).markup}</dd></div>`;
+  return trustedHtml(html);
 }
 
 /**
@@ -44,8 +45,8 @@ export function fieldRowsHtml(fields: FieldView[]): string {
  * shows each claim of the run, by number (claims are numbered 1 to n in the claims list). Empty when there are no links.
  * @example claimLinksHtml([7, 2, 1, 3] as links, 'marker') → '…[<a …>1–3</a>, <a …>7</a>]…'
  */
-export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline'): string {
-  if (links.length === 0) return '';
+export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline'): Html {
+  if (links.length === 0) return NO_HTML;
   // One spoken word for a marker's cluster ("Claims 4, 7"): each link's own name is its number, read in
   // that context. An inline list follows its own visible label ("Claims:", "Derived from:").
   let html = `<span class="claim-refs claim-refs--${variant}">${variant === 'marker' ? MARKERS_WORD : ''}`;
@@ -57,8 +58,10 @@ export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline')
     if (g > 0) html += ', ';
     html += `<a href="${escapeHtml(first.href)}" class="claim-ref">${group.length === 1 ? first.number : `${first.number}–${last.number}`}</a>`;
   }
-  return `${html}</span>`;
+  return trustedHtml(`${html}</span>`);
 }
+
+const NO_HTML = trustedHtml('');
 
 const MARKERS_WORD = `<span class="visually-hidden">${escapeHtml(t('claim.markers'))} </span>`;
 
@@ -80,17 +83,17 @@ export function markerGroups(links: ClaimLink[]): ClaimLink[][] {
 }
 
 /** What a claim, conflict or gap is about: in words (else its path as code), linked when the page shows it. */
-export function targetHtml(target: TargetView): string {
+export function targetHtml(target: TargetView): Html {
   // Named in words where the page knows what it names; a path only where it does not.
   const text = target.label ? escapeHtml(target.label) : `<code>${escapeHtml(target.text)}</code>`;
-  return target.href ? `<a href="${escapeHtml(target.href)}">${text}</a>` : text;
+  return trustedHtml(target.href ? `<a href="${escapeHtml(target.href)}">${text}</a>` : text);
 }
 
 /**
  * The cards of a collection's items: title and id, fields, claim markers. `anchored` false leaves
  * out the items' fragment ids (they are on the cells of a size chart).
  */
-export function itemCardsHtml(collection: CollectionView, items: ItemView[], anchored: boolean): string {
+export function itemCardsHtml(collection: CollectionView, items: ItemView[], anchored: boolean): Html {
   const claimsLabel = escapeHtml(t('part.claims'));
   let html = '';
   for (const item of items) {
@@ -98,29 +101,29 @@ export function itemCardsHtml(collection: CollectionView, items: ItemView[], anc
     html += `<article${idAttribute(anchored, item)} class="item-card" aria-label="${escapeHtml(collection.heading)}: ${title}">`;
     html += `<h4>${title}</h4>`;
     if (item.title !== item.id) html += `<p class="item-id"><code>${escapeHtml(item.id)}</code></p>`;
-    if (item.fields.length > 0) html += `<dl class="fields">${fieldRowsHtml(item.fields)}</dl>`;
-    if (item.claims.length > 0) html += `<p class="item-claims">${claimsLabel}: ${claimLinksHtml(item.claims, 'inline')}</p>`;
+    if (item.fields.length > 0) html += `<dl class="fields">${fieldRowsHtml(item.fields).markup}</dl>`;
+    if (item.claims.length > 0) html += `<p class="item-claims">${claimsLabel}: ${claimLinksHtml(item.claims, 'inline').markup}</p>`;
     html += '</article>';
   }
-  return html;
+  return trustedHtml(html);
 }
 
 /**
  * The table rows of a collection's items: name, a cell per column (a dash where the item has no
  * value) and, when any item has claims, their markers.
  */
-export function itemRowsHtml(collection: CollectionView, items: ItemView[], anchored: boolean): string {
+export function itemRowsHtml(collection: CollectionView, items: ItemView[], anchored: boolean): Html {
   const withClaims = collection.items.some((item) => item.claims.length > 0);
   // A dash, which the data part's note explains: a table may have hundreds of empty cells.
   const notStated = '<td class="not-stated">–</td>';
   let html = '';
   for (const item of items) {
     html += `<tr${idAttribute(anchored, item)}><th scope="row">${item.title === item.id ? `<code>${escapeHtml(item.id)}</code>` : escapeHtml(item.title)}</th>`;
-    for (const field of rowCells(collection, item)) html += field ? `<td>${partsHtml(field.parts)}</td>` : notStated;
-    if (withClaims) html += `<td>${claimLinksHtml(item.claims, 'inline')}</td>`;
+    for (const field of rowCells(collection, item)) html += field ? `<td>${partsHtml(field.parts).markup}</td>` : notStated;
+    if (withClaims) html += `<td>${claimLinksHtml(item.claims, 'inline').markup}</td>`;
     html += '</tr>';
   }
-  return html;
+  return trustedHtml(html);
 }
 
 /** ` id="<anchor>"` for an anchored item, else nothing (an item with a duplicated id has no anchor). */
@@ -137,7 +140,7 @@ const WEAK_VERIFICATION = new Set<ClaimView['verification']>(['conflicting', 'no
  * given, what else it is about, calculation, derivation, check and conflicts; the other references
  * to sources with locators and excerpts; backlinks to every text block citing it.
  */
-export function claimEntryHtml(claim: ClaimView): string {
+export function claimEntryHtml(claim: ClaimView): Html {
   const badge = WEAK_VERIFICATION.has(claim.verification) ? 'badge--warn' : 'badge--ok';
   const anchor = escapeHtml(claim.anchor);
   // A claim about one place the page shows links its subject there; only other claims list what they are about.
@@ -151,10 +154,10 @@ export function claimEntryHtml(claim: ClaimView): string {
     + `<p class="claim-scope">${escapeHtml(claim.kindLabel)} · ${escapeHtml(t('claim.scope'))}: ${escapeHtml(claim.scope)}</p>`;
   if (claim.references.length > 0) html += `<ul class="references" aria-label="${escapeHtml(t('claim.references'))}">${referenceHtml(claim.references[0]!)}</ul>`;
   let facts = '';
-  if (!single) facts += factHtml(t('claim.targets'), claim.targets.map(targetHtml).join(', '));
+  if (!single) facts += factHtml(t('claim.targets'), claim.targets.map((target) => targetHtml(target).markup).join(', '));
   if (claim.calculation) facts += factHtml(t('claim.calculation'), escapeHtml(claim.calculation));
   if (claim.derivedFrom.length > 0) {
-    facts += factHtml(t('claim.derivedFrom'), claim.derivedFrom.map((from) => ('number' in from ? claimLinksHtml([from], 'inline') : escapeHtml(from.text))).join(' '));
+    facts += factHtml(t('claim.derivedFrom'), claim.derivedFrom.map((from) => ('number' in from ? claimLinksHtml([from], 'inline').markup : escapeHtml(from.text))).join(' '));
   }
   if (claim.checkedAt) facts += factHtml(t('claim.checked'), escapeHtml(claim.checkedAt));
   if (claim.checkNote) facts += factHtml(t('claim.checkNote'), escapeHtml(claim.checkNote));
@@ -175,7 +178,7 @@ export function claimEntryHtml(claim: ClaimView): string {
   } else {
     html += escapeHtml(t('claim.notCited'));
   }
-  return `${html}</p></li>`;
+  return trustedHtml(`${html}</p></li>`);
 }
 
 /** A claim's reference to a source: the source, its web address's host, where in it, and the excerpt. */

@@ -1,7 +1,7 @@
 import { escapeHtml } from './text.ts';
 
-/** Markup that goes into a page as it is: built by `html`, or trusted with `trustedHtml`. */
-export class SafeHtml {
+/** Markup that goes into a page as it is: built by `html` and the fragments, or trusted with `trustedHtml`. */
+export class Html {
   readonly markup: string;
   constructor(markup: string) {
     this.markup = markup;
@@ -9,17 +9,17 @@ export class SafeHtml {
 }
 
 /** What a template may hold: text is escaped, markup is kept, nothing (null, undefined, false) is left out. */
-export type HtmlValue = string | number | SafeHtml | null | undefined | false | readonly HtmlValue[];
+export type HtmlValue = string | number | Html | null | undefined | false | readonly HtmlValue[];
 
 /**
  * Builds markup from a template whose every interpolated string is escaped, so record text can
- * never become markup; arrays are joined, SafeHtml is inserted as it is.
+ * never become markup; arrays are joined, Html is inserted as it is.
  * @example html`<p title="${'"x"'}">${'<b>'}</p>` → '<p title="&quot;x&quot;">&lt;b&gt;</p>'
  */
-export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
+export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Html {
   let markup = strings[0]!;
   for (let i = 0; i < values.length; i++) markup += markupOf(values[i]) + strings[i + 1]!;
-  return new SafeHtml(markup);
+  return new Html(markup);
 }
 
 /**
@@ -44,9 +44,12 @@ function addPieces(value: HtmlValue, pieces: string[]): void {
   if (markup !== '') pieces.push(markup);
 }
 
-/** Marks markup built elsewhere by escaping functions (fragments.ts, the text renderer) as safe to insert. */
-export function trustedHtml(markup: string): SafeHtml {
-  return new SafeHtml(markup);
+/**
+ * The one way markup built elsewhere becomes Html: the sanitising text renderer's output, the
+ * fragments (built by concatenation, every piece of record text escaped) and script-safe JSON.
+ */
+export function trustedHtml(markup: string): Html {
+  return new Html(markup);
 }
 
 /** The `class` attribute's value from optional names. */
@@ -55,7 +58,7 @@ export function classList(...names: (string | null | undefined | false)[]): stri
 }
 
 function markupOf(value: HtmlValue): string {
-  if (value instanceof SafeHtml) return value.markup;
+  if (value instanceof Html) return value.markup;
   if (typeof value === 'string') return escapeHtml(value);
   if (typeof value === 'number') return String(value);
   if (Array.isArray(value)) {

@@ -3,7 +3,7 @@ import { anchorToken } from './anchors.ts';
 import { researchStatusLabel } from './format.ts';
 import { byName, type GarmentEntries, type SiteEntry, type SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
-import { closeBidi } from './text.ts';
+import { displayText } from './text.ts';
 import { categoryPath, garmentPath, pagePath } from './urls.ts';
 
 /** One garment on the index: its records by projection, summarised. */
@@ -193,14 +193,13 @@ export function garmentCard(slug: string, records: GarmentEntries): GarmentCardV
   const first = entries[0]!;
   const image = entries.find((entry) => entry.image)?.image;
   const brand = entries.map((e) => e.brand).find(Boolean);
-  // Record text sits beside the page's own on a card: what it leaves open of bidirectional formatting is closed.
   return {
     slug,
-    title: closeBidi(first.title),
+    title: displayText(first.title),
     href: garmentPath(slug),
-    brand: brand ? closeBidi(brand) : null,
-    category: closeBidi(entries.map((e) => e.category?.trim()).find(Boolean) ?? t('index.uncategorised')),
-    image: image ? { src: image.url, alt: image.alt } : null,
+    brand: brand ? displayText(brand) : null,
+    category: displayText(entries.map((e) => e.category?.trim()).find(Boolean) ?? t('index.uncategorised')),
+    image: image ? { src: image.url, alt: displayText(image.alt) } : null,
     projections: entries.map((e) => ({
       projection: e.projection,
       label: projectionLabel(e.projection),

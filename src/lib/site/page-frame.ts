@@ -1,4 +1,4 @@
-import { html, markupPieces, type HtmlValue, type SafeHtml } from './html.ts';
+import { html, markupPieces, type HtmlValue, type Html } from './html.ts';
 import { t } from './strings.ts';
 import { API_DOCS_PATH } from './urls.ts';
 
@@ -18,7 +18,7 @@ export interface PageHead {
 }
 
 /** The head every page shares: title, description, canonical, Open Graph, icon and stylesheet. */
-export function headHtml({ title, description, canonical, image, ogType, stylesheet }: PageHead): SafeHtml {
+export function headHtml({ title, description, canonical, image, ogType, stylesheet }: PageHead): Html {
   return html`<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${title}</title>${
     description && html`<meta name="description" content="${description}">`
   }${canonical && html`<link rel="canonical" href="${canonical}">`}<meta property="og:site_name" content="${t('site.name')}"><meta property="og:title" content="${title}"><meta property="og:type" content="${ogType}">${
@@ -36,19 +36,19 @@ const SECTIONS = [
 ] as const;
 
 /** The skip link and the site's header with its navigation, the section of `path` (a site path) marked current. */
-export function siteHeaderHtml(path: string | null = null): SafeHtml {
+export function siteHeaderHtml(path: string | null = null): Html {
   return html`<a class="skip-link" href="#main">${t('nav.skip')}</a><header class="site-header"><nav aria-label="${t('nav.primary')}" class="site-nav"><a href="/" class="site-name">${t(
     'site.name',
   )}</a><ul>${SECTIONS.map((section) => html`<li><a href="${section.href}"${path !== null && section.holds(path) ? html` aria-current="${path === section.href ? 'page' : 'true'}"` : ''}>${t(section.key)}</a></li>`)}</ul></nav></header>`;
 }
 
 /** The site's footer. */
-export function siteFooterHtml(): SafeHtml {
+export function siteFooterHtml(): Html {
   return html`<footer class="site-footer"><div class="site-footer-inner"><p>${t('site.footer')}</p></div></footer>`;
 }
 
 /** A whole page built outside Astro, in the frame Base.astro gives Astro's pages, in pieces (see markupPieces): `main`'s, between the frame's. */
-export function pageDocument(head: PageHead, main: HtmlValue, moreHead: SafeHtml | null = null): string[] {
+export function pageDocument(head: PageHead, main: HtmlValue, moreHead: Html | null = null): string[] {
   return markupPieces([
     html`<!DOCTYPE html><html lang="en"><head>${headHtml(head)}${moreHead}</head><body>${siteHeaderHtml(head.path ?? null)}<main id="main" tabindex="-1">`,
     main,

@@ -7,6 +7,7 @@ import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, it
 import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
+import { trustedHtml, type Html } from './html.ts';
 import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
 import { targetPath } from './claim-targets.ts';
@@ -26,8 +27,8 @@ export interface TextBlockView {
   kind: TextBlock['kind'];
   /** The visible (and spoken) name of the kind: Fact, Interpretation, Navigation. */
   kindLabel: string;
-  /** Output of the sanitising renderer: the only HTML a page injects. */
-  html: string;
+  /** Output of the sanitising renderer: the only record markup a page injects. */
+  html: Html;
   citations: ClaimLink[];
   /** Where the block sits, for backlinks: "Overview", "Overview, paragraph 2". */
   place: string;
@@ -253,7 +254,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     const anchor = textBlockAnchor(++ordinal);
     const citations = claimLinks([...new Set(block.claim_ids)]);
     for (const { id } of citations) append(citedBy, id, { href: `#${anchor}`, place });
-    return { anchor, kind: block.kind, kindLabel: t(`textBlock.${block.kind}`), html: renderInline(block.text), citations, place };
+    return { anchor, kind: block.kind, kindLabel: t(`textBlock.${block.kind}`), html: trustedHtml(renderInline(block.text)), citations, place };
   };
   // A block of a list of several is placed by its number in it: "Overview, paragraph 2".
   const placed = (heading: string, { position, count }: ReadingBlock) =>

@@ -1,6 +1,6 @@
 import type { GarmentRecord, Links } from '../record/types.ts';
 import { claimLinksHtml } from './fragments.ts';
-import { classList, html, trustedHtml, type HtmlValue, type SafeHtml } from './html.ts';
+import { classList, html, trustedHtml, type Html, type HtmlValue } from './html.ts';
 import { recordJsonLd, scriptSafeJson } from './json-ld.ts';
 import { pageDocument } from './page-frame.ts';
 import { citationOf } from './citation.ts';
@@ -24,7 +24,7 @@ export function recordPageHtml(record: GarmentRecord, view: PageView, links: Lin
 }
 
 /** Head links to the record's JSON and Markdown twins, and schema.org JSON-LD describing it. */
-function alternatesHtml(record: GarmentRecord, links: Links): SafeHtml {
+function alternatesHtml(record: GarmentRecord, links: Links): Html {
   // scriptSafeJson escapes < > & so record text cannot close the script element.
   return html`${links.json && html`<link rel="alternate" type="application/json" href="${links.json}">`}${
     links.markdown && html`<link rel="alternate" type="text/markdown" href="${links.markdown}">`
@@ -56,7 +56,7 @@ function recordBodyHtml(record: GarmentRecord, view: PageView, links: Links, sit
  * The top of a record page: where it is, what the garment is, its key facts, the twins and how to
  * cite it (the call to action is among the key facts), how finished the research is, then the page's headline and summary.
  */
-function recordHeaderHtml(record: GarmentRecord, view: PageView, links: Links, site: string, headerParts: HtmlValue[]): SafeHtml {
+function recordHeaderHtml(record: GarmentRecord, view: PageView, links: Links, site: string, headerParts: HtmlValue[]): Html {
   const lead = view.leadImage?.src
     ? html`<img class="lead-image" src="${view.leadImage.src}" alt="${view.leadImage.alt}" width="320" height="320" decoding="async" fetchpriority="high">`
     : null;
@@ -67,7 +67,7 @@ function recordHeaderHtml(record: GarmentRecord, view: PageView, links: Links, s
     `projection-badge--${view.projection}`,
   )}"><span class="visually-hidden">${t('projection.label')}: </span>${t(`projection.${view.projection}.long`)}</span>${
     view.otherProjection && html`<a href="${view.otherProjection.href}" class="other-projection">${view.otherProjection.label}</a>`
-  }</p><h1 id="title"><bdi>${view.title}</bdi>${trustedHtml(claimLinksHtml(view.titleCitations, 'marker'))}</h1>${headerParts}${citeHtml(record, view, links, site)}</div>${lead}</div>${researchStatusHtml(
+  }</p><h1 id="title"><bdi>${view.title}</bdi>${claimLinksHtml(view.titleCitations, 'marker')}</h1>${headerParts}${citeHtml(record, view, links, site)}</div>${lead}</div>${researchStatusHtml(
     view,
   )}${view.headline && textBlockHtml(view.headline, 'lead')}${view.summary && textBlockHtml(view.summary)}${view.description && textBlockHtml(view.description)}</header>`;
 }
@@ -76,7 +76,7 @@ function recordHeaderHtml(record: GarmentRecord, view: PageView, links: Links, s
  * How finished the research is, as one message: the status, what it means, and the gaps to check;
  * folded beneath it, the limitations and the research's scope, start, period and review.
  */
-function researchStatusHtml(view: PageView): SafeHtml {
+function researchStatusHtml(view: PageView): Html {
   const { research } = view;
   return html`<section class="${classList('research-status', research.finished ? 'research-status--finished' : 'research-status--unfinished')}" aria-labelledby="research-status-heading"><h2 id="research-status-heading" class="research-status-heading"><span class="status-icon" aria-hidden="true">${
     research.finished ? '✓' : '!'
@@ -88,7 +88,7 @@ function researchStatusHtml(view: PageView): SafeHtml {
 }
 
 /** How to cite the record: permalink, revision and date, as plain text and BibTeX (its twins are in the key facts' heading row). */
-function citeHtml(record: GarmentRecord, view: PageView, links: Links, site: string): SafeHtml {
+function citeHtml(record: GarmentRecord, view: PageView, links: Links, site: string): Html {
   const { slug, projection } = view;
   const url = links.page ?? absoluteUrl(view.meta.path, site);
   const citation = citationOf({

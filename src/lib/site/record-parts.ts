@@ -1,7 +1,7 @@
 import type { ComparisonViews } from './comparison-view.ts';
 import type { MeasurementGrid } from './data-view.ts';
 import { claimEntryHtml, claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, targetHtml } from './fragments.ts';
-import { classList, html, trustedHtml, type HtmlValue, type SafeHtml } from './html.ts';
+import { classList, html, type Html, type HtmlValue } from './html.ts';
 import type { KeyFactLine, KeyFactRow, KeyFactsView } from './key-facts-view.ts';
 import type { CatalogView, ClaimView, CollectionView, ConflictView, DecisionView, FieldView, ImageView, PageView, SectionView, SourceView, TextBlockView } from './page-view.ts';
 import { t, tCount } from './strings.ts';
@@ -23,10 +23,8 @@ export function pagePartHtml(anchor: string, heading: string, content: HtmlValue
 }
 
 /** A text block as a paragraph: its kind named in a visible label, its sanitised text, its claim markers. */
-export function textBlockHtml(block: TextBlockView, className?: string): SafeHtml {
-  return html`<p id="${block.anchor}" class="${classList('text-block', `text-block--${block.kind}`, className)}"><span class="text-kind">${block.kindLabel}<span class="visually-hidden">:</span></span> <span class="text-body" dir="auto">${trustedHtml(
-    block.html,
-  )}</span>${trustedHtml(claimLinksHtml(block.citations, 'marker'))}</p>`;
+export function textBlockHtml(block: TextBlockView, className?: string): Html {
+  return html`<p id="${block.anchor}" class="${classList('text-block', `text-block--${block.kind}`, className)}"><span class="text-kind">${block.kindLabel}<span class="visually-hidden">:</span></span> <span class="text-body" dir="auto">${block.html}</span>${claimLinksHtml(block.citations, 'marker')}</p>`;
 }
 
 /** A page section: its heading and text blocks. */
@@ -35,7 +33,7 @@ export function sectionHtml(section: SectionView): HtmlValue[] {
 }
 
 /** The key facts panel of a record page (see keyFactsPanelHtml). */
-export function keyFactsHtml(view: PageView): SafeHtml {
+export function keyFactsHtml(view: PageView): Html {
   // The twins sit in the panel's heading row: in the first screen wherever the panel is.
   const twins = html`<ul class="twin-downloads" aria-label="${t('record.downloads')}"><li><a href="${jsonPath(view.slug, view.projection)}">${t(
     'record.downloadJson',
@@ -47,13 +45,13 @@ export function keyFactsHtml(view: PageView): SafeHtml {
  * A key facts panel: a labelled row per fact, each line with its claim markers; a colour with its
  * swatch beside its name; a fact the record does not state says so.
  */
-export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3, aside: SafeHtml | null = null): SafeHtml {
+export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3, aside: Html | null = null): Html {
   const lineHtml = (line: KeyFactLine) => {
     const text = line.href
       ? line.href.startsWith('#') ? html`<a href="${line.href}">${line.text}</a>` : html`<a href="${line.href}" class="external next-step" rel="noopener noreferrer">${line.text}</a>`
       : line.text;
     const swatch = line.swatch && html`<span class="swatch" style="background-color:${line.swatch}" aria-hidden="true"></span>`;
-    return html`<li>${swatch}${text}${line.detail && html` <small>${line.detail}</small>`}${trustedHtml(claimLinksHtml(line.claims, 'marker'))}</li>`;
+    return html`<li>${swatch}${text}${line.detail && html` <small>${line.detail}</small>`}${claimLinksHtml(line.claims, 'marker')}</li>`;
   };
   const row = (fact: KeyFactRow) => html`<div data-fact="${fact.key}"><dt>${fact.label}</dt><dd>${
     fact.lines.length === 0
@@ -65,9 +63,9 @@ export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3,
 }
 
 /** About the research behind the page: its scope, what it started from, when, and how it was reviewed (its revision and date are in the citation). */
-export function researchFactsHtml(view: PageView): SafeHtml {
+export function researchFactsHtml(view: PageView): Html {
   const { research } = view;
-  const fact = (label: string, value: string | SafeHtml) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
+  const fact = (label: string, value: string | Html) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
   return html`<dl class="fields">${[
     fact(t('record.scopeNote'), research.scopeNote),
     fact(t('record.productInput'), research.productInput),
@@ -96,8 +94,8 @@ export function scrollingTable(label: { title: string; id: string } | { headingI
 }
 
 /** Labelled values as a description list; nothing when there are none. */
-function fieldListHtml(fields: FieldView[], className?: string): SafeHtml | null {
-  return fields.length > 0 ? html`<dl class="${classList('fields', className)}">${trustedHtml(fieldRowsHtml(fields))}</dl>` : null;
+function fieldListHtml(fields: FieldView[], className?: string): Html | null {
+  return fields.length > 0 ? html`<dl class="${classList('fields', className)}">${fieldRowsHtml(fields)}</dl>` : null;
 }
 
 /** What the garment suits, its trade-offs and the summary's limitations. */
@@ -157,7 +155,7 @@ export function gapsHtml(groups: PageView['gapGroups']): HtmlValue[] {
         'gap.count',
         group.gaps.length,
       )})</span></h3><ul class="entries">${group.gaps.map(
-        (gap) => html`<li id="${gap.anchor}" class="entry"><p class="entry-title">${trustedHtml(targetHtml({ ...gap.target, label: gap.subject }))}: ${gap.reason}</p><dl class="fields"><div><dt>${t('gap.impact')}</dt><dd>${
+        (gap) => html`<li id="${gap.anchor}" class="entry"><p class="entry-title">${targetHtml({ ...gap.target, label: gap.subject })}: ${gap.reason}</p><dl class="fields"><div><dt>${t('gap.impact')}</dt><dd>${
           gap.impact
         }</dd></div><div class="next-action"><dt>${t('gap.nextAction')}</dt><dd>${gap.nextAction}</dd></div><div><dt>${t('gap.owner')}</dt><dd>${gap.owner}</dd></div></dl></li>`,
       )}</ul></section>`,
@@ -224,9 +222,9 @@ function collectionHtml(collection: CollectionView, items: CollectionView['items
 const ITEMS_PER_PIECE = 20;
 
 /** Items' markup in pieces, one per ITEMS_PER_PIECE items: a collection of hundreds never becomes one long string. */
-function inPieces<Item>(items: Item[], markup: (some: Item[]) => string): SafeHtml[] {
-  const pieces: SafeHtml[] = [];
-  for (let start = 0; start < items.length; start += ITEMS_PER_PIECE) pieces.push(trustedHtml(markup(items.slice(start, start + ITEMS_PER_PIECE))));
+function inPieces<Item>(items: Item[], markup: (some: Item[]) => Html): Html[] {
+  const pieces: Html[] = [];
+  for (let start = 0; start < items.length; start += ITEMS_PER_PIECE) pieces.push(markup(items.slice(start, start + ITEMS_PER_PIECE)));
   return pieces;
 }
 
@@ -240,7 +238,7 @@ function sizeChartHtml(grid: MeasurementGrid, index: number): HtmlValue[] {
     html`<tr><th scope="col">${t('data.measurement')}</th>${grid.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr>`,
     grid.rows.map((row) => html`<tr><th scope="row">${row.label}</th>${row.cells.map((cell) =>
       cell
-        ? html`<td${cell.anchor ? html` id="${cell.anchor}"` : ''}>${cell.text}${trustedHtml(claimLinksHtml(cell.claims, 'marker'))}</td>`
+        ? html`<td${cell.anchor ? html` id="${cell.anchor}"` : ''}>${cell.text}${claimLinksHtml(cell.claims, 'marker')}</td>`
         : notStated,
     )}</tr>`),
   );
@@ -254,11 +252,9 @@ function offersTableHtml(rows: NonNullable<ComparisonViews['offers']>): HtmlValu
     { headingId: 'data-offers-heading' },
     'offers-table',
     html`<tr>${columns.map((key) => html`<th scope="col">${t(key)}</th>`)}<th scope="col">${t('part.claims')}</th></tr>`,
-    inPieces(rows, (some) => some.map((row) => html`<tr${row.anchor ? html` id="${row.anchor}"` : ''}><th scope="row">${row.provider}</th><td>${row.size ?? t('offers.anyVariant')}</td><td>${
+    inPieces(rows, (some) => html`${some.map((row) => html`<tr${row.anchor ? html` id="${row.anchor}"` : ''}><th scope="row">${row.provider}</th><td>${row.size ?? t('offers.anyVariant')}</td><td>${
       row.color ?? t('offers.anyVariant')
-    }</td><td class="price">${row.price}</td><td>${row.basis}</td><td>${row.quantity ?? notStated}</td><td>${row.included}</td><td>${row.observed ?? notStated}</td><td>${trustedHtml(
-      claimLinksHtml(row.claims, 'inline'),
-    )}</td></tr>`.markup).join('')),
+    }</td><td class="price">${row.price}</td><td>${row.basis}</td><td>${row.quantity ?? notStated}</td><td>${row.included}</td><td>${row.observed ?? notStated}</td><td>${claimLinksHtml(row.claims, 'inline')}</td></tr>`)}`),
   );
 }
 
@@ -270,7 +266,7 @@ function variantGridHtml(grid: NonNullable<ComparisonViews['variants']>): HtmlVa
     html`<tr><th scope="col">${t('variants.color')}</th>${grid.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr>`,
     grid.rows.map((row) => html`<tr><th scope="row">${row.swatch && html`<span class="swatch" style="background-color:${row.swatch}" aria-hidden="true"></span>`}${row.color}</th>${row.cells.map((cell) =>
       cell
-        ? html`<td${cell.anchor ? html` id="${cell.anchor}"` : ''} class="${`stock stock--${cell.state}`}">${cell.stock}${trustedHtml(claimLinksHtml(cell.claims, 'marker'))}</td>`
+        ? html`<td${cell.anchor ? html` id="${cell.anchor}"` : ''} class="${`stock stock--${cell.state}`}">${cell.stock}${claimLinksHtml(cell.claims, 'marker')}</td>`
         : html`<td class="not-stated">${t('variants.none')}</td>`,
     )}</tr>`),
   );
@@ -279,13 +275,13 @@ function variantGridHtml(grid: NonNullable<ComparisonViews['variants']>): HtmlVa
 /** Conflicts between claims: what they disagree about, how it was resolved and which claim was selected. */
 export function conflictsHtml(conflicts: ConflictView[]): HtmlValue[] {
   const conflict = (view: ConflictView) =>
-    html`<li id="${view.anchor}" class="${classList('entry', !view.resolved && 'entry--open')}"><p class="entry-title">${trustedHtml(targetHtml({ ...view.target, label: view.subject }))} <span class="${classList(
+    html`<li id="${view.anchor}" class="${classList('entry', !view.resolved && 'entry--open')}"><p class="entry-title">${targetHtml({ ...view.target, label: view.subject })} <span class="${classList(
       'badge',
       view.resolved ? 'badge--ok' : 'badge--warn',
     )}">${view.resolution}</span></p>${view.values.length > 0 && html`<p class="conflict-values">${view.values.map(
-      (value, i) => html`${i > 0 && ` ${t('conflict.versus')} `}<span class="conflict-value">${value.value}${trustedHtml(claimLinksHtml([value.claim], 'marker'))}</span>`,
+      (value, i) => html`${i > 0 && ` ${t('conflict.versus')} `}<span class="conflict-value">${value.value}${claimLinksHtml([value.claim], 'marker')}</span>`,
     )}</p>`}<dl class="fields"><div><dt>${t('conflict.selected')}</dt>${
-      view.selected ? html`<dd>${trustedHtml(claimLinksHtml([view.selected], 'inline'))}</dd>` : html`<dd>${t('conflict.noSelection')}</dd>`
+      view.selected ? html`<dd>${claimLinksHtml([view.selected], 'inline')}</dd>` : html`<dd>${t('conflict.noSelection')}</dd>`
     }</div><div><dt>${t('conflict.reason')}</dt><dd>${view.reason}</dd></div>${view.followUp && html`<div><dt>${t('conflict.followUp')}</dt><dd>${view.followUp}</dd></div>`}</dl></li>`;
   return pagePartHtml('conflicts', t('part.conflicts'), html`<ul class="entries">${conflicts.map(conflict)}</ul>`);
 }
@@ -296,13 +292,13 @@ export function decisionsHtml(decisions: DecisionView[]): HtmlValue[] {
   const decision = (view: DecisionView) =>
     html`<article id="${view.anchor}" class="entry" aria-labelledby="${view.anchor}~heading"><h3 id="${view.anchor}~heading">${view.scenario}</h3><p>${view.interpretation}</p><dl class="fields">${view.lists.map(
       (list) => html`<div><dt>${list.label}</dt><dd><ul class="plain-list">${list.items.map((item) => html`<li>${item}</li>`)}</ul></dd></div>`,
-    )}${view.claims.length > 0 && html`<div><dt>${t('decision.claims')}</dt><dd>${trustedHtml(claimLinksHtml(view.claims, 'inline'))}</dd></div>`}</dl></article>`;
+    )}${view.claims.length > 0 && html`<div><dt>${t('decision.claims')}</dt><dd>${claimLinksHtml(view.claims, 'inline')}</dd></div>`}</dl></article>`;
   return pagePartHtml('decisions', t('part.decisions'), decisions.map(decision));
 }
 
 /** Claim entries, numbered in order of first citation (each built by claimEntryHtml: a page has dozens). */
 export function claimsHtml(claims: ClaimView[]): HtmlValue[] {
-  return pagePartHtml('claims', t('part.claims'), [html`<ol class="claims">`, claims.map((claim) => trustedHtml(claimEntryHtml(claim))), html`</ol>`]);
+  return pagePartHtml('claims', t('part.claims'), [html`<ol class="claims">`, claims.map(claimEntryHtml), html`</ol>`]);
 }
 
 /** Every source: title, address (linked only when http(s)), publisher, type, access and dates, and the claims resting on it. */
@@ -311,7 +307,7 @@ export function sourcesHtml(sources: SourceView[]): HtmlValue[] {
     html`<li id="${view.anchor}" class="source"><p class="source-title"><cite>${view.title}</cite>${
       view.url && html` <a href="${view.url}" class="external source-url" rel="noopener noreferrer">${view.url}</a>`
     }${view.unlinkedUrl && html` <span class="unlinked">${t('source.unlinked', { url: view.unlinkedUrl })}</span>`}</p>${fieldListHtml(view.facts, 'fields--inline')}${
-      view.citedBy.length > 0 && html`<p class="source-claims">${t('part.claims')}: ${trustedHtml(claimLinksHtml(view.citedBy, 'inline'))}</p>`
+      view.citedBy.length > 0 && html`<p class="source-claims">${t('part.claims')}: ${claimLinksHtml(view.citedBy, 'inline')}</p>`
     }</li>`;
   return pagePartHtml('sources', t('part.sources'), html`<ol class="sources">${sources.map(source)}</ol>`);
 }

@@ -105,6 +105,15 @@ const POP_DIRECTIONAL_FORMATTING = '\u202C';
 const POP_DIRECTIONAL_ISOLATE = '\u2069';
 
 /**
+ * Record text as an Astro page shows it (Astro escapes markup, not these): the characters HTML
+ * forbids shown as U+FFFD, and its open bidirectional formatting closed.
+ * @example displayText('a\u0001\u202Eb') → 'a\uFFFD\u202Eb\u202C'
+ */
+export function displayText(text: string): string {
+  return closeBidi(withoutForbiddenCharacters(text));
+}
+
+/**
  * Text with the bidirectional embeddings, overrides and isolates it opens and leaves open closed
  * at its end (UAX #9), so that record text cannot reorder what a page puts after it.
  * @example closeBidi('abc\u202Edef') → 'abc\u202Edef\u202C'

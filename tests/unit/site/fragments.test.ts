@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { CollectionView } from '../../../src/lib/site/data-view.ts';
-import { claimEntryHtml, claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, partsHtml, targetHtml } from '../../../src/lib/site/fragments.ts';
+import * as fragments from '../../../src/lib/site/fragments.ts';
+import type { Html } from '../../../src/lib/site/html.ts';
 import type { ClaimView } from '../../../src/lib/site/page-view.ts';
+
+// The tests read each fragment's markup.
+const markupOf = <Args extends unknown[]>(build: (...args: Args) => Html) => (...args: Args) => build(...args).markup;
+const partsHtml = markupOf(fragments.partsHtml);
+const fieldRowsHtml = markupOf(fragments.fieldRowsHtml);
+const claimLinksHtml = markupOf(fragments.claimLinksHtml);
+const targetHtml = markupOf(fragments.targetHtml);
+const itemCardsHtml = markupOf(fragments.itemCardsHtml);
+const itemRowsHtml = markupOf(fragments.itemRowsHtml);
+const claimEntryHtml = markupOf(fragments.claimEntryHtml);
 
 const HOSTILE = [
   '<script>alert(1)</script>',

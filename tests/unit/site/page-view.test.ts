@@ -131,7 +131,7 @@ describe('pageView', () => {
   it('renders text block Markdown through the sanitising renderer', () => {
     const record = smallRecord();
     record.page.sections.overview = [block('<img src=x onerror=alert(1)> **bold** [x](javascript:alert(1))', ['c-a'])];
-    const html = pageView(record, { otherProjectionExists: false }).sections[0]!.blocks[0]!.html;
+    const html = pageView(record, { otherProjectionExists: false }).sections[0]!.blocks[0]!.html.markup;
     expect(html).toContain('<strong>bold</strong>');
     expect(html).not.toMatch(/<img|javascript:/);
   });
