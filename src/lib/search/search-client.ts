@@ -1,12 +1,13 @@
 // The search box in the browser: the site's search (shard-search.ts) behind plain fields. The
 // fields are the search state, mirrored in the query string (`?q=fleece&projection=Technical&sort=title`).
-import type { FilterCounts, PagefindApi } from './pagefind-api.ts';
+import type { FilterCounts } from './pagefind-api.ts';
 import { filterValueOrder, resultFacts, resultView, type ResultView } from './result-view.ts';
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
 import { isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters, SORT_ORDERS, type SearchState } from './search-state.ts';
-import { NO_HITS, openSearchIndex, searchGarments, type GarmentQuery, type GarmentSearch, type SearchIndex, type SearchLoader } from './shard-search.ts';
+import { openInThread, type ThreadIndex } from './search-thread.ts';
+import { NO_HITS, type GarmentQuery, type GarmentSearch } from './shard-search.ts';
 
 /** Garments whose data is loaded at once; more on request. */
 const PAGE_SIZE = 10;
@@ -20,8 +21,8 @@ const KEPT_SHARD_LIST = 'garment-press:search-shards';
 
 /** The index being opened: from the shard list kept from the last visit (null without one), and from the list as the site has it now. */
 interface IndexOpening {
-  early: Promise<SearchIndex> | null;
-  current: Promise<SearchIndex>;
+  early: ThreadIndex | null;
+  current: Promise<ThreadIndex>;
 }
 
 /** The shard list kept from the last visit, as its text (to compare) and read; null when none is kept or storage is refused. */
@@ -82,15 +83,6 @@ export function mountSearch(root: HTMLElement): void {
   let typingEntry = false;
   let typedAt = 0;
 
-  const loader: SearchLoader = {
-    pagefind: (bundle) => import(/* @vite-ignore */ `${bundle}pagefind.js`) as Promise<PagefindApi>,
-    json: async (path) => {
-      const words = await fetch(path);
-      if (!words.ok) throw new Error(`${path}: HTTP ${words.status}`);
-      return words.json();
-    },
-  };
-
   /**
    * The shard list names every shard and carries the filter values, so the filters show before
    * Pagefind loads. Asking for it is a round trip on every visit (a rebuild changes it under the
@@ -100,7 +92,6 @@ export function mountSearch(root: HTMLElement): void {
     (opening ??= (() => {
       const kept = keptShardList();
       const early = kept ? openIndex(kept.list) : null;
-      early?.catch(() => {});
       if (kept) {
         totals = kept.list.filters;
         renderFilters(asked);
@@ -119,9 +110,8 @@ export function mountSearch(root: HTMLElement): void {
       return { early, current };
     })());
 
-  function openIndex(list: ShardList): Promise<SearchIndex> {
-    const opened = openSearchIndex(list, loader);
-    // After Pagefind's script is asked for, so it is not queued behind the files it will want.
+  function openIndex(list: ShardList): ThreadIndex {
+    const opened = openInThread(list);
     warmUp(list);
     return opened;
   }
@@ -133,22 +123,21 @@ export function mountSearch(root: HTMLElement): void {
   async function searchCurrent(query: GarmentQuery): Promise<GarmentSearch> {
     const { early, current } = load();
     if (early) {
-      const found = early.then((opened) => searchGarments(opened, query));
+      const found = early.search(query);
       found.catch(() => {});
-      if ((await current) === (await early.catch(() => null))) return found;
+      if ((await current) === early) return found;
     }
-    return searchGarments(await current, query);
+    return (await current).search(query);
   }
 
   /**
-   * Asks at once for what Pagefind would fetch one step after another (its worker, then each
-   * shard's entry and its metadata, then the WebAssembly): named by content, they wait in the
-   * cache for Pagefind to ask. Errors are Pagefind's to report.
+   * Asks at once for what the search thread would fetch one step after another (Pagefind's script,
+   * its WebAssembly, each shard's entry and metadata): named by content, they wait in the cache for
+   * Pagefind to ask. Errors are Pagefind's to report.
    */
   function warmUp(list: ShardList): void {
-    const [first] = list.shards;
-    if (!first) return;
-    const files = [`${first}pagefind-worker.js`, `${first}wasm.en.pagefind`];
+    // Pagefind's script first: the thread asks for it as soon as its own script has come.
+    const files = list.shards.length > 0 ? [`${list.shards[0]}pagefind.js`, `${list.shards[0]}wasm.en.pagefind`] : [];
     for (const [at, bundle] of list.shards.entries()) files.push(`${bundle}pagefind-entry.json?ts=${list.tags[at]}`, `${bundle}pagefind.${list.tags[at]}.pf_meta`);
     for (const file of files) void fetch(file).then((answer) => answer.arrayBuffer()).catch(() => {});
   }
@@ -160,7 +149,7 @@ export function mountSearch(root: HTMLElement): void {
     const { early, current } = load();
     try {
       // The filter boxes are made from the shard list: from the kept one at once, else once it comes.
-      if (!early || (await early.then(() => false, () => true))) await current;
+      if (!early) await current;
     } catch (error) {
       setStatus(fillMessage(messages.unavailable, { message: (error as Error).message }));
       return;
@@ -341,7 +330,7 @@ export function mountSearch(root: HTMLElement): void {
   /** Loads every filter file, then counts what each value would leave, the garments shown (and "Show more" clicked) left as they are. */
   function loadCounts(): void {
     if (counting) return;
-    counting = load().current.then((opened) => opened.pagefind?.filters());
+    counting = load().current.then((opened) => opened.filters());
     void counting.then(() => {
       counted = true;
       return refreshCounts(searchId);
