@@ -17,8 +17,8 @@ export type ThreadRequest = { id: number } & (
 /** A search as the thread sends it: the hits' count in place of the hits. */
 export type ThreadSearch = Omit<GarmentSearch, 'hits'> & { count: number };
 
-/** The thread's answer to the request of the same id: an error's message, or what was asked for. */
-export type ThreadReply = { id: number } & ({ error: string } | { search: ThreadSearch } | { data: PagefindResultData[] } | { done: true });
+/** The thread's answer to the request of the same id: an error's message, or what was asked for; a batch of hits is sent hit by hit (`hit`), as each is loaded, then whole. */
+export type ThreadReply = { id: number } & ({ error: string } | { search: ThreadSearch } | { hit: PagefindResultData } | { data: PagefindResultData[] } | { done: true });
 
 /** The index opened in the thread. */
 export interface ThreadIndex {
@@ -30,10 +30,11 @@ export interface ThreadIndex {
 /** Starts a search thread and opens in it the index a shard list names. */
 export function openInThread(list: ShardList): ThreadIndex {
   const worker = new Worker(new URL('./search-worker.ts', import.meta.url), { type: 'module' });
-  const pending = new Map<number, { resolve: (reply: ThreadReply) => void; reject: (error: Error) => void }>();
+  const pending = new Map<number, { resolve: (reply: ThreadReply) => void; reject: (error: Error) => void; onHit?: (data: PagefindResultData) => void }>();
   let last = 0;
   worker.addEventListener('message', ({ data: reply }: MessageEvent<ThreadReply>) => {
     const waiting = pending.get(reply.id);
+    if ('hit' in reply) return waiting?.onHit?.(reply.hit);
     pending.delete(reply.id);
     if ('error' in reply) waiting?.reject(new Error(reply.error));
     else waiting?.resolve(reply);
@@ -43,10 +44,10 @@ export function openInThread(list: ShardList): ThreadIndex {
     for (const waiting of pending.values()) waiting.reject(new Error(event.message || 'the search thread failed'));
     pending.clear();
   });
-  const ask = (request: ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never) =>
+  const ask = (request: ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never, onHit?: (data: PagefindResultData) => void) =>
     new Promise<ThreadReply>((resolve, reject) => {
       const id = ++last;
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, onHit });
       worker.postMessage({ ...request, id });
     });
   const opened = ask({ kind: 'open', list });
@@ -62,10 +63,8 @@ export function openInThread(list: ShardList): ThreadIndex {
         hits: {
           count,
           next: async (batch, onData) => {
-            const answer = await ask({ kind: 'next', search: reply.id, count: batch });
-            const data = 'data' in answer ? answer.data : [];
-            if (onData) for (const hit of data) onData(hit);
-            return data;
+            const answer = await ask({ kind: 'next', search: reply.id, count: batch }, onData);
+            return 'data' in answer ? answer.data : [];
           },
         },
       };

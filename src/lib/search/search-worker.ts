@@ -38,8 +38,11 @@ async function answer(request: ThreadRequest): Promise<ThreadReply> {
       for (const old of searches.keys()) if (searches.size > KEPT_SEARCHES) searches.delete(old);
       return { id, search: { ...found, count: hits.count } };
     }
-    case 'next':
-      return { id, data: await (searches.get(request.search) ?? NO_HITS).next(request.count) };
+    case 'next': {
+      // Each hit as soon as it and those before it are loaded, so the page shows the first without waiting for the batch.
+      const data = await (searches.get(request.search) ?? NO_HITS).next(request.count, (hit) => self.postMessage({ id, hit } satisfies ThreadReply));
+      return { id, data };
+    }
     case 'filters':
       await (await opened()).pagefind?.filters();
       return { id, done: true };
