@@ -69,6 +69,27 @@ test('a misspelling in the first letter finds the garments of the word too', asy
   }
 });
 
+test('a second visit searches the index its kept shard list names, and a kept list the site has changed since is not believed', async ({ page }) => {
+  await page.goto('/search/?q=fleece');
+  const first = await hitPaths(page);
+  expect(first.length).toBeGreaterThan(0);
+  const kept = await page.evaluate(() => localStorage.getItem('garment-press:search-shards'));
+  expect(JSON.parse(kept!).shards.length).toBeGreaterThan(1);
+  await page.goto('/search/?q=fleece');
+  expect(await hitPaths(page)).toEqual(first);
+  // As after a rebuild: the kept list names shard folders the site no longer has.
+  await page.evaluate(() => {
+    const list = JSON.parse(localStorage.getItem('garment-press:search-shards')!) as { shards: string[] };
+    list.shards = list.shards.map((bundle) => bundle.replace(/\.[^./]+\/$/, '.gone/'));
+    localStorage.setItem('garment-press:search-shards', JSON.stringify(list));
+  });
+  await page.goto('/search/?q=fleece');
+  expect(await hitPaths(page)).toEqual(first);
+  await expect(status(page)).toHaveText(new RegExp(`^${first.length} garments? for “fleece”$`));
+  // The list as the site has it now is kept for the next visit.
+  expect(await page.evaluate(() => localStorage.getItem('garment-press:search-shards'))).toBe(kept);
+});
+
 test('a search that finds nothing offers words that do, a way to clear the filters and the full list', async ({ page }) => {
   await page.goto('/search/?q=flxxce&category=tops');
   await expect(status(page)).toHaveText('No garments for “flxxce” in tops.');
