@@ -90,14 +90,17 @@ export function mountSearch(root: HTMLElement): void {
    */
   const load = (): IndexOpening =>
     (opening ??= (() => {
+      // Asked for first: the kept index's files are read from the cache after it, not before.
+      const asking = fetch(SHARD_LIST_PATH);
       const kept = keptShardList();
-      const early = kept ? openIndex(kept.list) : null;
+      // Not warmed up: what the kept list names came on the last visit and waits in the cache.
+      const early = kept ? openInThread(kept.list) : null;
       if (kept) {
         totals = kept.list.filters;
         renderFilters(asked);
       }
       const current = (async () => {
-        const response = await fetch(SHARD_LIST_PATH);
+        const response = await asking;
         if (!response.ok) throw new Error(`${SHARD_LIST_PATH}: HTTP ${response.status}`);
         const text = await response.text();
         if (early && kept?.text === text) return early;
