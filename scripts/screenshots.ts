@@ -1,4 +1,5 @@
-// Screenshots of every sample record's page, its garment page and the home page, at phone
+// Screenshots of every sample record's page, its garment page, the home page and the search page
+// (results for "fleece", and a search that finds nothing), at phone
 // (390 × 844) and desktop (1280 × 800) width, light and dark: the first screen and the whole page,
 // for a person to look at. Builds the sample records into a temporary folder and serves it on loopback.
 // Usage: npm run screenshots [-- --out DIR]   (default /tmp/garment-press-screenshots)
@@ -27,8 +28,11 @@ const browser = await chromium.launch({
 try {
   const records = readdirSync(path.join(root, 'records')).filter((f) => f.endsWith('.json'))
     .map((f) => JSON.parse(readFileSync(path.join(root, 'records', f), 'utf8')) as GarmentRecord);
-  const pages = [
+  // A search page is taken once its search has shown what it found (`ready`).
+  const pages: { name: string; path: string; ready?: string }[] = [
     { name: 'home', path: '/' },
+    { name: 'search-fleece', path: '/search/?q=fleece', ready: '.search-hit' },
+    { name: 'search-nothing', path: '/search/?q=flxxce', ready: '[data-search-help]:not([hidden])' },
     ...[...new Set(records.map((r) => r.slug))].map((slug) => ({ name: `${slug}`, path: `/garments/${slug}/` })),
     ...records.map((r) => ({ name: `${r.slug}.${r.projection}`, path: `/garments/${r.slug}/${r.projection}/` })),
   ];
@@ -39,8 +43,9 @@ try {
       // Only the site: a record's images on other hosts are never fetched.
       await context.route((url) => url.origin !== new URL(server.url).origin, (route) => route.abort('blockedbyclient'));
       const page = await context.newPage();
-      for (const { name, path: sitePath } of pages) {
+      for (const { name, path: sitePath, ready } of pages) {
         await page.goto(new URL(sitePath, server.url).href);
+        if (ready) await page.locator(ready).first().waitFor();
         const file = path.join(out, `${name}.${width}.${scheme}`);
         await page.screenshot({ path: `${file}.top.png` });
         if (scheme === 'light') await page.screenshot({ path: `${file}.full.png`, fullPage: true });

@@ -92,3 +92,18 @@ test('a category page fits 320 pixels without scrolling sideways', async ({ page
   const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
   expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
 });
+
+test('opening a filter shows its counts and keeps the results a reader asked for more of', async ({ page }) => {
+  await page.goto('/search/?q=cotton');
+  const hits = page.locator('[data-search-results] .search-hit');
+  await expect(hits).toHaveCount(10);
+  await page.getByRole('button', { name: 'Show more results' }).click();
+  await expect(hits).toHaveCount(20);
+  const shown = await hits.locator('a.search-hit-link').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+  // Opening a filter loads every filter file and counts its values for the search shown.
+  await page.locator('[data-search-filters] summary').first().click();
+  await expect(page.locator('[data-search-filters] details[open] .count').first()).toHaveText(/^\(\d[\d,]*\)$/);
+  await expect(hits).toHaveCount(20);
+  expect(await hits.locator('a.search-hit-link').evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(shown);
+  await expect(page.locator('[data-search-status]')).toHaveText(/^[\d,]+ garments for “cotton”$/);
+});

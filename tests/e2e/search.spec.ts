@@ -59,6 +59,37 @@ test('a word with one letter dropped finds the garments of the word, and says so
   await expect(page.locator('[data-search-note]')).toHaveText('No garment says “hodie”; showing “hoodie” instead.');
 });
 
+test('a misspelling in the first letter finds the garments of the word too', async ({ page }) => {
+  const garments = [...garmentsMentioning('hoodie')].map((slug) => `/garments/${slug}/`).sort();
+  // The first letter dropped, and changed: the word lists are split by first letter, the correction is not.
+  for (const typed of ['oodie', 'joodie']) {
+    await page.goto(`/search/?q=${typed}`);
+    expect((await hitPaths(page)).sort()).toEqual(garments);
+    await expect(page.locator('[data-search-note]')).toHaveText(`No garment says “${typed}”; showing “hoodie” instead.`);
+  }
+});
+
+test('a second visit searches the index its kept shard list names, and a kept list the site has changed since is not believed', async ({ page }) => {
+  await page.goto('/search/?q=fleece');
+  const first = await hitPaths(page);
+  expect(first.length).toBeGreaterThan(0);
+  const kept = await page.evaluate(() => localStorage.getItem('garment-press:search-shards'));
+  expect(JSON.parse(kept!).shards.length).toBeGreaterThan(1);
+  await page.goto('/search/?q=fleece');
+  expect(await hitPaths(page)).toEqual(first);
+  // As after a rebuild: the kept list names shard folders the site no longer has.
+  await page.evaluate(() => {
+    const list = JSON.parse(localStorage.getItem('garment-press:search-shards')!) as { shards: string[] };
+    list.shards = list.shards.map((bundle) => bundle.replace(/\.[^./]+\/$/, '.gone/'));
+    localStorage.setItem('garment-press:search-shards', JSON.stringify(list));
+  });
+  await page.goto('/search/?q=fleece');
+  expect(await hitPaths(page)).toEqual(first);
+  await expect(status(page)).toHaveText(new RegExp(`^${first.length} garments? for “fleece”$`));
+  // The list as the site has it now is kept for the next visit.
+  expect(await page.evaluate(() => localStorage.getItem('garment-press:search-shards'))).toBe(kept);
+});
+
 test('a search that finds nothing offers words that do, a way to clear the filters and the full list', async ({ page }) => {
   await page.goto('/search/?q=flxxce&category=tops');
   await expect(status(page)).toHaveText('No garments for “flxxce” in tops.');
@@ -344,15 +375,6 @@ for (const scheme of ['light', 'dark'] as const) {
     expect(blocking).toEqual([]);
   });
 }
-
-test('the search page is captured with results at desktop and mobile width', async ({ page }) => {
-  for (const [name, viewport] of Object.entries({ desktop: { width: 1280, height: 900 }, mobile: { width: 375, height: 800 } })) {
-    await page.setViewportSize(viewport);
-    await page.goto('/search/?q=fleece');
-    await hitPaths(page);
-    await page.screenshot({ path: `test-results/screenshots/search-${name}.png`, fullPage: true });
-  }
-});
 
 test('the site header leads to search from any page', async ({ page }) => {
   const { record } = builtRecords().find(({ file }) => !file.startsWith('hostile'))!;

@@ -431,6 +431,16 @@ describe('searchGarments over a built index, as the browser and the MCP tool run
     expect(await urls(found)).toEqual(['/garments/fieldline-fl300-twill-work-jacket/']);
   });
 
+  it('takes a word with its first letter dropped, changed or swapped for the word garments say, from another letter\'s word list', async () => {
+    const hoodie = await urls(await search('hoodie'));
+    expect(hoodie.length).toBeGreaterThan(0);
+    for (const typed of ['oodie', 'joodie', 'ohodie']) {
+      const found = await search(typed);
+      expect(found, typed).toMatchObject({ searched: 'hoodie', corrected: true });
+      expect(await urls(found)).toEqual(hoodie);
+    }
+  });
+
   it('finds nothing for a word no garment says nor is one edit from, and offers near words that do find garments', async () => {
     const found = await search('flxxce');
     expect(found.hits.count).toBe(0);

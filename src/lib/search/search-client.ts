@@ -1,12 +1,13 @@
 // The search box in the browser: the site's search (shard-search.ts) behind plain fields. The
 // fields are the search state, mirrored in the query string (`?q=fleece&projection=Technical&sort=title`).
-import type { FilterCounts, PagefindApi } from './pagefind-api.ts';
+import type { FilterCounts } from './pagefind-api.ts';
 import { filterValueOrder, resultFacts, resultView, type ResultView } from './result-view.ts';
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
 import { isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters, SORT_ORDERS, type SearchState } from './search-state.ts';
-import { NO_HITS, openSearchIndex, searchGarments, type GarmentSearch, type SearchIndex } from './shard-search.ts';
+import { openInThread, type ThreadIndex } from './search-thread.ts';
+import { NO_HITS, type GarmentQuery, type GarmentSearch } from './shard-search.ts';
 
 /** Garments whose data is loaded at once; more on request. */
 const PAGE_SIZE = 10;
@@ -14,6 +15,33 @@ const PAGE_SIZE = 10;
 const TYPING_DELAY_MS = 200;
 /** Words typed within this long of the last keep one history entry; after a longer pause, the search shown is kept and new words make an entry of their own. */
 const TYPING_RUN_MS = 1500;
+
+/** Where the page keeps the shard list it last read (localStorage). */
+const KEPT_SHARD_LIST = 'garment-press:search-shards';
+
+/** The index being opened: from the shard list kept from the last visit (null without one), and from the list as the site has it now. */
+interface IndexOpening {
+  early: ThreadIndex | null;
+  current: Promise<ThreadIndex>;
+}
+
+/** The shard list kept from the last visit, as its text (to compare) and read; null when none is kept or storage is refused. */
+function keptShardList(): { text: string; list: ShardList } | null {
+  try {
+    const text = localStorage.getItem(KEPT_SHARD_LIST);
+    return text === null ? null : { text, list: JSON.parse(text) as ShardList };
+  } catch {
+    return null;
+  }
+}
+
+function keepShardList(text: string): void {
+  try {
+    localStorage.setItem(KEPT_SHARD_LIST, text);
+  } catch {
+    // Storage refused or full: the next visit waits for the list, as this one did.
+  }
+}
 
 /**
  * Brings a rendered SearchBox to life: loads Pagefind when the reader reaches for the box
@@ -36,7 +64,7 @@ export function mountSearch(root: HTMLElement): void {
   const suggestions = root.querySelector<HTMLUListElement>('[data-search-suggestions]')!;
   const helpClear = root.querySelector<HTMLButtonElement>('[data-search-help-clear]')!;
 
-  let index: Promise<SearchIndex> | null = null;
+  let opening: IndexOpening | null = null;
   let totals: FilterCounts = {};
   // Counts per value under a search need every filter file: loaded once the reader opens a filter, searched with once loaded.
   let counting: Promise<unknown> | null = null;
@@ -55,35 +83,64 @@ export function mountSearch(root: HTMLElement): void {
   let typingEntry = false;
   let typedAt = 0;
 
-  // The shard list names every shard and carries the filter values, so the filters show before Pagefind loads.
-  const load = () =>
-    (index ??= (async () => {
-      const response = await fetch(SHARD_LIST_PATH);
-      if (!response.ok) throw new Error(`${SHARD_LIST_PATH}: HTTP ${response.status}`);
-      const list = (await response.json()) as ShardList;
-      warmUp(list);
-      const opening = openSearchIndex(list, {
-        pagefind: (bundle) => import(/* @vite-ignore */ `${bundle}pagefind.js`) as Promise<PagefindApi>,
-        json: async (path) => {
-          const words = await fetch(path);
-          if (!words.ok) throw new Error(`${path}: HTTP ${words.status}`);
-          return words.json();
-        },
-      });
-      totals = list.filters;
-      renderFilters(asked);
-      return opening;
+  /**
+   * The shard list names every shard and carries the filter values, so the filters show before
+   * Pagefind loads. Asking for it is a round trip on every visit (a rebuild changes it under the
+   * same name), so the index the list kept from the last visit names is opened meanwhile.
+   */
+  const load = (): IndexOpening =>
+    (opening ??= (() => {
+      // Asked for first: the kept index's files are read from the cache after it, not before.
+      const asking = fetch(SHARD_LIST_PATH);
+      const kept = keptShardList();
+      // Not warmed up: what the kept list names came on the last visit and waits in the cache.
+      const early = kept ? openInThread(kept.list) : null;
+      if (kept) {
+        totals = kept.list.filters;
+        renderFilters(asked);
+      }
+      const current = (async () => {
+        const response = await asking;
+        if (!response.ok) throw new Error(`${SHARD_LIST_PATH}: HTTP ${response.status}`);
+        const text = await response.text();
+        if (early && kept?.text === text) return early;
+        const list = JSON.parse(text) as ShardList;
+        keepShardList(text);
+        totals = list.filters;
+        renderFilters(kept ? formState() : asked);
+        return openIndex(list);
+      })();
+      return { early, current };
     })());
 
+  function openIndex(list: ShardList): ThreadIndex {
+    const opened = openInThread(list);
+    warmUp(list);
+    return opened;
+  }
+
   /**
-   * Asks at once for what Pagefind would fetch one step after another (its worker, then each
-   * shard's entry and its metadata, then the WebAssembly): named by content, they wait in the
-   * cache for Pagefind to ask. Errors are Pagefind's to report.
+   * Searches the index of the shard list as it is now: run on the kept list's index while the list
+   * is asked for again, and kept only if the list comes back the same.
+   */
+  async function searchCurrent(query: GarmentQuery): Promise<GarmentSearch> {
+    const { early, current } = load();
+    if (early) {
+      const found = early.search(query);
+      found.catch(() => {});
+      if ((await current) === early) return found;
+    }
+    return (await current).search(query);
+  }
+
+  /**
+   * Asks at once for what the search thread would fetch one step after another (Pagefind's script,
+   * its WebAssembly, each shard's entry and metadata): named by content, they wait in the cache for
+   * Pagefind to ask. Errors are Pagefind's to report.
    */
   function warmUp(list: ShardList): void {
-    const [first] = list.shards;
-    if (!first) return;
-    const files = [`${first}pagefind-worker.js`, `${first}wasm.en.pagefind`];
+    // Pagefind's script first: the thread asks for it as soon as its own script has come.
+    const files = list.shards.length > 0 ? [`${list.shards[0]}pagefind.js`, `${list.shards[0]}wasm.en.pagefind`] : [];
     for (const [at, bundle] of list.shards.entries()) files.push(`${bundle}pagefind-entry.json?ts=${list.tags[at]}`, `${bundle}pagefind.${list.tags[at]}.pf_meta`);
     for (const file of files) void fetch(file).then((answer) => answer.arrayBuffer()).catch(() => {});
   }
@@ -92,9 +149,10 @@ export function mountSearch(root: HTMLElement): void {
   async function run(mode: 'typing' | 'asked' | 'restored'): Promise<void> {
     const typing = mode === 'typing';
     const id = ++searchId;
-    let opened: SearchIndex;
+    const { early, current } = load();
     try {
-      opened = await load();
+      // The filter boxes are made from the shard list: from the kept one at once, else once it comes.
+      if (!early) await current;
     } catch (error) {
       setStatus(fillMessage(messages.unavailable, { message: (error as Error).message }));
       return;
@@ -118,8 +176,13 @@ export function mountSearch(root: HTMLElement): void {
     setStatus(messages.loading);
     if (typing) await new Promise((resolve) => setTimeout(resolve, TYPING_DELAY_MS));
     if (id !== searchId) return;
-    const sortOrder = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
-    const found = await searchGarments(opened, { words: searchTerm(state.query) ?? '', filters: selectedFilters(state), sort: sortOrder, counts: counted });
+    let found: GarmentSearch;
+    try {
+      found = await searchCurrent(garmentQuery(state));
+    } catch (error) {
+      if (id === searchId) setStatus(fillMessage(messages.unavailable, { message: (error as Error).message }));
+      return;
+    }
     if (id !== searchId) return;
     updateCounts(found.filters);
     hits = found.hits;
@@ -130,8 +193,10 @@ export function mountSearch(root: HTMLElement): void {
     note.textContent = found.corrected ? fillMessage(messages.corrected, { asked: state.query, searched: found.searched }) : '';
     showHelp(found, state);
     setStatus(summary(state, found, hits.count));
+    // The filter files came while this searched without them: count now.
+    if (found.filters === null && counted) void refreshCounts(id).catch(() => {});
     // A filter shown open (one with a value ticked) shows its counts too, once the garments are shown.
-    if (filtersBox.querySelector('details[open]')) loadCounts();
+    else if (filtersBox.querySelector('details[open]')) loadCounts();
   }
 
   /** Shows the next garments, each as soon as it and those before it are loaded; returns the first one's link. */
@@ -259,14 +324,28 @@ export function mountSearch(root: HTMLElement): void {
     updateCounts(null);
   }
 
-  /** Loads every filter file, then searches again, so each value shows how many garments it would leave. */
+  /** What the search asks of the index for a state of the form: counts too once the filter files are loaded. */
+  function garmentQuery(state: SearchState): GarmentQuery {
+    const sortOrder = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
+    return { words: searchTerm(state.query) ?? '', filters: selectedFilters(state), sort: sortOrder, counts: counted };
+  }
+
+  /** Loads every filter file, then counts what each value would leave, the garments shown (and "Show more" clicked) left as they are. */
   function loadCounts(): void {
     if (counting) return;
-    counting = load().then((opened) => opened.pagefind?.filters());
+    counting = load().current.then((opened) => opened.filters());
     void counting.then(() => {
       counted = true;
-      return run('restored');
-    }, () => {});
+      return refreshCounts(searchId);
+    }).catch(() => {});
+  }
+
+  /** Shows the counts for the search shown (number `id`), unless another has started since. */
+  async function refreshCounts(id: number): Promise<void> {
+    const state = formState();
+    if (id !== searchId || !isSearchable(state)) return;
+    const found = await searchCurrent(garmentQuery(state));
+    if (id === searchId) updateCounts(found.filters);
   }
 
   /**
@@ -344,9 +423,9 @@ export function mountSearch(root: HTMLElement): void {
   moreButton.addEventListener('click', async () => {
     (await showMore(searchId))?.focus();
   });
-  root.addEventListener('focusin', () => void load().catch(() => {}), { once: true });
+  root.addEventListener('focusin', () => void load().current.catch(() => {}), { once: true });
   // A page that is only search shows its filters at once, to browse by before a word is typed.
-  if (root.dataset.searchPage !== undefined) void load().catch(() => {});
+  if (root.dataset.searchPage !== undefined) void load().current.catch(() => {});
 
   // Arrow keys move between the box and the hits; Tab still walks through everything.
   input.addEventListener('keydown', (event) => {

@@ -124,8 +124,8 @@ export function queryWords(words: string): string[] {
  * a word it begins): Pagefind alone, in a shard holding no such word, falls back to the nearest
  * word it holds, and those hits would fill the list. So each word is first searched exactly, and
  * counted per shard; a word no shard holds is looked up in the site's words, as the start of a word
- * (typing), then as a misspelling one edit from a word (replaced by the word most garments say),
- * and otherwise finds nothing, with the nearest words offered instead. Only shards holding every
+ * (typing), then as a misspelling one edit from a word (replaced by the word most garments say:
+ * one of its own first character first, then any, for a mistyped first letter), and otherwise finds nothing, with the nearest words offered instead. Only shards holding every
  * word are searched.
  *
  * Relevance over shards is Pagefind's own merge; a sort is not (Pagefind's sorted scores are ranks
@@ -199,9 +199,18 @@ async function wordShards(index: SearchIndex, pagefind: PagefindInstance, word: 
   const begun = Object.entries(list).filter(([known]) => known.startsWith(word));
   if (begun.length > 0) return { kind: 'known', word, shards: new Set(begun.flatMap(([, [, shards]]) => shards.map(String))) };
   const [taken] = nearestWords(word, list, 1, 1);
-  const takenShards = taken === undefined ? undefined : Object.entries(list).find(([known]) => known === taken)?.[1][1];
-  if (taken && takenShards) return { kind: 'known', word: taken, shards: new Set(takenShards.map(String)) };
-  return { kind: 'unknown', near: nearestWords(word, list, 2, 3) };
+  if (taken !== undefined) return { kind: 'known', word: taken, shards: new Set(list[taken]![1].map(String)) };
+  // A first letter mistyped (or dropped, or added): the word it was taken for starts with any letter.
+  const every = await everyWord(index);
+  const [elsewhere] = nearestWords(word, every, 1, 1);
+  if (elsewhere !== undefined) return { kind: 'known', word: elsewhere, shards: new Set(every[elsewhere]![1].map(String)) };
+  return { kind: 'unknown', near: nearestWords(word, every, 2, 3) };
+}
+
+/** Every word of the site, every first character's list loaded. */
+async function everyWord(index: SearchIndex): Promise<WordList> {
+  const lists = await Promise.all(Object.keys(index.list.words).map((key) => index.words(key)));
+  return Object.assign(Object.create(null) as WordList, ...lists);
 }
 
 function withoutFilter(selected: Record<string, string[]>, filter: string): Record<string, string[]> {
