@@ -44,7 +44,7 @@ const SEARCHES: Search[] = [
   { query: 'cotton', filters: { projection: ['Technical'] } },
   { query: 'tee', sort: 'title' },
   { query: 'heavyweight', sort: 'published' },
-  { query: '', filters: { colour: ['Navy', 'Black'] } },
+  { query: '', filters: { color: ['Navy', 'Black'] } },
   { query: '', filters: { projection: ['Commerce'], fabric: ['knit'] } },
   { query: '', filters: { category: ['tops'] }, sort: 'published' },
   { query: 'embroidery', filters: { decoration: ['Embroidery'] } },

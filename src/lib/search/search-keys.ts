@@ -13,13 +13,16 @@ export const SEARCH_FILTERS = [
   'decoration',
   'fabric',
   'construction',
-  'fibre',
-  'colour',
+  'fiber',
+  'color',
   'size',
 ] as const;
 
 /** A filter of the search index. */
 export type SearchFilter = (typeof SEARCH_FILTERS)[number];
+
+/** Filters renamed to the schema's spelling, whose old names search addresses people kept still carry. */
+export const RENAMED_FILTERS: Readonly<Record<string, SearchFilter>> = { colour: 'color', fibre: 'fiber' };
 
 /**
  * How a filter reads its values from a record: the values, and what says them in words, when the
@@ -46,8 +49,8 @@ export const FILTER_READERS: Record<SearchFilter, FilterReader> = {
   },
   fabric: { values: (record) => record.data.material_profiles.map((m) => m.knit_or_weave?.toLocaleLowerCase('en')) },
   construction: { values: (record) => record.data.material_profiles.map((m) => m.fabric_construction?.toLocaleLowerCase('en')) },
-  fibre: { values: (record) => record.data.material_profiles.flatMap((m) => m.fiber_names ?? []).map((f) => f.toLocaleLowerCase('en')) },
-  colour: { values: (record) => record.data.colors.map((c) => c.manufacturer_name) },
+  fiber: { values: (record) => record.data.material_profiles.flatMap((m) => m.fiber_names ?? []).map((f) => f.toLocaleLowerCase('en')) },
+  color: { values: (record) => record.data.colors.map((c) => c.manufacturer_name) },
   size: { values: (record) => record.data.size_ranges.flatMap((s) => s.labels ?? []) },
 };
 

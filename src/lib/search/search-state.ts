@@ -1,4 +1,4 @@
-import { SEARCH_FILTERS, type SearchFilter, type SearchSort } from './search-keys.ts';
+import { RENAMED_FILTERS, SEARCH_FILTERS, type SearchFilter, type SearchSort } from './search-keys.ts';
 
 /** What the reader asked for: kept in the page's query string so a search can be shared. */
 export interface SearchState {
@@ -22,7 +22,8 @@ const FILTER_KEYS = new Set<string>(SEARCH_FILTERS);
  */
 export function parseSearchState(params: URLSearchParams): SearchState {
   const filters: SearchState['filters'] = {};
-  for (const [key, raw] of params) {
+  for (const [name, raw] of params) {
+    const key = RENAMED_FILTERS[name] ?? name;
     const value = raw.trim();
     if (!FILTER_KEYS.has(key) || value === '') continue;
     const values = (filters[key as SearchFilter] ??= []);
@@ -55,7 +56,7 @@ export function isSearchable(state: SearchState): boolean {
 
 /**
  * The filters a state selects values of, and those values.
- * @example selectedFilters({ query: '', filters: { colour: ['Navy'], size: [] }, sort: null }) → { colour: ['Navy'] }
+ * @example selectedFilters({ query: '', filters: { color: ['Navy'], size: [] }, sort: null }) → { color: ['Navy'] }
  */
 export function selectedFilters(state: SearchState): Record<string, string[]> {
   return Object.fromEntries(Object.entries(state.filters).filter(([, values]) => values.length > 0));

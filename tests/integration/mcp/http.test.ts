@@ -98,7 +98,7 @@ describe('/mcp with an API key', () => {
     const search = toolNamed(tools, 'garments.search');
     expect(search.inputSchema.required).toEqual(['query']);
     expect(Object.keys((search.inputSchema.properties!.filters as { properties: object }).properties)).toEqual(
-      ['projection', 'category', 'brand', 'manufacturer', 'status', 'decoration', 'fabric', 'construction', 'fibre', 'colour', 'size'],
+      ['projection', 'category', 'brand', 'manufacturer', 'status', 'decoration', 'fabric', 'construction', 'fiber', 'color', 'size'],
     );
     expect(toolNamed(tools, 'garments.get_record').inputSchema.properties!.format).toMatchObject({ enum: ['json', 'markdown'] });
     expect(toolNamed(tools, 'garments.list').outputSchema!.required).toEqual(['total', 'records', 'next_cursor']);

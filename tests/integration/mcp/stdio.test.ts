@@ -54,7 +54,7 @@ describe('npm run -s mcp', () => {
     expect(result.garments.map((garment) => garment.title)).toEqual(['Harbor & Pike HP-450 Brushed Fleece Pullover Hoodie']);
     expect(result.search_url).toBe(`${SITE}search/?q=fleece&sort=title`);
     expect(stderr()).toContain('garment-press MCP server on stdio');
-    const nothing = toolErrorOf(await callTool(client, 'garments.search', { query: '  ', filters: { colour: [' '] } }));
+    const nothing = toolErrorOf(await callTool(client, 'garments.search', { query: '  ', filters: { color: [' '] } }));
     expect(nothing).toMatchObject({ code: 'invalid_argument', problems: [{ pointer: '/query' }] });
   });
 

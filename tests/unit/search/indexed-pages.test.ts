@@ -19,10 +19,10 @@ describe('readIndexedPages', () => {
   afterEach(() => rmSync(bundle, { recursive: true, force: true }));
 
   it('gives each page’s text, metadata and filters by URL', () => {
-    write('en_1.pf_fragment', fragment({ url: '/garments/a/', content: 'Heavy tee.', word_count: 2, filters: { colour: ['Navy'] }, meta: { title: 'A', names: 'RK-1' }, anchors: [] }));
+    write('en_1.pf_fragment', fragment({ url: '/garments/a/', content: 'Heavy tee.', word_count: 2, filters: { color: ['Navy'] }, meta: { title: 'A', names: 'RK-1' }, anchors: [] }));
     write('en_2.pf_fragment', fragment({ url: '/garments/b/', content: 'Tech.', word_count: 1, filters: {}, meta: {}, anchors: [] }));
     expect(readIndexedPages(bundle)).toEqual(new Map([
-      ['/garments/a/', { content: 'Heavy tee.', filters: { colour: ['Navy'] }, meta: { title: 'A', names: 'RK-1' } }],
+      ['/garments/a/', { content: 'Heavy tee.', filters: { color: ['Navy'] }, meta: { title: 'A', names: 'RK-1' } }],
       ['/garments/b/', { content: 'Tech.', filters: {}, meta: {} }],
     ]));
   });
@@ -31,7 +31,7 @@ describe('readIndexedPages', () => {
     write('plain.pf_fragment', Buffer.from('not gzip'));
     write('signature.pf_fragment', fragment({ url: '/x/', content: 'x', filters: {} }, 'pagefind_xyz'));
     write('shape.pf_fragment', fragment({ url: '/y/', content: 42, filters: {} }));
-    write('filters.pf_fragment', fragment({ url: '/z/', content: 'z', filters: { colour: 'Navy' }, meta: {} }));
+    write('filters.pf_fragment', fragment({ url: '/z/', content: 'z', filters: { color: 'Navy' }, meta: {} }));
     write('meta.pf_fragment', fragment({ url: '/v/', content: 'v', filters: {}, meta: { title: 3 } }));
     write('other.txt', fragment({ url: '/w/', content: 'w', filters: {} }));
     expect(readIndexedPages(bundle).size).toBe(0);

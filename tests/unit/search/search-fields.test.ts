@@ -48,12 +48,12 @@ describe('searchFields', () => {
     const { filters } = fieldsOf(record);
     expect(filters.fabric).toEqual(['knit']);
     expect(filters.construction).toEqual(['single jersey', '1x1 rib']);
-    expect(filters.fibre).toEqual(['cotton', 'polyester', 'elastane']);
+    expect(filters.fiber).toEqual(['cotton', 'polyester', 'elastane']);
   });
 
   it('lists colours by name and every size label', () => {
     const { filters } = fieldsOf(commerce);
-    expect(filters.colour).toEqual(distinctValues(commerce.data.colors.map((c) => c.manufacturer_name)));
+    expect(filters.color).toEqual(distinctValues(commerce.data.colors.map((c) => c.manufacturer_name)));
     expect(filters.size).toEqual(distinctValues(commerce.data.size_ranges.flatMap((s) => s.labels ?? [])));
   });
 
@@ -65,7 +65,7 @@ describe('searchFields', () => {
     const { filters } = fieldsOf(record);
     expect(Object.keys(filters)).not.toContain('brand');
     expect(Object.keys(filters)).not.toContain('category');
-    expect(Object.keys(filters)).not.toContain('colour');
+    expect(Object.keys(filters)).not.toContain('color');
   });
 
   it('gives the title, research status and the key facts as result metadata: price from and sizes (commerce), fabric and weight (technical)', () => {

@@ -5,19 +5,23 @@ const params = (query: string) => new URLSearchParams(query);
 
 describe('parseSearchState', () => {
   it('reads the words, the filters and the sort from a query string', () => {
-    expect(parseSearchState(params('q=+fleece+&projection=Technical&fibre=cotton&fibre=elastane&sort=published'))).toEqual({
+    expect(parseSearchState(params('q=+fleece+&projection=Technical&fiber=cotton&fiber=elastane&sort=published'))).toEqual({
       query: 'fleece',
-      filters: { projection: ['Technical'], fibre: ['cotton', 'elastane'] },
+      filters: { projection: ['Technical'], fiber: ['cotton', 'elastane'] },
       sort: 'published',
     });
   });
 
   it('ignores unknown parameters, unknown sorts, empty and repeated values', () => {
-    expect(parseSearchState(params('q=&colour=&colour=Navy&colour=Navy&utm_source=x&constructor=1&sort=price'))).toEqual({
+    expect(parseSearchState(params('q=&color=&color=Navy&color=Navy&utm_source=x&constructor=1&sort=price'))).toEqual({
       query: '',
-      filters: { colour: ['Navy'] },
+      filters: { color: ['Navy'] },
       sort: null,
     });
+  });
+
+  it('reads the filters\' former names (colour, fibre) from addresses kept before they took the schema\'s spelling', () => {
+    expect(parseSearchState(params('colour=Navy&fibre=cotton&color=Black'))).toEqual({ query: '', filters: { color: ['Navy', 'Black'], fiber: ['cotton'] }, sort: null });
   });
 
   it('reads back what searchQueryString writes', () => {
@@ -40,16 +44,16 @@ describe('searchQueryString', () => {
 describe('isSearchable', () => {
   it('needs words or at least one filter value', () => {
     expect(isSearchable({ query: '', filters: {}, sort: 'title' })).toBe(false);
-    expect(isSearchable({ query: '', filters: { colour: [] }, sort: null })).toBe(false);
+    expect(isSearchable({ query: '', filters: { color: [] }, sort: null })).toBe(false);
     expect(isSearchable({ query: 'tee', filters: {}, sort: null })).toBe(true);
-    expect(isSearchable({ query: '', filters: { colour: ['Navy'] }, sort: null })).toBe(true);
+    expect(isSearchable({ query: '', filters: { color: ['Navy'] }, sort: null })).toBe(true);
     expect(isSearchable({ query: '$', filters: {}, sort: null })).toBe(false);
   });
 });
 
 describe('selectedFilters', () => {
   it('keeps the filters with values selected', () => {
-    expect(selectedFilters({ query: 'x', filters: { colour: ['Navy', 'Black'], size: [] }, sort: null })).toEqual({ colour: ['Navy', 'Black'] });
+    expect(selectedFilters({ query: 'x', filters: { color: ['Navy', 'Black'], size: [] }, sort: null })).toEqual({ color: ['Navy', 'Black'] });
   });
 });
 

@@ -16,7 +16,7 @@ describe('queryWords', () => {
 
 describe('mergeFilterCounts', () => {
   it('sums the counts of each filter value over several searches', () => {
-    expect(mergeFilterCounts([{ colour: { Navy: 2, Black: 1 } }, undefined, { colour: { Navy: 3 }, size: { M: 1 } }])).toEqual({ colour: { Navy: 5, Black: 1 }, size: { M: 1 } });
+    expect(mergeFilterCounts([{ color: { Navy: 2, Black: 1 } }, undefined, { color: { Navy: 3 }, size: { M: 1 } }])).toEqual({ color: { Navy: 5, Black: 1 }, size: { M: 1 } });
   });
 });
 
