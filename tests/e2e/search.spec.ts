@@ -88,6 +88,8 @@ test('a second visit searches the index its kept shard list names, and a kept li
   await expect(status(page)).toHaveText(new RegExp(`^${first.length} garments? for “fleece”$`));
   // The list as the site has it now is kept for the next visit.
   expect(await page.evaluate(() => localStorage.getItem('garment-press:search-shards'))).toBe(kept);
+  // The thread opened on the stale list is ended, not left idle for the rest of the visit.
+  await expect.poll(() => page.workers().length).toBe(1);
 });
 
 test('a search that finds nothing offers words that do, a way to clear the filters and the full list', async ({ page }) => {

@@ -104,6 +104,7 @@ export function mountSearch(root: HTMLElement): void {
         if (!response.ok) throw new Error(`${SHARD_LIST_PATH}: HTTP ${response.status}`);
         const text = await response.text();
         if (early && kept?.text === text) return early;
+        early?.close();
         const list = JSON.parse(text) as ShardList;
         keepShardList(text);
         totals = list.filters;

@@ -25,6 +25,8 @@ export interface ThreadIndex {
   search: (query: GarmentQuery) => Promise<GarmentSearch>;
   /** Loads every filter file, so searches can count per value. */
   filters: () => Promise<void>;
+  /** Ends the thread (an index a newer shard list replaced): what was asked of it is not answered. */
+  close: () => void;
 }
 
 /** Starts a search thread and opens in it the index a shard list names. */
@@ -39,11 +41,12 @@ export function openInThread(list: ShardList): ThreadIndex {
     if ('error' in reply) waiting?.reject(new Error(reply.error));
     else waiting?.resolve(reply);
   });
-  // The worker's script failed to load or run: nothing asked of it will be answered.
-  worker.addEventListener('error', (event) => {
-    for (const waiting of pending.values()) waiting.reject(new Error(event.message || 'the search thread failed'));
+  const rejectPending = (reason: string) => {
+    for (const waiting of pending.values()) waiting.reject(new Error(reason));
     pending.clear();
-  });
+  };
+  // The worker's script failed to load or run: nothing asked of it will be answered.
+  worker.addEventListener('error', (event) => rejectPending(event.message || 'the search thread failed'));
   const ask = (request: ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never, onHit?: (data: PagefindResultData) => void) =>
     new Promise<ThreadReply>((resolve, reject) => {
       const id = ++last;
@@ -72,6 +75,10 @@ export function openInThread(list: ShardList): ThreadIndex {
     async filters() {
       await opened;
       await ask({ kind: 'filters' });
+    },
+    close() {
+      worker.terminate();
+      rejectPending('the search thread was closed');
     },
   };
 }
