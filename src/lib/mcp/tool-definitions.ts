@@ -2,8 +2,10 @@
 // arguments and results. Apart from the tools' work, so the documentation page shows them as served.
 import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 'json' };
 import { LONG_POLL_CAP_SECONDS } from '../publish/long-poll.ts';
+import { IDEMPOTENCY_WINDOW_MS } from '../publish/store.ts';
 import { PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/tasks.ts';
 import { SEARCH_FILTERS } from '../search/search-keys.ts';
+import { formatDuration } from '../site/format.ts';
 import type { JsonSchema, ToolDefinition } from './tool-call.ts';
 
 /** A record's slug, as the schema has it. */
@@ -202,7 +204,7 @@ export const PUBLISH: ToolDefinition = {
     `Follow the task with ${GET_GENERATION_TOOL} (it can wait up to ${LONG_POLL_CAP_SECONDS} s for the end), or pass callback_url: an https address that gets one signed POST`,
     `(event ${PUBLISH_EVENTS.complete} or ${PUBLISH_EVENTS.failed}, tool "${PUBLISH_TOOL}") whose data is exactly what ${GET_GENERATION_TOOL} returns.`,
     'A record sent as JSON text is published byte for byte (only its links are filled in); sent as an object, it is written as indented JSON.',
-    'To retry safely after a lost answer, send the same idempotency_key: within 24 hours the same call returns the first call\'s handle (replayed: true) instead of publishing twice.',
+    `To retry safely after a lost answer, send the same idempotency_key: within ${formatDuration(IDEMPOTENCY_WINDOW_MS)} the same call returns the first call's handle (replayed: true) instead of publishing twice.`,
   ].join(' '),
   inputSchema: {
     type: 'object',

@@ -5,9 +5,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { recordFileName } from '../record/index.ts';
 import { decodeJsonBytes, parseJson } from '../record/parse.ts';
+import { formatDuration } from '../site/format.ts';
 import { checkCallbackUrl, type CallbackUrlPolicy } from '../webhooks/index.ts';
 import type { Publisher } from './publisher.ts';
-import type { PublishStore } from './store.ts';
+import { IDEMPOTENCY_WINDOW_MS, type PublishStore } from './store.ts';
 import { generationText, isTerminal, type Task } from './tasks.ts';
 
 /** One request to publish a record, from any front (the HTTP API, the MCP tool). */
@@ -115,7 +116,7 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     ...(idempotencyKey === null ? {} : { idempotency: { key: idempotencyKey, requestDigest } }),
   });
   if (inserted.kind === 'key_reused') {
-    return refuse(409, 'idempotency_key_reused', `Idempotency-Key ${JSON.stringify(idempotencyKey)} was used in the last 24 hours for another request (handle ${inserted.handle}); use a new key for a new request`);
+    return refuse(409, 'idempotency_key_reused', `Idempotency-Key ${JSON.stringify(idempotencyKey)} was used in the last ${formatDuration(IDEMPOTENCY_WINDOW_MS)} for another request (handle ${inserted.handle}); use a new key for a new request`);
   }
   if (inserted.kind === 'replayed') return accepted(inserted.task, true);
   if (slug !== undefined) store.owners.claimForPublish(slug, organizationId);

@@ -22,7 +22,7 @@ export const SEARCH_FILTERS = [
 export type SearchFilter = (typeof SEARCH_FILTERS)[number];
 
 /** Filters renamed to the schema's spelling, whose old names search addresses people kept still carry. */
-export const RENAMED_FILTERS: Readonly<Record<string, SearchFilter>> = { colour: 'color', fibre: 'fiber' };
+export const RENAMED_FILTERS: ReadonlyMap<string, SearchFilter> = new Map([['colour', 'color'], ['fibre', 'fiber']]);
 
 /**
  * How a filter reads its values from a record: the values, and what says them in words, when the

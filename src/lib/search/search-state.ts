@@ -23,7 +23,7 @@ const FILTER_KEYS = new Set<string>(SEARCH_FILTERS);
 export function parseSearchState(params: URLSearchParams): SearchState {
   const filters: SearchState['filters'] = {};
   for (const [name, raw] of params) {
-    const key = RENAMED_FILTERS[name] ?? name;
+    const key = RENAMED_FILTERS.get(name) ?? name;
     const value = raw.trim();
     if (!FILTER_KEYS.has(key) || value === '') continue;
     const values = (filters[key as SearchFilter] ??= []);

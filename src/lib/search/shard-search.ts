@@ -125,8 +125,8 @@ export function queryWords(words: string): string[] {
  * word it holds, and those hits would fill the list. So each word is first searched exactly, and
  * counted per shard; a word no shard holds is looked up in the site's words, as the start of a word
  * (typing), then as a misspelling one edit from a word (replaced by the word most garments say:
- * one of its own first character first, then any, for a mistyped first letter), and otherwise finds nothing, with the nearest words offered instead. Only shards holding every
- * word are searched.
+ * one of its own first character first, then any, for a mistyped first letter), and otherwise
+ * finds nothing, with the nearest words offered instead. Only shards holding every word are searched.
  *
  * Relevance over shards is Pagefind's own merge; a sort is not (Pagefind's sorted scores are ranks
  * within one shard), so a sorted search reads each shard's sorted list and merges them by the key.
