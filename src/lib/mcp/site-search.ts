@@ -11,7 +11,7 @@ import type { FilterCounts, PagefindApi } from '../search/pagefind-api.ts';
 import { plainExcerpt, resultView, type ResultView } from '../search/result-view.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { SHARD_LIST_PATH, type ShardList } from '../search/search-shards.ts';
-import { searchTerm, selectedFilters, SORT_ORDERS, type SearchState } from '../search/search-state.ts';
+import { garmentQuery, type SearchState } from '../search/search-state.ts';
 import { openSearchIndex, searchGarments, type SearchIndex } from '../search/shard-search.ts';
 import { SiteUnavailableError } from './published-site.ts';
 
@@ -99,9 +99,7 @@ export function openSiteSearch(outDir: string): SiteSearch {
   };
 
   const searchOnce = async (state: SearchState, limit: number): Promise<SiteSearchAnswer> => {
-    // The query the search page builds from the same state (search-client.ts, run).
-    const sort = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
-    const found = await searchGarments(await indexNow(), { words: searchTerm(state.query) ?? '', filters: selectedFilters(state), sort, counts: true });
+    const found = await searchGarments(await indexNow(), garmentQuery(state, true));
     const data = await found.hits.next(limit);
     const garments = data.flatMap((hit) => {
       const view = resultView(hit);

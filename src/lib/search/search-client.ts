@@ -5,7 +5,7 @@ import { filterValueOrder, resultFacts, resultView, type ResultView } from './re
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
-import { isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters, SORT_ORDERS, type SearchState } from './search-state.ts';
+import { garmentQuery, isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters, type SearchState } from './search-state.ts';
 import { openInThread, type ThreadIndex } from './search-thread.ts';
 import { NO_HITS, type GarmentQuery, type GarmentSearch } from './shard-search.ts';
 
@@ -179,7 +179,7 @@ export function mountSearch(root: HTMLElement): void {
     if (id !== searchId) return;
     let found: GarmentSearch;
     try {
-      found = await searchCurrent(garmentQuery(state));
+      found = await searchCurrent(garmentQuery(state, counted));
     } catch (error) {
       if (id === searchId) setStatus(fillMessage(messages.unavailable, { message: (error as Error).message }));
       return;
@@ -325,12 +325,6 @@ export function mountSearch(root: HTMLElement): void {
     updateCounts(null);
   }
 
-  /** What the search asks of the index for a state of the form: counts too once the filter files are loaded. */
-  function garmentQuery(state: SearchState): GarmentQuery {
-    const sortOrder = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
-    return { words: searchTerm(state.query) ?? '', filters: selectedFilters(state), sort: sortOrder, counts: counted };
-  }
-
   /** Loads every filter file, then counts what each value would leave, the garments shown (and "Show more" clicked) left as they are. */
   function loadCounts(): void {
     if (counting) return;
@@ -345,7 +339,7 @@ export function mountSearch(root: HTMLElement): void {
   async function refreshCounts(id: number): Promise<void> {
     const state = formState();
     if (id !== searchId || !isSearchable(state)) return;
-    const found = await searchCurrent(garmentQuery(state));
+    const found = await searchCurrent(garmentQuery(state, counted));
     if (id === searchId) updateCounts(found.filters);
   }
 

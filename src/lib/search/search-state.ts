@@ -1,4 +1,5 @@
 import { RENAMED_FILTERS, SEARCH_FILTERS, type SearchFilter, type SearchSort } from './search-keys.ts';
+import type { GarmentQuery } from './shard-search.ts';
 
 /** What the reader asked for: kept in the page's query string so a search can be shared. */
 export interface SearchState {
@@ -70,4 +71,14 @@ export function selectedFilters(state: SearchState): Record<string, string[]> {
 export function searchTerm(query: string): string | null {
   const words = query.replace(/\p{Sc}/gu, ' ').replace(/\s+/g, ' ').trim();
   return words === '' ? null : words;
+}
+
+/**
+ * What a search asks of the index for a state, the same from the search page and the MCP tool;
+ * `counts` asks for counts per filter value too.
+ * @example garmentQuery({ query: '$12 tee', filters: {}, sort: 'title' }, false) → { words: '12 tee', filters: {}, sort: { key: 'title', direction: 'asc' }, counts: false }
+ */
+export function garmentQuery(state: SearchState, counts: boolean): GarmentQuery {
+  const sort = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
+  return { words: searchTerm(state.query) ?? '', filters: selectedFilters(state), sort, counts };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters } from '../../../src/lib/search/search-state.ts';
+import { garmentQuery, isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters } from '../../../src/lib/search/search-state.ts';
 
 const params = (query: string) => new URLSearchParams(query);
 
@@ -63,5 +63,17 @@ describe('searchTerm', () => {
     expect(searchTerm('€ 30 fleece £')).toBe('30 fleece');
     expect(searchTerm('  ')).toBeNull();
     expect(searchTerm('$')).toBeNull();
+  });
+});
+
+describe('garmentQuery', () => {
+  it('asks the index for the words without currency signs, the selected filters only, and the sort with its direction', () => {
+    expect(garmentQuery({ query: ' $12 tee ', filters: { color: ['Navy'], size: [] }, sort: 'published' }, true)).toEqual({
+      words: '12 tee',
+      filters: { color: ['Navy'] },
+      sort: { key: 'published', direction: 'desc' },
+      counts: true,
+    });
+    expect(garmentQuery({ query: '', filters: {}, sort: null }, false)).toEqual({ words: '', filters: {}, sort: null, counts: false });
   });
 });
