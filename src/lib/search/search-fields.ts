@@ -1,6 +1,6 @@
 import type { GarmentRecord, Projection } from '../record/types.ts';
 import { enumLabel, formatMoney, formatNumber, isoDate, researchStatusLabel } from '../site/format.ts';
-import { fabricFacts, keyFacts, type CommerceFacts } from '../site/key-facts.ts';
+import { keyFacts } from '../site/key-facts.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 import { projectionLabel, t } from '../site/strings.ts';
 import { FILTER_READERS, GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchFilter, type SearchSort } from './search-keys.ts';
@@ -63,13 +63,14 @@ function searchMeta(entry: SiteEntry, record: GarmentRecord): SearchMeta {
   const meta: SearchMeta = { title: entry.title, status: researchStatusLabel(entry.researchStatus) };
   if (entry.image) Object.assign(meta, { image: entry.image.url, image_alt: entry.image.alt });
   const sizes = sizesText(record.data.size_ranges.flatMap((range) => range.labels ?? []));
-  if (record.projection === 'svc') {
-    const from = (keyFacts(record) as CommerceFacts).priceFrom;
+  // The facts the record page shows, read once for both.
+  const facts = keyFacts(record);
+  if (facts.projection === 'svc') {
+    const from = facts.priceFrom;
     const price = from && formatMoney(from.money.amountMinor, from.money.currency, from.money.exponent);
     if (price) meta.price = price;
   } else {
-    const profile = record.data.material_profiles[0];
-    const fabric = profile && fabricFacts(profile, new Map());
+    const fabric = facts.fabrics[0];
     const fibres = fabric?.fibres.value?.map((f) => (f.percent === null ? f.name : `${formatNumber(f.percent, '%')} ${f.name}`)).join(', ');
     const kind = fabric?.construction.value ?? fabric?.knitOrWoven.value;
     const described = [kind && kind.charAt(0).toLocaleUpperCase('en') + kind.slice(1), fibres].filter(Boolean).join(', ');

@@ -418,7 +418,7 @@ export function technicalFacts(record: TechnicalRecord, claims: ClaimsByData = c
 type MaterialProfile = TechData['material_profiles'][number];
 
 /** One fabric's facts: fibres (names with percentages), weight in both units given, construction, knit or woven. */
-export function fabricFacts(profile: MaterialProfile, claims: ClaimsByData): FabricFacts {
+function fabricFacts(profile: MaterialProfile, claims: ClaimsByData): FabricFacts {
   const on = (...fields: string[]) => claimsOn(claims, 'material_profiles', [profile.id], fields);
   const names = profile.fiber_names ?? [];
   const percentages = profile.fiber_percentages ?? [];
