@@ -2,7 +2,7 @@
 // own Client over Streamable HTTP on loopback, with a real HTTPS receiver for the completion event.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examplesOf } from '../../support/docs-examples.ts';
 import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
 import { node, runCli } from '../../support/run.ts';
-import { eventually, fingerprint, serviceWorkspace, startReceiver, UUID, type Organization, type Receiver } from '../publish/support.ts';
+import { eventually, fingerprint, serviceWorkspace, startReceiver, startServe, stopServe, UUID, type Organization, type Receiver, type ServeProcess } from '../publish/support.ts';
 import { callTool, httpClient, textOf, toolErrorOf } from './support.ts';
 
 const SITE = 'https://garments.example/';
@@ -20,7 +20,7 @@ let recordsDir: string;
 let outDir: string;
 let dataDir: string;
 let receiver: Receiver;
-let serve: { url: string; child: ChildProcessWithoutNullStreams; output: () => string; exited: Promise<number | null> };
+let serve: ServeProcess;
 let acme: Organization;
 let other: Organization;
 let client: Client;
@@ -38,17 +38,8 @@ beforeAll(async () => {
   await workspace.admin('garment', 'grant', '--slug', SLUG, '--org', acme.id);
   receiver = await startReceiver(certificate, () => [acme.secret]);
 
-  const child = spawn(node, [
-    path.join(projectRoot, 'src/cli/serve.ts'),
-    '--port', '0', '--records', recordsDir, '--out', outDir, '--data', dataDir, '--site', SITE,
-    '--allow-loopback-callbacks', '--trust-ca', certificate.certFile,
-  ], { cwd: projectRoot });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await eventually(() => /^listening on (http:\/\/\S+)/m.exec(output)?.[1], 20_000, `serve to listen; it printed:\n${output}`);
-  serve = { url, child, output: () => output, exited };
+  serve = await startServe(['--records', recordsDir, '--out', outDir, '--data', dataDir, '--site', SITE, '--allow-loopback-callbacks', '--trust-ca', certificate.certFile]);
+  const { url } = serve;
   client = await httpClient(url, acme.key);
   otherClient = await httpClient(url, other.key);
   anonymous = await httpClient(url);
@@ -56,10 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([client, otherClient, anonymous].map((connected) => connected?.close()));
-  if (serve !== undefined && serve.child.exitCode === null) {
-    serve.child.kill('SIGTERM');
-    await serve.exited;
-  }
+  await stopServe(serve);
   await receiver?.close();
 });
 

@@ -1,23 +1,12 @@
 // End to end: the admin CLI, `serve` as a real process with real Astro builds, and a local HTTPS
 // receiver that verifies every delivery with the webhook library. One service is shared by the
 // tests in order (each real build takes seconds); the last test kills it and starts it again.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../support/records.ts';
-import { node, runCli } from '../../support/run.ts';
+import { runCli } from '../../support/run.ts';
 import { verifySignature } from '../../../src/lib/webhooks/index.ts';
-import { call, eventually, fingerprint, sampleRecordAs, serviceWorkspace, startReceiver, UUID, type Organization, type Receiver, type ServiceWorkspace } from './support.ts';
-
-/** A running `serve` process. */
-interface ServeProcess {
-  url: string;
-  child: ChildProcessWithoutNullStreams;
-  /** Everything it printed so far. */
-  output: () => string;
-  exited: Promise<number | null>;
-}
+import { call, eventually, fingerprint, sampleRecordAs, serviceWorkspace, startReceiver, startServe, stopServe, UUID, type Organization, type Receiver, type ServeProcess, type ServiceWorkspace } from './support.ts';
 
 let work: string;
 let recordsDir: string;
@@ -29,28 +18,19 @@ let service: ServeProcess;
 let acme: Organization;
 let other: Organization;
 let admin: ServiceWorkspace['admin'];
-const outputs: string[] = [];
+/** Every service started, for what they printed. */
+const services: ServeProcess[] = [];
 /** Signing secrets rotated away, which may no more appear in a log than the current one. */
 const secrets: string[] = [];
 
-/** Starts `node src/cli/serve.ts` on a free port with the test-only flags, and waits for its address. */
-async function startServe(extraArgs: string[] = []): Promise<ServeProcess> {
-  const child = spawn(node, [
-    path.join(projectRoot, 'src/cli/serve.ts'),
-    '--port', '0', '--records', recordsDir, '--out', outDir, '--data', dataDir,
-    '--allow-loopback-callbacks', '--trust-ca', certFile, ...extraArgs,
-  ], { cwd: projectRoot, env: { ...process.env, SITE_URL: 'https://garments.example' } });
-  let output = '';
-  const index = outputs.push('') - 1;
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-    outputs[index] = output;
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await eventually(() => /^listening on (http:\/\/\S+)/m.exec(output)?.[1], 20_000, `serve to listen; it printed:\n${output}`);
-  return { url, child, output: () => output, exited };
+/** Starts the service on this test's folders, with the test-only flags. */
+async function startService(extraArgs: string[] = []): Promise<ServeProcess> {
+  const started = await startServe(
+    ['--records', recordsDir, '--out', outDir, '--data', dataDir, '--allow-loopback-callbacks', '--trust-ca', certFile, ...extraArgs],
+    { ...process.env, SITE_URL: 'https://garments.example' },
+  );
+  services.push(started);
+  return started;
 }
 
 async function publish(record: unknown, callbackUrl: string | undefined, key = acme.key): Promise<string> {
@@ -79,14 +59,11 @@ beforeAll(async () => {
   [acme, other] = workspace.organizations as [Organization, Organization];
   certFile = workspace.certificate.certFile;
   receiver = await startReceiver(workspace.certificate, () => [acme.secret]);
-  service = await startServe();
+  service = await startService();
 }, 60_000);
 
 afterAll(async () => {
-  if (service !== undefined && service.child.exitCode === null) {
-    service.child.kill('SIGTERM');
-    await service.exited;
-  }
+  await stopServe(service);
   await receiver?.close();
 });
 
@@ -234,7 +211,7 @@ describe('npm run serve', () => {
     await service.exited;
     healed = true;
     // Attempt 2 is due a minute after the first; the test-only clock offset makes that now.
-    service = await startServe(['--webhook-clock-offset-ms', '90000']);
+    service = await startService(['--webhook-clock-offset-ms', '90000']);
     const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 20_000, 'the event after the restart');
     expect(delivery!.rawBody.endsWith(`"data":${text}}`)).toBe(true);
     expect(receiver.acceptedFor(handle)).toHaveLength(1);
@@ -273,7 +250,7 @@ describe('npm run serve', () => {
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
     expect(service.output()).toMatch(/^stopped$/m);
-    const logged = outputs.join('\n');
+    const logged = services.map((started) => started.output()).join('\n');
     expect(logged).toMatch(/http POST \/api\/publish 202/);
     expect(logged).toMatch(/webhook [0-9a-f-]{36} attempt 1: accepted, 200/);
     for (const secretText of [acme.key, other.key, acme.secret, ...secrets, 'v1=']) expect(logged).not.toContain(secretText);

@@ -1,7 +1,7 @@
 // Shared by the publish and MCP service tests: a workspace (records, output and data folders, a
 // certificate, organizations), a self-signed HTTPS receiver that verifies every delivery with the
-// webhook library, JSON requests, folder fingerprints and sample records.
-import { execFile, execFileSync } from 'node:child_process';
+// webhook library, the `serve` process, JSON requests, folder fingerprints and sample records.
+import { execFile, execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -193,6 +193,34 @@ export async function call(baseUrl: string, pathAndQuery: string, options: { met
   const response = await fetch(`${baseUrl}${pathAndQuery}`, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, ...(body === undefined ? {} : { body }) });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
+}
+
+/** A running `serve` process. */
+export interface ServeProcess {
+  url: string;
+  child: ChildProcessWithoutNullStreams;
+  /** Everything it printed so far. */
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `node src/cli/serve.ts` on a free port with `args`, and waits for the address it listens on. */
+export async function startServe(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<ServeProcess> {
+  const child = spawn(node, [path.join(projectRoot, 'src/cli/serve.ts'), '--port', '0', ...args], { cwd: projectRoot, env });
+  let output = '';
+  const collect = (chunk: Buffer) => (output += chunk.toString('utf8'));
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await eventually(() => /^listening on (http:\/\/\S+)/m.exec(output)?.[1], 20_000, `serve to listen; it printed:\n${output}`);
+  return { url, child, output: () => output, exited };
+}
+
+/** Ends a service started by startServe, if it still runs. */
+export async function stopServe(service: ServeProcess | undefined): Promise<void> {
+  if (service === undefined || service.child.exitCode !== null) return;
+  service.child.kill('SIGTERM');
+  await service.exited;
 }
 
 export { fingerprint } from '../../support/fingerprint.ts';
