@@ -196,17 +196,18 @@ export function mountSearch(root: HTMLElement): void {
     const kept = await keptResultOf(query);
     if (id !== searchId) return;
     // "Show more" on the kept garments waits for the search run again, moved past them.
-    const following = Promise.withResolvers<ShardHits>();
-    following.promise.catch(() => {});
+    let follow: (live: Promise<ShardHits>) => void = () => {};
+    const following = new Promise<ShardHits>((resolve) => (follow = resolve));
+    following.catch(() => {});
     if (kept) {
-      hits = { count: kept.search.count, next: async (count, onData) => (await following.promise).next(count, onData) };
+      hits = { count: kept.search.count, next: async (count, onData) => (await following).next(count, onData) };
       showFound(state, kept.search, kept.first);
     }
     let found: GarmentSearch;
     try {
       found = await live;
     } catch (error) {
-      following.reject(error);
+      follow(Promise.reject(error as Error));
       if (id === searchId) setStatus(fillMessage(messages.unavailable, { message: (error as Error).message }));
       return;
     }
@@ -227,7 +228,7 @@ export function mountSearch(root: HTMLElement): void {
       if (id !== searchId) return;
       showSummary(state, found);
     }
-    following.resolve(found.hits);
+    follow(Promise.resolve(found.hits));
     keepShown(query, found, first);
     // The filter files came while this searched without them: count now.
     if (found.filters === null && counted) void refreshCounts(id).catch(() => {});
