@@ -69,6 +69,34 @@ test.describe('on a site of more garments than a page shows', () => {
     expect(await hrefs(page)).toEqual(twenty);
     await expect(status(page)).toHaveText(line!);
   });
+
+  test('kept garments the search run again does not find in that order, or a count it does not find, are replaced by what it found', async ({ page }) => {
+    await page.goto('/search/?q=cotton');
+    await expect(status(page)).toHaveText(/^[\d,]+ garments for “cotton”$/);
+    const line = await status(page).textContent();
+    const ten = await hrefs(page);
+    await expect.poll(() => kept(page, KEPT_RESULTS)).not.toBeNull();
+    // Kept results cannot differ from the search run again on the same index and code; made to here, as if they had.
+    for (const tamper of ['order', 'count'] as const) {
+      await page.evaluate(([key, how]) => {
+        const stored = JSON.parse(localStorage.getItem(key)!) as { searches: [string, { search: { count: number }; first: unknown[] }][] };
+        const [, result] = stored.searches[0]!;
+        if (how === 'order') result.first.reverse();
+        else result.search.count += 7;
+        localStorage.setItem(key, JSON.stringify(stored));
+      }, [KEPT_RESULTS, tamper] as const);
+      await page.goto('/search/?q=cotton');
+      await expect.poll(() => hrefs(page), tamper).toEqual(ten);
+      await expect(status(page), tamper).toHaveText(line!);
+      await page.getByRole('button', { name: 'Show more results' }).click();
+      await expect(hitLinks(page)).toHaveCount(20);
+      const twenty = await hrefs(page);
+      expect(twenty.slice(0, 10)).toEqual(ten);
+      expect(new Set(twenty).size).toBe(20);
+      // What the search found is kept in their place.
+      await expect.poll(() => page.evaluate((key) => (JSON.parse(localStorage.getItem(key)!) as { searches: [string, { first: { url: string }[] }][] }).searches[0]![1].first.map(({ url }) => url), KEPT_RESULTS)).toEqual(ten);
+    }
+  });
 });
 
 test('after the site’s shard list has changed, a second visit does not show what was kept for the list before', async ({ page }) => {
