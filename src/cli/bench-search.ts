@@ -5,6 +5,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { buildShellSite, buildSyntheticIndex, delayProxy, formatSearchTable, measureSearchCpu, removeIndex, type SearchMeasure } from '../lib/bench/search-bench.ts';
 import { takeWorkFolder } from '../lib/bench/bench.ts';
 import { serveStaticFiles } from '../lib/serve/static-files.ts';
+import { t } from '../lib/site/strings.ts';
 import { readCommandLine } from './command-line.ts';
 
 const USAGE = `usage: npm run bench:search [-- --records N] [--delay MS] [--dir DIR] [--reuse]
@@ -102,6 +103,8 @@ try {
       const before = proxy.requests.filter((request) => request.at <= until);
       const bytes = before.reduce((sum, request) => sum + request.bytes, 0);
       const status = (await page.locator('[data-search-status]').textContent()) ?? '';
+      // A reader stays until the search is done: the page keeps what it showed (for the warm visit) only then.
+      if (found !== null) await page.waitForFunction((searching) => ![searching, ''].includes(document.querySelector('[data-search-status]')?.textContent ?? ''), t('search.loading'), { timeout: 60_000 });
       measures.push({ scenario, address, cache, firstHitSeconds: found === null ? null : found / 1000, requests: before.length, bytes, status });
       log(`${scenario}, ${cache}: ${found === null ? 'no hit' : `${(found / 1000).toFixed(2)} s`}, ${before.length} requests, ${(bytes / 1024).toFixed(0)} KB (${status})`);
       await page.close();

@@ -1,13 +1,14 @@
 // The search box in the browser: the site's search (shard-search.ts) behind plain fields. The
 // fields are the search state, mirrored in the query string (`?q=fleece&projection=Technical&sort=title`).
-import type { FilterCounts } from './pagefind-api.ts';
+import { findKeptResult, keepResult, readKeptResults, type KeptResult } from './kept-results.ts';
+import type { FilterCounts, PagefindResultData } from './pagefind-api.ts';
 import { filterValueOrder, resultFacts, resultView, type ResultView } from './result-view.ts';
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
 import { garmentQuery, isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters, type SearchState } from './search-state.ts';
 import { openInThread, type ThreadIndex } from './search-thread.ts';
-import { NO_HITS, type GarmentQuery, type GarmentSearch } from './shard-search.ts';
+import { NO_HITS, type GarmentQuery, type GarmentSearch, type ShardHits } from './shard-search.ts';
 
 /** Garments whose data is loaded at once; more on request. */
 const PAGE_SIZE = 10;
@@ -18,11 +19,17 @@ const TYPING_RUN_MS = 1500;
 
 /** Where the page keeps the shard list it last read (localStorage). */
 const KEPT_SHARD_LIST = 'garment-press:search-shards';
+/** Where the page keeps what it showed for recent searches (kept-results.ts). */
+const KEPT_RESULTS = 'garment-press:search-results';
+/** The search script's own address: content-hashed by the build, so results ranked by other code are never shown. */
+const SEARCH_SCRIPT = import.meta.url;
 
 /** The index being opened: from the shard list kept from the last visit (null without one), and from the list as the site has it now. */
 interface IndexOpening {
   early: ThreadIndex | null;
   current: Promise<ThreadIndex>;
+  /** The text of the shard list as the site has it now, which kept results are kept for. */
+  listText: Promise<string>;
 }
 
 /** The shard list kept from the last visit, as its text (to compare) and read; null when none is kept or storage is refused. */
@@ -37,6 +44,8 @@ function keptShardList(): { text: string; list: ShardList } | null {
 
 function keepShardList(text: string): void {
   try {
+    // Results kept for the list replaced were found in an index the site no longer has.
+    localStorage.removeItem(KEPT_RESULTS);
     localStorage.setItem(KEPT_SHARD_LIST, text);
   } catch {
     // Storage refused or full: the next visit waits for the list, as this one did.
@@ -99,10 +108,13 @@ export function mountSearch(root: HTMLElement): void {
         totals = kept.list.filters;
         renderFilters(asked);
       }
-      const current = (async () => {
+      const listText = (async () => {
         const response = await asking;
         if (!response.ok) throw new Error(`${SHARD_LIST_PATH}: HTTP ${response.status}`);
-        const text = await response.text();
+        return response.text();
+      })();
+      const current = (async () => {
+        const text = await listText;
         if (early && kept?.text === text) return early;
         early?.close();
         const list = JSON.parse(text) as ShardList;
@@ -111,7 +123,7 @@ export function mountSearch(root: HTMLElement): void {
         renderFilters(kept ? formState() : asked);
         return openIndex(list);
       })();
-      return { early, current };
+      return { early, current, listText };
     })());
 
   function openIndex(list: ShardList): ThreadIndex {
@@ -177,47 +189,109 @@ export function mountSearch(root: HTMLElement): void {
     setStatus(messages.loading);
     if (typing) await new Promise((resolve) => setTimeout(resolve, TYPING_DELAY_MS));
     if (id !== searchId) return;
+    const query = garmentQuery(state, counted);
+    const live = searchCurrent(query);
+    live.catch(() => {});
+    // What this search showed on a recent visit to the same index, shown at once while it runs again.
+    const kept = await keptResultOf(query);
+    if (id !== searchId) return;
+    // "Show more" on the kept garments waits for the search run again, moved past them.
+    let follow: (live: Promise<ShardHits>) => void = () => {};
+    const following = new Promise<ShardHits>((resolve) => (follow = resolve));
+    following.catch(() => {});
+    if (kept) {
+      hits = { count: kept.search.count, next: async (count, onData) => (await following).next(count, onData) };
+      showFound(state, kept.search, kept.first);
+    }
     let found: GarmentSearch;
     try {
-      found = await searchCurrent(garmentQuery(state, counted));
+      found = await live;
     } catch (error) {
+      follow(Promise.reject(error as Error));
       if (id === searchId) setStatus(fillMessage(messages.unavailable, { message: (error as Error).message }));
       return;
     }
     if (id !== searchId) return;
-    updateCounts(found.filters);
-    hits = found.hits;
-    shown = 0;
-    list.replaceChildren();
-    await showMore(id);
-    if (id !== searchId) return;
-    note.textContent = found.corrected ? fillMessage(messages.corrected, { asked: state.query, searched: found.searched }) : '';
-    showHelp(found, state);
-    setStatus(summary(state, found, hits.count));
+    let first: PagefindResultData[];
+    if (kept && found.hits.count === kept.search.count) {
+      // The kept garments' data, from the search run again (its one cursor moves past them): shown again only if they differ, which they should not.
+      first = await found.hits.next(kept.first.length);
+      if (id !== searchId) return;
+      hits = found.hits;
+      if (!sameFound(kept, found, first)) showFound(state, found, first);
+    } else {
+      updateCounts(found.filters);
+      hits = found.hits;
+      shown = 0;
+      list.replaceChildren();
+      first = await showMore(id);
+      if (id !== searchId) return;
+      showSummary(state, found);
+    }
+    follow(Promise.resolve(found.hits));
+    keepShown(query, found, first);
     // The filter files came while this searched without them: count now.
     if (found.filters === null && counted) void refreshCounts(id).catch(() => {});
     // A filter shown open (one with a value ticked) shows its counts too, once the garments are shown.
     else if (filtersBox.querySelector('details[open]')) loadCounts();
   }
 
-  /** Shows the next garments, each as soon as it and those before it are loaded; returns the first one's link. */
-  async function showMore(id: number): Promise<HTMLAnchorElement | null> {
-    let first: HTMLAnchorElement | null = null;
+  /** Shows the next garments, each as soon as it and those before it are loaded; returns their data. */
+  async function showMore(id: number): Promise<PagefindResultData[]> {
     const data = await hits.next(PAGE_SIZE, (hit) => {
       const view = id === searchId ? resultView(hit) : null;
-      if (!view) return;
-      const item = resultItem(view);
-      list.append(item);
-      first ??= item.querySelector('a');
+      if (view) list.append(resultItem(view));
     });
-    if (id !== searchId) return null;
+    if (id !== searchId) return [];
     shown += data.length;
     moreButton.hidden = shown >= hits.count;
-    return first;
+    return data;
+  }
+
+  /** Shows at once what a search found, its first garments' data loaded: `hits` is already its hits. */
+  function showFound(state: SearchState, found: Omit<GarmentSearch, 'hits'>, first: PagefindResultData[]): void {
+    updateCounts(found.filters);
+    list.replaceChildren(...first.flatMap((data) => {
+      const view = resultView(data);
+      return view ? [resultItem(view)] : [];
+    }));
+    shown = first.length;
+    moreButton.hidden = shown >= hits.count;
+    showSummary(state, found);
+  }
+
+  /** The note on a corrected word, the help when nothing is found, and the result line. */
+  function showSummary(state: SearchState, found: Omit<GarmentSearch, 'hits'>): void {
+    note.textContent = found.corrected ? fillMessage(messages.corrected, { asked: state.query, searched: found.searched }) : '';
+    showHelp(found, state);
+    setStatus(summary(state, found, hits.count));
+  }
+
+  /** What a search showed on a recent visit to the index the shard list names now, or null; known once the list has come. */
+  async function keptResultOf(query: GarmentQuery): Promise<KeptResult | null> {
+    try {
+      const listText = await load().listText;
+      return findKeptResult(readKeptResults(localStorage.getItem(KEPT_RESULTS), listText, SEARCH_SCRIPT), query);
+    } catch {
+      // Storage refused, or no list: the search shows when it has run, as without kept results.
+      return null;
+    }
+  }
+
+  /** Keeps what a search showed, for a repeat visit. */
+  function keepShown(query: GarmentQuery, { hits: { count }, ...found }: GarmentSearch, first: PagefindResultData[]): void {
+    void load().listText.then((listText) => {
+      try {
+        // Read again: another tab may have kept searches since.
+        localStorage.setItem(KEPT_RESULTS, keepResult(readKeptResults(localStorage.getItem(KEPT_RESULTS), listText, SEARCH_SCRIPT), query, { search: { ...found, count }, first }));
+      } catch {
+        // Storage refused or full: the next visit waits for the search, as this one did.
+      }
+    }, () => {});
   }
 
   /** The result line: how many garments, for which words, in which filters. */
-  function summary(state: SearchState, found: GarmentSearch, count: number): string {
+  function summary(state: SearchState, found: Omit<GarmentSearch, 'hits'>, count: number): string {
     const filters = Object.values(selectedFilters(state)).flat().join(', ');
     const query = found.searched || state.query;
     if (searchTerm(state.query) === null) return count === 0 ? fillMessage(messages.noneFiltered, { filters }) : countMessage(messages.matches, count, { filters });
@@ -226,7 +300,7 @@ export function mountSearch(root: HTMLElement): void {
   }
 
   /** With nothing found: words that would find garments, clearing the filters, and the full list. */
-  function showHelp(found: GarmentSearch | null, state: SearchState): void {
+  function showHelp(found: Omit<GarmentSearch, 'hits'> | null, state: SearchState): void {
     const stuck = found !== null && hits.count === 0;
     help.hidden = !stuck;
     suggestions.replaceChildren(
@@ -416,7 +490,9 @@ export function mountSearch(root: HTMLElement): void {
   clearButton.addEventListener('click', clearFilters);
   helpClear.addEventListener('click', clearFilters);
   moreButton.addEventListener('click', async () => {
-    (await showMore(searchId))?.focus();
+    const before = list.childElementCount;
+    await showMore(searchId);
+    list.children[before]?.querySelector('a')?.focus();
   });
   root.addEventListener('focusin', () => void load().current.catch(() => {}), { once: true });
   // A page that is only search shows its filters at once, to browse by before a word is typed.
@@ -455,6 +531,12 @@ export function mountSearch(root: HTMLElement): void {
   if (isSearchable(asked)) void run('restored');
   // The search page says what to do from the start; the home page's box, once reached for.
   else if (root.dataset.searchPage !== undefined) setStatus(messages.prompt);
+}
+
+/** Whether a search run again found what its kept result showed: as many garments, the same first ones in the same order, the same words. */
+function sameFound(kept: KeptResult, found: GarmentSearch, first: readonly PagefindResultData[]): boolean {
+  const { search } = kept;
+  return search.count === found.hits.count && search.searched === found.searched && search.corrected === found.corrected && first.length === kept.first.length && first.every((data, at) => data.url === kept.first[at]!.url);
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string): HTMLElementTagNameMap[K] {
