@@ -92,6 +92,15 @@ test('a second visit searches the index its kept shard list names, and a kept li
   await expect.poll(() => page.workers().length).toBe(1);
 });
 
+test('a search over several shards fetches no shard entry file: the shard list holds them', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+  await page.goto('/search/?q=fleece');
+  expect((await hitPaths(page)).length).toBeGreaterThan(0);
+  expect(asked.filter((path) => path.endsWith('.pf_meta')).length).toBeGreaterThan(1);
+  expect(asked.filter((path) => path.endsWith('pagefind-entry.json'))).toEqual([]);
+});
+
 test('a search that finds nothing offers words that do, a way to clear the filters and the full list', async ({ page }) => {
   await page.goto('/search/?q=flxxce&category=tops');
   await expect(status(page)).toHaveText('No garments for “flxxce” in tops.');

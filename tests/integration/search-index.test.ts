@@ -102,7 +102,7 @@ describe('the search index built by npm run build', () => {
     expect(readFragments(dist).map((f) => f.url).sort()).toEqual(pages);
   });
 
-  it('leaves out the bundle files the site does not load, and lists each shard with its content tag, the filter values and the word lists', () => {
+  it('leaves out the bundle files the site does not load, and lists each shard with its content tag and entry file, the filter values and the word lists', () => {
     for (const bundle of shardBundles(path.join(dist, 'pagefind'))) {
       expect(readdirSync(bundle).filter((name) => /pagefind-(ui|component-ui|modular-ui|highlight)|wasm\.unknown/.test(name)), bundle).toEqual([]);
       expect(readdirSync(bundle)).toEqual(expect.arrayContaining(['pagefind.js', 'pagefind-worker.js', 'wasm.en.pagefind', 'pagefind-entry.json']));
@@ -110,6 +110,8 @@ describe('the search index built by npm run build', () => {
     const list = JSON.parse(readFileSync(path.join(dist, 'pagefind', 'shards.json'), 'utf8'));
     expect(list.tags).toHaveLength(list.shards.length);
     expect(list.tags[0]).toMatch(/^en_[0-9a-f]+$/);
+    // The browser takes each entry file from the list, as Pagefind wrote it.
+    expect(list.entries).toEqual(list.shards.map((bundle: string) => JSON.parse(readFileSync(path.join(dist, bundle, 'pagefind-entry.json'), 'utf8'))));
     expect(list.filters.projection).toEqual({ Commerce: expect.any(Number), Technical: expect.any(Number) });
     const fleece = JSON.parse(readFileSync(path.join(dist, list.words.f), 'utf8')).fleece;
     expect(fleece[0]).toBeGreaterThan(0);

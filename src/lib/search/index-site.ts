@@ -7,7 +7,7 @@ import type { RecordKey } from '../record/index.ts';
 import { linkFiles } from '../link-files.ts';
 import { readRecord, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
-import type { FilterCounts } from './pagefind-api.ts';
+import type { FilterCounts, PagefindEntry } from './pagefind-api.ts';
 import { pagefindAnswer, pagefindUsage, type PagefindUsage } from './pagefind-process.ts';
 import { readIndexedPages } from './indexed-pages.ts';
 import { garmentPage, reindexedPage, searchRecord, type GarmentPage, type IndexedPage, type SearchRecord } from './search-record.ts';
@@ -167,23 +167,25 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
       const written = await pagefindAnswer(index.writeFiles({ outputPath: shardDir }), `writing the index into ${shardDir}`);
       if (written.errors.length > 0) throw failed(`writing the index into ${shardDir}`, written.errors.join('; '));
       await pagefindAnswer(index.deleteIndex(), 'closing an index');
-      const pages = await indexedPages(shardDir);
+      const pages = indexedPages(await readIndexEntry(shardDir));
       if (pages !== garments.length) {
         throw failed('checking the index', `shard ${shard} holds ${pages} pages, expected ${garments.length} (one per garment); do two records share a page?`);
       }
       await dropUnusedFiles(shardDir);
       await writeFile(path.join(shardDir, SHARD_SUMMARY_FILE), `${JSON.stringify(summary)}\n`);
-      folders[shard] = shardFolder(shard, await indexTag(shardDir));
+      folders[shard] = shardFolder(shard, indexTag(await readIndexEntry(shardDir)));
       await rename(shardDir, (shardDir = path.join(outputPath, folders[shard]!)));
       summaries[shard] = summary;
       built++;
     }
     if (indexed % PROGRESS_EVERY !== 0 || indexed === 0) onProgress(indexed, entries.length);
     const bundles = [...shards.keys()].filter((shard) => shards[shard]!.length > 0);
+    const indexEntries = await Promise.all(bundles.map((shard) => readIndexEntry(path.join(outputPath, folders[shard]!))));
     const list: ShardList = {
       count: shards.length,
       shards: bundles.map((shard) => shardPath(folders[shard]!)),
-      tags: await Promise.all(bundles.map((shard) => indexTag(path.join(outputPath, folders[shard]!)))),
+      tags: indexEntries.map(indexTag),
+      entries: indexEntries,
       filters: siteFilters(summaries),
       words: await writeWordLists(outputPath, summaries),
     };
@@ -222,7 +224,7 @@ function addToSummary(summary: ShardSummary, page: GarmentPage): void {
 /** The summary of a shard kept from the last index, when it is one this code wrote and holds the garments expected. */
 async function keptSummary(shardDir: string, garments: number): Promise<ShardSummary | null> {
   try {
-    if ((await indexedPages(shardDir)) !== garments) return null;
+    if (indexedPages(await readIndexEntry(shardDir)) !== garments) return null;
     const summary = JSON.parse(await readFile(path.join(shardDir, SHARD_SUMMARY_FILE), 'utf8')) as ShardSummary;
     return typeof summary.words === 'object' && typeof summary.filters === 'object' ? summary : null;
   } catch {
@@ -272,9 +274,13 @@ async function writeWordLists(outputPath: string, summaries: readonly (ShardSumm
   return files;
 }
 
+/** A written index's entry file. */
+async function readIndexEntry(bundleDir: string): Promise<PagefindEntry> {
+  return JSON.parse(await readFile(path.join(bundleDir, 'pagefind-entry.json'), 'utf8')) as PagefindEntry;
+}
+
 /** A bundle's content tag: the hash Pagefind gives its index, which changes whenever the index does. */
-async function indexTag(bundleDir: string): Promise<string> {
-  const entry = JSON.parse(await readFile(path.join(bundleDir, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { hash: string }> };
+function indexTag(entry: PagefindEntry): string {
   return Object.values(entry.languages).map((language) => language.hash).join('-');
 }
 
@@ -299,8 +305,7 @@ async function linkTree(from: string, to: string): Promise<void> {
   await linkFiles(entries.filter((entry) => entry.isFile()).map((entry) => path.relative(from, path.join(entry.parentPath, entry.name))), from, to);
 }
 
-/** The pages a written index holds, from its entry file (every language counts). */
-async function indexedPages(outputPath: string): Promise<number> {
-  const entry = JSON.parse(await readFile(path.join(outputPath, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
+/** The pages an index holds, from its entry file (every language counts). */
+function indexedPages(entry: PagefindEntry): number {
   return Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0);
 }

@@ -32,6 +32,13 @@ export interface PagefindSearchOptions {
   sort?: Record<string, 'asc' | 'desc'>;
 }
 
+/** An index's entry file, `pagefind-entry.json`, as Pagefind writes it: its languages, each with its index's hash and pages. */
+export interface PagefindEntry {
+  version: string;
+  languages: Record<string, { hash: string; wasm: string | null; page_count: number }>;
+  include_characters?: string[];
+}
+
 /** Options of an index, given when it is created or merged. */
 export interface PagefindIndexOptions {
   basePath?: string;

@@ -148,13 +148,13 @@ export function mountSearch(root: HTMLElement): void {
 
   /**
    * Asks at once for what the search thread would fetch one step after another (Pagefind's script,
-   * its WebAssembly, each shard's entry and metadata): named by content, they wait in the cache for
-   * Pagefind to ask. Errors are Pagefind's to report.
+   * its WebAssembly, each shard's metadata; the entry files are in the list): named by content, they
+   * wait in the cache for Pagefind to ask. Errors are Pagefind's to report.
    */
   function warmUp(list: ShardList): void {
     // Pagefind's script first: the thread asks for it as soon as its own script has come.
     const files = list.shards.length > 0 ? [`${list.shards[0]}pagefind.js`, `${list.shards[0]}wasm.en.pagefind`] : [];
-    for (const [at, bundle] of list.shards.entries()) files.push(`${bundle}pagefind-entry.json?ts=${list.tags[at]}`, `${bundle}pagefind.${list.tags[at]}.pf_meta`);
+    for (const [at, bundle] of list.shards.entries()) files.push(`${bundle}pagefind.${list.tags[at]}.pf_meta`);
     for (const file of files) void fetch(file).then((answer) => answer.arrayBuffer()).catch(() => {});
   }
 
