@@ -1,5 +1,5 @@
 // Screenshots of every sample record's page, its garment page, the home page and the search page
-// (results for "fleece", and a search that finds nothing), at phone
+// (results for "fleece", results narrowed by a filter, and a search that finds nothing), at phone
 // (390 × 844) and desktop (1280 × 800) width, light and dark: the first screen and the whole page,
 // for a person to look at. Builds the sample records into a temporary folder and serves it on loopback.
 // Usage: npm run screenshots [-- --out DIR]   (default /tmp/garment-press-screenshots)
@@ -32,6 +32,7 @@ try {
   const pages: { name: string; path: string; ready?: string }[] = [
     { name: 'home', path: '/' },
     { name: 'search-fleece', path: '/search/?q=fleece', ready: '.search-hit' },
+    { name: 'search-filtered', path: '/search/?q=cotton&category=tops', ready: '.search-hit' },
     { name: 'search-nothing', path: '/search/?q=flxxce', ready: '[data-search-help]:not([hidden])' },
     ...[...new Set(records.map((r) => r.slug))].map((slug) => ({ name: `${slug}`, path: `/garments/${slug}/` })),
     ...records.map((r) => ({ name: `${r.slug}.${r.projection}`, path: `/garments/${r.slug}/${r.projection}/` })),
