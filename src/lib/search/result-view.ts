@@ -63,18 +63,28 @@ export function resultFacts(view: ResultView, messages: Pick<SearchMessages, 'pr
 }
 
 const MARK = /(<\/?mark>)/;
+/** A marked word, less the punctuation Pagefind marks with it. */
+const MARKED_WORD = /^(\p{P}*)(.*?)(\p{P}*)$/su;
 
 /**
  * An excerpt safe to insert as HTML: Pagefind writes the indexed text's `<` and `>` as `&lt;` and
  * `&gt;` but leaves `&` as it is, and adds `<mark>` around hits. The text is read back and escaped
  * in full here, so only `<mark>` can ever become an element, and `&amp;` in a record reads as written.
- * @example safeExcerpt('&lt;b&gt; <mark>fleece</mark> &amp; <img src=x>') → '&lt;b&gt; <mark>fleece</mark> &amp;amp; &lt;img src=x&gt;'
+ * A mark holds the word alone: Pagefind's takes in the punctuation clinging to it (`cotton;`).
+ * @example safeExcerpt('&lt;b&gt; <mark>fleece,</mark> &amp; <img src=x>') → '&lt;b&gt; <mark>fleece</mark>, &amp;amp; &lt;img src=x&gt;'
  */
 export function safeExcerpt(excerpt: string): string {
-  return excerpt
-    .split(MARK)
-    .map((part) => (MARK.test(part) ? part : escapeText(indexedText(part))))
-    .join('');
+  const parts = excerpt.split(MARK);
+  let html = '';
+  for (let at = 0; at < parts.length; at++) {
+    const part = parts[at]!;
+    const [, before = '', word = '', after = ''] = part === '<mark>' && parts[at + 2] === '</mark>' ? MARKED_WORD.exec(indexedText(parts[at + 1]!))! : [];
+    if (word) {
+      html += `${escapeText(before)}<mark>${escapeText(word)}</mark>${escapeText(after)}`;
+      at += 2;
+    } else html += MARK.test(part) ? part : escapeText(indexedText(part));
+  }
+  return html;
 }
 
 /**

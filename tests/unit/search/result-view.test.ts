@@ -21,6 +21,11 @@ describe('safeExcerpt', () => {
     );
   });
 
+  it('marks the word alone, leaving out the punctuation Pagefind marks with it, and keeps an encoded ampersand whole', () => {
+    expect(safeExcerpt('100% <mark>cotton;</mark> and (<mark>“fleece”),</mark> <mark>R&amp;D.</mark>')).toBe('100% <mark>cotton</mark>; and (“<mark>fleece</mark>”), <mark>R&amp;amp;D</mark>.');
+    expect(safeExcerpt('a <mark>…</mark> b')).toBe('a <mark>…</mark> b');
+  });
+
   it('does not take a mark with attributes for a mark', () => {
     expect(safeExcerpt('<mark onclick=alert(1)>x</mark>')).toBe('&lt;mark onclick=alert(1)&gt;x</mark>');
   });
