@@ -80,7 +80,8 @@ export type SubjectNamer = (targets: readonly string[]) => string;
  * @example subjectNamer(record, nameOf)(['material_profiles/mp-twill/weight_gsm']) → 'Poly/cotton twill shell: weight (g/m²)'
  */
 export function subjectNamer(record: GarmentRecord, nameOf: ItemNamer): SubjectNamer {
-  const said = new Map<string, string>();
+  // What each target names alone, and as one of several: keyed by the target as written, whose hash V8 keeps.
+  const said = { alone: new Map<string, string>(), several: new Map<string, string>() };
   // A collection's items by id (the first of an id), made when a target first names the collection.
   const itemsById = new Map<string, Map<string, Record<string, unknown>>>();
   const itemById = (collection: string, items: Record<string, unknown>[]) => {
@@ -94,10 +95,11 @@ export function subjectNamer(record: GarmentRecord, nameOf: ItemNamer): SubjectN
   };
   return (targets) => {
     const subjects: string[] = [];
+    const several = targets.length > 1;
+    const known = several ? said.several : said.alone;
     for (const target of targets) {
-      const key = `${targets.length > 1 ? 'm' : 's'}${target}`;
-      let subject = said.get(key);
-      if (subject === undefined) said.set(key, (subject = targetSubject(target, targets.length > 1, record, nameOf, itemById)));
+      let subject = known.get(target);
+      if (subject === undefined) known.set(target, (subject = targetSubject(target, several, record, nameOf, itemById)));
       if (!subjects.includes(subject)) subjects.push(subject);
     }
     if (subjects.length <= SUBJECTS_NAMED + 1) return subjects.join('; ');
