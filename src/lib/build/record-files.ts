@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GarmentRecord } from '../record/types.ts';
 import { garmentPageHtml } from '../site/garment-page.ts';
+import { keyFacts, type KeyFacts } from '../site/key-facts.ts';
 import { recordMarkdown } from '../site/markdown.ts';
 import { pageView } from '../site/page-view.ts';
 import { publishedJson } from '../site/published-json.ts';
@@ -26,11 +27,18 @@ export interface RecordFilesOptions {
 
 /**
  * A record's files, from one view of it: its page, its JSON twin (the record file's bytes with
- * `links` filled) and its Markdown twin.
+ * `links` filled) and its Markdown twin; `facts` are its key facts, when read already.
  */
-export function recordFiles(garment: GarmentEntries, entry: SiteEntry, record: GarmentRecord, source: Uint8Array, { site, stylesheet }: RecordFilesOptions): SiteFile[] {
+export function recordFiles(
+  garment: GarmentEntries,
+  entry: SiteEntry,
+  record: GarmentRecord,
+  source: Uint8Array,
+  { site, stylesheet }: RecordFilesOptions,
+  facts: KeyFacts = keyFacts(record),
+): SiteFile[] {
   const links = entryLinks(garment, entry, site);
-  const view = pageView(record, { otherProjectionExists: links.other_projection !== null });
+  const view = pageView(record, { otherProjectionExists: links.other_projection !== null, facts });
   return [
     { sitePath: `${pagePath(entry.slug, entry.projection)}index.html`, content: recordPageHtml(record, view, links, site, stylesheet) },
     { sitePath: jsonPath(entry.slug, entry.projection), content: publishedJson(source, links) },
@@ -39,8 +47,8 @@ export function recordFiles(garment: GarmentEntries, entry: SiteEntry, record: G
 }
 
 /** A garment's page, /garments/<slug>/: the garment, and each record's key facts with a link to its page. */
-export function garmentFile(slug: string, entries: GarmentEntries, records: GarmentRecord[], { site, stylesheet }: RecordFilesOptions): SiteFile {
-  return { sitePath: `${garmentPath(slug)}index.html`, content: garmentPageHtml(slug, entries, records, site, stylesheet) };
+export function garmentFile(slug: string, entries: GarmentEntries, facts: readonly KeyFacts[], { site, stylesheet }: RecordFilesOptions): SiteFile {
+  return { sitePath: `${garmentPath(slug)}index.html`, content: garmentPageHtml(slug, entries, facts, site, stylesheet) };
 }
 
 /** Writes files into a site folder, making their folders. Synchronous: it runs in the record threads, which have nothing else to do meanwhile. */

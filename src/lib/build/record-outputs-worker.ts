@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkFileBytes, recordFromBytes, type GarmentRecord } from '../record/index.ts';
 import { searchRecord } from '../search/search-record.ts';
+import { keyFacts } from '../site/key-facts.ts';
 import { siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
 import { garmentFile, recordFiles, writeSiteFiles } from './record-files.ts';
@@ -51,12 +52,14 @@ if (parentPort) {
       current = `the page of ${garmentPath(slug)}`;
       step = 'rendering';
       const garment: GarmentEntries = Object.fromEntries(read.map(([entry]) => [entry.projection, entry]));
-      const files = [garmentFile(slug, garment, read.map(([, record]) => record), options)];
+      // Each record's key facts, read once: its garment's page, its own page and its search page show them.
+      const facts = read.map(([, record]) => keyFacts(record));
+      const files = [garmentFile(slug, garment, facts, options)];
       const pages = [];
-      for (const [entry, record, bytes] of read) {
+      for (const [i, [entry, record, bytes]] of read.entries()) {
         current = entry.file;
-        files.push(...recordFiles(garment, entry, record, bytes, options));
-        pages.push(searchRecord(entry, record));
+        files.push(...recordFiles(garment, entry, record, bytes, options, facts[i]));
+        pages.push(searchRecord(entry, record, facts[i]));
       }
       current = `the files of ${garmentPath(slug)}`;
       step = 'writing';

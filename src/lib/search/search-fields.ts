@@ -1,6 +1,6 @@
 import type { GarmentRecord, Projection } from '../record/types.ts';
 import { enumLabel, formatMoney, formatNumber, isoDate, researchStatusLabel } from '../site/format.ts';
-import { keyFacts } from '../site/key-facts.ts';
+import { keyFacts, type KeyFacts } from '../site/key-facts.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 import { projectionLabel, t } from '../site/strings.ts';
 import { FILTER_READERS, GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchFilter, type SearchSort } from './search-keys.ts';
@@ -39,16 +39,16 @@ const MAX_FILTER_VALUE = 80;
 /**
  * The search fields of a record page: its filter values, read from the record by each filter's reader
  * (search-keys.ts), codes in words; its result metadata and sort keys from its site entry and record.
- * searchRecord adds them to the page's text.
+ * searchRecord adds them to the page's text. `facts` are the record's key facts, when read already.
  */
-export function searchFields(entry: SiteEntry, record: GarmentRecord): SearchFields {
+export function searchFields(entry: SiteEntry, record: GarmentRecord, facts: KeyFacts = keyFacts(record)): SearchFields {
   const filters: SearchFields['filters'] = {};
   for (const key of SEARCH_FILTERS) {
     const { values, words } = FILTER_READERS[key];
     const distinct = distinctValues(values(record).map((value) => (words && value ? inWords(words, value) : value)));
     if (distinct.length > 0) filters[key] = distinct;
   }
-  return { filters, meta: searchMeta(entry, record), sort: searchSort(entry) };
+  return { filters, meta: searchMeta(entry, record, facts), sort: searchSort(entry) };
 }
 
 /** A code of a record in words, by the kind of words a filter reader names (search-keys.ts). */
@@ -59,12 +59,10 @@ function inWords(words: string, code: string): string {
 }
 
 /** A record page's result metadata: title, status and image from its site entry, the key facts a shopper or an engineer looks for first from its data. */
-function searchMeta(entry: SiteEntry, record: GarmentRecord): SearchMeta {
+function searchMeta(entry: SiteEntry, record: GarmentRecord, facts: KeyFacts): SearchMeta {
   const meta: SearchMeta = { title: entry.title, status: researchStatusLabel(entry.researchStatus) };
   if (entry.image) Object.assign(meta, { image: entry.image.url, image_alt: entry.image.alt });
   const sizes = sizesText(record.data.size_ranges.flatMap((range) => range.labels ?? []));
-  // The facts the record page shows, read once for both.
-  const facts = keyFacts(record);
   if (facts.projection === 'svc') {
     const from = facts.priceFrom;
     const price = from && formatMoney(from.money.amountMinor, from.money.currency, from.money.exponent);

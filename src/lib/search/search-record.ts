@@ -1,5 +1,6 @@
 import { readingOrder } from '../record/reading-order.ts';
 import type { GarmentRecord, Projection } from '../record/types.ts';
+import { keyFacts, type KeyFacts } from '../site/key-facts.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 import { plainText } from '../site/text.ts';
 import { garmentPath, pagePath } from '../site/urls.ts';
@@ -44,9 +45,10 @@ export interface GarmentPage {
  * (official name, aliases, style code, brand, manufacturer, category, colours, materials, fibres,
  * decoration methods) the text does not already say; the data tables, claims and sources are left
  * out, as is the page's chrome. Text stays text: the browser escapes everything in an excerpt but `<mark>`.
+ * `facts` are the record's key facts, when read already for its pages.
  */
-export function searchRecord(entry: SiteEntry, record: GarmentRecord): SearchRecord {
-  const { filters, meta, sort } = searchFields(entry, record);
+export function searchRecord(entry: SiteEntry, record: GarmentRecord, facts: KeyFacts = keyFacts(record)): SearchRecord {
+  const { filters, meta, sort } = searchFields(entry, record, facts);
   const reading = readingText(entry, record);
   return { url: pagePath(entry.slug, entry.projection), projection: entry.projection, reading, names: unsaidNames(reading, record, filters), meta, filters, sort };
 }

@@ -39,15 +39,6 @@ export type ClaimsByData = Map<string, string[]>;
  * a claim on a whole item under `collection/id` only.
  */
 export function claimsByData(record: GarmentRecord): ClaimsByData {
-  // The garment page, the record page and the search page all read it: indexed once per record.
-  let index = indexed.get(record);
-  if (!index) indexed.set(record, (index = indexOf(record)));
-  return index;
-}
-
-const indexed = new WeakMap<GarmentRecord, ClaimsByData>();
-
-function indexOf(record: GarmentRecord): ClaimsByData {
   const index: ClaimsByData = new Map();
   const data = record.data as unknown as Record<string, unknown>;
   for (const claim of record.claims) {

@@ -171,21 +171,22 @@ export function itemIdsOf(record: GarmentRecord): Map<string, Map<string, number
 }
 
 /**
- * An item's fields in the order of its collection's table columns, null where the item has no value:
- * one pass over the item's fields (a table has thousands of cells).
+ * An item's fields in the order of its collection's table columns, null where the item has no value.
+ * A table has a dozen columns at most: each field's column is looked up in them, with nothing kept between rows.
  */
 export function rowCells(collection: CollectionView, item: ItemView): (FieldView | null)[] {
-  let index = columnIndexes.get(collection);
-  if (!index) columnIndexes.set(collection, (index = new Map(collection.columns.map((column, i) => [column.name, i]))));
-  const cells: (FieldView | null)[] = new Array(collection.columns.length).fill(null);
+  const { columns } = collection;
+  const cells: (FieldView | null)[] = new Array(columns.length).fill(null);
   for (const field of item.fields) {
-    const at = index.get(field.name);
-    if (at !== undefined) cells[at] = field;
+    for (let at = 0; at < columns.length; at++) {
+      if (columns[at]!.name === field.name) {
+        cells[at] = field;
+        break;
+      }
+    }
   }
   return cells;
 }
-
-const columnIndexes = new WeakMap<CollectionView, Map<string, number>>();
 
 /** The non-empty data collections of a record, in the specification's order for its projection. */
 export function collectionViews(context: DataContext): CollectionView[] {

@@ -1,7 +1,6 @@
-import type { GarmentRecord } from '../record/types.ts';
 import { classList, html } from './html.ts';
 import { garmentCard } from './index-view.ts';
-import { keyFacts } from './key-facts.ts';
+import type { KeyFacts } from './key-facts.ts';
 import { keyFactsView } from './key-facts-view.ts';
 import { pageDocument } from './page-frame.ts';
 import { keyFactsPanelHtml } from './record-parts.ts';
@@ -11,9 +10,9 @@ import { absoluteUrl } from './urls.ts';
 
 /**
  * /garments/<slug>/, the whole HTML document in pieces: the garment (title, image, brand and
- * category) and, for each projection it has, that record's key facts and a link to its page.
+ * category) and, for each projection it has, that record's key facts (keyFacts, read once for its pages) and a link to its page.
  */
-export function garmentPageHtml(slug: string, records: GarmentEntries, full: GarmentRecord[], site: string, stylesheet: string): string[] {
+export function garmentPageHtml(slug: string, records: GarmentEntries, facts: readonly KeyFacts[], site: string, stylesheet: string): string[] {
   const garment = garmentCard(slug, records);
   const missing = (['svc', 'tech'] as const).filter((projection) => !records[projection]);
   const head = {
@@ -26,14 +25,14 @@ export function garmentPageHtml(slug: string, records: GarmentEntries, full: Gar
     image: garment.image?.src ?? null,
   };
   const projection = (choice: (typeof garment.projections)[number]) => {
-    const record = full.find((r) => r.projection === choice.projection);
+    const read = facts.find((f) => f.projection === choice.projection);
     // The garment page has no claims of its own: its facts link to the record page, where each has its claims.
-    const facts = record && keyFactsView(keyFacts(record), () => []);
+    const view = read && keyFactsView(read, () => []);
     return html`<section class="projection-choice" aria-labelledby="${choice.projection}-heading"><h2 id="${choice.projection}-heading"><a href="${choice.href}">${t(
       `projection.${choice.projection}.long`,
     )}</a></h2><p>${t(`projection.${choice.projection}.about`)}</p><p><span class="${classList('badge', choice.finished ? 'badge--ok' : 'badge--warn')}">${t('record.researchStatus')}: ${
       choice.statusLabel
-    }</span></p>${facts && keyFactsPanelHtml(facts, `${choice.projection}-key-facts`, 3)}<p><a href="${choice.href}" class="read-more">${t('garment.read', {
+    }</span></p>${view && keyFactsPanelHtml(view, `${choice.projection}-key-facts`, 3)}<p><a href="${choice.href}" class="read-more">${t('garment.read', {
       projection: t(`projection.${choice.projection}.long`),
     })}</a></p></section>`;
   };

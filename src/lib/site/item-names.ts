@@ -7,23 +7,15 @@ import { t } from './strings.ts';
 /** Names an item of a data collection in words: `(collection, item) → 'podone, Black M'`. */
 export type ItemNamer = (collection: string, item: Record<string, unknown>) => string;
 
+/** The collections whose items itemNamer names otherwise than by their own naming field. */
+export const NAMED_IN_WORDS = new Set(['variants', 'provider_variants', 'offers', 'measurements']);
+
 /**
  * The namer of a record's items: offers, variants and provider variants by provider, colour and
  * size; measurements by what and which size; any other item by its naming field, else its id.
  * @example itemNamer(record)('variants', { id: 'var-black-m', color_id: 'black', size_label: 'M', … }) → 'Black M'
  */
 export function itemNamer(record: GarmentRecord): ItemNamer {
-  let namer = namers.get(record);
-  if (!namer) namers.set(record, (namer = namerOf(record)));
-  return namer;
-}
-
-const namers = new WeakMap<GarmentRecord, ItemNamer>();
-
-/** The collections whose items itemNamer names otherwise than by their own naming field. */
-export const NAMED_IN_WORDS = new Set(['variants', 'provider_variants', 'offers', 'measurements']);
-
-function namerOf(record: GarmentRecord): ItemNamer {
   const data = record.data as unknown as Record<string, Record<string, unknown>[] | undefined>;
   const byId = (collection: string) => new Map((data[collection] ?? []).map((item) => [String(item.id), item]));
   const colors = byId('colors');
@@ -71,52 +63,58 @@ function joined(first: string | null, second: string | null): string | null {
   return first ?? second;
 }
 
-const itemsById = new WeakMap<GarmentRecord, Map<string, Map<string, Record<string, unknown>>>>();
-
-/** A collection's items by id (the first of an id), made once per record: claims name the same items many times. */
-function itemById(record: GarmentRecord, collection: string, items: Record<string, unknown>[]): Map<string, Record<string, unknown>> {
-  let byCollection = itemsById.get(record);
-  if (!byCollection) itemsById.set(record, (byCollection = new Map()));
-  let byId = byCollection.get(collection);
-  if (!byId) {
-    byId = new Map();
-    for (const item of items) if (!byId.has(String(item.id))) byId.set(String(item.id), item);
-    byCollection.set(collection, byId);
-  }
-  return byId;
-}
-
 /** Fields that hold an item's value itself: a claim on one is about the item, named alone. */
 const VALUE_FIELDS = new Set(['value', 'value_text', 'value_number', 'value_boolean', 'value_list', 'normalized_value_mm', 'supported', 'status']);
 
 /** How many of a claim's subjects are named before "and N more". */
 const SUBJECTS_NAMED = 2;
 
+/** Says what a claim (or conflict, or gap) is about, in words, from its targets. */
+export type SubjectNamer = (targets: readonly string[]) => string;
+
 /**
- * What a claim (or conflict, or gap) is about, in words, from its targets: the item's name and
- * the field's label, `identity` fields by label; a target outside the data as written.
- * @example subjectOf(['additional_facts/af-drawcord/value_boolean'], …) → 'Drawcord'
- * @example subjectOf(['material_profiles/mp-twill/weight_gsm'], …) → 'Poly/cotton twill shell: weight (g/m²)'
+ * The subject namer of a record's claims, conflicts and gaps: the item's name and the field's label,
+ * `identity` fields by label; a target outside the data as written. Made once per page: it keeps
+ * what it has worked out, as a record's claims, conflicts and gaps name the same targets again and again.
+ * @example subjectNamer(record, nameOf)(['additional_facts/af-drawcord/value_boolean']) → 'Drawcord'
+ * @example subjectNamer(record, nameOf)(['material_profiles/mp-twill/weight_gsm']) → 'Poly/cotton twill shell: weight (g/m²)'
  */
-export function subjectOf(targets: readonly string[], record: GarmentRecord, nameOf: ItemNamer): string {
-  const subjects: string[] = [];
-  let said = subjectsSaid.get(record);
-  if (!said) subjectsSaid.set(record, (said = new Map()));
-  for (const target of targets) {
-    // A record's claims, conflicts and gaps name the same few hundred targets again and again.
-    const key = `${targets.length > 1 ? 'm' : 's'}${target}`;
-    let subject = said.get(key);
-    if (subject === undefined) said.set(key, (subject = targetSubject(target, targets.length > 1, record, nameOf)));
-    if (!subjects.includes(subject)) subjects.push(subject);
-  }
-  if (subjects.length <= SUBJECTS_NAMED + 1) return subjects.join('; ');
-  return t('claim.subjectMore', { subjects: subjects.slice(0, SUBJECTS_NAMED).join('; '), count: subjects.length - SUBJECTS_NAMED });
+export function subjectNamer(record: GarmentRecord, nameOf: ItemNamer): SubjectNamer {
+  // What each target names alone, and as one of several: keyed by the target as written, whose hash V8 keeps.
+  const said = { alone: new Map<string, string>(), several: new Map<string, string>() };
+  // A collection's items by id (the first of an id), made when a target first names the collection.
+  const itemsById = new Map<string, Map<string, Record<string, unknown>>>();
+  const itemById = (collection: string, items: Record<string, unknown>[]) => {
+    let byId = itemsById.get(collection);
+    if (!byId) {
+      byId = new Map();
+      for (const item of items) if (!byId.has(String(item.id))) byId.set(String(item.id), item);
+      itemsById.set(collection, byId);
+    }
+    return byId;
+  };
+  return (targets) => {
+    const subjects: string[] = [];
+    const several = targets.length > 1;
+    const known = several ? said.several : said.alone;
+    for (const target of targets) {
+      let subject = known.get(target);
+      if (subject === undefined) known.set(target, (subject = targetSubject(target, several, record, nameOf, itemById)));
+      if (!subjects.includes(subject)) subjects.push(subject);
+    }
+    if (subjects.length <= SUBJECTS_NAMED + 1) return subjects.join('; ');
+    return t('claim.subjectMore', { subjects: subjects.slice(0, SUBJECTS_NAMED).join('; '), count: subjects.length - SUBJECTS_NAMED });
+  };
 }
 
-const subjectsSaid = new WeakMap<GarmentRecord, Map<string, string>>();
-
 /** What one target names, in words; `several` when it is one of a claim's several targets. */
-function targetSubject(target: string, several: boolean, record: GarmentRecord, nameOf: ItemNamer): string {
+function targetSubject(
+  target: string,
+  several: boolean,
+  record: GarmentRecord,
+  nameOf: ItemNamer,
+  itemById: (collection: string, items: Record<string, unknown>[]) => Map<string, Record<string, unknown>>,
+): string {
   const data = record.data as unknown as Record<string, unknown>;
   const path = targetPath(target, record.claim_target_base);
   if (!path) return target;
@@ -124,7 +122,7 @@ function targetSubject(target: string, several: boolean, record: GarmentRecord, 
   if (!Array.isArray(data[path.head])) return target;
   if (path.item === undefined) return fieldLabel(path.head);
   const items = data[path.head] as Record<string, unknown>[];
-  const item = itemById(record, path.head, items).get(path.item) ?? (/^\d+$/.test(path.item) ? items[Number(path.item)] : undefined);
+  const item = itemById(path.head, items).get(path.item) ?? (/^\d+$/.test(path.item) ? items[Number(path.item)] : undefined);
   if (!item) return target;
   // Claims on several sizes of one measurement are about the measurement.
   const name = path.head === 'measurements' && several && item.measurement_name ? enumLabel('measurement_name', String(item.measurement_name)) : nameOf(path.head, item);

@@ -97,10 +97,21 @@ const SHORT_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZ
 
 /** A record date, short (`Nov 4, 2026`): key facts are read at a glance. Text that is no date is kept as written. */
 function shortDate(value: string): string {
-  const iso = isoDate(value);
-  // A month alone, or an instant whose UTC day may differ from the record's own, reads as formatDate writes it.
-  return iso && iso.length === 10 ? SHORT_DATE.format(new Date(`${iso}T00:00:00Z`)) : iso && iso.length > 10 && /T\d\d:\d\d(:\d\d(\.\d+)?)?Z$/i.test(value.trim()) ? SHORT_DATE.format(new Date(iso)) : formatDate(value);
+  // A record's offers and stock share a few observation dates, and Intl formats slowly.
+  let text = shortDates.get(value);
+  if (text === undefined) {
+    const iso = isoDate(value);
+    // A month alone, or an instant whose UTC day may differ from the record's own, reads as formatDate writes it.
+    text = iso && iso.length === 10 ? SHORT_DATE.format(new Date(`${iso}T00:00:00Z`)) : iso && iso.length > 10 && /T\d\d:\d\d(:\d\d(\.\d+)?)?Z$/i.test(value.trim()) ? SHORT_DATE.format(new Date(iso)) : formatDate(value);
+    if (shortDates.size >= SHORT_DATES_MAX) shortDates.clear();
+    shortDates.set(value, text);
+  }
+  return text;
 }
+
+const shortDates = new Map<string, string>();
+/** Dates come from records, so only practice bounds them: the cache starts again past this many. */
+const SHORT_DATES_MAX = 10_000;
 
 /** The next step: a link only where the record gives an address; the call to action alone is said as text. */
 function nextStepRow(facts: KeyFacts): KeyFactRow {

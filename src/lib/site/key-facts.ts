@@ -170,16 +170,12 @@ export type KeyFacts = CommerceFacts | TechnicalFacts;
 
 /**
  * The key facts of a record, read from its data (never from its prose), each with the claims backing it.
- * A fact the record does not state is null (or an empty list): the page says so.
+ * A fact the record does not state is null (or an empty list): the page says so. The garment page,
+ * the record page and the search page all show them: a build reads them once per record and passes them on.
  */
 export function keyFacts(record: GarmentRecord): KeyFacts {
-  // The garment page, the record page and the search page all show them: read once per record.
-  let facts = read.get(record);
-  if (!facts) read.set(record, (facts = record.projection === 'svc' ? commerceFacts(record) : technicalFacts(record)));
-  return facts;
+  return record.projection === 'svc' ? commerceFacts(record) : technicalFacts(record);
 }
-
-const read = new WeakMap<GarmentRecord, KeyFacts>();
 
 const BASIS_ORDER: (PriceBasis | null)[] = [
   'standard_public', 'standard_authenticated', 'account_plan', 'membership_discounted', 'promotional', 'volume_discounted', 'other', null,

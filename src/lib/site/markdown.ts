@@ -3,7 +3,6 @@ import { readingOrder } from '../record/reading-order.ts';
 import { unicodeEscape } from '../unicode.ts';
 import { claimFootnote, type Twin } from './markdown-parts.ts';
 import { codeSpan, escapeData, facts, indented, inlineMarkdown, oneLine, textBlockLines, withKind, withRefs, type Block } from './markdown-text.ts';
-import { pageParts } from './page-parts.ts';
 import { pageView, type ClaimLink, type PageView } from './page-view.ts';
 import { t } from './strings.ts';
 
@@ -65,7 +64,7 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
     `> ${escapeData(t('site.footer'))}`,
   );
 
-  for (const part of pageParts(record)) if (part.shown || part.inTwinWhenEmpty) out.push(...part.markdown(twin));
+  for (const part of view.parts) if (part.shown || part.inTwinWhenEmpty) out.push(...part.markdown(twin));
 
   // Definitions last, in the page's claim order; every one is referenced from the claims table.
   out.push(...view.claims.map((claim) => claimFootnote(claim, labels.get(claim.id)!, ref)));

@@ -31,16 +31,8 @@ export interface PagePart {
   markdown: (twin: twinParts.Twin) => Block[];
 }
 
-const parts = new WeakMap<GarmentRecord, PagePart[]>();
-
-/** Every part of a record's page in reading order, shown or not. */
+/** Every part of a record's page in reading order, shown or not: listed once per page, in its view (PageView's `parts`). */
 export function pageParts(record: GarmentRecord): PagePart[] {
-  let list = parts.get(record);
-  if (!list) parts.set(record, (list = partsOf(record)));
-  return list;
-}
-
-function partsOf(record: GarmentRecord): PagePart[] {
   const sections = record.page.sections as unknown as Record<string, unknown[]>;
   const part = (key: string, anchor: string, label: string, place: PartPlace, shown: boolean, html: PagePart['html'], markdown: (twin: twinParts.Twin, label: string) => Block[], inTwinWhenEmpty = false): PagePart =>
     ({ key, anchor, label, place, shown, inTwinWhenEmpty, html, markdown: (twin) => markdown(twin, label) });
@@ -71,8 +63,8 @@ function partsOf(record: GarmentRecord): PagePart[] {
  * The anchor of the part showing what a target's first name names (`sources`, `gaps`,
  * `section.overview`…), or null when the page does not show it.
  */
-export function partAnchorFor(record: GarmentRecord, key: string): string | null {
-  const found = pageParts(record).find((part) => part.key === key);
+export function partAnchorFor(parts: readonly PagePart[], key: string): string | null {
+  const found = parts.find((part) => part.key === key);
   return found?.shown ? found.anchor : null;
 }
 

@@ -12,10 +12,10 @@ import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
 import { targetPath } from './claim-targets.ts';
 import { comparisonViews, type ComparisonViews } from './comparison-view.ts';
-import { itemNamer, NAMED_IN_WORDS, subjectOf } from './item-names.ts';
-import { keyFacts } from './key-facts.ts';
+import { itemNamer, NAMED_IN_WORDS, subjectNamer } from './item-names.ts';
+import { keyFacts, type KeyFacts } from './key-facts.ts';
 import { keyFactsView, type KeyFactsView } from './key-facts-view.ts';
-import { partAnchorFor } from './page-parts.ts';
+import { pageParts, partAnchorFor, type PagePart } from './page-parts.ts';
 import { garmentPath, otherProjection, pagePath } from './urls.ts';
 
 export type { ClaimLink, CollectionView, FieldView, Part } from './data-view.ts';
@@ -155,6 +155,8 @@ export interface PageView {
   slug: string;
   projection: GarmentRecord['projection'];
   projectionLabel: string;
+  /** The page's parts in reading order, shown or not (page-parts.ts): its body, contents and twin follow them. */
+  parts: PagePart[];
   /** Head: plain text. */
   meta: { title: string; description: string; path: string; image: string | null };
   title: string;
@@ -223,9 +225,9 @@ const GAP_PRIORITIES = ['blocking', 'important', 'future'] as const;
  * Builds the view of a record page: claims numbered in order of first citation as the text is read
  * (readingOrder: title, headline, summary, description, sections, selection summary, FAQ), each
  * text block anchored, every claim with backlinks to the blocks citing it, targets resolved to
- * anchors, empty sections and collections left out.
+ * anchors, empty sections and collections left out. `facts` are the record's key facts, when the caller has read them already.
  */
-export function pageView(record: GarmentRecord, options: { otherProjectionExists: boolean }): PageView {
+export function pageView(record: GarmentRecord, options: { otherProjectionExists: boolean; facts?: KeyFacts }): PageView {
   const claimsById = new Map<string, Claim>();
   for (const claim of record.claims) if (!claimsById.has(claim.id)) claimsById.set(claim.id, claim);
 
@@ -319,12 +321,14 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
 
   const ids = itemIdsOf(record);
   const nameOf = itemNamer(record);
+  const subjectOf = subjectNamer(record, nameOf);
+  const parts = pageParts(record);
   const identity = identityFields(record, ids);
   // A claim's targets are resolved twice (its anchors, its entry), and many claims share targets.
   const resolved = new Map<string, TargetView>();
   const resolve = (target: string) => {
     let view = resolved.get(target);
-    if (!view) resolved.set(target, (view = { ...resolveTarget(target, record, ids, identity.length > 0), label: subjectOf([target], record, nameOf) }));
+    if (!view) resolved.set(target, (view = { ...resolveTarget(target, record, ids, identity.length > 0, parts), label: subjectOf([target]) }));
     return view;
   };
 
@@ -350,7 +354,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const conflictsOf = new Map<string, { href: string; text: string }[]>();
   for (const conflict of record.conflicts) {
     for (const id of new Set([...conflict.claim_ids, ...(conflict.selected_claim_id ? [conflict.selected_claim_id] : [])])) {
-      append(conflictsOf, id, { href: `#${conflictAnchor(conflict.id)}`, text: subjectOf([conflict.target], record, nameOf) });
+      append(conflictsOf, id, { href: `#${conflictAnchor(conflict.id)}`, text: subjectOf([conflict.target]) });
     }
   }
 
@@ -359,7 +363,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       id: claim.id,
       number: numbers.get(claim.id)!,
       anchor: claimAnchor(claim.id),
-      subject: subjectOf(claim.targets, record, nameOf),
+      subject: subjectOf(claim.targets),
       value: formatValue(claim.value, claim.unit),
       scope: claim.scope,
       kindLabel: enumLabel('claim_kind', claim.kind),
@@ -417,7 +421,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const conflicts: ConflictView[] = record.conflicts.map((conflict, i) => ({
     id: conflict.id,
     anchor: conflictAnchors[i]!,
-    subject: subjectOf([conflict.target], record, nameOf),
+    subject: subjectOf([conflict.target]),
     target: resolve(conflict.target),
     values: claimLinks([...new Set(conflict.claim_ids)]).map((claim) => {
       const entry = claimsById.get(claim.id)!;
@@ -450,7 +454,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     gaps: record.gaps.filter((gap) => gap.priority === priority).map((gap) => ({
       id: gap.id,
       anchor: gapAnchors.get(gap)!,
-      subject: subjectOf([gap.target], record, nameOf),
+      subject: subjectOf([gap.target]),
       target: resolve(gap.target),
       reason: enumLabel('gap_reason', gap.reason),
       impact: gap.impact,
@@ -473,6 +477,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     slug: record.slug,
     projection: record.projection,
     projectionLabel: projectionLabel(record.projection),
+    parts,
     meta: {
       title: t('record.metaTitle', { title, projection: projectionLabel(record.projection) }),
       description: metaDescription
@@ -516,7 +521,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
           ? t('record.gapsBlocking', { gaps: tCount('gap.count', record.gaps.length), blocking })
           : tCount('gap.count', record.gaps.length),
     },
-    keyFacts: keyFactsView(keyFacts(record), claimLinks),
+    keyFacts: keyFactsView(options.facts ?? keyFacts(record), claimLinks),
     comparisons: comparisonViews(record, { claimsByAnchor, nameOf }),
     sections,
     selectionSummary: { suitableFor, tradeoffs, limitations: selection.limitations },
@@ -634,6 +639,7 @@ export function resolveTarget(
   record: GarmentRecord,
   ids: Map<string, Map<string, number>> = itemIdsOf(record),
   identityShown = true,
+  parts: readonly PagePart[] = pageParts(record),
 ): TargetView {
   const none = { text: target, href: null };
   const path = targetPath(target, record.claim_target_base);
@@ -653,7 +659,7 @@ export function resolveTarget(
     return byIndex && items.get(byIndex.id) === index ? { text: target, href: `#${itemAnchor(head, byIndex.id)}` } : none;
   }
 
-  const partAnchor = partAnchorFor(record, head === 'page' && second === 'sections' && third ? `section.${third}` : head);
+  const partAnchor = partAnchorFor(parts, head === 'page' && second === 'sections' && third ? `section.${third}` : head);
   if (partAnchor === null) return none;
   const entries = ENTRIES[head];
   if (!entries || second === undefined) return { text: target, href: `#${partAnchor}` };

@@ -4,7 +4,7 @@ import { classList, html, trustedHtml, type Html, type HtmlValue } from './html.
 import { recordJsonLd, scriptSafeJson } from './json-ld.ts';
 import { pageDocument } from './page-frame.ts';
 import { citationOf } from './citation.ts';
-import { pageParts, type PartPlace } from './page-parts.ts';
+import type { PartPlace } from './page-parts.ts';
 import type { PageView } from './page-view.ts';
 import { researchFactsHtml, textBlockHtml } from './record-parts.ts';
 import { t } from './strings.ts';
@@ -33,7 +33,7 @@ function alternatesHtml(record: GarmentRecord, links: Links): Html {
 
 /** The body of a record page: the header with the key facts, then the reading parts, then the evidence, as the parts model orders them. */
 function recordBodyHtml(record: GarmentRecord, view: PageView, links: Links, site: string): HtmlValue[] {
-  const parts = pageParts(record).filter((part) => part.shown);
+  const parts = view.parts.filter((part) => part.shown);
   const contents = html`<nav class="contents" id="contents" aria-labelledby="contents-heading"><h2 id="contents-heading" class="contents-heading">${t('nav.contents')}</h2><ol>${parts.map(
     (part) => html`<li><a href="#${part.anchor}">${part.label}</a></li>`,
   )}</ol></nav>`;
