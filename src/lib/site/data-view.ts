@@ -51,12 +51,8 @@ export interface CollectionView {
   /** Table columns: the fields any item has a value for. */
   columns: { name: string; label: string }[];
   items: ItemView[];
-  /**
-   * Items from this index on start folded (a `<details>` element) so the page stays scannable:
-   * a large collection of cards shows its first few; a large table folds whole. Equal to the
-   * number of items when nothing is folded.
-   */
-  foldAt: number;
+  /** Whether the collection starts folded whole (a `<details>` element), so a page with a large one stays scannable. */
+  folded: boolean;
   /** Measurements as size charts, when they fit; the grid cells then carry the items' anchors. */
   grids: MeasurementGrid[] | null;
 }
@@ -151,8 +147,6 @@ export interface DataContext {
 
 /** Items beyond which a collection starts folded. */
 const COLLAPSE_AFTER = 8;
-/** Cards a folded collection still shows. */
-const CARDS_BEFORE_FOLD = 4;
 /** A lone item is a table row (not a card) when it has at most this many fields with a value. */
 const TABLE_MAX_COLUMNS = 7;
 
@@ -230,7 +224,7 @@ export function collectionViews(context: DataContext): CollectionView[] {
       layout,
       columns,
       items: drafts,
-      foldAt: items.length <= COLLAPSE_AFTER ? items.length : layout === 'cards' ? CARDS_BEFORE_FOLD : 0,
+      folded: items.length > COLLAPSE_AFTER,
       grids: name === 'measurements' ? measurementGrids(items, drafts) : null,
     });
   }

@@ -177,7 +177,7 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
   const details = (summary: string, content: HtmlValue): HtmlValue[] => [html`<details class="collection-details"><summary>${summary}</summary>`, content, html`</details>`];
   const { comparisons } = view;
   const collection = (view: CollectionView): HtmlValue[] => {
-    const { items, foldAt } = view;
+    const { items } = view;
     // Offers and variants are compared, so they are never folded: a table of offers, a grid of variants.
     const comparison = view.name === 'offers' && comparisons.offers ? offersTableHtml(comparisons.offers)
       : view.name === 'variants' && comparisons.variants ? variantGridHtml(comparisons.variants) : null;
@@ -185,11 +185,9 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
       ? [comparison]
       : view.grids
       ? [view.grids.map((grid, i) => sizeChartHtml(grid, i)), details(t('data.allDetails', { count: items.length }), collectionHtml(view, items, false))]
-      : [
-          foldAt > 0 && collectionHtml(view, items.slice(0, foldAt), true),
-          foldAt < items.length &&
-            details(t(foldAt > 0 ? 'data.showMore' : 'data.showAll', { count: items.length, more: items.length - foldAt }), collectionHtml(view, items.slice(foldAt), true)),
-        ];
+      : view.folded
+      ? details(t('data.showAll', { count: items.length }), collectionHtml(view, items, true))
+      : [collectionHtml(view, items, true)];
     return [
       html`<section id="${view.anchor}" aria-labelledby="${view.anchor}-heading" class="collection"><h3 id="${view.anchor}-heading">${view.heading} <span class="count">(${tCount(
         'data.items',

@@ -302,7 +302,6 @@ export const STRINGS = {
   'data.items.one': '{count} item',
   'data.items.many': '{count} items',
   'data.showAll': 'Show all {count}',
-  'data.showMore': 'Show {more} more ({count} in all)',
   'data.allDetails': 'Every measurement with its method and conditions ({count})',
   'data.sizeChart': 'Size chart: {caption}',
   'data.measurement': 'Measurement',

@@ -61,8 +61,8 @@ describe('collectionViews', () => {
 
   it('folds a table of more than eight items whole, and nothing of eight or fewer', () => {
     const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: `Colour ${i}` }));
-    expect(views(withData(commerceSample, { colors: items(8) }))[0]!.foldAt).toBe(8);
-    expect(views(withData(commerceSample, { colors: items(9) }))[0]!.foldAt).toBe(0);
+    expect(views(withData(commerceSample, { colors: items(8) }))[0]!.folded).toBe(false);
+    expect(views(withData(commerceSample, { colors: items(9) }))[0]!.folded).toBe(true);
   });
 
   it('gives a table a column for every field any item shows, in order of first appearance, and each row its cell or a gap', () => {

@@ -134,7 +134,7 @@ describe('itemCardsHtml and itemRowsHtml', () => {
     layout,
     columns: [{ name: 'name', label: 'Name' }, { name: 'hex', label: 'Hex' }],
     items,
-    foldAt: items.length,
+    folded: false,
     grids: null,
   });
   const navy = { id: 'navy', anchor: 'colors-navy', title: 'Navy', fields: [{ name: 'hex', label: 'Hex', parts: [{ kind: 'code' as const, text: '#000080' }] }], claims: [{ number: 3, href: '#claim-c3', id: 'c3' }] };
