@@ -167,13 +167,14 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
       const written = await pagefindAnswer(index.writeFiles({ outputPath: shardDir }), `writing the index into ${shardDir}`);
       if (written.errors.length > 0) throw failed(`writing the index into ${shardDir}`, written.errors.join('; '));
       await pagefindAnswer(index.deleteIndex(), 'closing an index');
-      const pages = indexedPages(await readIndexEntry(shardDir));
+      const entry = await readIndexEntry(shardDir);
+      const pages = indexedPages(entry);
       if (pages !== garments.length) {
         throw failed('checking the index', `shard ${shard} holds ${pages} pages, expected ${garments.length} (one per garment); do two records share a page?`);
       }
       await dropUnusedFiles(shardDir);
       await writeFile(path.join(shardDir, SHARD_SUMMARY_FILE), `${JSON.stringify(summary)}\n`);
-      folders[shard] = shardFolder(shard, indexTag(await readIndexEntry(shardDir)));
+      folders[shard] = shardFolder(shard, indexTag(entry));
       await rename(shardDir, (shardDir = path.join(outputPath, folders[shard]!)));
       summaries[shard] = summary;
       built++;

@@ -78,11 +78,15 @@ export function safeExcerpt(excerpt: string): string {
   let html = '';
   for (let at = 0; at < parts.length; at++) {
     const part = parts[at]!;
-    const [, before = '', word = '', after = ''] = part === '<mark>' && parts[at + 2] === '</mark>' ? MARKED_WORD.exec(indexedText(parts[at + 1]!))! : [];
-    if (word) {
-      html += `${escapeText(before)}<mark>${escapeText(word)}</mark>${escapeText(after)}`;
-      at += 2;
-    } else html += MARK.test(part) ? part : escapeText(indexedText(part));
+    if (part === '<mark>' && parts[at + 2] === '</mark>') {
+      const [, before, word, after] = MARKED_WORD.exec(indexedText(parts[at + 1]!))!;
+      if (word) {
+        html += `${escapeText(before!)}<mark>${escapeText(word)}</mark>${escapeText(after!)}`;
+        at += 2;
+        continue;
+      }
+    }
+    html += MARK.test(part) ? part : escapeText(indexedText(part));
   }
   return html;
 }

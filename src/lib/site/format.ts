@@ -1,3 +1,4 @@
+import { remembered } from './remembered.ts';
 import { humanize, lookup, t, tCount } from './strings.ts';
 
 const LOCALE = 'en-US';
@@ -83,38 +84,21 @@ export function formatDuration(ms: number): string {
 /**
  * A timestamp from a record as a readable date, on the calendar of the offset it was written in
  * (UTC when it names none); a year and month alone reads as the month. Text that is not an ISO 8601
- * date is returned unchanged.
+ * date is returned unchanged. Each is worked out once: a record repeats the same few timestamps
+ * (observed, checked, accessed) many times over.
  * @example formatDate('2025-03-12T10:00:00Z') → 'March 12, 2025'
  * @example formatDate('2026-11-08T23:30:00-05:00') → 'November 8, 2026'; formatDate('2026-11') → 'November 2026'
  */
-export function formatDate(value: string): string {
-  // A record repeats the same few timestamps (observed, checked, accessed) many times over.
-  let text = formattedDates.get(value);
-  if (text === undefined) {
-    const timestamp = parseTimestamp(value);
-    text = timestamp ? dateFormat(timestamp.precision === 'month' ? 'month' : 'day', timestamp.offset).format(timestamp.date) : value;
-    if (formattedDates.size >= CACHE_MAX) formattedDates.clear();
-    formattedDates.set(value, text);
-  }
-  return text;
-}
+export const formatDate = remembered((value) => {
+  const timestamp = parseTimestamp(value);
+  return timestamp ? dateFormats[timestamp.precision === 'month' ? 'month' : 'day'](timestamp.offset).format(timestamp.date) : value;
+});
 
-const formattedDates = new Map<string, string>();
-/** The most entries a per-process cache of dates or labels holds: their keys come from records, so only practice bounds them. */
-const CACHE_MAX = 10_000;
-
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The formatter of dates (or months) in a time zone (`UTC`, `-05:00`): one per zone, as making one is slow. */
-function dateFormat(precision: 'month' | 'day', timeZone: string): Intl.DateTimeFormat {
-  const key = `${precision} ${timeZone}`;
-  let format = dateFormats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(LOCALE, precision === 'month' ? { year: 'numeric', month: 'long', timeZone } : { dateStyle: 'long', timeZone });
-    if (dateFormats.size < CACHE_MAX) dateFormats.set(key, format);
-  }
-  return format;
-}
+/** The formatters of days and of months in a time zone (`UTC`, `-05:00`): one per zone, as making one is slow. */
+const dateFormats = {
+  day: remembered((timeZone) => new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeZone })),
+  month: remembered((timeZone) => new Intl.DateTimeFormat(LOCALE, { year: 'numeric', month: 'long', timeZone })),
+};
 
 /**
  * The machine-readable form for `<time datetime>`, a sitemap's `lastmod` and JSON-LD, as precise as
@@ -289,16 +273,7 @@ export function collectionLabel(collection: string): string {
  * a page asks for the same few hundred labels thousands of times.
  */
 function labelsOf(prefix: string): (key: string) => string {
-  const labels = new Map<string, string>();
-  return (key) => {
-    let text = labels.get(key);
-    if (text === undefined) {
-      text = lookup(`${prefix}${key}`) ?? humanize(key);
-      // Keys are field names and enumeration values of the schema; the cap only guards against odd input.
-      if (labels.size < CACHE_MAX) labels.set(key, text);
-    }
-    return text;
-  };
+  return remembered((key) => lookup(`${prefix}${key}`) ?? humanize(key));
 }
 
 const fieldLabels = labelsOf('field.');

@@ -1,5 +1,6 @@
 import type { ClaimLink } from './data-view.ts';
 import { enumLabel, formatDate, formatMoney, formatNumber, isoDate } from './format.ts';
+import { remembered } from './remembered.ts';
 import type { CommerceFacts, FabricFacts, KeyFacts, Money, PriceRange, TechnicalFacts } from './key-facts.ts';
 import { t, tCount } from './strings.ts';
 import { collectionAnchor } from './anchors.ts';
@@ -95,23 +96,15 @@ function commerceRows(facts: CommerceFacts, claimLinks: ClaimLinker): KeyFactRow
 
 const SHORT_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
 
-/** A record date, short (`Nov 4, 2026`): key facts are read at a glance. Text that is no date is kept as written. */
-function shortDate(value: string): string {
-  // A record's offers and stock share a few observation dates, and Intl formats slowly.
-  let text = shortDates.get(value);
-  if (text === undefined) {
-    const iso = isoDate(value);
-    // A month alone, or an instant whose UTC day may differ from the record's own, reads as formatDate writes it.
-    text = iso && iso.length === 10 ? SHORT_DATE.format(new Date(`${iso}T00:00:00Z`)) : iso && iso.length > 10 && /T\d\d:\d\d(:\d\d(\.\d+)?)?Z$/i.test(value.trim()) ? SHORT_DATE.format(new Date(iso)) : formatDate(value);
-    if (shortDates.size >= SHORT_DATES_MAX) shortDates.clear();
-    shortDates.set(value, text);
-  }
-  return text;
-}
-
-const shortDates = new Map<string, string>();
-/** Dates come from records, so only practice bounds them: the cache starts again past this many. */
-const SHORT_DATES_MAX = 10_000;
+/**
+ * A record date, short (`Nov 4, 2026`): key facts are read at a glance. Text that is no date is kept
+ * as written. Each is worked out once: a record's offers and stock share a few dates, and Intl formats slowly.
+ */
+const shortDate = remembered((value) => {
+  const iso = isoDate(value);
+  // A month alone, or an instant whose UTC day may differ from the record's own, reads as formatDate writes it.
+  return iso && iso.length === 10 ? SHORT_DATE.format(new Date(`${iso}T00:00:00Z`)) : iso && iso.length > 10 && /T\d\d:\d\d(:\d\d(\.\d+)?)?Z$/i.test(value.trim()) ? SHORT_DATE.format(new Date(iso)) : formatDate(value);
+});
 
 /** The next step: a link only where the record gives an address; the call to action alone is said as text. */
 function nextStepRow(facts: KeyFacts): KeyFactRow {
