@@ -1,4 +1,5 @@
 import type { GarmentRecord } from '../record/types.ts';
+import { itemIdsOf } from './data-view.ts';
 
 /** Where a claim's (or conflict's, gap's) target points in the record, as segments. */
 export interface TargetPath {
@@ -41,13 +42,14 @@ export type ClaimsByData = Map<string, string[]>;
 export function claimsByData(record: GarmentRecord): ClaimsByData {
   const index: ClaimsByData = new Map();
   const data = record.data as unknown as Record<string, unknown>;
+  const ids = itemIdsOf(record);
   for (const claim of record.claims) {
     for (const target of claim.targets) {
       const path = targetPath(target, record.claim_target_base);
       if (!path || !(path.head in data)) continue;
       let key: string | null;
       if (path.head === 'identity') key = path.item === undefined ? 'identity' : `identity/${path.item}`;
-      else key = itemKey(data[path.head], path);
+      else key = itemKey(data[path.head], ids.get(path.head), path);
       if (key === null) continue;
       const list = index.get(key);
       if (!list) index.set(key, [claim.id]);
@@ -57,12 +59,10 @@ export function claimsByData(record: GarmentRecord): ClaimsByData {
   return index;
 }
 
-function itemKey(collection: unknown, path: TargetPath): string | null {
-  if (!Array.isArray(collection)) return null;
+function itemKey(collection: unknown, idsOfCollection: Map<string, number> | undefined, path: TargetPath): string | null {
+  if (!Array.isArray(collection) || !idsOfCollection) return null;
   if (path.item === undefined) return path.head;
-  const items = collection as { id: string }[];
-  const byId = items.find((item) => item.id === path.item);
-  const id = byId ? byId.id : /^\d+$/.test(path.item) ? items[Number(path.item)]?.id : undefined;
+  const id = idsOfCollection.has(path.item) ? path.item : /^\d+$/.test(path.item) ? (collection as { id: string }[])[Number(path.item)]?.id : undefined;
   if (id === undefined) return null;
   return path.field === undefined ? `${path.head}/${id}` : `${path.head}/${id}/${path.field}`;
 }
