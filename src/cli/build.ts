@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { shareCompiledCode } from '../lib/compiled-code.ts';
 import { formatProblem, MissingPathError } from '../lib/record/index.ts';
 import { readCommandLine } from './command-line.ts';
 import { failureMessage } from './failure-message.ts';
@@ -47,6 +48,7 @@ if (searchShardPages !== undefined && !(Number.isInteger(searchShardPages) && se
 }
 
 // Astro loads slowly, so it is imported only once the arguments are known to be good.
+shareCompiledCode();
 const { buildSite } = await import('../lib/build/site-build.ts');
 const out = options.out.endsWith('/') ? options.out : `${options.out}/`;
 stopQuietlyWhenOutputCloses();

@@ -1,5 +1,6 @@
 // The publish service: the built site plus the publish API, until SIGINT or SIGTERM.
 import { readFileSync } from 'node:fs';
+import { shareCompiledCode } from '../lib/compiled-code.ts';
 import { startPublishService, type PublishService } from '../lib/publish/index.ts';
 import { siteAddressProblem } from '../lib/site/urls.ts';
 import { readCommandLine, usageError } from './command-line.ts';
@@ -64,6 +65,8 @@ if (options['trust-ca'] !== undefined) {
   }
 }
 
+// Each publish builds the site in a process of its own.
+shareCompiledCode();
 let service: PublishService;
 try {
   service = await startPublishService({
