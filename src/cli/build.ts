@@ -47,8 +47,8 @@ if (searchShardPages !== undefined && !(Number.isInteger(searchShardPages) && se
   process.exit(2);
 }
 
-// Astro loads slowly, so it is imported only once the arguments are known to be good.
 shareCompiledCode();
+// Astro loads slowly, so it is imported only once the arguments are known to be good.
 const { buildSite } = await import('../lib/build/site-build.ts');
 const out = options.out.endsWith('/') ? options.out : `${options.out}/`;
 stopQuietlyWhenOutputCloses();

@@ -49,7 +49,7 @@ export function claimsByData(record: GarmentRecord): ClaimsByData {
       if (!path || !(path.head in data)) continue;
       let key: string | null;
       if (path.head === 'identity') key = path.item === undefined ? 'identity' : `identity/${path.item}`;
-      else key = itemKey(data[path.head], ids.get(path.head), path);
+      else key = itemKey(data[path.head] as { id: string }[], ids.get(path.head), path);
       if (key === null) continue;
       const list = index.get(key);
       if (!list) index.set(key, [claim.id]);
@@ -59,10 +59,11 @@ export function claimsByData(record: GarmentRecord): ClaimsByData {
   return index;
 }
 
-function itemKey(collection: unknown, idsOfCollection: Map<string, number> | undefined, path: TargetPath): string | null {
-  if (!Array.isArray(collection) || !idsOfCollection) return null;
+/** `collection/id(/field)` of a target in a collection, given the collection's items and their ids (none when it is no collection). */
+function itemKey(items: { id: string }[], idsOfCollection: Map<string, number> | undefined, path: TargetPath): string | null {
+  if (!idsOfCollection) return null;
   if (path.item === undefined) return path.head;
-  const id = idsOfCollection.has(path.item) ? path.item : /^\d+$/.test(path.item) ? (collection as { id: string }[])[Number(path.item)]?.id : undefined;
+  const id = idsOfCollection.has(path.item) ? path.item : /^\d+$/.test(path.item) ? items[Number(path.item)]?.id : undefined;
   if (id === undefined) return null;
   return path.field === undefined ? `${path.head}/${id}` : `${path.head}/${id}/${path.field}`;
 }

@@ -139,7 +139,7 @@ export interface DataContext {
   /** Claims whose targets name an item, by item anchor. */
   claimsByAnchor: Map<string, ClaimLink[]>;
   /** The record's item ids ({@link itemIdsOf}), when the caller has them already. */
-  ids?: Map<string, Map<string, number>>;
+  ids?: ItemIds;
   /** Names the items of the collections in `namedInWords` in words (item-names.ts); the others are named by their naming field. */
   nameOf?: (collection: string, item: Record<string, unknown>) => string;
   namedInWords?: ReadonlySet<string>;
@@ -150,9 +150,12 @@ const COLLAPSE_AFTER = 8;
 /** A lone item is a table row (not a card) when it has at most this many fields with a value. */
 const TABLE_MAX_COLUMNS = 7;
 
+/** Each data collection's item ids, with the position of the first item of each id. */
+export type ItemIds = Map<string, Map<string, number>>;
+
 /** The item ids of every data collection of a record, for resolving references. */
-export function itemIdsOf(record: GarmentRecord): Map<string, Map<string, number>> {
-  const ids = new Map<string, Map<string, number>>();
+export function itemIdsOf(record: GarmentRecord): ItemIds {
+  const ids: ItemIds = new Map();
   for (const [name, items] of Object.entries(record.data)) {
     if (!Array.isArray(items)) continue;
     const byId = new Map<string, number>();
@@ -284,7 +287,7 @@ export function measurementGrids(items: Record<string, unknown>[], views: { id: 
 }
 
 interface Lookup {
-  ids: Map<string, Map<string, number>>;
+  ids: ItemIds;
   sourceIds: Set<string>;
 }
 

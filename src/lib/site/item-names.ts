@@ -1,6 +1,6 @@
 import type { GarmentRecord } from '../record/types.ts';
 import { enumLabel, fieldLabel } from './format.ts';
-import { itemTitle } from './data-view.ts';
+import { itemIdsOf, itemTitle, type ItemIds } from './data-view.ts';
 import { targetPath } from './claim-targets.ts';
 import { t } from './strings.ts';
 
@@ -79,27 +79,16 @@ export type SubjectNamer = (targets: readonly string[]) => string;
  * @example subjectNamer(record, nameOf)(['additional_facts/af-drawcord/value_boolean']) → 'Drawcord'
  * @example subjectNamer(record, nameOf)(['material_profiles/mp-twill/weight_gsm']) → 'Poly/cotton twill shell: weight (g/m²)'
  */
-export function subjectNamer(record: GarmentRecord, nameOf: ItemNamer): SubjectNamer {
+export function subjectNamer(record: GarmentRecord, nameOf: ItemNamer, ids: ItemIds = itemIdsOf(record)): SubjectNamer {
   // What each target names alone, and as one of several: keyed by the target as written, whose hash V8 keeps.
   const said = { alone: new Map<string, string>(), several: new Map<string, string>() };
-  // A collection's items by id (the first of an id), made when a target first names the collection.
-  const itemsById = new Map<string, Map<string, Record<string, unknown>>>();
-  const itemById = (collection: string, items: Record<string, unknown>[]) => {
-    let byId = itemsById.get(collection);
-    if (!byId) {
-      byId = new Map();
-      for (const item of items) if (!byId.has(String(item.id))) byId.set(String(item.id), item);
-      itemsById.set(collection, byId);
-    }
-    return byId;
-  };
   return (targets) => {
     const subjects: string[] = [];
     const several = targets.length > 1;
     const known = several ? said.several : said.alone;
     for (const target of targets) {
       let subject = known.get(target);
-      if (subject === undefined) known.set(target, (subject = targetSubject(target, several, record, nameOf, itemById)));
+      if (subject === undefined) known.set(target, (subject = targetSubject(target, several, record, nameOf, ids)));
       if (!subjects.includes(subject)) subjects.push(subject);
     }
     if (subjects.length <= SUBJECTS_NAMED + 1) return subjects.join('; ');
@@ -108,13 +97,7 @@ export function subjectNamer(record: GarmentRecord, nameOf: ItemNamer): SubjectN
 }
 
 /** What one target names, in words; `several` when it is one of a claim's several targets. */
-function targetSubject(
-  target: string,
-  several: boolean,
-  record: GarmentRecord,
-  nameOf: ItemNamer,
-  itemById: (collection: string, items: Record<string, unknown>[]) => Map<string, Record<string, unknown>>,
-): string {
+function targetSubject(target: string, several: boolean, record: GarmentRecord, nameOf: ItemNamer, ids: ItemIds): string {
   const data = record.data as unknown as Record<string, unknown>;
   const path = targetPath(target, record.claim_target_base);
   if (!path) return target;
@@ -122,7 +105,8 @@ function targetSubject(
   if (!Array.isArray(data[path.head])) return target;
   if (path.item === undefined) return fieldLabel(path.head);
   const items = data[path.head] as Record<string, unknown>[];
-  const item = itemById(path.head, items).get(path.item) ?? (/^\d+$/.test(path.item) ? items[Number(path.item)] : undefined);
+  const position = ids.get(path.head)?.get(path.item) ?? (/^\d+$/.test(path.item) ? Number(path.item) : undefined);
+  const item = position === undefined ? undefined : items[position];
   if (!item) return target;
   // Claims on several sizes of one measurement are about the measurement.
   const name = path.head === 'measurements' && several && item.measurement_name ? enumLabel('measurement_name', String(item.measurement_name)) : nameOf(path.head, item);

@@ -3,7 +3,7 @@ import type { Claim, GarmentRecord, TextBlock } from '../record/types.ts';
 import {
   claimAnchor, collectionAnchor, conflictAnchor, decisionAnchor, distinctAnchors, gapAnchor, itemAnchor, sectionAnchor, sourceAnchor, textBlockAnchor,
 } from './anchors.ts';
-import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView } from './data-view.ts';
+import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView, type ItemIds } from './data-view.ts';
 import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
@@ -321,7 +321,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
 
   const ids = itemIdsOf(record);
   const nameOf = itemNamer(record);
-  const subjectOf = subjectNamer(record, nameOf);
+  const subjectOf = subjectNamer(record, nameOf, ids);
   const parts = pageParts(record);
   const identity = identityFields(record, ids);
   // A claim's targets are resolved twice (its anchors, its entry), and many claims share targets.
@@ -637,7 +637,7 @@ const ENTRIES: Record<string, [(record: GarmentRecord) => { id: string }[], (id:
 export function resolveTarget(
   target: string,
   record: GarmentRecord,
-  ids: Map<string, Map<string, number>> = itemIdsOf(record),
+  ids: ItemIds = itemIdsOf(record),
   identityShown = true,
   parts: readonly PagePart[] = pageParts(record),
 ): TargetView {
