@@ -316,10 +316,15 @@ const rules = new Map<string | null, Map<string, FieldRule>>();
 const RULES_MAX = 10_000;
 let ruleCount = 0;
 
-function ruleOf(name: string, itemCollection: string | null): FieldRule {
-  // Whether a field is a reference, and whether `method` is enumerated, depend on the item's collection.
+/** The rules of one collection's fields (null: fields outside a collection), kept as they are worked out. */
+function rulesOf(itemCollection: string | null): Map<string, FieldRule> {
   let collectionRules = rules.get(itemCollection);
   if (!collectionRules) rules.set(itemCollection, (collectionRules = new Map()));
+  return collectionRules;
+}
+
+function ruleOf(name: string, itemCollection: string | null, collectionRules: Map<string, FieldRule>): FieldRule {
+  // Whether a field is a reference, and whether `method` is enumerated, depend on the item's collection.
   let rule = collectionRules.get(name);
   if (rule) return rule;
   const group = enumGroupOf(name, itemCollection);
@@ -348,30 +353,36 @@ function ruleOf(name: string, itemCollection: string | null): FieldRule {
  * references linked to the items they name, URLs linked only when http(s).
  */
 export function fieldViews(item: Record<string, unknown>, lookup: Lookup, collection: string | null = null): FieldView[] {
-  const names = Object.keys(item);
-  const itemRules = names.map((name) => ruleOf(name, collection));
-  // Fields shown with another (a unit, a currency, a range's other end) or not at all (the id).
-  // Each name comes up once, so a field shown on its own need not be added.
-  const consumed = new Set<string>(['id']);
-  for (let i = 0; i < names.length; i++) {
-    const rule = itemRules[i]!;
-    const value = item[names[i]!];
-    if (rule.minor && typeof value === 'number') consumed.add('currency').add('minor_unit_exponent');
+  const collectionRules = rulesOf(collection);
+  // Each field's name, value and rule, read in one pass over the item.
+  const names: string[] = [];
+  const values: unknown[] = [];
+  const itemRules: FieldRule[] = [];
+  // Fields shown with another (a unit, a currency, a range's other end) or not at all (the id): a
+  // handful, so a list. Each name comes up once, so a field shown on its own need not be added.
+  const consumed = ['id'];
+  for (const name in item) {
+    const rule = ruleOf(name, collection, collectionRules);
+    const value = item[name];
+    names.push(name);
+    values.push(value);
+    itemRules.push(rule);
+    if (rule.minor && typeof value === 'number') consumed.push('currency', 'minor_unit_exponent');
     // A unit is shown with its number; a unit without any number is still shown on its own.
-    if (rule.unitField !== null && !isEmpty(value)) consumed.add(rule.unitField);
+    if (rule.unitField !== null && !isEmpty(value)) consumed.push(rule.unitField);
   }
 
   const fields: FieldView[] = [];
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
-    if (consumed.has(name)) continue;
+    if (consumed.includes(name)) continue;
     const rule = itemRules[i]!;
     const combined = combinedField(name, rule, item, consumed);
     if (combined) {
       fields.push(combined);
       continue;
     }
-    const value = item[name];
+    const value = values[i];
     if (isEmpty(value)) continue;
     const parts = valueParts(name, rule, value, item, lookup);
     if (parts.length > 0) fields.push({ name, label: rule.label, parts });
@@ -380,7 +391,7 @@ export function fieldViews(item: Record<string, unknown>, lookup: Lookup, collec
 }
 
 /** Fields shown together: fibre names with their shares, min/max ranges, ratings out of a scale. */
-function combinedField(name: string, rule: FieldRule, item: Record<string, unknown>, consumed: Set<string>): FieldView | null {
+function combinedField(name: string, rule: FieldRule, item: Record<string, unknown>, consumed: string[]): FieldView | null {
   if (name === 'fiber_names' || name === 'fiber_percentages') return composition('fiber_names', 'fiber_percentages', 'composition', item, consumed);
   if (name === 'face_fiber_names' || name === 'face_fiber_percentages') {
     return composition('face_fiber_names', 'face_fiber_percentages', 'face_composition', item, consumed);
@@ -392,7 +403,7 @@ function combinedField(name: string, rule: FieldRule, item: Record<string, unkno
     if (minName in item && maxName in item) {
       const min = item[minName];
       const max = item[maxName];
-      consumed.add(minName).add(maxName);
+      consumed.push(minName, maxName);
       const value = formatRange(typeof min === 'number' ? min : null, typeof max === 'number' ? max : null);
       return value === null ? null : { name: minName, label: fieldLabel(base), parts: [text(value)] };
     }
@@ -400,7 +411,7 @@ function combinedField(name: string, rule: FieldRule, item: Record<string, unkno
   if ((name === 'rating_value' || name === 'displayed_rating') && typeof item[name] === 'number') {
     const scale = item.rating_scale_max;
     if (typeof scale === 'number') {
-      consumed.add('rating_scale_max');
+      consumed.push('rating_scale_max');
       return { name, label: rule.label, parts: [text(`${formatNumber(item[name] as number)} / ${formatNumber(scale)}`)] };
     }
   }
@@ -408,11 +419,11 @@ function combinedField(name: string, rule: FieldRule, item: Record<string, unkno
 }
 
 /** Fibre names with their shares, when both lists are there and of one length. */
-function composition(names: string, shares: string, labelField: string, item: Record<string, unknown>, consumed: Set<string>): FieldView | null {
+function composition(names: string, shares: string, labelField: string, item: Record<string, unknown>, consumed: string[]): FieldView | null {
   const fibres = item[names];
   const percentages = item[shares];
   if (!Array.isArray(fibres) || !Array.isArray(percentages) || fibres.length !== percentages.length || fibres.length === 0) return null;
-  consumed.add(names).add(shares);
+  consumed.push(names, shares);
   return { name: names, label: fieldLabel(labelField), parts: fibres.map((fibre, i) => text(`${formatNumber(Number(percentages[i]), '%')} ${String(fibre)}`)) };
 }
 
