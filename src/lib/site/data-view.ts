@@ -38,6 +38,8 @@ export interface ItemView {
   fields: FieldView[];
   /** Claims whose targets name this item. */
   claims: ClaimLink[];
+  /** Its fields in the order of its collection's columns, null where it has no value: its row of the table. */
+  cells: (FieldView | null)[];
 }
 
 /** A data collection as shown on the page. */
@@ -171,10 +173,9 @@ export function itemIdsOf(record: GarmentRecord): ItemIds {
  * An item's fields in the order of its collection's table columns, null where the item has no value.
  * A table has a dozen columns at most: each field's column is looked up in them, with nothing kept between rows.
  */
-export function rowCells(collection: CollectionView, item: ItemView): (FieldView | null)[] {
-  const { columns } = collection;
+function rowCells(columns: CollectionView['columns'], fields: FieldView[]): (FieldView | null)[] {
   const cells: (FieldView | null)[] = new Array(columns.length).fill(null);
-  for (const field of item.fields) {
+  for (const field of fields) {
     for (let at = 0; at < columns.length; at++) {
       if (columns[at]!.name === field.name) {
         cells[at] = field;
@@ -206,7 +207,7 @@ export function collectionViews(context: DataContext): CollectionView[] {
       // An item titled by one of its fields does not show that field again.
       const titleField = title === named.title ? named.titleField : null;
       const fields = fieldViews(item, lookup, name).filter((f) => f.name !== titleField);
-      return { id, anchor, title, fields, claims: context.claimsByAnchor.get(anchor) ?? [] };
+      return { id, anchor, title, fields, claims: context.claimsByAnchor.get(anchor) ?? [], cells: [] as (FieldView | null)[] };
     });
     // Every field any item shows, in order of first appearance, labelled as there.
     const columnNames = new Set<string>();
@@ -218,6 +219,7 @@ export function collectionViews(context: DataContext): CollectionView[] {
         columns.push({ name: field.name, label: field.label });
       }
     }
+    for (const draft of drafts) draft.cells = rowCells(columns, draft.fields);
     // Items of a collection share their fields: two or more compare best as rows of a table.
     const layout = drafts.length >= 2 || columns.length <= TABLE_MAX_COLUMNS ? 'table' : 'cards';
     views.push({

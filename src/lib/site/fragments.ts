@@ -1,4 +1,4 @@
-import { rowCells, type ClaimLink, type CollectionView, type FieldView, type ItemView, type Part } from './data-view.ts';
+import { type ClaimLink, type CollectionView, type FieldView, type ItemView, type Part } from './data-view.ts';
 import type { ClaimView, TargetView } from './page-view.ts';
 import { trustedHtml, type Html } from './html.ts';
 import { t } from './strings.ts';
@@ -119,7 +119,7 @@ export function itemRowsHtml(collection: CollectionView, items: ItemView[], anch
   let html = '';
   for (const item of items) {
     html += `<tr${idAttribute(anchored, item)}><th scope="row">${item.title === item.id ? `<code>${escapeHtml(item.id)}</code>` : escapeHtml(item.title)}</th>`;
-    for (const field of rowCells(collection, item)) html += field ? `<td>${partsHtml(field.parts).markup}</td>` : notStated;
+    for (const field of item.cells) html += field ? `<td>${partsHtml(field.parts).markup}</td>` : notStated;
     if (withClaims) html += `<td>${claimLinksHtml(item.claims, 'inline').markup}</td>`;
     html += '</tr>';
   }

@@ -4,7 +4,6 @@ import type { KeyFactsView } from './key-facts-view.ts';
 import {
   codeSpan, escapeData, facts, fieldList, linkDestination, partsMarkdown, table, targetMarkdown, urlMarkdown, withoutBlockStart, type Block,
 } from './markdown-text.ts';
-import { rowCells } from './data-view.ts';
 import type { ClaimLink, ClaimView, CollectionView, PageView } from './page-view.ts';
 import { t, tCount } from './strings.ts';
 
@@ -205,7 +204,7 @@ function collectionMarkdown(collection: CollectionView, linkRefs: (links: ClaimL
     const notStated = escapeData(t('value.notStated'));
     const rows = collection.items.map((item) => [
       codeSpan(item.id),
-      ...rowCells(collection, item).map((field) => (field ? partsMarkdown(field.parts, true) : notStated)),
+      ...item.cells.map((field) => (field ? partsMarkdown(field.parts, true) : notStated)),
       ...(withClaims ? [linkRefs(item.claims)] : []),
     ]);
     return [heading, ...charts, table(header, rows)];

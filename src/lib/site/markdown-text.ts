@@ -1,7 +1,7 @@
-import { Lexer, type Token, type Tokens } from 'marked';
+import type { Token, Tokens } from 'marked';
 import { BIDI_FORMATTING } from '../unicode.ts';
 import type { FieldView, Part, TargetView } from './page-view.ts';
-import { closeBidi, FORBIDDEN_IN_HTML, readsMarkdown, safeHref, withoutForbiddenCharacters } from './text.ts';
+import { closeBidi, FORBIDDEN_IN_HTML, inlineTokens, readsMarkdown, safeHref, withoutForbiddenCharacters } from './text.ts';
 
 /**
  * The Markdown twin's writing helpers: record data and text made into inline Markdown that cannot
@@ -45,7 +45,7 @@ const LITERAL_TEXT_ESCAPES = new RegExp(String.raw`${TEXT_ESCAPES.source}|&(?=#?
  */
 export function inlineMarkdown(raw: string, base?: string): string {
   const text = withoutForbiddenCharacters(raw);
-  return readsMarkdown(text) ? serializeInline(Lexer.lexInline(text, { gfm: true }), base) : text.replace(LITERAL_TEXT_ESCAPES, '\\$&');
+  return readsMarkdown(text) ? serializeInline(inlineTokens(text), base) : text.replace(LITERAL_TEXT_ESCAPES, '\\$&');
 }
 
 /**
@@ -72,7 +72,7 @@ export function withoutBlockStart(line: string): string {
   return /^[#>|\-+=:]/.test(line) ? `\\${line}` : line.replace(/^(\d{1,9})([.)])/, '$1\\$2');
 }
 
-function serializeInline(tokens: Token[], base: string | undefined): string {
+function serializeInline(tokens: readonly Token[], base: string | undefined): string {
   return tokens.map((token) => serializeToken(token, base)).join('');
 }
 

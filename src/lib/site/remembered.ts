@@ -2,17 +2,17 @@
 const REMEMBERED_MAX = 10_000;
 
 /**
- * `compute`, remembering what it gave for each input (and starting afresh past REMEMBERED_MAX
- * inputs): for slow work a build asks of the same few values again and again (Intl, labels).
+ * `compute`, remembering what it gave for each input (and starting afresh past `max` inputs): for
+ * slow work a build asks of the same few values again and again (Intl, labels).
  * @example const label = remembered((key) => humanize(key)); label('fit_type') → 'Fit type', worked out once
  */
-export function remembered<Output>(compute: (input: string) => Output): (input: string) => Output {
+export function remembered<Output>(compute: (input: string) => Output, max = REMEMBERED_MAX): (input: string) => Output {
   const known = new Map<string, Output>();
   return (input) => {
     let output = known.get(input);
     if (output === undefined) {
       output = compute(input);
-      if (known.size >= REMEMBERED_MAX) known.clear();
+      if (known.size >= max) known.clear();
       known.set(input, output);
     }
     return output;

@@ -1,7 +1,8 @@
 import { domainToUnicode } from 'node:url';
-import { Marked, Parser, TextRenderer, type Token, type Tokens } from 'marked';
+import { Lexer, Marked, Parser, TextRenderer, type Token, type Tokens } from 'marked';
 import { MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS, markdownMarks } from '../record/integrity.ts';
 import { BIDI_FORMATTING } from '../unicode.ts';
+import { remembered } from './remembered.ts';
 
 /** Where site-relative hrefs are resolved, to serialize them and to prove they stay on the site. */
 const SITE_ORIGIN = 'https://site.invalid';
@@ -178,13 +179,23 @@ inline.use({
   },
 });
 
+/** Texts whose tokens are kept: more than a record has text blocks. */
+const INLINE_TOKENS_KEPT = 256;
+
+/**
+ * The inline tokens of light Markdown (GFM), as the page, the Markdown twin and the search record
+ * each read them: remembered for the few texts of the record at hand, so each is lexed once. Never changed once made.
+ */
+export const inlineTokens: (text: string) => readonly Token[] = remembered((text) => Lexer.lexInline(text, { gfm: true }), INLINE_TOKENS_KEPT);
+
 /**
  * Renders a text block's light Markdown to safe inline HTML: emphasis, code and links only.
  * Raw HTML is escaped, images become their alt text, unsafe links become plain text.
  * @example renderInline('**Heavy** <b>tee</b>') → '<strong>Heavy</strong> &lt;b&gt;tee&lt;/b&gt;'
  */
 export function renderInline(text: string): string {
-  return readsMarkdown(text) ? closeBidi(inline.parseInline(withoutForbiddenCharacters(text)) as string) : escapeHtml(text);
+  // As inline.parseInline does, from tokens already read.
+  return readsMarkdown(text) ? closeBidi(Parser.parseInline(inlineTokens(withoutForbiddenCharacters(text)) as Token[], { ...inline.defaults })) : escapeHtml(text);
 }
 
 /**
@@ -193,8 +204,7 @@ export function renderInline(text: string): string {
  */
 export function plainText(text: string): string {
   if (!readsMarkdown(text)) return text;
-  const tokens: Token[] = inline.Lexer.lexInline(text);
-  return Parser.parseInline(tokens, { renderer: new TextRenderer() as never }).replace(/&(amp|lt|gt|quot|#39);/g, (entity) => {
+  return Parser.parseInline(inlineTokens(text) as Token[], { renderer: new TextRenderer() as never }).replace(/&(amp|lt|gt|quot|#39);/g, (entity) => {
     return { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" }[entity]!;
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GarmentRecord } from '../../../src/lib/record/index.ts';
 import {
-  collectionViews, emptyCollections, fieldViews, identityFields, itemIdsOf, itemTitle, rowCells, urlPart, type ClaimLink, type FieldView, type Part,
+  collectionViews, emptyCollections, fieldViews, identityFields, itemIdsOf, itemTitle, urlPart, type ClaimLink, type FieldView, type Part,
 } from '../../../src/lib/site/data-view.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
@@ -69,8 +69,8 @@ describe('collectionViews', () => {
     const record = withData(commerceSample, { colors: [{ id: 'a', name: 'A', hex: '#111111' }, { id: 'b', name: 'B', family: 'blue', hex: '#0000FF' }] });
     const [colors] = views(record);
     expect(colors!.columns.map((column) => column.name)).toEqual(['hex', 'family']);
-    expect(rowCells(colors!, colors!.items[0]!).map((cell) => cell && shown([cell])[0]![1])).toEqual(['#111111', null]);
-    expect(rowCells(colors!, colors!.items[1]!).map((cell) => cell && shown([cell])[0]![1])).toEqual(['#0000FF', 'blue']);
+    expect(colors!.items[0]!.cells.map((cell) => cell && shown([cell])[0]![1])).toEqual(['#111111', null]);
+    expect(colors!.items[1]!.cells.map((cell) => cell && shown([cell])[0]![1])).toEqual(['#0000FF', 'blue']);
   });
 
   it('anchors an item by its collection and id, once: a repeated id gets no second anchor to clash', () => {

@@ -137,8 +137,9 @@ describe('itemCardsHtml and itemRowsHtml', () => {
     folded: false,
     grids: null,
   });
-  const navy = { id: 'navy', anchor: 'colors-navy', title: 'Navy', fields: [{ name: 'hex', label: 'Hex', parts: [{ kind: 'code' as const, text: '#000080' }] }], claims: [{ number: 3, href: '#claim-c3', id: 'c3' }] };
-  const plain = { id: 'white', anchor: '', title: 'white', fields: [], claims: [] };
+  const hex = { name: 'hex', label: 'Hex', parts: [{ kind: 'code' as const, text: '#000080' }] };
+  const navy = { id: 'navy', anchor: 'colors-navy', title: 'Navy', fields: [hex], claims: [{ number: 3, href: '#claim-c3', id: 'c3' }], cells: [null, hex] };
+  const plain = { id: 'white', anchor: '', title: 'white', fields: [], claims: [], cells: [null, null] };
 
   it('writes a card per item: anchor, title (the id small under it, never in the heading), fields and claims', () => {
     expect(itemCardsHtml(collection([navy, plain], 'cards'), [navy, plain], true)).toBe(
@@ -163,7 +164,8 @@ describe('itemCardsHtml and itemRowsHtml', () => {
   });
 
   it.each(HOSTILE)('escapes hostile ids, titles, headings and values: %s', (hostile) => {
-    const item = { id: hostile, anchor: hostile, title: hostile, fields: [{ name: 'hex', label: hostile, parts: [{ kind: 'text' as const, text: hostile }] }], claims: [] };
+    const field = { name: 'hex', label: hostile, parts: [{ kind: 'text' as const, text: hostile }] };
+    const item = { id: hostile, anchor: hostile, title: hostile, fields: [field], claims: [], cells: [field] };
     const hostileCollection = { ...collection([item], 'cards'), heading: hostile, columns: [{ name: 'hex', label: hostile }] };
     for (const html of [itemCardsHtml(hostileCollection, [item], true), itemRowsHtml(hostileCollection, [item], true)]) {
       expect(tagsOf(html).filter((tag) => !['article', 'h4', 'code', 'dl', 'div', 'dt', 'dd', 'tr', 'th', 'td'].includes(tag))).toEqual([]);
