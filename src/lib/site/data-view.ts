@@ -207,7 +207,7 @@ export function collectionViews(context: DataContext): CollectionView[] {
       // An item titled by one of its fields does not show that field again.
       const titleField = title === named.title ? named.titleField : null;
       const fields = fieldViews(item, lookup, name).filter((f) => f.name !== titleField);
-      return { id, anchor, title, fields, claims: context.claimsByAnchor.get(anchor) ?? [], cells: [] as (FieldView | null)[] };
+      return { id, anchor, title, fields, claims: context.claimsByAnchor.get(anchor) ?? [] };
     });
     // Every field any item shows, in order of first appearance, labelled as there.
     const columnNames = new Set<string>();
@@ -219,7 +219,6 @@ export function collectionViews(context: DataContext): CollectionView[] {
         columns.push({ name: field.name, label: field.label });
       }
     }
-    for (const draft of drafts) draft.cells = rowCells(columns, draft.fields);
     // Items of a collection share their fields: two or more compare best as rows of a table.
     const layout = drafts.length >= 2 || columns.length <= TABLE_MAX_COLUMNS ? 'table' : 'cards';
     views.push({
@@ -228,7 +227,7 @@ export function collectionViews(context: DataContext): CollectionView[] {
       heading: collectionLabel(name),
       layout,
       columns,
-      items: drafts,
+      items: drafts.map((draft) => ({ ...draft, cells: rowCells(columns, draft.fields) })),
       folded: items.length > COLLAPSE_AFTER,
       grids: name === 'measurements' ? measurementGrids(items, drafts) : null,
     });

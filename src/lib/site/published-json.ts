@@ -43,7 +43,7 @@ export function publishedJson(source: Uint8Array, links: Links): Buffer {
   return Buffer.concat(pieces);
 }
 
-/** `"links"` as a key is written when no character of it is escaped, and its end: a search for a quote, near most bytes of JSON, is slow. */
+/** The key `links` written without escapes, and its end, which is what is searched for: quotes are so frequent in JSON that a search for one is slow. */
 const LINKS_KEY = Buffer.from('"links"');
 const LINKS_KEY_END = Buffer.from('ks"');
 /** How an escaped letter of `links` starts (`\u006c`, `\u0073`…): a key spelled so is `links` too. */
