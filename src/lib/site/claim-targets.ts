@@ -28,18 +28,6 @@ export function targetPath(target: string, claimTargetBase: string): TargetPath 
   return head ? { head, item, field } : null;
 }
 
-/** Each record's targets as split: its key facts, page view and claim subjects read the same targets again and again. */
-const recordTargetPaths = new WeakMap<GarmentRecord, Map<string, TargetPath | null>>();
-
-/** {@link targetPath} of one of a record's targets, split once per record. */
-export function recordTargetPath(record: GarmentRecord, target: string): TargetPath | null {
-  let paths = recordTargetPaths.get(record);
-  if (!paths) recordTargetPaths.set(record, (paths = new Map()));
-  let path = paths.get(target);
-  if (path === undefined) paths.set(target, (path = targetPath(target, record.claim_target_base)));
-  return path;
-}
-
 function decodePointerToken(token: string): string {
   return token.includes('~') ? token.replace(/~1/g, '/').replace(/~0/g, '~') : token;
 }
@@ -57,7 +45,7 @@ export function claimsByData(record: GarmentRecord): ClaimsByData {
   const ids = itemIdsOf(record);
   for (const claim of record.claims) {
     for (const target of claim.targets) {
-      const path = recordTargetPath(record, target);
+      const path = targetPath(target, record.claim_target_base);
       if (!path || !(path.head in data)) continue;
       let key: string | null;
       if (path.head === 'identity') key = path.item === undefined ? 'identity' : `identity/${path.item}`;

@@ -1,7 +1,7 @@
 import type { GarmentRecord } from '../record/types.ts';
 import { enumLabel, fieldLabel } from './format.ts';
 import { itemIdsOf, itemTitle, type ItemIds } from './data-view.ts';
-import { recordTargetPath } from './claim-targets.ts';
+import { targetPath } from './claim-targets.ts';
 import { t } from './strings.ts';
 
 /** Names an item of a data collection in words: `(collection, item) → 'podone, Black M'`. */
@@ -99,7 +99,7 @@ export function subjectNamer(record: GarmentRecord, nameOf: ItemNamer, ids: Item
 /** What one target names, in words; `several` when it is one of a claim's several targets. */
 function targetSubject(target: string, several: boolean, record: GarmentRecord, nameOf: ItemNamer, ids: ItemIds): string {
   const data = record.data as unknown as Record<string, unknown>;
-  const path = recordTargetPath(record, target);
+  const path = targetPath(target, record.claim_target_base);
   if (!path) return target;
   if (path.head === 'identity') return path.item ? fieldLabel(path.item) : t('collection.identity');
   if (!Array.isArray(data[path.head])) return target;

@@ -10,7 +10,7 @@ import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
 import { trustedHtml, type Html } from './html.ts';
 import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
-import { recordTargetPath } from './claim-targets.ts';
+import { targetPath } from './claim-targets.ts';
 import { comparisonViews, type ComparisonViews } from './comparison-view.ts';
 import { itemNamer, NAMED_IN_WORDS, subjectNamer } from './item-names.ts';
 import { keyFacts, type KeyFacts } from './key-facts.ts';
@@ -630,7 +630,7 @@ const ENTRIES: Record<string, [(record: GarmentRecord) => { id: string }[], (id:
 
 /**
  * Where a target (of a claim, conflict or gap) points on the page. Accepts the spellings
- * targetPath (claim-targets.ts) reads. Links only to things the page shows (the parts model, page-parts.ts,
+ * {@link targetPath} reads. Links only to things the page shows (the parts model, page-parts.ts,
  * says which parts are shown and where); anything else stays plain text.
  * @example resolveTarget('offers/o1/currency', …) → { text: 'offers/o1/currency', href: '#offers-o1' }
  */
@@ -642,7 +642,7 @@ export function resolveTarget(
   parts: readonly PagePart[] = pageParts(record),
 ): TargetView {
   const none = { text: target, href: null };
-  const path = recordTargetPath(record, target);
+  const path = targetPath(target, record.claim_target_base);
   if (!path) return none;
   const { head, item: second, field: third } = path;
 
