@@ -163,22 +163,14 @@ function fact(label: string, value: string, listSoFar: string): string {
 
 /** A GFM table, in pieces of ROWS_PER_PIECE lines: a table of hundreds of rows is never one long string. Cells are Markdown already. */
 export function table(header: string[], rows: string[][]): string[] {
-  const lines = [tableLine(header.map(escapeData)), tableLine(header.map(() => '---')), ...rows.map(tableLine)];
+  const line = (cells: string[]) => `| ${cells.map((cell) => cell || ' ').join(' | ')} |`;
+  const lines = [line(header.map(escapeData)), line(header.map(() => '---')), ...rows.map(line)];
   const pieces: string[] = [];
-  // Concatenated, not joined: joining copies every cell now, and the twin is copied once more when written.
-  let piece = '';
-  for (const [i, line] of lines.entries()) {
-    piece += i === lines.length - 1 ? line : `${line}\n`;
-    if ((i + 1) % ROWS_PER_PIECE === 0 || i === lines.length - 1) pieces.push(piece), (piece = '');
+  for (let start = 0; start < lines.length; start += ROWS_PER_PIECE) {
+    const end = start + ROWS_PER_PIECE;
+    pieces.push(`${lines.slice(start, end).join('\n')}${end < lines.length ? '\n' : ''}`);
   }
   return pieces;
-}
-
-/** A table row, `| a | b |`; an empty cell holds a space. */
-function tableLine(cells: string[]): string {
-  let line = '|';
-  for (const cell of cells) line += ` ${cell || ' '} |`;
-  return line;
 }
 
 const ROWS_PER_PIECE = 20;
