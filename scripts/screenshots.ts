@@ -23,10 +23,18 @@ execFileSync(process.execPath, ['src/cli/build.ts', '--out', dist], { cwd: root,
 const server = await serveStaticFiles(dist, { port: 0 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
-  const records = readdirSync(path.join(root, 'records')).filter((f) => f.endsWith('.json'))
+  const records = readdirSync(path.join(root, 'records'))
+    .filter((f) => f.endsWith('.json'))
     .map((f) => JSON.parse(readFileSync(path.join(root, 'records', f), 'utf8')) as GarmentRecord);
   // A search page is taken once its search has shown what it found (`ready`).
   const pages: { name: string; path: string; ready?: string }[] = [
@@ -42,7 +50,10 @@ try {
     for (const [width, viewport] of Object.entries(widths)) {
       const context = await browser.newContext({ viewport, colorScheme: scheme });
       // Only the site: a record's images on other hosts are never fetched.
-      await context.route((url) => url.origin !== new URL(server.url).origin, (route) => route.abort('blockedbyclient'));
+      await context.route(
+        (url) => url.origin !== new URL(server.url).origin,
+        (route) => route.abort('blockedbyclient'),
+      );
       const page = await context.newPage();
       for (const { name, path: sitePath, ready } of pages) {
         await page.goto(new URL(sitePath, server.url).href);

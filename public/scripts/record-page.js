@@ -105,12 +105,16 @@
   const parts = [...links.keys()].map((id) => document.getElementById(id)).filter(Boolean);
   if ('IntersectionObserver' in window && parts.length > 0) {
     const visible = new Set();
-    const observer = new IntersectionObserver((changes) => {
-      for (const change of changes) change.isIntersecting ? visible.add(change.target) : visible.delete(change.target);
-      const current = parts.find((part) => visible.has(part));
-      if (!current) return;
-      for (const [id, link] of links) id === current.id ? link.setAttribute('aria-current', 'true') : link.removeAttribute('aria-current');
-    }, { rootMargin: '0px 0px -60% 0px' });
+    const observer = new IntersectionObserver(
+      (changes) => {
+        for (const change of changes) change.isIntersecting ? visible.add(change.target) : visible.delete(change.target);
+        const current = parts.find((part) => visible.has(part));
+        if (!current) return;
+        for (const [id, link] of links)
+          id === current.id ? link.setAttribute('aria-current', 'true') : link.removeAttribute('aria-current');
+      },
+      { rootMargin: '0px 0px -60% 0px' },
+    );
     for (const part of parts) observer.observe(part);
   }
 

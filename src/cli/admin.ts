@@ -6,7 +6,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GarmentPressError } from '../lib/errors.ts';
 import { MissingPathError } from '../lib/record/index.ts';
-import { openPublishStore, OwnershipChangeError, readGarmentSlugs, UnknownOrganizationError, type GarmentOwner, type PublishStore } from '../lib/publish/index.ts';
+import {
+  openPublishStore,
+  OwnershipChangeError,
+  readGarmentSlugs,
+  UnknownOrganizationError,
+  type GarmentOwner,
+  type PublishStore,
+} from '../lib/publish/index.ts';
 import { counted } from '../lib/counted.ts';
 
 class UsageError extends GarmentPressError {}
@@ -61,18 +68,29 @@ const COMMANDS: Record<string, (context: Context) => void | Promise<void>> = {
     const organizations = store.listOrganizations();
     print(
       organizations.map((org) => `${org.id}  ${org.name}  created ${org.createdAt}`).join('\n') || 'no organizations yet',
-      organizations.map((org) => ({ organization_id: org.id, name: org.name, created_at: org.createdAt, has_signing_secret: org.hasSigningSecret })),
+      organizations.map((org) => ({
+        organization_id: org.id,
+        name: org.name,
+        created_at: org.createdAt,
+        has_signing_secret: org.hasSigningSecret,
+      })),
     );
   },
   'key create'({ store, values, print }) {
     const organizationId = required(values.org, '--org');
     const { key, visiblePrefix } = store.createApiKey(organizationId);
-    print(`api key ${key}\n\nThe key is shown only now; keep it somewhere safe.`, { organization_id: organizationId, api_key: key, key_prefix: visiblePrefix });
+    print(`api key ${key}\n\nThe key is shown only now; keep it somewhere safe.`, {
+      organization_id: organizationId,
+      api_key: key,
+      key_prefix: visiblePrefix,
+    });
   },
   'key list'({ store, values, print }) {
     const keys = store.listApiKeys(required(values.org, '--org'));
     print(
-      keys.map((key) => `${key.visiblePrefix}…  created ${key.createdAt}${key.revokedAt === null ? '' : `  revoked ${key.revokedAt}`}`).join('\n') || 'no keys',
+      keys
+        .map((key) => `${key.visiblePrefix}…  created ${key.createdAt}${key.revokedAt === null ? '' : `  revoked ${key.revokedAt}`}`)
+        .join('\n') || 'no keys',
       keys.map((key) => ({ key_prefix: key.visiblePrefix, created_at: key.createdAt, revoked_at: key.revokedAt })),
     );
   },
@@ -91,11 +109,17 @@ const COMMANDS: Record<string, (context: Context) => void | Promise<void>> = {
   'secret rotate'({ store, values, print }) {
     const organizationId = required(values.org, '--org');
     const secret = store.rotateSigningSecret(organizationId);
-    print(`${secret}\n\nThe previous secret no longer verifies, for pending deliveries too.`, { organization_id: organizationId, signing_secret: secret });
+    print(`${secret}\n\nThe previous secret no longer verifies, for pending deliveries too.`, {
+      organization_id: organizationId,
+      signing_secret: secret,
+    });
   },
   'garment list'({ store, values, print }) {
     if (values.unowned === true && values.org !== undefined) throw new UsageError('give --org or --unowned, not both');
-    const garments = store.owners.list({ ...(values.org === undefined ? {} : { organizationId: values.org }), unowned: values.unowned === true });
+    const garments = store.owners.list({
+      ...(values.org === undefined ? {} : { organizationId: values.org }),
+      unowned: values.unowned === true,
+    });
     print(garments.map(describeOwner).join('\n') || 'no garments', garments.map(ownerJson));
   },
   async 'garment adopt'({ store, values, print }) {
@@ -103,8 +127,14 @@ const COMMANDS: Record<string, (context: Context) => void | Promise<void>> = {
     const recordsDir = values.records ?? 'records';
     const slugs = await readGarmentSlugs(recordsDir);
     store.owners.noteFound(slugs);
-    const adopted = slugs.filter((slug) => store.owners.ownerOf(slug)?.organizationId === null).sort().map((slug) => store.owners.grant(slug, organizationId));
-    print(`${counted(adopted.length, 'garment')} given to ${organizationId}${adopted.length === 0 ? '' : `: ${adopted.map((owner) => owner.slug).join(', ')}`}`, adopted.map(ownerJson));
+    const adopted = slugs
+      .filter((slug) => store.owners.ownerOf(slug)?.organizationId === null)
+      .sort()
+      .map((slug) => store.owners.grant(slug, organizationId));
+    print(
+      `${counted(adopted.length, 'garment')} given to ${organizationId}${adopted.length === 0 ? '' : `: ${adopted.map((owner) => owner.slug).join(', ')}`}`,
+      adopted.map(ownerJson),
+    );
   },
   'garment grant'({ store, values, print }) {
     const owner = store.owners.grant(required(values.slug, '--slug'), required(values.org, '--org'));

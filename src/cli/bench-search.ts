@@ -2,7 +2,15 @@ import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { buildShellSite, buildSyntheticIndex, delayProxy, formatSearchTable, measureSearchCpu, removeIndex, type SearchMeasure } from '../lib/bench/search-bench.ts';
+import {
+  buildShellSite,
+  buildSyntheticIndex,
+  delayProxy,
+  formatSearchTable,
+  measureSearchCpu,
+  removeIndex,
+  type SearchMeasure,
+} from '../lib/bench/search-bench.ts';
 import { takeWorkFolder } from '../lib/bench/bench.ts';
 import { serveStaticFiles } from '../lib/serve/static-files.ts';
 import { t } from '../lib/site/strings.ts';
@@ -37,8 +45,16 @@ const options = readCommandLine('bench:search', USAGE, {
 const count = Number(options.records);
 const delay = Number(options.delay);
 const shardPages = options['search-shard-pages'] === undefined ? undefined : Number(options['search-shard-pages']);
-if (!Number.isInteger(count) || count < 2 || !Number.isInteger(delay) || delay < 0 || (shardPages !== undefined && !(Number.isInteger(shardPages) && shardPages >= 1))) {
-  process.stderr.write(`bench:search: --records must be a whole number of at least 2, --delay and --search-shard-pages whole numbers\n\n${USAGE}\n`);
+if (
+  !Number.isInteger(count) ||
+  count < 2 ||
+  !Number.isInteger(delay) ||
+  delay < 0 ||
+  (shardPages !== undefined && !(Number.isInteger(shardPages) && shardPages >= 1))
+) {
+  process.stderr.write(
+    `bench:search: --records must be a whole number of at least 2, --delay and --search-shard-pages whole numbers\n\n${USAGE}\n`,
+  );
   process.exit(2);
 }
 const dir = path.resolve(options.dir ?? path.join(tmpdir(), `garment-press-search-bench-${count}`));
@@ -61,7 +77,9 @@ if (!options.reuse) {
   await removeIndex(path.join(site, 'pagefind'));
   log(`building the search index of ${count} synthetic records`);
   const summary = await buildSyntheticIndex('records', count, path.join(site, 'pagefind'), shardPages, log);
-  log(`search index: ${summary.garments} garments in ${summary.shards} shards (${summary.seconds.toFixed(0)} s, Pagefind ${summary.pagefind.peakRssMb ?? '?'} MiB)`);
+  log(
+    `search index: ${summary.garments} garments in ${summary.shards} shards (${summary.seconds.toFixed(0)} s, Pagefind ${summary.pagefind.peakRssMb ?? '?'} MiB)`,
+  );
 }
 
 // The synthetic garments: brand of the first, and the word the 1017th says alone (synthetic-records.ts: `<word><garment>`).
@@ -78,7 +96,15 @@ const proxy = await delayProxy(server.url, delay);
 const browser: Browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   // Without its omnibox popup: desktop Chromium renders it (a second of CPU) in every headless window, which a phone's browser does not.
-  args: ['--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 const measures: SearchMeasure[] = [];
 try {
@@ -97,16 +123,36 @@ try {
       const page = await context.newPage();
       proxy.requests.length = 0;
       await page.goto(`${proxy.url}${address}`);
-      const found = await page.waitForFunction(() => (window as unknown as { firstHit?: number }).firstHit, undefined, { timeout: 60_000 }).then((handle) => handle.jsonValue() as Promise<number>, () => null);
+      const found = await page
+        .waitForFunction(() => (window as unknown as { firstHit?: number }).firstHit, undefined, { timeout: 60_000 })
+        .then(
+          (handle) => handle.jsonValue() as Promise<number>,
+          () => null,
+        );
       const origin = await page.evaluate(() => performance.timeOrigin);
       const until = found === null ? Infinity : origin + found;
       const before = proxy.requests.filter((request) => request.at <= until);
       const bytes = before.reduce((sum, request) => sum + request.bytes, 0);
       const status = (await page.locator('[data-search-status]').textContent()) ?? '';
       // A reader stays until the search is done: the page keeps what it showed (for the warm visit) only then.
-      if (found !== null) await page.waitForFunction((searching) => ![searching, ''].includes(document.querySelector('[data-search-status]')?.textContent ?? ''), t('search.loading'), { timeout: 60_000 });
-      measures.push({ scenario, address, cache, firstHitSeconds: found === null ? null : found / 1000, requests: before.length, bytes, status });
-      log(`${scenario}, ${cache}: ${found === null ? 'no hit' : `${(found / 1000).toFixed(2)} s`}, ${before.length} requests, ${(bytes / 1024).toFixed(0)} KB (${status})`);
+      if (found !== null)
+        await page.waitForFunction(
+          (searching) => ![searching, ''].includes(document.querySelector('[data-search-status]')?.textContent ?? ''),
+          t('search.loading'),
+          { timeout: 60_000 },
+        );
+      measures.push({
+        scenario,
+        address,
+        cache,
+        firstHitSeconds: found === null ? null : found / 1000,
+        requests: before.length,
+        bytes,
+        status,
+      });
+      log(
+        `${scenario}, ${cache}: ${found === null ? 'no hit' : `${(found / 1000).toFixed(2)} s`}, ${before.length} requests, ${(bytes / 1024).toFixed(0)} KB (${status})`,
+      );
       await page.close();
     }
     await context.close();
@@ -117,10 +163,21 @@ try {
   await server.close();
 }
 const cpu = await measureSearchCpu(site, scenarios);
-const cpuTable = ['| search | CPU, first | CPU, again | garments |', '|---|---:|---:|---:|', ...cpu.map((c) => `| ${c.scenario} | ${c.firstMs.toFixed(0)} ms | ${c.againMs.toFixed(0)} ms | ${c.garments} |`)].join('\n');
+const cpuTable = [
+  '| search | CPU, first | CPU, again | garments |',
+  '|---|---:|---:|---:|',
+  ...cpu.map((c) => `| ${c.scenario} | ${c.firstMs.toFixed(0)} ms | ${c.againMs.toFixed(0)} ms | ${c.garments} |`),
+].join('\n');
 const table = formatSearchTable(measures);
-log(`\n${count} records, ${delay} ms a response; load average ${loadavg().map((load) => load.toFixed(1)).join(', ')}\n\n${table}\n\nThe same searches in Node (CPU of the search and its first hit's data):\n\n${cpuTable}`);
-writeFileSync(path.join(dir, 'search-bench.json'), `${JSON.stringify({ records: count, delayMs: delay, loadAverage: loadavg(), measures, cpu }, null, 2)}\n`);
+log(
+  `\n${count} records, ${delay} ms a response; load average ${loadavg()
+    .map((load) => load.toFixed(1))
+    .join(', ')}\n\n${table}\n\nThe same searches in Node (CPU of the search and its first hit's data):\n\n${cpuTable}`,
+);
+writeFileSync(
+  path.join(dir, 'search-bench.json'),
+  `${JSON.stringify({ records: count, delayMs: delay, loadAverage: loadavg(), measures, cpu }, null, 2)}\n`,
+);
 log(`\nJSON report: ${path.join(dir, 'search-bench.json')}`);
 
 /** A word only one garment of the index says: the distinctive word of a synthetic garment, read from the site's word lists. */

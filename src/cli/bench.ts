@@ -1,7 +1,17 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { flushWrites, folderSize, measureBuild, medianRun, setAside, takeWorkFolder, writeSyntheticRecords, type BenchReport, type BuildRun } from '../lib/bench/bench.ts';
+import {
+  flushWrites,
+  folderSize,
+  measureBuild,
+  medianRun,
+  setAside,
+  takeWorkFolder,
+  writeSyntheticRecords,
+  type BenchReport,
+  type BuildRun,
+} from '../lib/bench/bench.ts';
 import type { GarmentRecord } from '../lib/record/types.ts';
 import { formatBenchTable } from '../lib/bench/report.ts';
 import { readCommandLine } from './command-line.ts';
@@ -20,7 +30,13 @@ changed and after changing one record. Prints a table per stage and writes JSON.
   --json FILE   where to write the JSON report (default: DIR/bench.json)`;
 
 const options = readCommandLine('bench', USAGE, {
-  options: { records: { type: 'string', default: '2000' }, runs: { type: 'string', default: '1' }, dir: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  options: {
+    records: { type: 'string', default: '2000' },
+    runs: { type: 'string', default: '1' },
+    dir: { type: 'string' },
+    json: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
 }).values;
 const count = Number(options.records);
 if (!Number.isInteger(count) || count < 2) {
@@ -80,7 +96,8 @@ await measure(
   async () => {
     const page = await readFile(path.join(outDir, 'garments', changed!.slug, changed!.projection, 'index.html'), 'utf8');
     const markdown = await readFile(path.join(outDir, 'garments', changed!.slug, `${changed!.projection}.md`), 'utf8');
-    if (!page.includes(marker) || !markdown.includes(marker)) throw new Error(`stale output: the changed record's page or Markdown lacks "${marker}"`);
+    if (!page.includes(marker) || !markdown.includes(marker))
+      throw new Error(`stale output: the changed record's page or Markdown lacks "${marker}"`);
     log(`  the changed page and its Markdown twin carry the change (${path.basename(changedFile)})`);
   },
 );

@@ -72,7 +72,10 @@ for (const problem of result.problems) process.stdout.write(`${formatProblem(pro
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 if (options.report) {
   const { ok, records, rendered, timings, peakRssMb, cpuSeconds } = result;
-  await writeFile(options.report, `${JSON.stringify({ ok, records, rendered, seconds: Number(seconds), timings, peakRssMb, cpuSeconds }, null, 2)}\n`);
+  await writeFile(
+    options.report,
+    `${JSON.stringify({ ok, records, rendered, seconds: Number(seconds), timings, peakRssMb, cpuSeconds }, null, 2)}\n`,
+  );
 }
 if (result.ok) {
   process.stdout.write(`built ${result.records} records (${result.rendered} rendered) into ${out} in ${seconds} s\n`);

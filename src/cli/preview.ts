@@ -7,7 +7,12 @@ Serves a built site on loopback as the publish service does: content types, ETag
 Last-Modified, gzip for text, /404.html for a missing address.`;
 
 const options = readCommandLine('preview', USAGE, {
-  options: { dir: { type: 'string', default: 'dist' }, port: { type: 'string', default: '4321' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h' } },
+  options: {
+    dir: { type: 'string', default: 'dist' },
+    port: { type: 'string', default: '4321' },
+    host: { type: 'string', default: '127.0.0.1' },
+    help: { type: 'boolean', short: 'h' },
+  },
 }).values;
 const port = Number(options.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {

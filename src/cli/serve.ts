@@ -33,7 +33,8 @@ function fail(message: string): never {
 }
 
 function wholeNumber(text: string, flag: string): number {
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) fail(`${flag} expects a whole non-negative number, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
+    fail(`${flag} expects a whole non-negative number, got ${JSON.stringify(text)}`);
   return Number(text);
 }
 
@@ -79,7 +80,9 @@ try {
     ...(options['max-body-bytes'] === undefined ? {} : { maxBodyBytes: wholeNumber(options['max-body-bytes'], '--max-body-bytes') }),
     allowLoopbackCallbacks: options['allow-loopback-callbacks'],
     ...(trustedCa === undefined ? {} : { trustedCa }),
-    ...(options['webhook-clock-offset-ms'] === undefined ? {} : { webhookClockOffsetMs: wholeNumber(options['webhook-clock-offset-ms'], '--webhook-clock-offset-ms') }),
+    ...(options['webhook-clock-offset-ms'] === undefined
+      ? {}
+      : { webhookClockOffsetMs: wholeNumber(options['webhook-clock-offset-ms'], '--webhook-clock-offset-ms') }),
   });
 } catch (error) {
   process.stderr.write(`serve: could not start: ${(error as Error).message}\n`);
@@ -91,7 +94,9 @@ const testOnly = [
   trustedCa === undefined ? '' : `extra CA ${options['trust-ca']} trusted`,
   options['webhook-clock-offset-ms'] === undefined ? '' : `webhook clock ${options['webhook-clock-offset-ms']} ms ahead`,
 ].filter(Boolean);
-process.stdout.write(`listening on ${service.url} (site ${service.site}, records ${options.records}, out ${options.out}, data ${options.data})\n`);
+process.stdout.write(
+  `listening on ${service.url} (site ${service.site}, records ${options.records}, out ${options.out}, data ${options.data})\n`,
+);
 if (testOnly.length > 0) process.stdout.write(`test-only settings: ${testOnly.join('; ')}\n`);
 
 let stopping = false;

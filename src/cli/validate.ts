@@ -12,7 +12,10 @@ any record is invalid, 2 on bad usage.
 
   --json   print a machine-readable report instead of text`;
 
-const args = readCommandLine('validate', USAGE, { allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+const args = readCommandLine('validate', USAGE, {
+  allowPositionals: true,
+  options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+});
 
 const paths = args.positionals.length > 0 ? args.positionals : ['records'];
 stopQuietlyWhenOutputCloses();

@@ -132,7 +132,10 @@ function createResolver(entries: string[]): HostResolver {
   for (const entry of entries) {
     const eq = entry.indexOf('=');
     const host = domainToASCII(entry.slice(0, eq).replace(/\.+$/, ''));
-    const addresses = entry.slice(eq + 1).split(',').map((address) => address.replace(/^\[(.*)\]$/, '$1'));
+    const addresses = entry
+      .slice(eq + 1)
+      .split(',')
+      .map((address) => address.replace(/^\[(.*)\]$/, '$1'));
     if (eq === -1 || host === '' || addresses.some((address) => isIP(address) === 0)) {
       throw new UsageError(`--resolve expects HOST=ADDR[,ADDR...] with IP addresses, got ${JSON.stringify(entry)}`);
     }
@@ -142,7 +145,10 @@ function createResolver(entries: string[]): HostResolver {
 }
 
 function describeAttempt(attempt: AttemptSummary): string {
-  const answer = attempt.status === null ? attempt.error : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}${attempt.retryAfter === null ? '' : `, Retry-After ${attempt.retryAfter}`}`;
+  const answer =
+    attempt.status === null
+      ? attempt.error
+      : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}${attempt.retryAfter === null ? '' : `, Retry-After ${attempt.retryAfter}`}`;
   const verdict = attempt.accepted ? 'accepted' : 'failed';
   return `attempt ${attempt.attemptNumber} for handle ${attempt.handle} (organization ${attempt.organizationId}): ${verdict}, ${answer}, ${attempt.durationMs} ms`;
 }

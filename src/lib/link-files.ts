@@ -8,8 +8,12 @@ import path from 'node:path';
  * as many descriptors.
  */
 export async function linkFiles(files: string[], fromDir: string, toDir: string): Promise<void> {
-  await inBatches(deepestFolders(files.map((file) => path.dirname(path.join(toDir, file)))), (folder) => mkdir(folder, { recursive: true }));
-  await inBatches(files, (file) => link(path.join(fromDir, file), path.join(toDir, file)).catch(() => copyFile(path.join(fromDir, file), path.join(toDir, file))));
+  await inBatches(deepestFolders(files.map((file) => path.dirname(path.join(toDir, file)))), (folder) =>
+    mkdir(folder, { recursive: true }),
+  );
+  await inBatches(files, (file) =>
+    link(path.join(fromDir, file), path.join(toDir, file)).catch(() => copyFile(path.join(fromDir, file), path.join(toDir, file))),
+  );
 }
 
 /** The listed folders but those another listed folder sits directly in (making the inner one makes them), so all can be made at once. */

@@ -10,5 +10,11 @@ export async function isReplaceable(folder: string, mark: string): Promise<boole
     if (error.code === 'ENOENT') return [];
     throw error;
   });
-  return names.length === 0 || (await stat(path.join(folder, mark)).then(() => true, () => false));
+  return (
+    names.length === 0 ||
+    (await stat(path.join(folder, mark)).then(
+      () => true,
+      () => false,
+    ))
+  );
 }

@@ -64,7 +64,10 @@ test('the home page and the search page do not move when search comes to life, n
     await page.goto('/search/');
     await expect(page.locator('[data-search-filters] input[type="checkbox"]').first()).toBeAttached();
     await page.waitForTimeout(500);
-    expect(shifts.reduce((sum, value) => sum + value, 0), `at ${width} px`).toBeLessThan(0.05);
+    expect(
+      shifts.reduce((sum, value) => sum + value, 0),
+      `at ${width} px`,
+    ).toBeLessThan(0.05);
   }
 });
 
@@ -81,17 +84,22 @@ test('focus is visible on links', async ({ page }) => {
 // (long names and ids) among them.
 const reflowPages = {
   ...pages,
-  ...Object.fromEntries(builtRecords().flatMap(({ record }) => [
-    [`/garments/${record.slug}/`, `/garments/${record.slug}/`],
-    [`/garments/${record.slug}/${record.projection}/`, `/garments/${record.slug}/${record.projection}/`],
-  ])),
+  ...Object.fromEntries(
+    builtRecords().flatMap(({ record }) => [
+      [`/garments/${record.slug}/`, `/garments/${record.slug}/`],
+      [`/garments/${record.slug}/${record.projection}/`, `/garments/${record.slug}/${record.projection}/`],
+    ]),
+  ),
 };
 
 for (const [name, path] of Object.entries(reflowPages)) {
   test(`${name} fits 320 pixels without scrolling sideways`, async ({ page }) => {
     await page.setViewportSize({ width: 320, height: 640 });
     await page.goto(path);
-    const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+    const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      clientWidth: document.documentElement.clientWidth,
+    }));
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
   });
 }

@@ -4,15 +4,19 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { sampleRecords } from './site.ts';
 
-const STRICT_POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src * data:; object-src 'none'; base-uri 'none'; form-action 'self'";
+const STRICT_POLICY =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src * data:; object-src 'none'; base-uri 'none'; form-action 'self'";
 
 test.beforeEach(async ({ context, baseURL }) => {
   const origin = new URL(baseURL!).origin;
   // Every response of the site carries the policy, as the publisher's server would send it.
-  await context.route((url) => url.origin === origin, async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': STRICT_POLICY } });
-  });
+  await context.route(
+    (url) => url.origin === origin,
+    async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': STRICT_POLICY } });
+    },
+  );
 });
 
 // A request still in flight when a test ends (Pagefind fetches ahead) must not fail the run.
@@ -40,7 +44,16 @@ test('search finds pages under the strict policy, with nothing blocked', async (
 test('every kind of page loads under the strict policy with nothing blocked', async ({ page }) => {
   const violations = watchForViolations(page);
   const { record } = sampleRecords()[0]!;
-  for (const path of ['/', `/garments/${record.slug}/`, `/garments/${record.slug}/svc/`, `/garments/${record.slug}/tech/`, '/docs/api/', '/docs/webhooks/', '/docs/mcp/', '/no-such-page/']) {
+  for (const path of [
+    '/',
+    `/garments/${record.slug}/`,
+    `/garments/${record.slug}/svc/`,
+    `/garments/${record.slug}/tech/`,
+    '/docs/api/',
+    '/docs/webhooks/',
+    '/docs/mcp/',
+    '/no-such-page/',
+  ]) {
     await page.goto(path);
     await expect(page.locator('main')).toBeVisible();
   }

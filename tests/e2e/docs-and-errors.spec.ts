@@ -8,10 +8,17 @@ for (const path of ['/docs/api/', '/docs/webhooks/', '/docs/mcp/']) {
     await page.goto(path);
     const cells = page.locator('table :is(th, td)');
     expect(await cells.count()).toBeGreaterThan(10);
-    const offScreen = await cells.evaluateAll((all) => all
-      .filter((cell) => (cell.textContent ?? '').trim() !== '' && getComputedStyle(cell).position !== 'absolute' && !cell.closest('thead'))
-      .filter((cell) => { const box = cell.getBoundingClientRect(); return box.left < 0 || box.right > window.innerWidth + 0.5; })
-      .map((cell) => cell.textContent!.trim().slice(0, 40)));
+    const offScreen = await cells.evaluateAll((all) =>
+      all
+        .filter(
+          (cell) => (cell.textContent ?? '').trim() !== '' && getComputedStyle(cell).position !== 'absolute' && !cell.closest('thead'),
+        )
+        .filter((cell) => {
+          const box = cell.getBoundingClientRect();
+          return box.left < 0 || box.right > window.innerWidth + 0.5;
+        })
+        .map((cell) => cell.textContent!.trim().slice(0, 40)),
+    );
     expect(offScreen).toEqual([]);
   });
 }

@@ -8,7 +8,10 @@ export const test = base.extend<{ siteOnly: void }>({
   siteOnly: [
     async ({ context, baseURL }, use) => {
       const origin = new URL(baseURL!).origin;
-      await context.route((url) => url.origin !== origin, (route) => route.abort('blockedbyclient'));
+      await context.route(
+        (url) => url.origin !== origin,
+        (route) => route.abort('blockedbyclient'),
+      );
       await use();
     },
     { auto: true },

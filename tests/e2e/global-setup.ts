@@ -25,7 +25,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Commerce records only: a garment each, so the large site stays quick to build.
   const largeRecords = path.join(work, 'large-records');
   mkdirSync(largeRecords);
-  const samples = readdirSync(path.join(root, 'records')).filter((file) => file.endsWith('.json')).map((file) => JSON.parse(readFileSync(path.join(root, 'records', file), 'utf8')) as GarmentRecord);
+  const samples = readdirSync(path.join(root, 'records'))
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => JSON.parse(readFileSync(path.join(root, 'records', file), 'utf8')) as GarmentRecord);
   for (const { fileName, record } of syntheticRecords(samples, LARGE_SITE_GARMENTS * 2)) {
     if (record.projection === 'svc') writeFileSync(path.join(largeRecords, fileName), JSON.stringify(record));
   }

@@ -12,12 +12,17 @@ async function injected(page: Page) {
   return page.evaluate(() => {
     const scripts = [...document.scripts].filter((s) => s.type !== 'application/ld+json' && !s.src.startsWith(location.origin));
     const attributes = [...document.querySelectorAll('*')].flatMap((el) =>
-      [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName} ${a.name}`));
+      [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${el.tagName} ${a.name}`),
+    );
     const unsafeUrl = (url: string) => /^\s*(javascript|data|vbscript):/i.test(url);
     return {
       scripts: scripts.map((s) => s.outerHTML.slice(0, 80)),
       handlers: attributes,
-      elements: [...document.querySelectorAll('iframe, object, embed, frame, base, form, svg, math, meta[http-equiv], body style, link[rel="import"]')].map((e) => e.tagName),
+      elements: [
+        ...document.querySelectorAll(
+          'iframe, object, embed, frame, base, form, svg, math, meta[http-equiv], body style, link[rel="import"]',
+        ),
+      ].map((e) => e.tagName),
       links: [...document.querySelectorAll('[href]')].map((e) => e.getAttribute('href')!).filter(unsafeUrl),
       sources: [...document.querySelectorAll('[src], [srcset], [action], [formaction], [poster], [background]')]
         .flatMap((e) => ['src', 'srcset', 'action', 'formaction', 'poster', 'background'].map((n) => e.getAttribute(n) ?? ''))
@@ -29,7 +34,11 @@ async function injected(page: Page) {
 // A missing fixture must fail the suite, not quietly test nothing.
 if (hostile.length === 0) throw new Error('the hostile fixture is missing from tests/fixtures/hostile');
 
-for (const path of ['/', ...new Set(hostile.map(({ record }) => `/garments/${record.slug}/`)), ...hostile.map(({ record }) => `/garments/${record.slug}/${record.projection}/`)]) {
+for (const path of [
+  '/',
+  ...new Set(hostile.map(({ record }) => `/garments/${record.slug}/`)),
+  ...hostile.map(({ record }) => `/garments/${record.slug}/${record.projection}/`),
+]) {
   test(`${path} runs no script and carries no injected element or dangerous link`, async ({ page }) => {
     const { dialogs, errors } = watchForScripts(page);
     await page.goto(path);

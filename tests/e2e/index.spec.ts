@@ -13,7 +13,8 @@ test('the index lists every garment once, with a link to each of its projections
   await expect(page.getByRole('heading', { level: 1, name: 'Garments' })).toBeVisible();
   for (const [slug, projections] of garments()) {
     await expect(page.locator(`a[href="/garments/${slug}/"]`), slug).toHaveCount(1);
-    for (const projection of projections) await expect(page.locator(`a[href="/garments/${slug}/${projection}/"]`), `${slug}/${projection}`).toHaveCount(1);
+    for (const projection of projections)
+      await expect(page.locator(`a[href="/garments/${slug}/${projection}/"]`), `${slug}/${projection}`).toHaveCount(1);
   }
   await expect(page.locator('li.garment')).toHaveCount(garments().size);
 });
@@ -32,7 +33,10 @@ test.describe('without JavaScript', () => {
     const all = garments();
     const withTech = [...all].filter(([, projections]) => projections.includes('tech')).map(([slug]) => slug);
     await page.goto('/');
-    await page.getByRole('navigation', { name: 'Narrow the list' }).getByRole('link', { name: /^Technical/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Narrow the list' })
+      .getByRole('link', { name: /^Technical/ })
+      .click();
     await expect(page).toHaveURL(/#only-tech$/);
     for (const [slug] of all) {
       const card = page.locator(`li.garment:has(a[href="/garments/${slug}/"])`);
@@ -55,7 +59,10 @@ test.describe('without JavaScript', () => {
 
   test('the status filter shows only garments with a record of that status', async ({ page }) => {
     await page.goto('/');
-    await page.getByRole('navigation', { name: 'Narrow the list' }).getByRole('link', { name: /^Complete \(/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Narrow the list' })
+      .getByRole('link', { name: /^Complete \(/ })
+      .click();
     await expect(page).toHaveURL(/#status-complete$/);
     const statuses = await page.locator('li.garment:visible').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-statuses')!));
     expect(statuses.length).toBeGreaterThan(0);

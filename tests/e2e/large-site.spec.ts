@@ -47,14 +47,19 @@ test('a category of more than one page links its pages, the current one marked',
   // The category is written as the records give it; the heading and the breadcrumb show it capitalised.
   const capitalised = (locator: Locator) => locator.evaluate((element) => getComputedStyle(element, '::first-letter').textTransform);
   await expect.poll(() => capitalised(page.getByRole('heading', { level: 1 }))).toBe('uppercase');
-  await expect.poll(() => capitalised(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'tops' }))).toBe('uppercase');
+  await expect
+    .poll(() => capitalised(page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'tops' })))
+    .toBe('uppercase');
   const pages = page.getByRole('navigation', { name: 'Pages of tops' });
   await expect(pages.getByRole('link', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
   await expect(pages.getByRole('link', { name: 'Previous page' })).toHaveCount(0);
   await pages.getByRole('link', { name: 'Page 2' }).click();
   await expect(page).toHaveURL(/\/categories\/tops\/2\/$/);
   await expect(page.locator('.index-intro')).toContainText('Garments 201 to');
-  await expect(page.getByRole('navigation', { name: 'Pages of tops' }).getByRole('link', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: 'Pages of tops' }).getByRole('link', { name: 'Page 2' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   await page.getByRole('link', { name: 'Previous page' }).click();
   await expect(page).toHaveURL(/\/categories\/tops\/$/);
 });
@@ -64,7 +69,10 @@ test.describe('without JavaScript', () => {
 
   test('the status filter narrows a category page to garments with a record of that status', async ({ page }) => {
     await page.goto('/categories/outerwear/');
-    await page.getByRole('navigation', { name: 'Narrow the list' }).getByRole('link', { name: /^Complete \(/ }).click();
+    await page
+      .getByRole('navigation', { name: 'Narrow the list' })
+      .getByRole('link', { name: /^Complete \(/ })
+      .click();
     await expect(page).toHaveURL(/#status-complete$/);
     const statuses = await page.locator('li.garment:visible').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-statuses')!));
     expect(statuses.length).toBeGreaterThan(0);
@@ -80,7 +88,9 @@ for (const scheme of ['light', 'dark'] as const) {
     for (const path of ['/', '/categories/tops/2/']) {
       await page.goto(path);
       const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-      const blocking = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${path}: ${v.id}: ${v.help}`);
+      const blocking = results.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${path}: ${v.id}: ${v.help}`);
       expect(blocking).toEqual([]);
     }
   });
@@ -89,7 +99,10 @@ for (const scheme of ['light', 'dark'] as const) {
 test('a category page fits 320 pixels without scrolling sideways', async ({ page }) => {
   await page.setViewportSize({ width: 320, height: 640 });
   await page.goto('/categories/tops/2/');
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
   expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
 });
 

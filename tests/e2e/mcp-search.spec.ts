@@ -72,7 +72,14 @@ function dist(variable: 'GARMENT_PRESS_E2E_DIST' | 'GARMENT_PRESS_E2E_LARGE_DIST
 
 async function connect(dir: string): Promise<Client> {
   const client = new Client({ name: 'garment-press-e2e', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: path.join(root, 'node_modules/.bin/node'), args: [path.join(root, 'src/cli/mcp.ts'), '--dir', dir], cwd: root, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: path.join(root, 'node_modules/.bin/node'),
+      args: [path.join(root, 'src/cli/mcp.ts'), '--dir', dir],
+      cwd: root,
+      stderr: 'ignore',
+    }),
+  );
   return client;
 }
 
@@ -130,7 +137,11 @@ async function compare(page: Page, client: Client, search: Search): Promise<Tool
     answer.garments.map((garment) => ({
       title: garment.title,
       path: pathOf(garment.url),
-      projections: garment.projections.map((record) => ({ label: t('search.hit.projectionLink', { projection: record.name }), path: pathOf(record.url), status: record.status })),
+      projections: garment.projections.map((record) => ({
+        label: t('search.hit.projectionLink', { projection: record.name }),
+        path: pathOf(record.url),
+        status: record.status,
+      })),
       facts: garment.key_facts,
       excerpt: garment.excerpt,
     })),
@@ -170,7 +181,7 @@ test.describe('garments.search and the search page on a large site', () => {
     await client?.close();
   });
 
-  test('give the same first 50 garments, past the page\'s first 10, and the same count', async ({ page }) => {
+  test("give the same first 50 garments, past the page's first 10, and the same count", async ({ page }) => {
     for (const search of LARGE_SEARCHES) {
       const answer = await compare(page, client, search);
       expect(answer.total).toBeGreaterThan(50);

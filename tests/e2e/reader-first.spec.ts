@@ -13,7 +13,9 @@ const pathOf = (record: GarmentRecord) => `/garments/${record.slug}/${record.pro
 
 /** Money as a US reader sees it, from minor units: written here, not borrowed from the site's code. */
 const money = (minor: number, currency: string, exponent: number) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(minor / 10 ** exponent);
+  new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(
+    minor / 10 ** exponent,
+  );
 
 /** The text of a key fact's row, by its label. */
 async function factText(page: Page, label: string | RegExp): Promise<string> {
@@ -29,7 +31,16 @@ async function expectCommerceFacts(page: Page, record: CommerceRecord): Promise<
     const offers = data.offers.filter((o) => o.provider_listing_id === listing.id && o.base_amount_minor !== null);
     if (offers.length === 0) continue;
     // The provider's most public basis: the lowest price on it is in the panel.
-    const order = ['standard_public', 'standard_authenticated', 'account_plan', 'membership_discounted', 'promotional', 'volume_discounted', 'other', null];
+    const order = [
+      'standard_public',
+      'standard_authenticated',
+      'account_plan',
+      'membership_discounted',
+      'promotional',
+      'volume_discounted',
+      'other',
+      null,
+    ];
     const basis = offers.map((o) => o.price_basis).sort((a, b) => order.indexOf(a) - order.indexOf(b))[0];
     const lowest = offers.filter((o) => o.price_basis === basis).reduce((a, b) => (b.base_amount_minor! < a.base_amount_minor! ? b : a));
     expect(price).toContain(listing.provider_name ?? listing.catalog_title!);
@@ -76,7 +87,9 @@ for (const { file, record } of sampleRecords()) {
     test.describe(`${file} at ${name} width`, () => {
       test.use({ viewport });
 
-      test('opens with the key facts, whole, in the first screen, holding the record’s facts, and each fact links to its claims', async ({ page }) => {
+      test('opens with the key facts, whole, in the first screen, holding the record’s facts, and each fact links to its claims', async ({
+        page,
+      }) => {
         await page.goto(pathOf(record));
         const box = (await page.locator('#key-facts').boundingBox())!;
         expect(box.y).toBeGreaterThanOrEqual(0);
@@ -92,11 +105,13 @@ for (const { file, record } of sampleRecords()) {
         // A fact backed by claims links to them: every marker in the panel reaches a claim entry.
         const targets = await page.locator('#key-facts a.claim-ref').evaluateAll((links) => {
           const claims = [...document.querySelectorAll('ol.claims > li.claim')].map((li) => li.id);
-          return links.flatMap((a) => {
-            const text = a.textContent ?? '';
-            const [first, last] = text.split('–').map(Number);
-            return text.includes('–') ? claims.slice(first! - 1, last) : [a.getAttribute('href')!.slice(1)];
-          }).filter((id) => !document.getElementById(id)?.matches('li.claim'));
+          return links
+            .flatMap((a) => {
+              const text = a.textContent ?? '';
+              const [first, last] = text.split('–').map(Number);
+              return text.includes('–') ? claims.slice(first! - 1, last) : [a.getAttribute('href')!.slice(1)];
+            })
+            .filter((id) => !document.getElementById(id)?.matches('li.claim'));
         });
         expect(targets).toEqual([]);
         const sizeClaims = record.claims.filter((c) => c.targets.some((t) => t.startsWith('size_ranges/')));
@@ -105,7 +120,10 @@ for (const { file, record } of sampleRecords()) {
 
       test('has nothing wider than the screen', async ({ page }) => {
         await page.goto(pathOf(record));
-        const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+        const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          clientWidth: document.documentElement.clientWidth,
+        }));
         expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
       });
 
@@ -117,7 +135,9 @@ for (const { file, record } of sampleRecords()) {
           await expect(table.locator('tbody tr')).toHaveCount(record.data.offers.length);
           await expect(table.getByRole('columnheader')).toContainText(['Provider', 'Size', 'Color', 'Price', 'Basis']);
           const first = record.data.offers[0]!;
-          await expect(table.locator(`tr[id="offers-${first.id}"]`)).toContainText(money(first.base_amount_minor!, first.currency!, first.minor_unit_exponent ?? 2));
+          await expect(table.locator(`tr[id="offers-${first.id}"]`)).toContainText(
+            money(first.base_amount_minor!, first.currency!, first.minor_unit_exponent ?? 2),
+          );
           const grid = page.getByRole('region', { name: /^Variants/ }).getByRole('table');
           await expect(grid.locator('tbody tr')).toHaveCount(new Set(record.data.variants.map((v) => v.color_id)).size);
         });
@@ -202,7 +222,9 @@ test('a garment page shows the garment and the key facts of each record, with a 
   for (const { record: other } of sampleRecords().filter((s) => s.record.slug === record.slug)) {
     const section = page.locator(`section#${other.projection}-key-facts`);
     await expect(section).toBeVisible();
-    await expect(page.getByRole('link', { name: `Read the ${other.projection === 'svc' ? 'Commerce' : 'Technical'} page` })).toHaveAttribute('href', pathOf(other));
+    await expect(
+      page.getByRole('link', { name: `Read the ${other.projection === 'svc' ? 'Commerce' : 'Technical'} page` }),
+    ).toHaveAttribute('href', pathOf(other));
   }
 });
 

@@ -9,8 +9,13 @@ const pathOf = (record: GarmentRecord) => `/garments/${record.slug}/${record.pro
 
 /** Every in-page link whose target is missing, as `href` strings. */
 async function danglingFragments(page: Page): Promise<string[]> {
-  return page.locator('a[href^="#"]').evaluateAll((links) =>
-    links.map((a) => a.getAttribute('href')!).filter((href) => href !== '#' && !document.getElementById(decodeURIComponent(href.slice(1)))));
+  return page
+    .locator('a[href^="#"]')
+    .evaluateAll((links) =>
+      links
+        .map((a) => a.getAttribute('href')!)
+        .filter((href) => href !== '#' && !document.getElementById(decodeURIComponent(href.slice(1)))),
+    );
 }
 
 for (const { file, record } of sampleRecords()) {
@@ -65,7 +70,10 @@ for (const { file, record } of sampleRecords()) {
       const itemAnchors = Object.entries(record.data)
         .filter((entry): entry is [string, { id: string }[]] => Array.isArray(entry[1]))
         .flatMap(([name, items]) => items.map((item) => `${name}-${item.id}`));
-      const missing = await page.evaluate((ids) => ids.filter((id) => document.querySelectorAll(`[id="${CSS.escape(id)}"]`).length !== 1), itemAnchors);
+      const missing = await page.evaluate(
+        (ids) => ids.filter((id) => document.querySelectorAll(`[id="${CSS.escape(id)}"]`).length !== 1),
+        itemAnchors,
+      );
       expect(missing).toEqual([]);
     });
 
@@ -90,29 +98,41 @@ for (const { file, record } of sampleRecords()) {
         });
       });
       expect(markers.length).toBeGreaterThan(0);
-      const broken = await page.evaluate((ids) => {
-        const missingEntries = ids.filter((id) => !document.getElementById(id)?.matches('li.claim'));
-        const claims = [...document.querySelectorAll('ol.claims > li.claim')].map((li) => li.id);
-        const cites = (element: Element, claim: string) => [...element.querySelectorAll<HTMLAnchorElement>('a.claim-ref')].some((a) => {
-          const text = a.textContent ?? '';
-          if (!text.includes('–')) return a.getAttribute('href') === `#${claim}`;
-          const [first, last] = text.split('–').map(Number);
-          const place = claims.indexOf(claim) + 1;
-          return place >= first! && place <= last!;
-        });
-        // The text a backlink returns to cites the claim the backlink comes from.
-        const backlinks = [...document.querySelectorAll('li.claim a.backlink')].map((a) => ({ claim: a.closest('li.claim')!.id, target: a.getAttribute('href')!.slice(1) }));
-        const strayBacklinks = backlinks
-          .filter(({ claim, target }) => { const element = document.getElementById(target); return !element || !cites(element, claim); })
-          .map(({ claim, target }) => `${claim} → ${target}`);
-        return { missingEntries, strayBacklinks, backlinks: backlinks.length };
-      }, [...new Set(markers.flat())]);
+      const broken = await page.evaluate(
+        (ids) => {
+          const missingEntries = ids.filter((id) => !document.getElementById(id)?.matches('li.claim'));
+          const claims = [...document.querySelectorAll('ol.claims > li.claim')].map((li) => li.id);
+          const cites = (element: Element, claim: string) =>
+            [...element.querySelectorAll<HTMLAnchorElement>('a.claim-ref')].some((a) => {
+              const text = a.textContent ?? '';
+              if (!text.includes('–')) return a.getAttribute('href') === `#${claim}`;
+              const [first, last] = text.split('–').map(Number);
+              const place = claims.indexOf(claim) + 1;
+              return place >= first! && place <= last!;
+            });
+          // The text a backlink returns to cites the claim the backlink comes from.
+          const backlinks = [...document.querySelectorAll('li.claim a.backlink')].map((a) => ({
+            claim: a.closest('li.claim')!.id,
+            target: a.getAttribute('href')!.slice(1),
+          }));
+          const strayBacklinks = backlinks
+            .filter(({ claim, target }) => {
+              const element = document.getElementById(target);
+              return !element || !cites(element, claim);
+            })
+            .map(({ claim, target }) => `${claim} → ${target}`);
+          return { missingEntries, strayBacklinks, backlinks: backlinks.length };
+        },
+        [...new Set(markers.flat())],
+      );
       expect(broken.missingEntries).toEqual([]);
       expect(broken.strayBacklinks).toEqual([]);
       expect(broken.backlinks).toBeGreaterThan(0);
     });
 
-    test('previews a claim in place when a marker is clicked, and lands on the full entry from there, and back on the text from its backlink', async ({ page }) => {
+    test('previews a claim in place when a marker is clicked, and lands on the full entry from there, and back on the text from its backlink', async ({
+      page,
+    }) => {
       const marker = page.locator('.record-body p.text-block a.claim-ref').first();
       const href = (await marker.getAttribute('href'))!;
       const block = marker.locator('xpath=ancestor::p[contains(@class, "text-block")]');
@@ -167,21 +187,30 @@ test.describe('without JavaScript', () => {
 test('a garment page leads to each projection it has', async ({ page }) => {
   const { record } = sampleRecords()[0]!;
   await page.goto(`/garments/${record.slug}/`);
-  const projections = sampleRecords().filter((s) => s.record.slug === record.slug).map((s) => s.record.projection);
+  const projections = sampleRecords()
+    .filter((s) => s.record.slug === record.slug)
+    .map((s) => s.record.projection);
   for (const projection of projections) {
-    await expect(page.getByRole('link', { name: projection === 'svc' ? 'Commerce page' : 'Technical page', exact: true })).toHaveAttribute('href', `/garments/${record.slug}/${projection}/`);
+    await expect(page.getByRole('link', { name: projection === 'svc' ? 'Commerce page' : 'Technical page', exact: true })).toHaveAttribute(
+      'href',
+      `/garments/${record.slug}/${projection}/`,
+    );
   }
 });
 
 test.describe('in print', () => {
-  test('a record page keeps its content, marks the text\'s links and prints web addresses, without the site\'s navigation', async ({ page }) => {
+  test("a record page keeps its content, marks the text's links and prints web addresses, without the site's navigation", async ({
+    page,
+  }) => {
     const { record } = sampleRecords().find((s) => s.record.slug.startsWith('ridgeline') && s.record.projection === 'svc')!;
     await page.goto(pathOf(record));
     await page.emulateMedia({ media: 'print' });
     await expect(page.locator('.site-header')).toBeHidden();
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     // Folded data prints: every data table and claim is laid out, none collapsed away.
-    const laidOut = await page.locator('.claim, table').evaluateAll((elements) => elements.map((e) => e.getBoundingClientRect().height > 0));
+    const laidOut = await page
+      .locator('.claim, table')
+      .evaluateAll((elements) => elements.map((e) => e.getBoundingClientRect().height > 0));
     expect(laidOut.length).toBeGreaterThan(10);
     expect(laidOut.every(Boolean)).toBe(true);
     const textLink = page.locator('.text-body a').first();
@@ -191,12 +220,14 @@ test.describe('in print', () => {
     expect(printed).toContain(await webLink.getAttribute('href'));
   });
 
-  test('the search box and the documentation\'s code print whole: the box is left out, long code lines wrap', async ({ page }) => {
+  test("the search box and the documentation's code print whole: the box is left out, long code lines wrap", async ({ page }) => {
     await page.goto('/');
     await page.emulateMedia({ media: 'print' });
     await expect(page.locator('[data-search]')).toBeHidden();
     await page.goto('/docs/webhooks/');
-    const overflowing = await page.locator('pre').evaluateAll((blocks) => blocks.filter((pre) => pre.scrollWidth > pre.clientWidth + 1).length);
+    const overflowing = await page
+      .locator('pre')
+      .evaluateAll((blocks) => blocks.filter((pre) => pre.scrollWidth > pre.clientWidth + 1).length);
     expect(overflowing).toBe(0);
   });
 });
@@ -204,7 +235,9 @@ test.describe('in print', () => {
 test('an id or code value in a data table breaks only where it has a hyphen or a space, not a letter or two a line', async ({ page }) => {
   const { record } = sampleRecords().find((s) => s.record.slug.startsWith('fieldline') && s.record.projection === 'svc')!;
   await page.goto(pathOf(record));
-  const ids = await page.locator('tbody th code, tbody td code').evaluateAll((codes) => codes.map((code) => ({ id: code.textContent ?? '', lines: code.getClientRects().length })));
+  const ids = await page
+    .locator('tbody th code, tbody td code')
+    .evaluateAll((codes) => codes.map((code) => ({ id: code.textContent ?? '', lines: code.getClientRects().length })));
   expect(ids.length).toBeGreaterThan(0);
   expect(ids.filter(({ id, lines }) => lines > id.split(/[-\s]+/).length)).toEqual([]);
 });

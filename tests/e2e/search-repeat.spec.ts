@@ -43,7 +43,9 @@ async function holdIndex(page: Page): Promise<{ requests: Request[]; release: ()
 test.describe('on a site of more garments than a page shows', () => {
   test.use({ baseURL: largeSiteUrl() });
 
-  test('a second visit shows the garments and the count at once, before the search has run again, and “Show more” goes on after them', async ({ page }) => {
+  test('a second visit shows the garments and the count at once, before the search has run again, and “Show more” goes on after them', async ({
+    page,
+  }) => {
     const address = '/search/?q=cotton';
     await page.goto(address);
     await expect(hitLinks(page)).toHaveCount(10);
@@ -70,7 +72,9 @@ test.describe('on a site of more garments than a page shows', () => {
     await expect(status(page)).toHaveText(line!);
   });
 
-  test('kept garments the search run again does not find in that order, or a count it does not find, are replaced by what it found', async ({ page }) => {
+  test('kept garments the search run again does not find in that order, or a count it does not find, are replaced by what it found', async ({
+    page,
+  }) => {
     await page.goto('/search/?q=cotton');
     await expect(status(page)).toHaveText(/^[\d,]+ garments for “cotton”$/);
     const line = await status(page).textContent();
@@ -78,13 +82,18 @@ test.describe('on a site of more garments than a page shows', () => {
     await expect.poll(() => kept(page, KEPT_RESULTS)).not.toBeNull();
     // Kept results cannot differ from the search run again on the same index and code; made to here, as if they had.
     for (const tamper of ['order', 'count'] as const) {
-      await page.evaluate(([key, how]) => {
-        const stored = JSON.parse(localStorage.getItem(key)!) as { searches: [string, { search: { count: number }; first: unknown[] }][] };
-        const [, result] = stored.searches[0]!;
-        if (how === 'order') result.first.reverse();
-        else result.search.count += 7;
-        localStorage.setItem(key, JSON.stringify(stored));
-      }, [KEPT_RESULTS, tamper] as const);
+      await page.evaluate(
+        ([key, how]) => {
+          const stored = JSON.parse(localStorage.getItem(key)!) as {
+            searches: [string, { search: { count: number }; first: unknown[] }][];
+          };
+          const [, result] = stored.searches[0]!;
+          if (how === 'order') result.first.reverse();
+          else result.search.count += 7;
+          localStorage.setItem(key, JSON.stringify(stored));
+        },
+        [KEPT_RESULTS, tamper] as const,
+      );
       await page.goto('/search/?q=cotton');
       await expect.poll(() => hrefs(page), tamper).toEqual(ten);
       await expect(status(page), tamper).toHaveText(line!);
@@ -94,7 +103,17 @@ test.describe('on a site of more garments than a page shows', () => {
       expect(twenty.slice(0, 10)).toEqual(ten);
       expect(new Set(twenty).size).toBe(20);
       // What the search found is kept in their place.
-      await expect.poll(() => page.evaluate((key) => (JSON.parse(localStorage.getItem(key)!) as { searches: [string, { first: { url: string }[] }][] }).searches[0]![1].first.map(({ url }) => url), KEPT_RESULTS)).toEqual(ten);
+      await expect
+        .poll(() =>
+          page.evaluate(
+            (key) =>
+              (JSON.parse(localStorage.getItem(key)!) as { searches: [string, { first: { url: string }[] }][] }).searches[0]![1].first.map(
+                ({ url }) => url,
+              ),
+            KEPT_RESULTS,
+          ),
+        )
+        .toEqual(ten);
     }
   });
 });

@@ -18,12 +18,19 @@ async function hitPaths(page: Page): Promise<string[]> {
 /** The garments (by slug) whose records mention a word anywhere. */
 function garmentsMentioning(word: string): Set<string> {
   const pattern = new RegExp(`\\b${word}`, 'i');
-  return new Set(builtRecords().filter(({ record }) => pattern.test(JSON.stringify(record))).map(({ record }) => record.slug));
+  return new Set(
+    builtRecords()
+      .filter(({ record }) => pattern.test(JSON.stringify(record)))
+      .map(({ record }) => record.slug),
+  );
 }
 
 /** The record pages of one garment, as the site links them. */
 function pagesOf(slug: string): string[] {
-  return builtRecords().filter(({ record }) => record.slug === slug).map(({ record }) => `/garments/${slug}/${record.projection}/`).sort();
+  return builtRecords()
+    .filter(({ record }) => record.slug === slug)
+    .map(({ record }) => `/garments/${slug}/${record.projection}/`)
+    .sort();
 }
 
 test('a word found in only one garment finds exactly that garment, once, linking its commerce and technical pages', async ({ page }) => {
@@ -36,7 +43,9 @@ test('a word found in only one garment finds exactly that garment, once, linking
   expect(await hitPaths(page)).toEqual([`/garments/${garments[0]}/`]);
   await expect(status(page)).toHaveText('1 garment for “twill”');
   const pages = page.locator('.search-hit .search-hit-pages a');
-  expect(await pages.evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname))).toEqual(pagesOf(garments[0]!));
+  expect(await pages.evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname))).toEqual(
+    pagesOf(garments[0]!),
+  );
   await expect(page.getByRole('link', { name: /^Commerce record/ })).toHaveCount(1);
   await expect(page.getByRole('link', { name: /^Technical record/ })).toHaveCount(1);
 });
@@ -69,7 +78,9 @@ test('a misspelling in the first letter finds the garments of the word too', asy
   }
 });
 
-test('a second visit searches the index its kept shard list names, and a kept list the site has changed since is not believed', async ({ page }) => {
+test('a second visit searches the index its kept shard list names, and a kept list the site has changed since is not believed', async ({
+  page,
+}) => {
   await page.goto('/search/?q=fleece');
   const first = await hitPaths(page);
   expect(first.length).toBeGreaterThan(0);
@@ -144,7 +155,11 @@ test('a filter narrows the results, and stays in the address', async ({ page }) 
   const tops = await hitPaths(page);
   expect(tops.length).toBeGreaterThan(0);
   expect(tops.length).toBeLessThan(all.length);
-  const topSlugs = new Set(builtRecords().filter(({ record }) => record.data.identity.category === 'tops').map(({ record }) => `/garments/${record.slug}/`));
+  const topSlugs = new Set(
+    builtRecords()
+      .filter(({ record }) => record.data.identity.category === 'tops')
+      .map(({ record }) => `/garments/${record.slug}/`),
+  );
   expect(tops.every((path) => topSlugs.has(path))).toBe(true);
 
   await page.reload();
@@ -152,7 +167,9 @@ test('a filter narrows the results, and stays in the address', async ({ page }) 
   expect((await hitPaths(page)).sort()).toEqual(tops.sort());
 });
 
-test('the search page offers its filters at once, to browse by without a word; the home page loads search only when reached for', async ({ page }) => {
+test('the search page offers its filters at once, to browse by without a word; the home page loads search only when reached for', async ({
+  page,
+}) => {
   const indexRequests: string[] = [];
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.startsWith('/pagefind/')) indexRequests.push(request.url());
@@ -165,7 +182,11 @@ test('the search page offers its filters at once, to browse by without a word; t
   await page.locator('summary', { hasText: 'Projection' }).click();
   await page.getByRole('checkbox', { name: /^Technical/ }).check();
   const technical = await hitPaths(page);
-  const withTechnical = new Set(builtRecords().filter(({ record }) => record.projection === 'tech').map(({ record }) => `/garments/${record.slug}/`));
+  const withTechnical = new Set(
+    builtRecords()
+      .filter(({ record }) => record.projection === 'tech')
+      .map(({ record }) => `/garments/${record.slug}/`),
+  );
   expect(technical.length).toBeGreaterThan(0);
   expect(technical.every((path) => withTechnical.has(path))).toBe(true);
 });
@@ -262,7 +283,9 @@ test('results sort by title and by published date, in order across the shards', 
   await page.goto('/search/?q=cotton&sort=title');
   await expect(page.getByRole('combobox', { name: 'Sort by' })).toHaveValue('title');
   await hitPaths(page);
-  const titles = (await hitLinks(page).evaluateAll((links) => links.map((link) => link.firstChild!.textContent!))).map((title) => title.toLowerCase());
+  const titles = (await hitLinks(page).evaluateAll((links) => links.map((link) => link.firstChild!.textContent!))).map((title) =>
+    title.toLowerCase(),
+  );
   expect(titles.length).toBeGreaterThan(1);
   expect(titles).toEqual([...titles].sort());
 
@@ -286,7 +309,9 @@ test('the keyboard alone reaches a result and follows it', async ({ page }) => {
   let reached = '';
   for (let i = 0; i < 40 && !reached; i++) {
     await page.keyboard.press('Tab');
-    reached = await page.evaluate(() => (document.activeElement?.matches('a.search-hit-link') ? new URL((document.activeElement as HTMLAnchorElement).href).pathname : ''));
+    reached = await page.evaluate(() =>
+      document.activeElement?.matches('a.search-hit-link') ? new URL((document.activeElement as HTMLAnchorElement).href).pathname : '',
+    );
   }
   expect(paths).toContain(reached);
 
@@ -325,13 +350,44 @@ test.describe('a hostile record’s text in results', () => {
       expect(errors).toEqual([]);
       const found = await page.locator('[data-search]').evaluate((root) => ({
         // Inside the search box, only the elements the script itself builds.
-        elements: [...root.querySelectorAll('*')].map((el) => el.tagName.toLowerCase())
-          .filter((tag) => !['h2', 'h3', 'div', 'p', 'label', 'input', 'button', 'select', 'option', 'ol', 'ul', 'li', 'details', 'summary', 'fieldset', 'legend', 'bdi', 'span', 'a', 'img', 'mark'].includes(tag)),
+        elements: [...root.querySelectorAll('*')]
+          .map((el) => el.tagName.toLowerCase())
+          .filter(
+            (tag) =>
+              ![
+                'h2',
+                'h3',
+                'div',
+                'p',
+                'label',
+                'input',
+                'button',
+                'select',
+                'option',
+                'ol',
+                'ul',
+                'li',
+                'details',
+                'summary',
+                'fieldset',
+                'legend',
+                'bdi',
+                'span',
+                'a',
+                'img',
+                'mark',
+              ].includes(tag),
+          ),
         handlers: [...root.querySelectorAll('*')].flatMap((el) => [...el.attributes].filter((a) => /^on/i.test(a.name)).map((a) => a.name)),
-        images: [...root.querySelectorAll('img')].filter((img) => !img.classList.contains('search-hit-image') || !/^https?:/.test(img.getAttribute('src') ?? '')).length,
+        images: [...root.querySelectorAll('img')].filter(
+          (img) => !img.classList.contains('search-hit-image') || !/^https?:/.test(img.getAttribute('src') ?? ''),
+        ).length,
         // Garments' pages, the full list offered when nothing is found, and the way down to the filters.
-        links: [...root.querySelectorAll('a')].map((a) => a.getAttribute('href') ?? '').filter((href) => !href.startsWith('/garments/') && href !== '/' && href !== '#search-refine'),
-        marksOutsideExcerpts: [...root.querySelectorAll('mark')].filter((mark) => !mark.parentElement?.matches('.search-hit-excerpt')).length,
+        links: [...root.querySelectorAll('a')]
+          .map((a) => a.getAttribute('href') ?? '')
+          .filter((href) => !href.startsWith('/garments/') && href !== '/' && href !== '#search-refine'),
+        marksOutsideExcerpts: [...root.querySelectorAll('mark')].filter((mark) => !mark.parentElement?.matches('.search-hit-excerpt'))
+          .length,
       }));
       expect(found).toEqual({ elements: [], handlers: [], images: 0, links: [], marksOutsideExcerpts: 0 });
       expect(await page.evaluate(() => (window as unknown as { pwned?: unknown }).pwned)).toBeUndefined();
@@ -375,7 +431,9 @@ test.describe('without JavaScript', () => {
 
 /** Accessibility violations axe calls serious or critical (WCAG 2.2 AA and best practice). */
 async function blockingViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
@@ -390,7 +448,9 @@ for (const scheme of ['light', 'dark'] as const) {
     expect(await blockingViolations(page)).toEqual([]);
   });
 
-  test(`a search that finds nothing, with its filter chip, suggestions and clear button, has no serious accessibility violations in ${scheme} mode`, async ({ page }) => {
+  test(`a search that finds nothing, with its filter chip, suggestions and clear button, has no serious accessibility violations in ${scheme} mode`, async ({
+    page,
+  }) => {
     await page.emulateMedia({ colorScheme: scheme });
     await page.goto('/search/?q=flxxce&projection=Commerce');
     await expect(page.locator('.search-suggestion').first()).toBeVisible();
@@ -399,7 +459,9 @@ for (const scheme of ['light', 'dark'] as const) {
     // The script's buttons are drawn as the page's own: a touch target of at least 24 px, in the page's colours.
     for (const button of [page.locator('.search-chip'), page.locator('.search-suggestion').first()]) {
       expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(24);
-      expect(await button.evaluate((element) => getComputedStyle(element).color)).toBe(await page.locator('body').evaluate((body) => getComputedStyle(body).color));
+      expect(await button.evaluate((element) => getComputedStyle(element).color)).toBe(
+        await page.locator('body').evaluate((body) => getComputedStyle(body).color),
+      );
     }
   });
 }

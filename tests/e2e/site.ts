@@ -34,6 +34,7 @@ export const LARGE_SITE_GARMENTS = 330;
 /** The address of the large site. */
 export function largeSiteUrl(): string {
   const url = process.env.GARMENT_PRESS_E2E_LARGE_URL;
-  if (!url) throw new Error('GARMENT_PRESS_E2E_LARGE_URL is not set: run the browser tests through playwright.config.ts (npm run test:e2e)');
+  if (!url)
+    throw new Error('GARMENT_PRESS_E2E_LARGE_URL is not set: run the browser tests through playwright.config.ts (npm run test:e2e)');
   return url;
 }

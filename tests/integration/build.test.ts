@@ -1,4 +1,15 @@
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +54,9 @@ describe('npm run build', () => {
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('broken.svc.json: (record): missing required property "slug"');
     expect(result.stdout).toContain('broken-too.tech.json: (record): invalid JSON at line 1, column 2');
-    expect(result.stdout).toContain('latin1.svc.json: (record): not UTF-8 text at line 2, column 15: byte 0xE9 is not part of a UTF-8 character');
+    expect(result.stdout).toContain(
+      'latin1.svc.json: (record): not UTF-8 text at line 2, column 15: byte 0xE9 is not part of a UTF-8 character',
+    );
     expect(result.stderr).toMatch(/build stopped: \d+ error\(s\) in the records; .* was left unchanged/);
     expect(fingerprint(out)).toEqual(before);
     expect(readdirSync(work).sort()).toEqual(['dist', 'records']);
@@ -53,10 +66,14 @@ describe('npm run build', () => {
     const before = fingerprint(out);
     const result = runCli('build.ts', ['--records', records, '--out', out, '--fresh']);
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/^validate: 9 files \(0 unchanged since the last build\), 6 valid records, \d+ errors \(in the record threads, /m);
+    expect(result.stdout).toMatch(
+      /^validate: 9 files \(0 unchanged since the last build\), 6 valid records, \d+ errors \(in the record threads, /m,
+    );
     expect(result.stdout).toContain('broken.svc.json: (record): missing required property "slug"');
     expect(result.stdout).toContain('broken-too.tech.json: (record): invalid JSON at line 1, column 2');
-    expect(result.stdout).toContain('latin1.svc.json: (record): not UTF-8 text at line 2, column 15: byte 0xE9 is not part of a UTF-8 character');
+    expect(result.stdout).toContain(
+      'latin1.svc.json: (record): not UTF-8 text at line 2, column 15: byte 0xE9 is not part of a UTF-8 character',
+    );
     expect(result.stdout).not.toMatch(/^site pages:/m);
     expect(fingerprint(out)).toEqual(before);
     expect(readdirSync(work).sort()).toEqual(['dist', 'records']);
@@ -88,9 +105,14 @@ describe('npm run build', () => {
         .map((file) => [path.relative(site, file), readFileSync(file, 'utf8')])
         .sort();
     const expected = pages(sites[0]!.site);
-    expect(expected.some(([file]) => file === path.join('garments', JSON.parse(readFileSync(path.join(named, first), 'utf8')).slug, 'index.html'))).toBe(true);
+    expect(
+      expected.some(
+        ([file]) => file === path.join('garments', JSON.parse(readFileSync(path.join(named, first), 'utf8')).slug, 'index.html'),
+      ),
+    ).toBe(true);
     for (const { site } of sites.slice(1)) expect(pages(site)).toEqual(expected);
-    for (const folder of [named, renamed, unconventional]) rmSync(`${folder}-dist`, { recursive: true }), rmSync(folder, { recursive: true, force: true });
+    for (const folder of [named, renamed, unconventional])
+      rmSync(`${folder}-dist`, { recursive: true }), rmSync(folder, { recursive: true, force: true });
   });
 
   it('refuses an output folder that holds the records, is inside them, or holds files no build made, and touches nothing', () => {
@@ -102,7 +124,10 @@ describe('npm run build', () => {
       [records, `the output folder ${records} holds the records (${records})`],
       [work, `the output folder ${work} holds the records (${records})`],
       [path.join(records, 'site'), `the output folder ${path.join(records, 'site')} is inside the records folder ${records}`],
-      [elsewhere, `the output folder ${elsewhere} holds files that no build made (it has no ${path.join('.garment-press', 'build-state.json')})`],
+      [
+        elsewhere,
+        `the output folder ${elsewhere} holds files that no build made (it has no ${path.join('.garment-press', 'build-state.json')})`,
+      ],
     ] as const) {
       const result = runCli('build.ts', ['--records', records, '--out', outDir]);
       expect(result.status, outDir).toBe(1);
@@ -141,7 +166,9 @@ describe('npm run build', () => {
     for (const extra of [[], ['--fresh']]) {
       const result = runCli('build.ts', ['--records', empty, '--out', out, ...extra]);
       expect(result.status).toBe(1);
-      expect(result.stderr).toBe(`NoRecordsError: ${empty}: no record files (*.json) in it or its folders; a site needs at least one record\nbuild failed; ${out}/ was left unchanged\n`);
+      expect(result.stderr).toBe(
+        `NoRecordsError: ${empty}: no record files (*.json) in it or its folders; a site needs at least one record\nbuild failed; ${out}/ was left unchanged\n`,
+      );
     }
     expect(fingerprint(out)).toEqual(before);
     const missing = runCli('build.ts', ['--records', path.join(work, 'nope'), '--out', out]);
@@ -163,7 +190,12 @@ describe('npm run build', () => {
   });
 
   it('exits 2, before building, on a site address below a path, whose pages would lose their styles and links', () => {
-    for (const site of ['https://garments.example/press/', 'https://garments.example/press', 'https://garments.example/?v=1', 'https://garments.example/#top']) {
+    for (const site of [
+      'https://garments.example/press/',
+      'https://garments.example/press',
+      'https://garments.example/?v=1',
+      'https://garments.example/#top',
+    ]) {
       const result = runCli('build.ts', ['--records', records, '--out', path.join(work, 'never'), '--site', site]);
       expect(result.status, site).toBe(2);
       expect(result.stderr).toBe(

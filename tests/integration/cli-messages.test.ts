@@ -15,7 +15,10 @@ let dir: string;
 function recordsFolder(name: string, files: Record<string, unknown>): string {
   mkdirSync(path.join(dir, name));
   for (const [file, content] of Object.entries(files)) {
-    writeFileSync(path.join(dir, name, file), content instanceof Uint8Array || typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+    writeFileSync(
+      path.join(dir, name, file),
+      content instanceof Uint8Array || typeof content === 'string' ? content : JSON.stringify(content, null, 2),
+    );
   }
   return name;
 }
@@ -104,7 +107,12 @@ describe('npm run build says', () => {
   it('every problem of every file, and that the output was left as it was', () => {
     const result = run('build.ts', ['--records', everyKindOfProblem('invalid-build'), '--out', 'site']);
     expect(result.status).toBe(1);
-    expect(result.stdout.split('\n').filter((line) => line.startsWith('invalid-build/')).join('\n')).toMatchInlineSnapshot(`
+    expect(
+      result.stdout
+        .split('\n')
+        .filter((line) => line.startsWith('invalid-build/'))
+        .join('\n'),
+    ).toMatchInlineSnapshot(`
       "invalid-build/broken.svc.json: (record): invalid JSON at line 3, column 17: expected a JSON value, got "s"
       invalid-build/dangling.svc.json: /page/sections/overview/0/claim_ids/0: names claim "claim-nowhere", which is not in claims
       invalid-build/first.svc.json: /slug: slug and projection "fieldline-fl300-twill-work-jacket/svc" are also published by invalid-build/second.svc.json; each (slug, projection) needs one file: rename a slug or remove a duplicate

@@ -23,13 +23,19 @@ interface NuMessage {
 
 /** The checker's errors for the given files, each as `file:line: message (extract)`. */
 function nuErrors(site: string, files: string[]): string[] {
-  const result = spawnSync('java', ['-jar', VNU_JAR, '--errors-only', '--format', 'json', '--exit-zero-always', '--also-check-css', ...files], {
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const result = spawnSync(
+    'java',
+    ['-jar', VNU_JAR, '--errors-only', '--format', 'json', '--exit-zero-always', '--also-check-css', ...files],
+    {
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
   if (result.error) throw new Error(`could not run the Nu Html Checker (java -jar ${VNU_JAR}): ${result.error.message}`);
   const { messages } = JSON.parse(result.stderr) as { messages: NuMessage[] };
-  return messages.map((m) => `${m.url ? path.relative(site, new URL(m.url).pathname) : '?'}:${m.lastLine ?? '?'}: ${m.message} (${m.extract ?? ''})`);
+  return messages.map(
+    (m) => `${m.url ? path.relative(site, new URL(m.url).pathname) : '?'}:${m.lastLine ?? '?'}: ${m.message} (${m.extract ?? ''})`,
+  );
 }
 
 describe('the Nu Html Checker', () => {

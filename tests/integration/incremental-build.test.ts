@@ -17,14 +17,25 @@ describe('rebuilding a site that was built before', () => {
   /** Runs a build and returns its report; fails the test when the build fails. */
   function build(...extra: string[]): { records: number; rendered: number; timings: Record<string, number> } {
     const report = path.join(work, 'report.json');
-    const result = runCli('build.ts', ['--records', records, '--out', out, '--site', 'https://garments.example.org', '--report', report, ...extra]);
+    const result = runCli('build.ts', [
+      '--records',
+      records,
+      '--out',
+      out,
+      '--site',
+      'https://garments.example.org',
+      '--report',
+      report,
+      ...extra,
+    ]);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     return JSON.parse(readFileSync(report, 'utf8'));
   }
   const inode = (file: string) => statSync(path.join(out, file)).ino;
   const page = (slug: string, projection: string) => readFileSync(path.join(out, 'garments', slug, projection, 'index.html'), 'utf8');
-  const recordFile = (slug: string, projection: string) => path.join(records, path.basename(samples.find((s) => s.record.slug === slug && s.record.projection === projection)!.file));
+  const recordFile = (slug: string, projection: string) =>
+    path.join(records, path.basename(samples.find((s) => s.record.slug === slug && s.record.projection === projection)!.file));
 
   beforeAll(() => {
     work = mkdtempSync(path.join(tmpdir(), 'incremental-'));
@@ -52,8 +63,12 @@ describe('rebuilding a site that was built before', () => {
     expect(build().rendered).toBe(2);
     expect(page(first, 'svc')).toContain('Now sold in a recycled mailer.');
     expect(readFileSync(path.join(out, 'garments', first, 'svc.md'), 'utf8')).toContain('Now sold in a recycled mailer.');
-    expect(JSON.parse(readFileSync(path.join(out, 'garments', first, 'svc.json'), 'utf8')).page.sections.overview.at(-1).text).toBe('Now sold in a recycled mailer.');
-    expect([`garments/${second}/svc/index.html`, `garments/${second}/tech.json`, `garments/${second}/tech.md`].map(inode)).toEqual(untouched);
+    expect(JSON.parse(readFileSync(path.join(out, 'garments', first, 'svc.json'), 'utf8')).page.sections.overview.at(-1).text).toBe(
+      'Now sold in a recycled mailer.',
+    );
+    expect([`garments/${second}/svc/index.html`, `garments/${second}/tech.json`, `garments/${second}/tech.md`].map(inode)).toEqual(
+      untouched,
+    );
   });
 
   it('updates the other projection and the site-wide files when a record is removed', () => {
@@ -107,7 +122,9 @@ describe('rebuilding a site that was built before', () => {
     const moved = runCli('build.ts', ['--records', records, '--out', out, '--site', 'https://elsewhere.example.org', '--report', report]);
     expect(moved.status).toBe(0);
     expect(JSON.parse(readFileSync(report, 'utf8')).rendered).toBe(samples.length - 1);
-    expect(JSON.parse(readFileSync(path.join(out, 'garments', second, 'svc.json'), 'utf8')).links.self).toMatch(/^https:\/\/elsewhere\.example\.org\//);
+    expect(JSON.parse(readFileSync(path.join(out, 'garments', second, 'svc.json'), 'utf8')).links.self).toMatch(
+      /^https:\/\/elsewhere\.example\.org\//,
+    );
     expect(build('--fresh').rendered).toBe(samples.length - 1);
   });
 
@@ -129,11 +146,14 @@ describe('rebuilding a site that was built before', () => {
     writeFileSync(indexFiles(ended), '{}');
     writeFileSync(indexFiles(process.pid), '{}');
     build(...options);
-    await vi.waitFor(() => {
-      expect(readdirSync(work).sort()).toEqual(['dist', running, 'records', 'report.json'].sort());
-      expect(readdirSync(astroBuilds)).not.toContain(String(ended));
-      expect(readdirSync(tmpdir())).not.toContain(`garment-press-index-${ended}.json`);
-    }, { timeout: 30_000, interval: 100 });
+    await vi.waitFor(
+      () => {
+        expect(readdirSync(work).sort()).toEqual(['dist', running, 'records', 'report.json'].sort());
+        expect(readdirSync(astroBuilds)).not.toContain(String(ended));
+        expect(readdirSync(tmpdir())).not.toContain(`garment-press-index-${ended}.json`);
+      },
+      { timeout: 30_000, interval: 100 },
+    );
     expect(readdirSync(astroBuilds)).toContain(String(process.pid));
     expect(readdirSync(tmpdir())).toContain(`garment-press-index-${process.pid}.json`);
     rmSync(path.join(work, running), { recursive: true });
@@ -143,7 +163,10 @@ describe('rebuilding a site that was built before', () => {
 
   it('removes each site it replaced, in the background once the new one is in place', async () => {
     // Every build above but the first replaced the site before it.
-    await vi.waitFor(() => expect(readdirSync(work).sort()).toEqual(['dist', 'records', 'report.json']), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(() => expect(readdirSync(work).sort()).toEqual(['dist', 'records', 'report.json']), {
+      timeout: 30_000,
+      interval: 100,
+    });
   });
 });
 
@@ -153,7 +176,11 @@ describe('rebuilding with folders named relative to the working directory, as th
     cpSync(path.join(projectRoot, 'records'), path.join(work, 'records'), { recursive: true });
     const build = () => runCli('build.ts', ['--records', 'records', '--out', 'dist', '--report', 'report.json'], { cwd: work });
     expect(build().status).toBe(0);
-    const changed = path.join(work, 'records', path.basename(samples.find((s) => s.record.slug === first && s.record.projection === 'svc')!.file));
+    const changed = path.join(
+      work,
+      'records',
+      path.basename(samples.find((s) => s.record.slug === first && s.record.projection === 'svc')!.file),
+    );
     const record = JSON.parse(readFileSync(changed, 'utf8'));
     record.page.sections.overview.push({ text: 'Now sold in a recycled mailer.', claim_ids: [], kind: 'fact' });
     writeFileSync(changed, JSON.stringify(record, null, 2));
@@ -162,7 +189,9 @@ describe('rebuilding with folders named relative to the working directory, as th
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(JSON.parse(readFileSync(path.join(work, 'report.json'), 'utf8'))).toMatchObject({ records: samples.length, rendered: 2 });
-    expect(readFileSync(path.join(work, 'dist', 'garments', first, 'svc', 'index.html'), 'utf8')).toContain('Now sold in a recycled mailer.');
+    expect(readFileSync(path.join(work, 'dist', 'garments', first, 'svc', 'index.html'), 'utf8')).toContain(
+      'Now sold in a recycled mailer.',
+    );
     rmSync(work, { recursive: true, force: true });
   });
 });

@@ -9,7 +9,13 @@ import { RecordFilesError, writeRecordOutputs } from '../../src/lib/build/record
 import { buildSearchIndex, pageFromRecord, SearchIndexError } from '../../src/lib/search/index-site.ts';
 import { garmentPage, searchRecord } from '../../src/lib/search/search-record.ts';
 import { shardOf } from '../../src/lib/search/search-shards.ts';
-import { openSearchIndex, searchGarments, type GarmentQuery, type GarmentSearch, type SearchIndex } from '../../src/lib/search/shard-search.ts';
+import {
+  openSearchIndex,
+  searchGarments,
+  type GarmentQuery,
+  type GarmentSearch,
+  type SearchIndex,
+} from '../../src/lib/search/shard-search.ts';
 import { indexEntries, readRecord, siteEntryOf, type SiteEntry } from '../../src/lib/site/site-index.ts';
 import { t } from '../../src/lib/site/strings.ts';
 import { projectRoot, sampleRecords } from '../support/records.ts';
@@ -46,7 +52,9 @@ function readFragments(dist: string, index = path.join(dist, 'pagefind')): Fragm
 /** Pages an index holds, from its shards' entry files. */
 function indexedPages(index: string): number {
   return shardBundles(index).reduce((sum, bundle) => {
-    const entry = JSON.parse(readFileSync(path.join(bundle, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
+    const entry = JSON.parse(readFileSync(path.join(bundle, 'pagefind-entry.json'), 'utf8')) as {
+      languages: Record<string, { page_count: number }>;
+    };
     return sum + Object.values(entry.languages).reduce((pages, language) => pages + language.page_count, 0);
   }, 0);
 }
@@ -91,7 +99,12 @@ describe('the search index built by npm run build', () => {
   it('is a step of the build, reported with its garments, records and duration', () => {
     const garments = garmentPages(dist).length;
     const pages = recordPages(dist).length;
-    expect(stdout).toMatch(new RegExp(`^search index: ${garments} garments \\(${pages} records\\) in 1 shard, 1 built, 0 records reused \\(\\d+\\.\\d s\\)$`, 'm'));
+    expect(stdout).toMatch(
+      new RegExp(
+        `^search index: ${garments} garments \\(${pages} records\\) in 1 shard, 1 built, 0 records reused \\(\\d+\\.\\d s\\)$`,
+        'm',
+      ),
+    );
     expect(stdout.indexOf('search index:')).toBeLessThan(stdout.indexOf('built '));
   });
 
@@ -99,26 +112,45 @@ describe('the search index built by npm run build', () => {
     const pages = garmentPages(dist);
     expect(pages.length).toBeGreaterThan(0);
     expect(indexedPages(path.join(dist, 'pagefind'))).toBe(pages.length);
-    expect(readFragments(dist).map((f) => f.url).sort()).toEqual(pages);
+    expect(
+      readFragments(dist)
+        .map((f) => f.url)
+        .sort(),
+    ).toEqual(pages);
   });
 
   it('leaves out the bundle files the site does not load, and lists each shard with its content tag and entry file, the filter values and the word lists', () => {
     for (const bundle of shardBundles(path.join(dist, 'pagefind'))) {
-      expect(readdirSync(bundle).filter((name) => /pagefind-(ui|component-ui|modular-ui|highlight)|wasm\.unknown/.test(name)), bundle).toEqual([]);
-      expect(readdirSync(bundle)).toEqual(expect.arrayContaining(['pagefind.js', 'pagefind-worker.js', 'wasm.en.pagefind', 'pagefind-entry.json']));
+      expect(
+        readdirSync(bundle).filter((name) => /pagefind-(ui|component-ui|modular-ui|highlight)|wasm\.unknown/.test(name)),
+        bundle,
+      ).toEqual([]);
+      expect(readdirSync(bundle)).toEqual(
+        expect.arrayContaining(['pagefind.js', 'pagefind-worker.js', 'wasm.en.pagefind', 'pagefind-entry.json']),
+      );
     }
     const list = JSON.parse(readFileSync(path.join(dist, 'pagefind', 'shards.json'), 'utf8'));
     expect(list.tags).toHaveLength(list.shards.length);
     expect(list.tags[0]).toMatch(/^en_[0-9a-f]+$/);
     // The browser takes each entry file from the list, as Pagefind wrote it.
-    expect(list.entries).toEqual(list.shards.map((bundle: string) => JSON.parse(readFileSync(path.join(dist, bundle, 'pagefind-entry.json'), 'utf8'))));
+    expect(list.entries).toEqual(
+      list.shards.map((bundle: string) => JSON.parse(readFileSync(path.join(dist, bundle, 'pagefind-entry.json'), 'utf8'))),
+    );
     expect(list.filters.projection).toEqual({ Commerce: expect.any(Number), Technical: expect.any(Number) });
     const fleece = JSON.parse(readFileSync(path.join(dist, list.words.f), 'utf8')).fleece;
     expect(fleece[0]).toBeGreaterThan(0);
   });
 
   it('indexes the main content only, not navigation, footer, downloads or in-page links', () => {
-    const chrome = [t('nav.skip'), t('site.footer'), t('nav.contents'), t('site.docs'), t('cite.summary'), t('keyFacts.heading'), t('nav.backToContents')];
+    const chrome = [
+      t('nav.skip'),
+      t('site.footer'),
+      t('nav.contents'),
+      t('site.docs'),
+      t('cite.summary'),
+      t('keyFacts.heading'),
+      t('nav.backToContents'),
+    ];
     // The hostile records' own text holds `[1]`, so claim markers are looked for on the sample pages.
     const samples = new Set(readdirSync(path.join(projectRoot, 'records')).map((file) => file.split('.')[0]));
     for (const { url, content } of readFragments(dist)) {
@@ -148,7 +180,6 @@ describe('the search index built by npm run build', () => {
       if (fragment.meta.image !== undefined) expect(fragment.meta.image, fragment.url).toMatch(/^https?:\/\//);
     }
   });
-
 });
 
 describe('the search index rebuilt by npm run build', () => {
@@ -194,7 +225,10 @@ describe('the search index rebuilt by npm run build', () => {
     const before = fingerprint(dist);
     // --fresh: with nothing changed, an incremental build would not index again.
     const result = runCli('build.ts', ['--records', records, '--out', dist, '--fresh'], {
-      env: { PAGEFIND_EXTENDED_BINARY_PATH: path.join(work, 'no-such-pagefind'), PAGEFIND_BINARY_PATH: path.join(work, 'no-such-pagefind') },
+      env: {
+        PAGEFIND_EXTENDED_BINARY_PATH: path.join(work, 'no-such-pagefind'),
+        PAGEFIND_BINARY_PATH: path.join(work, 'no-such-pagefind'),
+      },
     });
     expect(result.status).not.toBe(0);
     expect(result.stderr).toMatch(/SearchIndexError: search index: Pagefind failed/);
@@ -218,7 +252,11 @@ describe('buildSearchIndex', () => {
     mkdirSync(path.join(out, 'fragment'), { recursive: true });
     writeFileSync(path.join(out, 'fragment/stale.pf_fragment'), 'left by an older index');
     const progress: string[] = [];
-    const summary = await buildSearchIndex(entries(), out, { pageOf: pageFromRecord, concurrency: 2, onProgress: (indexed, total) => progress.push(`${indexed}/${total}`) });
+    const summary = await buildSearchIndex(entries(), out, {
+      pageOf: pageFromRecord,
+      concurrency: 2,
+      onProgress: (indexed, total) => progress.push(`${indexed}/${total}`),
+    });
     expect(summary.pages).toBe(entries().length);
     expect(progress.at(-1)).toBe(`${entries().length}/${entries().length}`);
     // Pagefind runs as a child process: its memory and CPU are reported apart from this process's.
@@ -226,13 +264,19 @@ describe('buildSearchIndex', () => {
       expect(summary.pagefind.peakRssMb).toBeGreaterThan(0);
       expect(summary.pagefind.cpuSeconds).toBeGreaterThan(0);
     }
-    expect(readFragments(work, out).map((f) => f.url).sort()).toEqual([...new Set(entries().map((e) => `/garments/${e.slug}/`))].sort());
+    expect(
+      readFragments(work, out)
+        .map((f) => f.url)
+        .sort(),
+    ).toEqual([...new Set(entries().map((e) => `/garments/${e.slug}/`))].sort());
   });
 
   it('names the record it could not read, and leaves no Pagefind process behind', async () => {
     const [first, ...rest] = entries();
     const missing = { ...first!, file: path.join(work, 'gone.json') };
-    const failure = await buildSearchIndex([missing, ...rest], path.join(work, 'missing'), { pageOf: pageFromRecord }).catch((error: unknown) => error);
+    const failure = await buildSearchIndex([missing, ...rest], path.join(work, 'missing'), { pageOf: pageFromRecord }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(SearchIndexError);
     expect((failure as Error).message).toMatch(/^search index: could not read .*gone\.json: ENOENT/);
     // The service was closed: a new index starts a fresh one.
@@ -242,7 +286,9 @@ describe('buildSearchIndex', () => {
   it('closes Pagefind only once it has answered every record handed to it, so a failure prints nothing of Pagefind', () => {
     // In a process of its own, whose error output is Pagefind's too: a page fails while hundreds are being indexed.
     const script = path.join(work, 'failing-index.ts');
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import { buildSearchIndex } from ${JSON.stringify(path.join(projectRoot, 'src/lib/search/index-site.ts'))};
       const entries = Array.from({ length: 600 }, (_, i) => ({ file: 'g' + i + '.svc.json', slug: 'g' + String(i).padStart(4, '0'), projection: 'svc' as const }));
       const pageOf = async (entry: { slug: string }) => {
@@ -250,7 +296,8 @@ describe('buildSearchIndex', () => {
         return { url: '/garments/' + entry.slug + '/svc/', projection: 'svc' as const, reading: Array.from({ length: 20 }, (_, i) => 'Garment ' + entry.slug + ' in heavyweight cotton ' + i + '.'), names: [], meta: { title: entry.slug, status: 'Complete' }, filters: { projection: ['Commerce'] }, sort: { title: entry.slug, published: '2026-01-01' } };
       };
       await buildSearchIndex(entries, ${JSON.stringify(path.join(work, 'failing'))}, { pageOf }).catch((error: Error) => console.log(error.message));
-    `);
+    `,
+    );
     for (let run = 0; run < 3; run++) {
       const result = spawnSync(node, [script], { encoding: 'utf8', timeout: 120_000 });
       expect(result.stdout).toContain('this page cannot be made');
@@ -261,7 +308,9 @@ describe('buildSearchIndex', () => {
 
   it('refuses two records that would be one page', async () => {
     const [first, ...rest] = entries();
-    const failure = await buildSearchIndex([first!, first!, ...rest], path.join(work, 'twice'), { pageOf: pageFromRecord }).catch((error: unknown) => error);
+    const failure = await buildSearchIndex([first!, first!, ...rest], path.join(work, 'twice'), { pageOf: pageFromRecord }).catch(
+      (error: unknown) => error,
+    );
     expect(failure).toBeInstanceOf(SearchIndexError);
     expect((failure as Error).message).toMatch(/would be one page \([\w-]+, (svc|tech)\); do two records share a page\?/);
   });
@@ -275,7 +324,10 @@ describe('buildSearchIndex', () => {
     await buildSearchIndex(entriesIn(), before, { pageOf: pageFromRecord });
 
     const [changed] = sampleRecords();
-    const edited = { ...changed!.record, page: { ...changed!.record.page, headline: { text: 'Freshly rewritten headline about quokkas', claim_ids: [], kind: 'fact' } } };
+    const edited = {
+      ...changed!.record,
+      page: { ...changed!.record.page, headline: { text: 'Freshly rewritten headline about quokkas', claim_ids: [], kind: 'fact' } },
+    };
     writeFileSync(path.join(records, path.basename(changed!.file)), JSON.stringify(edited));
     // Unchanged records must not be read: their files are gone.
     const current = entriesIn();
@@ -283,7 +335,10 @@ describe('buildSearchIndex', () => {
     for (const entry of unchanged) rmSync(entry.file, { force: true });
 
     const rebuilt = path.join(work, 'rebuilt');
-    const summary = await buildSearchIndex(current, rebuilt, { pageOf: pageFromRecord, previous: { bundleDir: before, changedSlugs: new Set([changed!.record.slug]) } });
+    const summary = await buildSearchIndex(current, rebuilt, {
+      pageOf: pageFromRecord,
+      previous: { bundleDir: before, changedSlugs: new Set([changed!.record.slug]) },
+    });
     expect(summary).toMatchObject({ pages: current.length, reused: unchanged.length });
     const byUrl = (dir: string) => readFragments(work, dir).sort((a, b) => a.url.localeCompare(b.url));
     const rebuiltPages = byUrl(rebuilt);
@@ -306,20 +361,30 @@ describe('buildSearchIndex', () => {
 
     const changed = all[0]!.slug;
     const after = path.join(work, 'shards-after');
-    const rebuilt = await buildSearchIndex(all, after, { pageOf: pageFromRecord, shardPages: 2, previous: { bundleDir: before, changedSlugs: new Set([changed]) } });
+    const rebuilt = await buildSearchIndex(all, after, {
+      pageOf: pageFromRecord,
+      shardPages: 2,
+      previous: { bundleDir: before, changedSlugs: new Set([changed]) },
+    });
     expect(rebuilt).toMatchObject({ pages: all.length, shards: 3, built: 1 });
     // Kept shards are the previous files themselves (linked), not files written again.
     const kept = shardBundles(after).filter((bundle) => path.basename(bundle).split('.')[0] !== String(shardOf(changed, 3)));
     expect(kept.length).toBe(shardBundles(after).length - 1);
     for (const bundle of kept) {
-      for (const name of readdirSync(path.join(bundle, 'fragment'))) expect(statSync(path.join(bundle, 'fragment', name)).ino).toBe(statSync(path.join(before, path.basename(bundle), 'fragment', name)).ino);
+      for (const name of readdirSync(path.join(bundle, 'fragment')))
+        expect(statSync(path.join(bundle, 'fragment', name)).ino).toBe(
+          statSync(path.join(before, path.basename(bundle), 'fragment', name)).ino,
+        );
     }
     const byUrl = (dir: string) => readFragments(work, dir).sort((a, b) => a.url.localeCompare(b.url));
     expect(byUrl(after)).toEqual(byUrl(before));
   });
 
   it('reads every record when the previous index is missing', async () => {
-    const summary = await buildSearchIndex(entries(), path.join(work, 'no-previous'), { pageOf: pageFromRecord, previous: { bundleDir: path.join(work, 'nowhere'), changedSlugs: new Set() } });
+    const summary = await buildSearchIndex(entries(), path.join(work, 'no-previous'), {
+      pageOf: pageFromRecord,
+      previous: { bundleDir: path.join(work, 'nowhere'), changedSlugs: new Set() },
+    });
     expect(summary).toMatchObject({ pages: entries().length, reused: 0 });
   });
 
@@ -330,7 +395,10 @@ describe('buildSearchIndex', () => {
     const all = entries();
     const rendered = all[0]!.slug;
     const progress: number[] = [];
-    const summary = await writeRecordOutputs({ entries: all, checkedFiles: checkedFiles(all), renderedSlugs: [rendered], siteDir, site, stylesheet }, (indexed) => progress.push(indexed));
+    const summary = await writeRecordOutputs(
+      { entries: all, checkedFiles: checkedFiles(all), renderedSlugs: [rendered], siteDir, site, stylesheet },
+      (indexed) => progress.push(indexed),
+    );
     expect(summary.search.pages).toBe(all.length);
     expect(progress.at(-1)).toBe(all.length);
     const index = indexEntries(all, new Set([rendered]));
@@ -343,7 +411,10 @@ describe('buildSearchIndex', () => {
         `/garments/${entry.slug}/${entry.projection}.json`,
         `/garments/${entry.slug}/${entry.projection}.md`,
       ]);
-      for (const { sitePath, content } of files) expect(readFileSync(path.join(siteDir, sitePath))).toEqual(Buffer.from(typeof content === 'string' || content instanceof Uint8Array ? content : content.join('')));
+      for (const { sitePath, content } of files)
+        expect(readFileSync(path.join(siteDir, sitePath))).toEqual(
+          Buffer.from(typeof content === 'string' || content instanceof Uint8Array ? content : content.join('')),
+        );
     }
     // Garments not rendered keep the twins the last build made (carried over), so none are written for them.
     expect(readdirSync(path.join(siteDir, 'garments')).sort()).toEqual([rendered]);
@@ -357,7 +428,13 @@ describe('buildSearchIndex', () => {
     const siteDir = path.join(work, 'outputs-missing');
     const withMissing = [missing, ...entries().slice(1)];
     const checked = new Map([...checkedFiles(entries().slice(1)), [missing.file, { file: missing.file, size: 10, mtimeMs: 0 }]]);
-    const unreadable = await writeRecordOutputs({ ...job, entries: withMissing, checkedFiles: checked, renderedSlugs: null, siteDir }).catch((error: unknown) => error);
+    const unreadable = await writeRecordOutputs({
+      ...job,
+      entries: withMissing,
+      checkedFiles: checked,
+      renderedSlugs: null,
+      siteDir,
+    }).catch((error: unknown) => error);
     expect(unreadable).toBeInstanceOf(RecordFilesError);
     expect((unreadable as Error).message).toMatch(/^pages: failed while reading .*gone\.json: /);
     // Every thread has ended by then: nothing more is written into the folder.
@@ -368,7 +445,13 @@ describe('buildSearchIndex', () => {
     const blocked = path.join(work, 'outputs-blocked');
     mkdirSync(blocked);
     writeFileSync(path.join(blocked, 'garments'), 'a file where the garments folder goes');
-    const unwritable = await writeRecordOutputs({ ...job, entries: entries(), checkedFiles: checkedFiles(entries()), renderedSlugs: null, siteDir: blocked }).catch((error: unknown) => error);
+    const unwritable = await writeRecordOutputs({
+      ...job,
+      entries: entries(),
+      checkedFiles: checkedFiles(entries()),
+      renderedSlugs: null,
+      siteDir: blocked,
+    }).catch((error: unknown) => error);
     expect(unwritable).toBeInstanceOf(RecordFilesError);
     expect((unwritable as Error).message).toMatch(/^pages: failed while writing the files of \/garments\/[\w-]+\/: ENOTDIR/);
   });
@@ -381,15 +464,26 @@ describe('buildSearchIndex', () => {
     const checked = checkedFiles([edited, ...rest]);
     // The same record, rewritten in another layout after its check: its size is no longer the checked one.
     writeFileSync(edited.file, JSON.stringify(JSON.parse(readFileSync(edited.file, 'utf8'))));
-    const failed = await writeRecordOutputs({ ...job, entries: [edited, ...rest], checkedFiles: checked, siteDir: path.join(work, 'outputs-edited') }).catch((error: unknown) => error);
+    const failed = await writeRecordOutputs({
+      ...job,
+      entries: [edited, ...rest],
+      checkedFiles: checked,
+      siteDir: path.join(work, 'outputs-edited'),
+    }).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(RecordFilesError);
-    expect((failed as Error).message).toBe(`pages: failed while reading ${edited.file}: the file changed after the build first looked at it: build again`);
+    expect((failed as Error).message).toBe(
+      `pages: failed while reading ${edited.file}: the file changed after the build first looked at it: build again`,
+    );
     // As checked, it renders.
-    const summary = await writeRecordOutputs({ ...job, entries: [edited, ...rest], checkedFiles: checkedFiles([edited, ...rest]), siteDir: path.join(work, 'outputs-as-checked') });
+    const summary = await writeRecordOutputs({
+      ...job,
+      entries: [edited, ...rest],
+      checkedFiles: checkedFiles([edited, ...rest]),
+      siteDir: path.join(work, 'outputs-as-checked'),
+    });
     expect(summary.pages.records).toBe(rest.length + 1);
   });
 });
-
 
 /** Each entry's record file with its size and modification time now, as a check records them. */
 function checkedFiles(list: SiteEntry[]): Map<string, { file: string; size: number; mtimeMs: number }> {
@@ -401,18 +495,26 @@ describe('searchGarments over a built index, as the browser and the MCP tool run
   let index: SearchIndex;
   const realFetch = globalThis.fetch;
   const titles = new Map(sampleRecords().map(({ record }) => [record.slug, siteEntryOf(record, 'x.json').title]));
-  const search = (words: string, more: Partial<GarmentQuery> = {}) => searchGarments(index, { words, filters: {}, sort: null, counts: false, ...more });
+  const search = (words: string, more: Partial<GarmentQuery> = {}) =>
+    searchGarments(index, { words, filters: {}, sort: null, counts: false, ...more });
   const urls = async (found: GarmentSearch) => (await found.hits.next(100)).map((data) => data.url);
 
   beforeAll(async () => {
     work = mkdtempSync(path.join(tmpdir(), 'search-garments-'));
     const bundleDir = path.join(work, 'pagefind');
     // A shard a garment: every search merges shards, and a word one garment says is missing from the others.
-    await buildSearchIndex(sampleRecords().map(({ file, record }) => siteEntryOf(record, path.join(projectRoot, file))), bundleDir, { pageOf: pageFromRecord, shardPages: 2 });
+    await buildSearchIndex(
+      sampleRecords().map(({ file, record }) => siteEntryOf(record, path.join(projectRoot, file))),
+      bundleDir,
+      { pageOf: pageFromRecord, shardPages: 2 },
+    );
     const file = (sitePath: string) => path.join(work, sitePath.split('?')[0]!);
     globalThis.fetch = (async (url: string | URL) => new Response(readFileSync(file(String(url))))) as typeof fetch;
     const list = JSON.parse(readFileSync(path.join(bundleDir, 'shards.json'), 'utf8'));
-    index = await openSearchIndex(list, { pagefind: (bundle) => import(path.join(file(bundle), 'pagefind.js')), json: async (sitePath) => JSON.parse(readFileSync(file(sitePath), 'utf8')) });
+    index = await openSearchIndex(list, {
+      pagefind: (bundle) => import(path.join(file(bundle), 'pagefind.js')),
+      json: async (sitePath) => JSON.parse(readFileSync(file(sitePath), 'utf8')),
+    });
   }, 120_000);
 
   afterAll(() => {
@@ -433,7 +535,7 @@ describe('searchGarments over a built index, as the browser and the MCP tool run
     expect(await urls(found)).toEqual(['/garments/fieldline-fl300-twill-work-jacket/']);
   });
 
-  it('takes a word with its first letter dropped, changed or swapped for the word garments say, from another letter\'s word list', async () => {
+  it("takes a word with its first letter dropped, changed or swapped for the word garments say, from another letter's word list", async () => {
     const hoodie = await urls(await search('hoodie'));
     expect(hoodie.length).toBeGreaterThan(0);
     for (const typed of ['oodie', 'joodie', 'ohodie']) {
@@ -456,8 +558,12 @@ describe('searchGarments over a built index, as the browser and the MCP tool run
   });
 
   it('keeps a sorted search in order across shards', async () => {
-    const byTitle = await urls(await search('', { filters: { projection: ['Commerce', 'Technical'] }, sort: { key: 'title', direction: 'asc' } }));
-    const expected = [...new Set(sampleRecords().map(({ record }) => record.slug))].sort((a, b) => titles.get(a)!.localeCompare(titles.get(b)!, 'en')).map((slug) => `/garments/${slug}/`);
+    const byTitle = await urls(
+      await search('', { filters: { projection: ['Commerce', 'Technical'] }, sort: { key: 'title', direction: 'asc' } }),
+    );
+    const expected = [...new Set(sampleRecords().map(({ record }) => record.slug))]
+      .sort((a, b) => titles.get(a)!.localeCompare(titles.get(b)!, 'en'))
+      .map((slug) => `/garments/${slug}/`);
     expect(byTitle).toEqual(expected);
   });
 

@@ -10,7 +10,9 @@ import { runCli } from '../support/run.ts';
 function siteFiles(dir: string): Map<string, string> {
   return new Map(
     readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile() && !entry.parentPath.includes('.garment-press') && !entry.parentPath.includes(`${path.sep}pagefind`))
+      .filter(
+        (entry) => entry.isFile() && !entry.parentPath.includes('.garment-press') && !entry.parentPath.includes(`${path.sep}pagefind`),
+      )
       .map((entry) => {
         const file = path.join(entry.parentPath, entry.name);
         return [path.relative(dir, file), readFileSync(file, 'latin1')] as const;
@@ -45,7 +47,10 @@ describe('buildSite', () => {
     const second = await buildSite({ recordsDir: part, outDir: partOut, site: 'https://second.example' });
     expect([first.ok, first.records, second.ok, second.records]).toEqual([true, 6, true, 4]);
 
-    const listed = (out: string) => (JSON.parse(readFileSync(path.join(out, 'records.json'), 'utf8')) as { records: { links: { self: string } }[] }).records.map((r) => r.links.self);
+    const listed = (out: string) =>
+      (JSON.parse(readFileSync(path.join(out, 'records.json'), 'utf8')) as { records: { links: { self: string } }[] }).records.map(
+        (r) => r.links.self,
+      );
     expect(listed(wholeOut)).toHaveLength(6);
     expect(listed(wholeOut).every((url) => url.startsWith('https://first.example/'))).toBe(true);
     expect(listed(partOut)).toHaveLength(4);

@@ -70,11 +70,21 @@ describe.each(samples.map(({ file, record }) => [file, record] as const))('%s', 
   it('is published as Markdown that parses as GFM with every text block, every claim and the same links', () => {
     const { frontMatter, tree } = parseTwin(read(`${base}.md`));
     expect(frontMatter.links).toEqual(expectedLinks(record));
-    expect(frontMatter).toMatchObject({ schema_version: record.schema_version, slug: record.slug, projection: record.projection, record_revision: record.record_revision });
+    expect(frontMatter).toMatchObject({
+      schema_version: record.schema_version,
+      slug: record.slug,
+      projection: record.projection,
+      record_revision: record.record_revision,
+    });
     const texts = [...nodesOf(tree, 'paragraph'), ...nodesOf(tree, 'heading')].map(textOf);
-    for (const { pointer, block } of readingOrder(record)) expect(texts.some((t) => t.includes(pageText(block.text))), pointer).toBe(true);
+    for (const { pointer, block } of readingOrder(record))
+      expect(
+        texts.some((t) => t.includes(pageText(block.text))),
+        pointer,
+      ).toBe(true);
     const definitions = new Set(nodesOf(tree, 'footnoteDefinition').map((d) => d.identifier));
-    for (const label of footnoteLabels(record.claims.map((c) => c.id)).values()) expect(definitions.has(label.toLowerCase()), label).toBe(true);
+    for (const label of footnoteLabels(record.claims.map((c) => c.id)).values())
+      expect(definitions.has(label.toLowerCase()), label).toBe(true);
     expect(nodesOf(tree, 'html')).toEqual([]);
   });
 
@@ -96,11 +106,16 @@ describe.each(samples.map(({ file, record }) => [file, record] as const))('%s', 
 
 describe('site-wide files', () => {
   it('publishes the schema byte for byte', () => {
-    expect(read('/schema/garment-access-2.4.0.json')).toBe(readFileSync(path.join(projectRoot, 'src/schema/garment-access-2.4.0.schema.json'), 'utf8'));
+    expect(read('/schema/garment-access-2.4.0.json')).toBe(
+      readFileSync(path.join(projectRoot, 'src/schema/garment-access-2.4.0.schema.json'), 'utf8'),
+    );
   });
 
   it('lists exactly the published records in records.json, with their links', () => {
-    const index = JSON.parse(read('/records.json')) as { count: number; records: { slug: string; projection: 'svc' | 'tech'; links: Links; record_revision: string }[] };
+    const index = JSON.parse(read('/records.json')) as {
+      count: number;
+      records: { slug: string; projection: 'svc' | 'tech'; links: Links; record_revision: string }[];
+    };
     expect(index.records.map((r) => `${r.slug}/${r.projection}`).sort()).toEqual([...published].sort());
     expect(index.count).toBe(siteRecords.length);
     for (const entry of index.records) {
@@ -128,7 +143,8 @@ describe('site-wide files', () => {
     const text = read('/llms.txt');
     expect(text).toMatch(/^# .+\n\n> .+/);
     for (const { record } of siteRecords) expect(text).toContain(`(${SITE}/garments/${record.slug}/${record.projection}.md)`);
-    for (const sitePath of ['/docs/api/', '/docs/webhooks/', '/docs/mcp/', '/schema/garment-access-2.4.0.json']) expect(text).toContain(`(${SITE}${sitePath})`);
+    for (const sitePath of ['/docs/api/', '/docs/webhooks/', '/docs/mcp/', '/schema/garment-access-2.4.0.json'])
+      expect(text).toContain(`(${SITE}${sitePath})`);
   });
 
   it('serves every twin and site file with its content type when previewed', async () => {
@@ -219,7 +235,10 @@ describe('documentation pages', () => {
         `const real = globalThis.fetch;\nglobalThis.fetch = (url, init) => real(String(url).replace(${JSON.stringify(SITE)}, process.env.LOCAL_SITE), init);\n`,
       );
       const run = () =>
-        promisify(execFile)(node, ['--import', './local-site.mjs', 'mirror.mjs', `${SITE}/`, 'copy'], { cwd: dir, env: { ...process.env, LOCAL_SITE: server.url } });
+        promisify(execFile)(node, ['--import', './local-site.mjs', 'mirror.mjs', `${SITE}/`, 'copy'], {
+          cwd: dir,
+          env: { ...process.env, LOCAL_SITE: server.url },
+        });
       const first = await run();
       expect(first.stdout.match(/^fetched /gm)).toHaveLength(siteRecords.length);
       for (const { record } of siteRecords) {

@@ -54,7 +54,9 @@ describe('npm run validate', () => {
     const column = text.split('\n')[line - 1]!.indexOf('\u00e9') + 1;
     const result = validate();
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain(`records/latin1.svc.json: (record): not UTF-8 text at line ${line}, column ${column}: byte 0xE9 is not part of a UTF-8 character`);
+    expect(result.stdout).toContain(
+      `records/latin1.svc.json: (record): not UTF-8 text at line ${line}, column ${column}: byte 0xE9 is not part of a UTF-8 character`,
+    );
   });
 
   it('names an unknown property and the allowed ones', () => {
@@ -63,7 +65,9 @@ describe('npm run validate', () => {
     write('tee.svc.json', record);
     const result = validate();
     expect(result.status).toBe(1);
-    expect(result.stdout).toMatch(/^records\/tee\.svc\.json: \/data\/colors\/0\/colour: unknown property "colour"; allowed: id, manufacturer_name, manufacturer_code, /m);
+    expect(result.stdout).toMatch(
+      /^records\/tee\.svc\.json: \/data\/colors\/0\/colour: unknown property "colour"; allowed: id, manufacturer_name, manufacturer_code, /m,
+    );
   });
 
   it('lists the allowed values of an enumeration', () => {
@@ -81,7 +85,9 @@ describe('npm run validate', () => {
     write('tee.svc.json', record);
     const result = validate();
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('records/tee.svc.json: /page/sections/overview/0/claim_ids/0: names claim "claim-missing", which is not in claims');
+    expect(result.stdout).toContain(
+      'records/tee.svc.json: /page/sections/overview/0/claim_ids/0: names claim "claim-missing", which is not in claims',
+    );
   });
 
   it('reports two files publishing the same slug and projection, naming both', () => {

@@ -2,7 +2,10 @@
 
 /** Text of HTML with the entities Astro writes decoded. */
 export function decodeHtml(text: string): string {
-  return text.replace(/&(lt|gt|quot|#39|#x27|amp);/g, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", amp: '&' })[name]!);
+  return text.replace(
+    /&(lt|gt|quot|#39|#x27|amp);/g,
+    (_, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", '#x27': "'", amp: '&' })[name]!,
+  );
 }
 
 /** The text of code examples on a docs page, by their data-example file name. */

@@ -18,7 +18,10 @@ export interface SharedSite {
 /** The shared sites, each by the records it is built from and its address. */
 const SITES = {
   /** records/ and the hostile fixture (tests/fixtures/hostile). */
-  'samples-and-hostile': { folders: [path.join(projectRoot, 'records'), path.join(projectRoot, 'tests/fixtures/hostile')], site: 'https://garments.example.org' },
+  'samples-and-hostile': {
+    folders: [path.join(projectRoot, 'records'), path.join(projectRoot, 'tests/fixtures/hostile')],
+    site: 'https://garments.example.org',
+  },
 } satisfies Record<string, { folders: string[]; site: string }>;
 
 /** How long to wait for another worker's build of a shared site. */
@@ -43,7 +46,8 @@ export async function sharedSite(name: keyof typeof SITES): Promise<SharedSite> 
     renameSync(`${done}.part`, done);
   }
   const result = await waitFor(done);
-  if (result.status !== 0 || result.stderr !== '') throw new Error(`the shared site ${name} did not build:\n${result.stdout}\n${result.stderr}`);
+  if (result.status !== 0 || result.stderr !== '')
+    throw new Error(`the shared site ${name} did not build:\n${result.stdout}\n${result.stderr}`);
   const shared = { ...site, site: SITES[name].site, stdout: result.stdout };
   built.set(name, shared);
   return shared;

@@ -21,7 +21,10 @@ export async function takeWorkFolder(dir: string): Promise<string | undefined> {
     return `${dir} holds files no bench made, and the bench replaces a work folder's records/ and dist/: choose a new or empty folder`;
   }
   await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, WORK_FOLDER_MARK), 'The work folder of `npm run bench`: each run replaces records/, dist/ and set-aside/ here.\n');
+  await writeFile(
+    path.join(dir, WORK_FOLDER_MARK),
+    'The work folder of `npm run bench`: each run replaces records/, dist/ and set-aside/ here.\n',
+  );
   return undefined;
 }
 
@@ -53,7 +56,9 @@ export interface BenchReport {
 /** Writes `count` synthetic records modelled on the sample records into `dir`; returns their total size in bytes. */
 export async function writeSyntheticRecords(templatesDir: string, dir: string, count: number): Promise<number> {
   const names = (await readdir(templatesDir)).filter((name) => name.endsWith('.json')).sort();
-  const templates = await Promise.all(names.map(async (name) => JSON.parse(await readFile(path.join(templatesDir, name), 'utf8')) as GarmentRecord));
+  const templates = await Promise.all(
+    names.map(async (name) => JSON.parse(await readFile(path.join(templatesDir, name), 'utf8')) as GarmentRecord),
+  );
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   let bytes = 0;
@@ -62,7 +67,7 @@ export async function writeSyntheticRecords(templatesDir: string, dir: string, c
     const text = `${JSON.stringify(record, null, 2)}\n`;
     bytes += Buffer.byteLength(text);
     batch.push(writeFile(path.join(dir, fileName), text));
-    if (batch.length === 64) (await Promise.all(batch), (batch = []));
+    if (batch.length === 64) await Promise.all(batch), (batch = []);
   }
   await Promise.all(batch);
   return bytes;
@@ -72,8 +77,16 @@ export async function writeSyntheticRecords(templatesDir: string, dir: string, c
 export async function measureBuild(name: string, args: string[], reportFile: string, onOutput: (line: string) => void): Promise<BuildRun> {
   const started = performance.now();
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(node, [path.join(projectRoot, 'src/cli/build.ts'), ...args, '--report', reportFile], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] });
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => chunk.split('\n').filter(Boolean).forEach((line) => onOutput(`  ${line}`)));
+    const child = spawn(node, [path.join(projectRoot, 'src/cli/build.ts'), ...args, '--report', reportFile], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) =>
+      chunk
+        .split('\n')
+        .filter(Boolean)
+        .forEach((line) => onOutput(`  ${line}`)),
+    );
     child.on('error', reject).on('close', resolve);
   });
   const seconds = (performance.now() - started) / 1000;
@@ -98,14 +111,20 @@ export function medianRun(runs: BuildRun[]): BuildRun {
  */
 export async function setAside(folder: string, asideDir: string): Promise<void> {
   await mkdir(asideDir, { recursive: true });
-  await rename(folder, path.join(asideDir, `${path.basename(folder)}-${Date.now()}-${process.pid}`)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
+  await rename(folder, path.join(asideDir, `${path.basename(folder)}-${Date.now()}-${process.pid}`)).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    },
+  );
 }
 
 /** Lets the system write out what is pending (`sync`, where there is one), so a build does not pay for earlier writes. */
 export function flushWrites(): Promise<void> {
-  return new Promise((resolve) => spawn('sync', { stdio: 'ignore' }).on('error', () => resolve()).on('close', () => resolve()));
+  return new Promise((resolve) =>
+    spawn('sync', { stdio: 'ignore' })
+      .on('error', () => resolve())
+      .on('close', () => resolve()),
+  );
 }
 
 /** Total size in bytes and number of files under a folder. */

@@ -18,8 +18,16 @@ export function formatBenchTable(report: BenchReport): string {
     if (pagefind !== undefined || pagefindCpu !== undefined) {
       rows.push([run.name, `${PAGEFIND_PROCESS} (beside the build)`, '', '', cpu(pagefindCpu), String(pagefind ?? '')]);
     }
-    const total = run.samples && run.samples.length > 1 ? `total, median of ${run.samples.map((s) => s.toFixed(1)).join(' / ')} s` : 'total';
-    rows.push([run.name, total, run.seconds.toFixed(2), (report.records / run.seconds).toFixed(0), cpu(run.cpuSeconds.build), String(Math.max(0, ...Object.values(build)))]);
+    const total =
+      run.samples && run.samples.length > 1 ? `total, median of ${run.samples.map((s) => s.toFixed(1)).join(' / ')} s` : 'total';
+    rows.push([
+      run.name,
+      total,
+      run.seconds.toFixed(2),
+      (report.records / run.seconds).toFixed(0),
+      cpu(run.cpuSeconds.build),
+      String(Math.max(0, ...Object.values(build))),
+    ]);
   }
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const line = (row: string[]) => `| ${row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;

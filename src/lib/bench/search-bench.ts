@@ -18,9 +18,17 @@ const node = path.join(projectRoot, 'node_modules/.bin/node');
  * pages), into `bundleDir`, replacing it: what the search bench needs of a site of that size. The
  * garment of the `rareGarment`th synthetic garment says a word no other does (synthetic-records.ts).
  */
-export async function buildSyntheticIndex(templatesDir: string, count: number, bundleDir: string, shardPages: number | undefined, onProgress: (line: string) => void): Promise<SearchIndexSummary> {
+export async function buildSyntheticIndex(
+  templatesDir: string,
+  count: number,
+  bundleDir: string,
+  shardPages: number | undefined,
+  onProgress: (line: string) => void,
+): Promise<SearchIndexSummary> {
   const names = (await readdir(templatesDir)).filter((name) => name.endsWith('.json')).sort();
-  const templates = await Promise.all(names.map(async (name) => JSON.parse(await readFile(path.join(templatesDir, name), 'utf8')) as GarmentRecord));
+  const templates = await Promise.all(
+    names.map(async (name) => JSON.parse(await readFile(path.join(templatesDir, name), 'utf8')) as GarmentRecord),
+  );
   const entries: SiteEntry[] = [];
   const pages = new Map<string, SearchRecord>();
   for (const { fileName, record } of syntheticRecords(templates, count)) {
@@ -43,9 +51,19 @@ export async function buildSyntheticIndex(templatesDir: string, count: number, b
 /** Builds the site of the sample records (its pages, script and styles), the shell the synthetic index is put in. */
 export function buildShellSite(recordsDir: string, outDir: string, onOutput: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [path.join(projectRoot, 'src/cli/build.ts'), '--records', recordsDir, '--out', outDir, '--fresh'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] });
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => chunk.split('\n').filter(Boolean).forEach((line) => onOutput(`  ${line}`)));
-    child.on('error', reject).on('close', (code) => (code === 0 ? resolve() : reject(new Error(`the shell site's build failed (exit ${code})`))));
+    const child = spawn(node, [path.join(projectRoot, 'src/cli/build.ts'), '--records', recordsDir, '--out', outDir, '--fresh'], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) =>
+      chunk
+        .split('\n')
+        .filter(Boolean)
+        .forEach((line) => onOutput(`  ${line}`)),
+    );
+    child
+      .on('error', reject)
+      .on('close', (code) => (code === 0 ? resolve() : reject(new Error(`the shell site's build failed (exit ${code})`))));
   });
 }
 
@@ -66,7 +84,10 @@ export interface ProxiedRequest {
  * on a fair network, its round trip. It keeps every request it answered (`requests`), so what the
  * browser took from its cache is not counted.
  */
-export async function delayProxy(target: string, delayMs: number): Promise<{ url: string; requests: ProxiedRequest[]; close: () => Promise<void> }> {
+export async function delayProxy(
+  target: string,
+  delayMs: number,
+): Promise<{ url: string; requests: ProxiedRequest[]; close: () => Promise<void> }> {
   const { hostname, port } = new URL(target);
   const requests: ProxiedRequest[] = [];
   const server: Server = createServer((incoming, outgoing) => {
@@ -74,19 +95,29 @@ export async function delayProxy(target: string, delayMs: number): Promise<{ url
     const forwarded = httpRequest({ hostname, port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => setTimeout(() => {
-        const body = Buffer.concat(chunks);
-        requests.push({ path: incoming.url ?? '', at, bytes: body.length });
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        outgoing.end(body);
-      }, delayMs));
+      answer.on('end', () =>
+        setTimeout(() => {
+          const body = Buffer.concat(chunks);
+          requests.push({ path: incoming.url ?? '', at, bytes: body.length });
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          outgoing.end(body);
+        }, delayMs),
+      );
     });
     forwarded.on('error', () => outgoing.writeHead(502).end());
     incoming.pipe(forwarded);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${address.port}`, requests, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }) };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** One search as the bench measured it in the browser. */
@@ -106,7 +137,10 @@ export interface SearchMeasure {
 
 /** The bench's results as a Markdown table. */
 export function formatSearchTable(measures: readonly SearchMeasure[]): string {
-  const rows = measures.map((m) => `| ${m.scenario} | ${m.cache} | ${m.firstHitSeconds === null ? 'no hit' : `${m.firstHitSeconds.toFixed(2)} s`} | ${m.requests} | ${(m.bytes / 1024).toFixed(0)} KB | ${m.status} |`);
+  const rows = measures.map(
+    (m) =>
+      `| ${m.scenario} | ${m.cache} | ${m.firstHitSeconds === null ? 'no hit' : `${m.firstHitSeconds.toFixed(2)} s`} | ${m.requests} | ${(m.bytes / 1024).toFixed(0)} KB | ${m.status} |`,
+  );
   return ['| search | cache | first hit | requests | transferred | result line |', '|---|---|---:|---:|---:|---|', ...rows].join('\n');
 }
 
@@ -120,7 +154,10 @@ export interface SearchCpu {
 }
 
 /** Runs each search twice in this process over the site's index in `siteDir`, as the browser's script does, and measures its CPU time. */
-export async function measureSearchCpu(siteDir: string, searches: readonly { scenario: string; words: string; filters: Record<string, string[]> }[]): Promise<SearchCpu[]> {
+export async function measureSearchCpu(
+  siteDir: string,
+  searches: readonly { scenario: string; words: string; filters: Record<string, string[]> }[],
+): Promise<SearchCpu[]> {
   const file = (sitePath: string) => path.join(siteDir, sitePath.split('?')[0]!);
   const realFetch = globalThis.fetch;
   // Pagefind's script fetches its files: here they are read from the site's folder.
@@ -128,7 +165,10 @@ export async function measureSearchCpu(siteDir: string, searches: readonly { sce
   try {
     const { openSearchIndex, searchGarments } = await import('../search/shard-search.ts');
     const list = JSON.parse(await readFile(file('/pagefind/shards.json'), 'utf8'));
-    const index = await openSearchIndex(list, { pagefind: (bundle) => import(path.join(file(bundle), 'pagefind.js')), json: async (sitePath) => JSON.parse(await readFile(file(sitePath), 'utf8')) });
+    const index = await openSearchIndex(list, {
+      pagefind: (bundle) => import(path.join(file(bundle), 'pagefind.js')),
+      json: async (sitePath) => JSON.parse(await readFile(file(sitePath), 'utf8')),
+    });
     const measured: SearchCpu[] = [];
     for (const { scenario, words, filters } of searches) {
       const times: number[] = [];

@@ -1,8 +1,47 @@
 import type { GarmentRecord, Projection } from '../record/types.ts';
 
-const BRANDS = ['Northwind', 'Cobalt & Reed', 'Tallgrass', 'Meridian Knit', 'Kestrel', 'Oakhaven', 'Lumen Supply', 'Driftline', 'Saltmarsh', 'Copperfield'];
-const WORDS = ['alder', 'basalt', 'cedar', 'dune', 'ember', 'fjord', 'garnet', 'heath', 'indigo', 'juniper', 'kelp', 'lichen', 'moss', 'nettle', 'ochre', 'pumice', 'quartz', 'rowan', 'sorrel', 'tundra'];
-const STATUSES: GarmentRecord['research']['status'][] = ['complete', 'complete_with_gaps', 'complete', 'in_progress', 'identity_unresolved', 'incomplete'];
+const BRANDS = [
+  'Northwind',
+  'Cobalt & Reed',
+  'Tallgrass',
+  'Meridian Knit',
+  'Kestrel',
+  'Oakhaven',
+  'Lumen Supply',
+  'Driftline',
+  'Saltmarsh',
+  'Copperfield',
+];
+const WORDS = [
+  'alder',
+  'basalt',
+  'cedar',
+  'dune',
+  'ember',
+  'fjord',
+  'garnet',
+  'heath',
+  'indigo',
+  'juniper',
+  'kelp',
+  'lichen',
+  'moss',
+  'nettle',
+  'ochre',
+  'pumice',
+  'quartz',
+  'rowan',
+  'sorrel',
+  'tundra',
+];
+const STATUSES: GarmentRecord['research']['status'][] = [
+  'complete',
+  'complete_with_gaps',
+  'complete',
+  'in_progress',
+  'identity_unresolved',
+  'incomplete',
+];
 
 /** A small deterministic generator (mulberry32), so every bench run builds the same records. */
 function randomFrom(seed: number): () => number {
@@ -41,7 +80,10 @@ export function* syntheticRecords(templates: GarmentRecord[], count: number, see
     const status = pick(STATUSES);
     for (const template of pair) {
       if (made === count) break;
-      yield { fileName: `${slug}.${template.projection}.json`, record: vary(template, { slug, brand, word, priceFactor, published, status }) };
+      yield {
+        fileName: `${slug}.${template.projection}.json`,
+        record: vary(template, { slug, brand, word, priceFactor, published, status }),
+      };
       made++;
     }
   }

@@ -29,7 +29,10 @@ export async function buildFingerprint(projectRoot: string, settings: Record<str
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
   for (const file of [...sources, ...['package-lock.json', 'tsconfig.json'].map((name) => path.join(projectRoot, name))]) {
-    hash.update(path.relative(projectRoot, file)).update('\0').update(await readFile(file).catch(() => Buffer.alloc(0)));
+    hash
+      .update(path.relative(projectRoot, file))
+      .update('\0')
+      .update(await readFile(file).catch(() => Buffer.alloc(0)));
   }
   return hash.digest('hex');
 }

@@ -50,14 +50,21 @@ export function missingOutput(entries: SiteEntry[], previousOutput: Map<string, 
   const has = new Map([...previousOutput].map(([slug, files]) => [slug, new Set(files)]));
   for (const { slug, projection } of entries) {
     const files = has.get(slug);
-    const expected = ['index.html', `${projection}/index.html`, `${projection}.json`, `${projection}.md`].map((name) => path.join('garments', slug, name));
+    const expected = ['index.html', `${projection}/index.html`, `${projection}.json`, `${projection}.md`].map((name) =>
+      path.join('garments', slug, name),
+    );
     if (!files || !expected.every((file) => files.has(file))) missing.add(slug);
   }
   return missing;
 }
 
 /** Links the previous build's files of every garment not rendered again into the new build; returns how many. */
-export async function carryOver(previousOutput: Map<string, string[]>, renderedSlugs: Set<string>, previousDir: string, nextDir: string): Promise<number> {
+export async function carryOver(
+  previousOutput: Map<string, string[]>,
+  renderedSlugs: Set<string>,
+  previousDir: string,
+  nextDir: string,
+): Promise<number> {
   const files = [...previousOutput].filter(([slug]) => !renderedSlugs.has(slug)).flatMap(([, slugFiles]) => slugFiles);
   await linkFiles(files, previousDir, nextDir);
   return files.length;

@@ -31,11 +31,17 @@ export async function checkOutputFolder(outDir: string, keep: Record<string, str
     return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
   };
   for (const [holds, folder] of Object.entries(keep).map(([name, dir]) => [name, path.resolve(dir)] as const)) {
-    if (within(folder, target)) throw new OutputFolderError(`the output folder ${target} holds the ${holds} (${folder}), and a build replaces its output folder: choose another`);
-    if (within(target, folder)) throw new OutputFolderError(`the output folder ${target} is inside the ${holds} folder ${folder}: choose one outside it`);
+    if (within(folder, target))
+      throw new OutputFolderError(
+        `the output folder ${target} holds the ${holds} (${folder}), and a build replaces its output folder: choose another`,
+      );
+    if (within(target, folder))
+      throw new OutputFolderError(`the output folder ${target} is inside the ${holds} folder ${folder}: choose one outside it`);
   }
   if (!(await isReplaceable(target, STATE_FILE))) {
-    throw new OutputFolderError(`the output folder ${target} holds files that no build made (it has no ${STATE_FILE}), and a build replaces its output folder: choose a new or empty folder`);
+    throw new OutputFolderError(
+      `the output folder ${target} holds files that no build made (it has no ${STATE_FILE}), and a build replaces its output folder: choose a new or empty folder`,
+    );
   }
 }
 
@@ -68,7 +74,9 @@ export function addedFiles(state: BuildState, { topNames, siteFiles, garmentFile
   if (state.siteFiles === undefined) return [];
   const made = new Set(state.siteFiles);
   for (const { record } of state.checks) {
-    if (record) for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`]) made.add(path.join('garments', record.slug, name));
+    if (record)
+      for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`])
+        made.add(path.join('garments', record.slug, name));
   }
   const stateFolder = STATE_FILE.split(path.sep)[0];
   return [

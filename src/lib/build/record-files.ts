@@ -47,7 +47,12 @@ export function recordFiles(
 }
 
 /** A garment's page, /garments/<slug>/: the garment, and each record's key facts with a link to its page. */
-export function garmentFile(slug: string, entries: GarmentEntries, facts: readonly KeyFacts[], { site, stylesheet }: RecordFilesOptions): SiteFile {
+export function garmentFile(
+  slug: string,
+  entries: GarmentEntries,
+  facts: readonly KeyFacts[],
+  { site, stylesheet }: RecordFilesOptions,
+): SiteFile {
   return { sitePath: `${garmentPath(slug)}index.html`, content: garmentPageHtml(slug, entries, facts, site, stylesheet) };
 }
 

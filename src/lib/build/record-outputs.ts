@@ -115,7 +115,9 @@ export async function writeRecordOutputs(
   const checked = 'entries' in job ? undefined : new FileChecks(job.unchecked, job.onChecked);
   const index = 'entries' in job ? indexEntries(job.entries, job.renderedSlugs && new Set(job.renderedSlugs)) : undefined;
   const records: readonly RecordKey[] = 'unchecked' in job ? job.unchecked : index!.entries;
-  const order = indexingOrder(records, shardPages).flat().filter((key) => !index || rendersGarment(index, key.slug));
+  const order = indexingOrder(records, shardPages)
+    .flat()
+    .filter((key) => !index || rendersGarment(index, key.slug));
   const planned = (key: RecordKey): PlannedRecord => {
     if ('unchecked' in job) return key as PlannedRecord;
     const checkedFile = job.checkedFiles.get(key.file);
@@ -132,21 +134,33 @@ export async function writeRecordOutputs(
   signal?.addEventListener('abort', stopThreads, { once: true });
   const renderingStopped = new SharedArrayBuffer(4);
   const unrendered = new UnrenderedRecordsError('pages: a record is invalid, or not the one its file is named after');
-  const onChecked = checked && ((check: FileCheck<SiteEntry>) => {
-    if (!checked.add(check, (performance.now() - started) / 1000)) {
-      Atomics.store(new Int32Array(renderingStopped), 0, 1);
-      pages.fail(unrendered);
-    }
-  });
+  const onChecked =
+    checked &&
+    ((check: FileCheck<SiteEntry>) => {
+      if (!checked.add(check, (performance.now() - started) / 1000)) {
+        Atomics.store(new Int32Array(renderingStopped), 0, 1);
+        pages.fail(unrendered);
+      }
+    });
   const workers = Array.from({ length: garments.length > 0 ? threads : 0 }, (_, thread) =>
     runThread(
-      { garments: garments.filter((_, position) => position % threads === thread), check: Boolean(checked), renderingStopped, siteDir, site, stylesheet },
+      {
+        garments: garments.filter((_, position) => position % threads === thread),
+        check: Boolean(checked),
+        renderingStopped,
+        siteDir,
+        site,
+        stylesheet,
+      },
       pages,
       onChecked,
       stop.signal,
     ),
   );
-  const written = Promise.all(workers).then((done) => ({ records: done.reduce((sum, thread) => sum + thread, 0), seconds: (performance.now() - started) / 1000 }));
+  const written = Promise.all(workers).then((done) => ({
+    records: done.reduce((sum, thread) => sum + thread, 0),
+    seconds: (performance.now() - started) / 1000,
+  }));
   // A thread's failure must reach the index's wait for its pages.
   written.catch((error: unknown) => pages.fail(error));
   try {
@@ -186,7 +200,10 @@ function runThread(
   signal?: AbortSignal,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./record-outputs-worker.ts', import.meta.url), { workerData: data, resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } });
+    const worker = new Worker(new URL('./record-outputs-worker.ts', import.meta.url), {
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    });
     // Stopped (the build failed elsewhere): settles only once the thread has ended, so nothing more is written.
     const stop = () => void worker.terminate();
     signal?.addEventListener('abort', stop, { once: true });
@@ -201,7 +218,9 @@ function runThread(
       else settle(() => reject(new RecordFilesError(message.message)));
     });
     worker.on('error', (error) => settle(() => reject(new RecordFilesError(`a record thread failed: ${error.message}`, { cause: error }))));
-    worker.on('exit', (code) => settle(() => reject(new RecordFilesError(`a record thread stopped (exit code ${code}) before it finished`))));
+    worker.on('exit', (code) =>
+      settle(() => reject(new RecordFilesError(`a record thread stopped (exit code ${code}) before it finished`))),
+    );
   });
 }
 
@@ -248,7 +267,7 @@ class PageExchange {
 
   take(url: string): Promise<SearchRecord> {
     const page = this.#given.get(url);
-    if (page) return this.#given.delete(url), Promise.resolve(page);
+    if (page) return (this.#given.delete(url), Promise.resolve(page));
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     return new Promise((resolve, reject) => this.#waiting.set(url, { resolve, reject }));
   }

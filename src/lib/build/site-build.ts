@@ -5,18 +5,40 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GarmentPressError } from '../errors.ts';
-import { checkRecords, namedRecord, recordCheckOf, statRecordFiles, type FileStat, type Problem, type RecordCheck } from '../record/index.ts';
+import {
+  checkRecords,
+  namedRecord,
+  recordCheckOf,
+  statRecordFiles,
+  type FileStat,
+  type Problem,
+  type RecordCheck,
+} from '../record/index.ts';
 import { PAGEFIND_PROCESS } from '../search/pagefind-process.ts';
 import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
 import { listsByCategory } from '../site/index-view.ts';
 import { siteEntryOf, type SiteEntry } from '../site/site-index.ts';
 import { stylesheetOf } from '../site/stylesheet.ts';
-import { buildFingerprint, changedGarments, readBuildState, restoredCheck, storedChecks, writeBuildState, type BuildState } from './build-state.ts';
+import {
+  buildFingerprint,
+  changedGarments,
+  readBuildState,
+  restoredCheck,
+  storedChecks,
+  writeBuildState,
+  type BuildState,
+} from './build-state.ts';
 import { checkNoAddedFiles, checkOutputFolder, realFolder, type SiteListing } from './output-folder.ts';
 import { carryOver, listGarmentOutput, listSiteFiles, missingOutput } from './carry-over.ts';
 import { removeInBackground } from './remove-in-background.ts';
 import { renderSitePages } from './site-pages.ts';
-import { UnrenderedRecordsError, writeRecordOutputs, type CheckedFiles, type PlannedRecord, type RecordOutputsSummary } from './record-outputs.ts';
+import {
+  UnrenderedRecordsError,
+  writeRecordOutputs,
+  type CheckedFiles,
+  type PlannedRecord,
+  type RecordOutputsSummary,
+} from './record-outputs.ts';
 import { counted } from '../counted.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
@@ -64,7 +86,14 @@ export class NoRecordsError extends GarmentPressError {
  * made by the same code and settings, unchanged records are not validated again and their
  * garments' output is carried over; when nothing changed, nothing is done.
  */
-export async function buildSite({ recordsDir, outDir, site, fresh = false, searchShardPages, onProgress = () => {} }: BuildOptions): Promise<BuildResult> {
+export async function buildSite({
+  recordsDir,
+  outDir,
+  site,
+  fresh = false,
+  searchShardPages,
+  onProgress = () => {},
+}: BuildOptions): Promise<BuildResult> {
   const timings: Record<string, number> = {};
   const peakRssMb: Record<string, number> = {};
   const cpuSeconds: Record<string, number> = {};
@@ -102,7 +131,12 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     await mkdir(staging);
   };
   const stylesheet = stylesheetOf(await readFile(path.join(projectRoot, 'src/styles/global.css'), 'utf8'));
-  const outputPlace = { siteDir: staging, site, stylesheet: stylesheet.path, ...(searchShardPages ? { shardPages: searchShardPages } : {}) };
+  const outputPlace = {
+    siteDir: staging,
+    site,
+    stylesheet: stylesheet.path,
+    ...(searchShardPages ? { shardPages: searchShardPages } : {}),
+  };
   const progress = (indexed: number, total: number) => onProgress(`pages, twins and search index: ${indexed} of ${total} records`);
   const stop = new AbortController();
   let outputs: Promise<SettledOutputs> | undefined;
@@ -115,7 +149,9 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
   };
   const reportCheck = (how: string) => {
     const errors = check!.problems.filter((p) => p.severity === 'error').length;
-    onProgress(`validate: ${check!.files.length} files (${check!.files.length - check!.checked} unchanged since the last build), ${check!.records.length} valid records, ${errors} errors (${how})`);
+    onProgress(
+      `validate: ${check!.files.length} files (${check!.files.length - check!.checked} unchanged since the last build), ${check!.records.length} valid records, ${errors} errors (${how})`,
+    );
     return errors === 0;
   };
   try {
@@ -127,7 +163,14 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
       const checksIn = new Promise<CheckedFiles>((resolve) => (allChecked = resolve));
       outputs = settled(writeRecordOutputs({ ...outputPlace, unchecked: planned, onChecked: allChecked }, progress, stop.signal));
       const first = await Promise.race([checksIn, outputs]);
-      const checked = 'files' in first ? first : 'summary' in first ? first.summary.checks : first.error instanceof UnrenderedRecordsError ? first.error.checks : undefined;
+      const checked =
+        'files' in first
+          ? first
+          : 'summary' in first
+            ? first.summary.checks
+            : first.error instanceof UnrenderedRecordsError
+              ? first.error.checks
+              : undefined;
       if (!checked) throw (first as { error: unknown }).error;
       check = recordCheckOf(checked.files, checked.files.length);
       timings.validate = checked.seconds;
@@ -189,11 +232,15 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     }
     const context = { site, entries, renderedSlugs: renderedSlugs && [...renderedSlugs] };
     await timed('site pages', async () => renderSitePages(await loadAstro(), context, projectRoot, staging, astroDir));
-    const sitePages = listsByCategory(new Set(entries.map((entry) => entry.slug)).size) ? 'home, category, search and documentation pages' : 'home, search and documentation pages';
+    const sitePages = listsByCategory(new Set(entries.map((entry) => entry.slug)).size)
+      ? 'home, category, search and documentation pages'
+      : 'home, search and documentation pages';
     onProgress(`site pages: ${sitePages} for ${entries.length} records (${seconds('site pages')})`);
     if (carried) {
       const kept = await carried;
-      onProgress(`carry over: ${entries.length - rendering.length} unchanged records, ${kept} files linked from the last build (${seconds('carry over')})`);
+      onProgress(
+        `carry over: ${entries.length - rendering.length} unchanged records, ${kept} files linked from the last build (${seconds('carry over')})`,
+      );
     }
     // A failed index, page or twin throws before the swap: the last good site stays in place.
     const done = await outputs;
@@ -204,8 +251,12 @@ export async function buildSite({ recordsDir, outDir, site, fresh = false, searc
     peakRssMb.render = peakRssMb['search index'] = peakRss();
     if (search.pagefind.peakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefind.peakRssMb;
     if (search.pagefind.cpuSeconds !== undefined) cpuSeconds[PAGEFIND_PROCESS] = search.pagefind.cpuSeconds;
-    onProgress(`render: ${pages.records} records into pages, JSON and Markdown in ${counted(pages.threads, 'thread')} (${seconds('render')})`);
-    onProgress(`search index: ${counted(search.garments, 'garment')} (${search.pages} records) in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} records reused (${seconds('search index')})`);
+    onProgress(
+      `render: ${pages.records} records into pages, JSON and Markdown in ${counted(pages.threads, 'thread')} (${seconds('render')})`,
+    );
+    onProgress(
+      `search index: ${counted(search.garments, 'garment')} (${search.pages} records) in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} records reused (${seconds('search index')})`,
+    );
     await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging) });
     await swapInto(staging, target);
     return result(true, rendering.length);
@@ -224,7 +275,10 @@ type SettledOutputs = { summary: RecordOutputsSummary; seconds: number } | { err
 
 function settled(work: Promise<RecordOutputsSummary>): Promise<SettledOutputs> {
   const started = performance.now();
-  return work.then((summary) => ({ summary, seconds: (performance.now() - started) / 1000 }), (error: unknown) => ({ error }));
+  return work.then(
+    (summary) => ({ summary, seconds: (performance.now() - started) / 1000 }),
+    (error: unknown) => ({ error }),
+  );
 }
 
 /** What a built site holds, listed once: to find files added to it, and what of it a rebuild keeps. */
@@ -240,7 +294,10 @@ function listSite(siteDir: string): SiteListing {
 function hasSiteFiles(state: BuildState, siteFiles: string[], onProgress: (line: string) => void): boolean {
   const present = new Set(siteFiles);
   const lost = (state.siteFiles ?? []).filter((file) => !present.has(file));
-  if (lost.length > 0) onProgress(`the last build's output lacks ${counted(lost.length, 'file')} (${lost[0]}${lost.length > 1 ? ', …' : ''}): building everything`);
+  if (lost.length > 0)
+    onProgress(
+      `the last build's output lacks ${counted(lost.length, 'file')} (${lost[0]}${lost.length > 1 ? ', …' : ''}): building everything`,
+    );
   return lost.length === 0;
 }
 
@@ -288,7 +345,10 @@ function loadAstro(): Promise<typeof import('astro')> {
  */
 async function swapInto(staging: string, target: string): Promise<void> {
   const previous = buildFolder(target, 'previous');
-  const exists = await stat(target).then(() => true, () => false);
+  const exists = await stat(target).then(
+    () => true,
+    () => false,
+  );
   if (exists) await rename(target, previous);
   await rename(staging, target);
   for (const folder of [...(exists ? [previous] : []), ...(await leftByStoppedBuilds(target))]) removeInBackground(folder);

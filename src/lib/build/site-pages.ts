@@ -70,7 +70,13 @@ export function astroConfig(context: SiteContext, projectRoot: string, outDir: s
  * put back after. The folder must outlive the render: the Pagefind process, started meanwhile,
  * keeps it as its working directory and fails to start a shard's index without it.
  */
-export async function renderSitePages(astro: typeof import('astro'), context: SiteContext, projectRoot: string, outDir: string, privateDir: string): Promise<void> {
+export async function renderSitePages(
+  astro: typeof import('astro'),
+  context: SiteContext,
+  projectRoot: string,
+  outDir: string,
+  privateDir: string,
+): Promise<void> {
   const workingDir = process.cwd();
   await mkdir(privateDir, { recursive: true });
   process.chdir(privateDir);

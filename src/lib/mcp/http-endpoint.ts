@@ -49,16 +49,26 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       if (request.headers.authorization !== undefined) {
         const key = bearerToken(request.headers.authorization);
         if (key === undefined) {
-          return refuse(response, 401, 'unauthorized', 'send the API key as "Authorization: Bearer <key>", or no Authorization header for the read-only tools', { 'WWW-Authenticate': 'Bearer realm="garment-press"' });
+          return refuse(
+            response,
+            401,
+            'unauthorized',
+            'send the API key as "Authorization: Bearer <key>", or no Authorization header for the read-only tools',
+            { 'WWW-Authenticate': 'Bearer realm="garment-press"' },
+          );
         }
         organizationId = store.organizationForKey(key);
         if (organizationId === undefined) {
-          return refuse(response, 401, 'invalid_api_key', 'the API key is unknown or revoked', { 'WWW-Authenticate': 'Bearer realm="garment-press", error="invalid_token"' });
+          return refuse(response, 401, 'invalid_api_key', 'the API key is unknown or revoked', {
+            'WWW-Authenticate': 'Bearer realm="garment-press", error="invalid_token"',
+          });
         }
       }
       if (request.method !== 'POST') {
         // Stateless: no stream to open (GET) and no session to end (DELETE).
-        return refuse(response, 405, 'method_not_allowed', `${MCP_PATH} accepts POST (MCP Streamable HTTP, without sessions)`, { Allow: 'POST' });
+        return refuse(response, 405, 'method_not_allowed', `${MCP_PATH} accepts POST (MCP Streamable HTTP, without sessions)`, {
+          Allow: 'POST',
+        });
       }
       const server = createGarmentsServer({ tools, published, organizationId, log });
       // A record sent as JSON text is escaped inside the message: allow for that above the API's limit.
@@ -76,6 +86,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
 
 function refuse(response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ error: { code, message } });
-  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', ...headers });
+  response.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
   response.end(body);
 }

@@ -16,7 +16,10 @@ const publishTool = (context: PublishToolsContext): Tool => ({
   ...PUBLISH,
   async run(args, call) {
     const recordText = typeof args.record === 'string' ? args.record : recordFileText(args.record as object);
-    if (recordText === null) return toolError('invalid_record', 'the record is nested too deeply to be a record; nothing was published', [{ pointer: '/record', message: 'nested too deeply' }]);
+    if (recordText === null)
+      return toolError('invalid_record', 'the record is nested too deeply to be a record; nothing was published', [
+        { pointer: '/record', message: 'nested too deeply' },
+      ]);
     const checked = checkRecordBytes('record', Buffer.from(recordText, 'utf8'));
     const errors = checked.problems.filter((problem) => problem.severity === 'error');
     if (errors.length > 0) {
@@ -42,7 +45,12 @@ const getGenerationTool = (context: PublishToolsContext): Tool => ({
   ...GET_GENERATION,
   async run(args, call) {
     const waitSeconds = Math.min((args.wait_seconds as number | undefined) ?? 0, context.longPollCapSeconds);
-    const outcome = await readGeneration(context, { organizationId: call.organizationId!, handle: args.handle as string, waitMs: Math.round(waitSeconds * 1000), signal: call.signal });
+    const outcome = await readGeneration(context, {
+      organizationId: call.organizationId!,
+      handle: args.handle as string,
+      waitMs: Math.round(waitSeconds * 1000),
+      signal: call.signal,
+    });
     if (!outcome.ok) return refused(outcome.refusal, '/handle');
     return { ok: true, result: JSON.parse(outcome.text) as Record<string, unknown>, text: outcome.text };
   },

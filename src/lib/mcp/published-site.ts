@@ -67,11 +67,14 @@ export function openPublishedSite(outDir: string, site?: string): PublishedSite 
       const stats = await stat(recordsFile);
       version = `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
     } catch {
-      throw new SiteUnavailableError('the site has not been built yet (no /records.json): build it with npm run build, or publish a record');
+      throw new SiteUnavailableError(
+        'the site has not been built yet (no /records.json): build it with npm run build, or publish a record',
+      );
     }
     if (cached?.version !== version) {
       const file = JSON.parse(await readFile(recordsFile, 'utf8')) as RecordsFile;
-      if (!Array.isArray(file.records) || typeof file.schema !== 'string') throw new SiteUnavailableError('the site\'s /records.json is not a records list: build the site again');
+      if (!Array.isArray(file.records) || typeof file.schema !== 'string')
+        throw new SiteUnavailableError("the site's /records.json is not a records list: build the site again");
       cached = { version, file };
     }
     return cached.file;

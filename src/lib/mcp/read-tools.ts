@@ -25,12 +25,15 @@ const searchTool = (context: ReadToolsContext): Tool => ({
   ...SEARCH,
   async run(args) {
     const params = new URLSearchParams({ q: args.query as string });
-    for (const [filter, values] of Object.entries((args.filters ?? {}) as Record<string, string[]>)) for (const value of values) params.append(filter, value);
+    for (const [filter, values] of Object.entries((args.filters ?? {}) as Record<string, string[]>))
+      for (const value of values) params.append(filter, value);
     if (args.sort === 'title' || args.sort === 'published') params.set('sort', args.sort satisfies SearchSort);
     // Read as the search page reads its address, so both search for the same thing.
     const state = parseSearchState(params);
     if (!isSearchable(state)) {
-      return toolError('invalid_argument', 'nothing to search for: give words in query, or at least one filter value', [{ pointer: '/query', message: 'expected words, or filters beside an empty query' }]);
+      return toolError('invalid_argument', 'nothing to search for: give words in query, or at least one filter value', [
+        { pointer: '/query', message: 'expected words, or filters beside an empty query' },
+      ]);
     }
     const answer = await context.search.search(state, (args.limit as number | undefined) ?? 10);
     const site = await context.published.site();
@@ -78,7 +81,15 @@ const getRecordTool = (context: ReadToolsContext): Tool => ({
     }
     return {
       ok: true,
-      result: { slug, projection, format, url: twin.url, page_url: absoluteUrl(pagePath(slug, projection), await context.published.site()), mime_type: twin.mimeType, text: twin.text },
+      result: {
+        slug,
+        projection,
+        format,
+        url: twin.url,
+        page_url: absoluteUrl(pagePath(slug, projection), await context.published.site()),
+        mime_type: twin.mimeType,
+        text: twin.text,
+      },
       text: twin.text,
     };
   },
@@ -88,7 +99,10 @@ const listTool = (context: ReadToolsContext): Tool => ({
   ...LIST,
   async run(args) {
     const offset = args.cursor === undefined ? 0 : readCursor(args.cursor as string);
-    if (offset === undefined) return toolError('invalid_argument', 'cursor is not one this tool gave; start again without it', [{ pointer: '/cursor', message: 'expected the next_cursor of a previous page' }]);
+    if (offset === undefined)
+      return toolError('invalid_argument', 'cursor is not one this tool gave; start again without it', [
+        { pointer: '/cursor', message: 'expected the next_cursor of a previous page' },
+      ]);
     const limit = (args.limit as number | undefined) ?? 50;
     const same = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'accent' }) === 0;
     const matches = (record: PublishedRecord) =>

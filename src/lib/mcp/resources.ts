@@ -30,8 +30,20 @@ export async function listResourceTemplates(published: PublishedSite): Promise<L
   const site = await published.site();
   return {
     resourceTemplates: [
-      { uriTemplate: `${site}garments/{slug}/{projection}.json`, name: 'garment-record-json', title: 'Garment record (JSON)', description: 'A record as published; projection is svc or tech.', mimeType: TWIN_MEDIA_TYPES.json },
-      { uriTemplate: `${site}garments/{slug}/{projection}.md`, name: 'garment-record-markdown', title: 'Garment record (Markdown)', description: 'A record\'s Markdown twin; projection is svc or tech.', mimeType: TWIN_MEDIA_TYPES.markdown },
+      {
+        uriTemplate: `${site}garments/{slug}/{projection}.json`,
+        name: 'garment-record-json',
+        title: 'Garment record (JSON)',
+        description: 'A record as published; projection is svc or tech.',
+        mimeType: TWIN_MEDIA_TYPES.json,
+      },
+      {
+        uriTemplate: `${site}garments/{slug}/{projection}.md`,
+        name: 'garment-record-markdown',
+        title: 'Garment record (Markdown)',
+        description: "A record's Markdown twin; projection is svc or tech.",
+        mimeType: TWIN_MEDIA_TYPES.markdown,
+      },
     ],
   };
 }
@@ -52,7 +64,9 @@ function twinResource(record: PublishedRecord, format: TwinFormat): Resource {
     uri: (json ? record.links.self : record.links.markdown)!,
     name: `${record.slug}/${record.projection}.${json ? 'json' : 'md'}`,
     title: `${record.title} (${json ? 'JSON' : 'Markdown'})`,
-    description: json ? 'The record as published (garment-access/2.4.0).' : 'The record\'s Markdown twin: every section, claims as footnotes, data as tables.',
+    description: json
+      ? 'The record as published (garment-access/2.4.0).'
+      : "The record's Markdown twin: every section, claims as footnotes, data as tables.",
     mimeType: TWIN_MEDIA_TYPES[format],
   };
 }

@@ -30,14 +30,17 @@ export interface GarmentsServerOptions {
 
 const INSTRUCTIONS = [
   'garment-press publishes garment research records: a commerce projection (svc: prices, sizes, colours, stock) and a technical one (tech: fabric, construction, measurements) per garment, every fact tied to its claims and sources.',
-  'Find records with garments.search (words and filters, as the site\'s search) or garments.list (browse), then read one with garments.get_record or as a resource (its JSON or Markdown address).',
+  "Find records with garments.search (words and filters, as the site's search) or garments.list (browse), then read one with garments.get_record or as a resource (its JSON or Markdown address).",
   'With an API key, garments.publish submits a record and garments.get_generation follows the task to its end.',
 ].join(' ');
 
 /** A server for one caller; connect it to a transport. */
 export function createGarmentsServer(options: GarmentsServerOptions): Server {
   const { published, organizationId, log } = options;
-  const server = new Server({ name: packageJson.name, title: 'garment-press', version: packageJson.version }, { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: packageJson.name, title: 'garment-press', version: packageJson.version },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
   const usable = (tool: Tool) => tool.access === 'anyone' || organizationId !== undefined;
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -56,9 +59,12 @@ export function createGarmentsServer(options: GarmentsServerOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
     const tool = options.tools.find((candidate) => candidate.name === name);
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name.slice(0, 100))}; tools/list lists them`);
+    if (tool === undefined)
+      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${JSON.stringify(name.slice(0, 100))}; tools/list lists them`);
     if (!usable(tool)) {
-      return toolResult(toolError('unauthorized', `${tool.name} needs an API key: connect with the header "Authorization: Bearer <key>" (see /docs/mcp/)`));
+      return toolResult(
+        toolError('unauthorized', `${tool.name} needs an API key: connect with the header "Authorization: Bearer <key>" (see /docs/mcp/)`),
+      );
     }
     const problems = argumentProblems(tool.inputSchema, args);
     if (problems.length > 0) return toolResult(toolError('invalid_argument', `the arguments of ${tool.name} are not valid`, problems));
@@ -67,7 +73,9 @@ export function createGarmentsServer(options: GarmentsServerOptions): Server {
     } catch (error) {
       if (error instanceof SiteUnavailableError) return toolResult(toolError('site_unavailable', error.message));
       log(`mcp ${tool.name}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      return toolResult(toolError('internal_error', `${tool.name} failed on the server's side; try again, and tell the site's operator if it goes on`));
+      return toolResult(
+        toolError('internal_error', `${tool.name} failed on the server's side; try again, and tell the site's operator if it goes on`),
+      );
     }
   });
 

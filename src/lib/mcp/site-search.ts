@@ -74,10 +74,13 @@ export function openSiteSearch(outDir: string): SiteSearch {
   /** Opens the index as the search page does, its shards served on loopback (Pagefind's script fetches them); every filter file loaded, for the counts. */
   const openIndex = async (list: ShardList): Promise<SearchIndex> => {
     const origin = list.shards.length > 0 ? (await serveIndex()).origin : '';
-    const index = await openSearchIndex({ ...list, shards: list.shards.map((bundle) => `${origin}${bundle}`) }, {
-      pagefind: (bundle) => import(pathToFileURL(indexFile(`${new URL(bundle).pathname}pagefind.js`)).href) as Promise<PagefindApi>,
-      json: async (file) => JSON.parse(await readFile(indexFile(file), 'utf8')) as unknown,
-    });
+    const index = await openSearchIndex(
+      { ...list, shards: list.shards.map((bundle) => `${origin}${bundle}`) },
+      {
+        pagefind: (bundle) => import(pathToFileURL(indexFile(`${new URL(bundle).pathname}pagefind.js`)).href) as Promise<PagefindApi>,
+        json: async (file) => JSON.parse(await readFile(indexFile(file), 'utf8')) as unknown,
+      },
+    );
     await index.pagefind?.filters();
     return index;
   };
@@ -105,7 +108,14 @@ export function openSiteSearch(outDir: string): SiteSearch {
       const view = resultView(hit);
       return view === null ? [] : [{ view, excerpt: plainExcerpt(hit.excerpt) }];
     });
-    return { total: found.hits.count, garments, searched: found.searched, corrected: found.corrected, suggestions: found.suggestions, filterCounts: found.filters ?? {} };
+    return {
+      total: found.hits.count,
+      garments,
+      searched: found.searched,
+      corrected: found.corrected,
+      suggestions: found.suggestions,
+      filterCounts: found.filters ?? {},
+    };
   };
 
   return {

@@ -76,7 +76,9 @@ export function argumentProblems(schema: JsonSchema, args: unknown): ToolProblem
   if (validate === undefined) compiled.set(schema, (validate = ajv.compile(schema)));
   if (validate(args)) return [];
   const problems = (validate.errors ?? []).filter((error) => error.keyword !== 'if').map(explainError);
-  return problems.filter((problem, at) => problems.findIndex((other) => other.pointer === problem.pointer && other.message === problem.message) === at);
+  return problems.filter(
+    (problem, at) => problems.findIndex((other) => other.pointer === problem.pointer && other.message === problem.message) === at,
+  );
 }
 
 function explainError(error: ErrorObject): ToolProblem {
@@ -85,14 +87,20 @@ function explainError(error: ErrorObject): ToolProblem {
   const schema = error.parentSchema as { minimum?: number; maximum?: number; properties?: object } | undefined;
   switch (error.keyword) {
     case 'required':
-      return { pointer: `${instancePath}/${pointerToken(params.missingProperty)}`, message: `missing required argument "${params.missingProperty}"` };
+      return {
+        pointer: `${instancePath}/${pointerToken(params.missingProperty)}`,
+        message: `missing required argument "${params.missingProperty}"`,
+      };
     case 'additionalProperties':
       return {
         pointer: `${instancePath}/${pointerToken(params.additionalProperty)}`,
         message: `unknown argument "${String(params.additionalProperty).slice(0, 60)}"; allowed: ${Object.keys(schema?.properties ?? {}).join(', ')}`,
       };
     case 'enum':
-      return { pointer: instancePath, message: `expected one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}; got ${got}` };
+      return {
+        pointer: instancePath,
+        message: `expected one of ${(params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}; got ${got}`,
+      };
     case 'pattern':
       return { pointer: instancePath, message: `must match ${params.pattern}; got ${got}` };
     case 'minimum':

@@ -15,8 +15,17 @@ const SEARCH_LIMIT_MAX = 50;
 const LIST_LIMIT_MAX = 200;
 const RESEARCH_STATUSES = schema.$defs.research.properties.status.enum;
 
-const projectionArgument = { type: 'string', enum: ['svc', 'tech'], description: 'The projection: "svc" (commerce: prices, sizes, colours, stock) or "tech" (technical: fabric, construction, measurements).' };
-const slugArgument = { type: 'string', pattern: SLUG_PATTERN, maxLength: 245, description: 'The garment\'s slug, as search hits and list entries give it, e.g. "ridgeline-rk6210-heavyweight-tee".' };
+const projectionArgument = {
+  type: 'string',
+  enum: ['svc', 'tech'],
+  description: 'The projection: "svc" (commerce: prices, sizes, colours, stock) or "tech" (technical: fabric, construction, measurements).',
+};
+const slugArgument = {
+  type: 'string',
+  pattern: SLUG_PATTERN,
+  maxLength: 245,
+  description: 'The garment\'s slug, as search hits and list entries give it, e.g. "ridgeline-rk6210-heavyweight-tee".',
+};
 const textField = (description: string) => ({ type: 'string', description });
 const countField = (description: string) => ({ type: 'integer', minimum: 0, description });
 
@@ -24,31 +33,36 @@ const searchGarmentSchema: JsonSchema = {
   type: 'object',
   required: ['slug', 'title', 'url', 'image', 'projections', 'key_facts', 'excerpt'],
   properties: {
-    slug: textField('The garment\'s slug: pass it with a projection\'s code to garments.get_record.'),
-    title: textField('The garment\'s title.'),
-    url: textField('The garment\'s page, which leads to each of its records.'),
+    slug: textField("The garment's slug: pass it with a projection's code to garments.get_record."),
+    title: textField("The garment's title."),
+    url: textField("The garment's page, which leads to each of its records."),
     image: {
       type: ['object', 'null'],
       required: ['url', 'alt'],
       properties: { url: textField('An http(s) image of the garment.'), alt: textField('Its text alternative, possibly "".') },
-      description: 'The garment\'s image, or null.',
+      description: "The garment's image, or null.",
     },
     projections: {
       type: 'array',
-      description: 'The garment\'s records, commerce first: each projection\'s code, name, page and research status.',
+      description: "The garment's records, commerce first: each projection's code, name, page and research status.",
       items: {
         type: 'object',
         required: ['code', 'name', 'url', 'status'],
         properties: {
-          code: { type: 'string', enum: ['svc', 'tech'], description: 'The projection\'s code, for garments.get_record.' },
-          name: textField('The projection\'s name: Commerce or Technical.'),
-          url: textField('The record\'s page.'),
+          code: { type: 'string', enum: ['svc', 'tech'], description: "The projection's code, for garments.get_record." },
+          name: textField("The projection's name: Commerce or Technical."),
+          url: textField("The record's page."),
           status: textField('The record\'s research status, as the page words it ("Complete").'),
         },
       },
     },
-    key_facts: { type: 'array', items: { type: 'string' }, description: 'The facts the search page shows, as it words them: the price from and sizes (commerce), the fabric and weight (technical); only those the records state.' },
-    excerpt: textField('Words of the garment\'s text around the match, as plain text.'),
+    key_facts: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'The facts the search page shows, as it words them: the price from and sizes (commerce), the fabric and weight (technical); only those the records state.',
+    },
+    excerpt: textField("Words of the garment's text around the match, as plain text."),
   },
 };
 
@@ -57,13 +71,13 @@ export const SEARCH: ToolDefinition = {
   name: 'garments.search',
   title: 'Search garments',
   description: [
-    'Searches the published garments as the site\'s search page does (the same index and code: the same garments in the same order): full text over titles, names, fabrics, prices and every text block, narrowed by filters.',
+    "Searches the published garments as the site's search page does (the same index and code: the same garments in the same order): full text over titles, names, fabrics, prices and every text block, narrowed by filters.",
     'One result per garment, with its title, its records (projection code, name, page, research status), its key facts and an excerpt.',
     'A word finds only garments that say it (or a word of its stem, or a longer word it begins); a word no garment says but one letter from a word garments say is searched as that word (corrected is true, searched gives the words searched);',
     'a search finding nothing gives suggestions: the same words with the unknown one replaced by near words that garments say.',
     'Give words, filters, or both (an empty query with filters lists every garment they allow). Values of one filter are alternatives (colour Navy or Black); filters narrow one another.',
     'Filter values are the words the site shows (projection "Commerce" or "Technical", status "Complete"); filter_counts in the result lists the values there are and how many garments each would leave.',
-    'Read a garment\'s record in full with garments.get_record (slug, a projection\'s code).',
+    "Read a garment's record in full with garments.get_record (slug, a projection's code).",
   ].join(' '),
   inputSchema: {
     type: 'object',
@@ -75,10 +89,23 @@ export const SEARCH: ToolDefinition = {
         type: 'object',
         additionalProperties: false,
         description: 'Per filter, the values a garment must carry one of.',
-        properties: Object.fromEntries(SEARCH_FILTERS.map((filter) => [filter, { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 200 } }])),
+        properties: Object.fromEntries(
+          SEARCH_FILTERS.map((filter) => [filter, { type: 'array', maxItems: 50, items: { type: 'string', maxLength: 200 } }]),
+        ),
       },
-      sort: { type: 'string', enum: ['relevance', 'title', 'published'], default: 'relevance', description: 'Best match first (relevance), by title A to Z, or newest published first.' },
-      limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT_MAX, default: 10, description: 'Most garments returned; total counts them all.' },
+      sort: {
+        type: 'string',
+        enum: ['relevance', 'title', 'published'],
+        default: 'relevance',
+        description: 'Best match first (relevance), by title A to Z, or newest published first.',
+      },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: SEARCH_LIMIT_MAX,
+        default: 10,
+        description: 'Most garments returned; total counts them all.',
+      },
     },
   },
   outputSchema: {
@@ -88,7 +115,12 @@ export const SEARCH: ToolDefinition = {
       query: textField('The words asked for.'),
       searched: textField('The words searched for: those asked, a misspelled one replaced by the word it was taken for.'),
       corrected: { type: 'boolean', description: 'Whether searched replaced a word asked for.' },
-      suggestions: { type: 'array', items: { type: 'string' }, description: 'When a word is neither said by any garment nor one letter from a word that is: queries that would find garments. Otherwise [].' },
+      suggestions: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'When a word is neither said by any garment nor one letter from a word that is: queries that would find garments. Otherwise [].',
+      },
       total: countField('How many garments match, of which garments holds the first.'),
       garments: { type: 'array', items: searchGarmentSchema },
       filter_counts: {
@@ -96,7 +128,7 @@ export const SEARCH: ToolDefinition = {
         description: 'Per filter and value, how many garments there would be with that value selected too.',
         additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } },
       },
-      search_url: textField('The same search on the site\'s search page, for a person.'),
+      search_url: textField("The same search on the site's search page, for a person."),
     },
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -119,20 +151,25 @@ export const GET_RECORD: ToolDefinition = {
     properties: {
       slug: slugArgument,
       projection: projectionArgument,
-      format: { type: 'string', enum: ['json', 'markdown'], default: 'json', description: 'The record\'s JSON (default) or its Markdown twin.' },
+      format: {
+        type: 'string',
+        enum: ['json', 'markdown'],
+        default: 'json',
+        description: "The record's JSON (default) or its Markdown twin.",
+      },
     },
   },
   outputSchema: {
     type: 'object',
     required: ['slug', 'projection', 'format', 'url', 'page_url', 'mime_type', 'text'],
     properties: {
-      slug: textField('The garment\'s slug.'),
+      slug: textField("The garment's slug."),
       projection: { type: 'string', enum: ['svc', 'tech'] },
       format: { type: 'string', enum: ['json', 'markdown'] },
-      url: textField('The twin\'s address on the site, also its MCP resource URI.'),
-      page_url: textField('The record\'s page on the site.'),
+      url: textField("The twin's address on the site, also its MCP resource URI."),
+      page_url: textField("The record's page on the site."),
       mime_type: { type: 'string', enum: ['application/json', 'text/markdown'] },
-      text: textField('The twin\'s content.'),
+      text: textField("The twin's content."),
     },
   },
   annotations: { readOnlyHint: true, openWorldHint: false },
@@ -151,7 +188,11 @@ const listEntrySchema: JsonSchema = {
     record_revision: { type: 'string' },
     published_at: { type: 'string' },
     research_status: { type: 'string' },
-    links: { type: 'object', additionalProperties: { type: ['string', 'null'] }, description: 'The record\'s links: self (its JSON), markdown, page, other_projection and the docs.' },
+    links: {
+      type: 'object',
+      additionalProperties: { type: ['string', 'null'] },
+      description: "The record's links: self (its JSON), markdown, page, other_projection and the docs.",
+    },
   },
 };
 
@@ -200,7 +241,7 @@ export const PUBLISH: ToolDefinition = {
   title: 'Publish a garment record',
   description: [
     'Publishes a garment research record (schema garment-access/2.4.0) to the site: it is checked at once (an invalid record is an error listing every problem with its JSON pointer, and nothing is published),',
-    'then a task writes it and rebuilds the site, and the call returns at once with the task\'s handle.',
+    "then a task writes it and rebuilds the site, and the call returns at once with the task's handle.",
     `Follow the task with ${GET_GENERATION_TOOL} (it can wait up to ${LONG_POLL_CAP_SECONDS} s for the end), or pass callback_url: an https address that gets one signed POST`,
     `(event ${PUBLISH_EVENTS.complete} or ${PUBLISH_EVENTS.failed}, tool "${PUBLISH_TOOL}") whose data is exactly what ${GET_GENERATION_TOOL} returns.`,
     'A record sent as JSON text is published byte for byte (only its links are filled in); sent as an object, it is written as indented JSON.',
@@ -213,7 +254,13 @@ export const PUBLISH: ToolDefinition = {
     properties: {
       record: { type: ['object', 'string'], description: 'The record: a JSON object, or its JSON text.' },
       callback_url: { type: 'string', description: 'Optional: a public https address to POST the signed completion event to.' },
-      idempotency_key: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$', description: 'Optional: 1 to 255 visible ASCII characters (a UUID is a good choice), as the HTTP API\'s Idempotency-Key.' },
+      idempotency_key: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[\\x21-\\x7E]+$',
+        description: "Optional: 1 to 255 visible ASCII characters (a UUID is a good choice), as the HTTP API's Idempotency-Key.",
+      },
     },
   },
   outputSchema: {
@@ -244,7 +291,13 @@ export const GET_GENERATION: ToolDefinition = {
     required: ['handle'],
     properties: {
       handle: { ...handleText, maxLength: 64 },
-      wait_seconds: { type: 'number', minimum: 0, maximum: LONG_POLL_CAP_SECONDS, default: 0, description: `Seconds to wait for the task to end, 0 to ${LONG_POLL_CAP_SECONDS}.` },
+      wait_seconds: {
+        type: 'number',
+        minimum: 0,
+        maximum: LONG_POLL_CAP_SECONDS,
+        default: 0,
+        description: `Seconds to wait for the task to end, 0 to ${LONG_POLL_CAP_SECONDS}.`,
+      },
     },
   },
   outputSchema: {
@@ -253,7 +306,11 @@ export const GET_GENERATION: ToolDefinition = {
     properties: {
       handle: handleText,
       resource_id: { type: 'string', description: '<slug>/<projection> once the record is known to be valid, else "".' },
-      status: { type: 'string', description: 'queued, running, complete, failed or superseded (a later publish of the same garment went into the same build: its content is live, this task\'s never was).' },
+      status: {
+        type: 'string',
+        description:
+          "queued, running, complete, failed or superseded (a later publish of the same garment went into the same build: its content is live, this task's never was).",
+      },
       done: { type: 'boolean', description: 'True at complete, failed and superseded.' },
       progress: { type: 'number', description: 'From 0 to 1.' },
       stage: { type: 'string', description: 'What the task is doing.' },
@@ -262,7 +319,11 @@ export const GET_GENERATION: ToolDefinition = {
       problems: {
         type: 'array',
         description: 'Every problem of a record that does not validate (pointer into the record, message); [] otherwise.',
-        items: { type: 'object', required: ['pointer', 'message'], properties: { pointer: { type: 'string' }, message: { type: 'string' } } },
+        items: {
+          type: 'object',
+          required: ['pointer', 'message'],
+          properties: { pointer: { type: 'string' }, message: { type: 'string' } },
+        },
       },
       superseded_by: { type: ['string', 'null'], description: 'For a superseded task, the handle whose publish went live; else null.' },
     },

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkCallbackUrl, type AttemptRecord, type CallbackUrlPolicy, type DeliveryRecord, type EntryState, type Outbox } from '../webhooks/index.ts';
+import {
+  checkCallbackUrl,
+  type AttemptRecord,
+  type CallbackUrlPolicy,
+  type DeliveryRecord,
+  type EntryState,
+  type Outbox,
+} from '../webhooks/index.ts';
 import { bearerToken } from './keys.ts';
 import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
 import type { Publisher } from './publisher.ts';
@@ -76,11 +83,15 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   const authenticate = (request: IncomingMessage): string => {
     const key = bearerToken(request.headers.authorization);
     if (key === undefined) {
-      throw new ApiRefusal(401, 'unauthorized', 'send the API key as "Authorization: Bearer <key>"', { 'WWW-Authenticate': 'Bearer realm="garment-press"' });
+      throw new ApiRefusal(401, 'unauthorized', 'send the API key as "Authorization: Bearer <key>"', {
+        'WWW-Authenticate': 'Bearer realm="garment-press"',
+      });
     }
     const organizationId = store.organizationForKey(key);
     if (organizationId === undefined) {
-      throw new ApiRefusal(401, 'invalid_api_key', 'the API key is unknown or revoked', { 'WWW-Authenticate': 'Bearer realm="garment-press", error="invalid_token"' });
+      throw new ApiRefusal(401, 'invalid_api_key', 'the API key is unknown or revoked', {
+        'WWW-Authenticate': 'Bearer realm="garment-press", error="invalid_token"',
+      });
     }
     return organizationId;
   };
@@ -138,31 +149,52 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     const organizationId = authenticate(request);
     const query = url.searchParams;
     const unknown = [...new Set(query.keys())].filter((name) => !['handle', 'event', 'outcome', 'limit', 'before'].includes(name));
-    if (unknown.length > 0) throw new ApiRefusal(400, 'invalid_query', `unknown query parameter ${JSON.stringify(unknown[0]!.slice(0, 40))}; expected handle, event, outcome, limit or before`);
+    if (unknown.length > 0)
+      throw new ApiRefusal(
+        400,
+        'invalid_query',
+        `unknown query parameter ${JSON.stringify(unknown[0]!.slice(0, 40))}; expected handle, event, outcome, limit or before`,
+      );
     const limit = readWholeNumber(query.get('limit'), 'limit', 1, DELIVERIES_PAGE_MAX) ?? 50;
     const before = readWholeNumber(query.get('before'), 'before', 1, Number.MAX_SAFE_INTEGER);
     const outcome = query.get('outcome');
-    const state = outcome === null ? undefined : (Object.keys(DELIVERY_OUTCOMES) as EntryState[]).find((key) => DELIVERY_OUTCOMES[key] === outcome);
+    const state =
+      outcome === null ? undefined : (Object.keys(DELIVERY_OUTCOMES) as EntryState[]).find((key) => DELIVERY_OUTCOMES[key] === outcome);
     if (outcome !== null && state === undefined) {
-      throw new ApiRefusal(400, 'invalid_query', `outcome: expected pending, delivered or given_up, got ${JSON.stringify(outcome.slice(0, 40))}`);
+      throw new ApiRefusal(
+        400,
+        'invalid_query',
+        `outcome: expected pending, delivered or given_up, got ${JSON.stringify(outcome.slice(0, 40))}`,
+      );
     }
     const handle = query.get('handle');
     const event = query.get('event');
     const deliveries = outbox.listDeliveries(
       organizationId,
-      { ...(handle === null ? {} : { handle: handle.toLowerCase() }), ...(event === null ? {} : { event }), ...(state === undefined ? {} : { state }) },
+      {
+        ...(handle === null ? {} : { handle: handle.toLowerCase() }),
+        ...(event === null ? {} : { event }),
+        ...(state === undefined ? {} : { state }),
+      },
       { limit, ...(before === undefined ? {} : { beforeId: before }) },
     );
     const last = deliveries.at(-1);
-    const page = { deliveries: deliveries.map(describeDelivery), next_before: deliveries.length === limit && last !== undefined ? last.id : null };
+    const page = {
+      deliveries: deliveries.map(describeDelivery),
+      next_before: deliveries.length === limit && last !== undefined ? last.id : null,
+    };
     sendJson(response, 200, JSON.stringify(page));
   };
 
   const resend = (request: IncomingMessage, response: ServerResponse, _url: URL, asked: string) => {
     const organizationId = authenticate(request);
     const resent = outbox.resend(organizationId, asked.toLowerCase());
-    if (!resent.ok && resent.reason === 'not_found') throw new ApiRefusal(404, 'not_found', `no delivery for handle ${JSON.stringify(asked.slice(0, 64))} for this organization`);
-    if (!resent.ok) throw new ApiRefusal(409, 'attempt_in_flight', 'an attempt at this event is being made now; resend once it is recorded', { 'Retry-After': '10' });
+    if (!resent.ok && resent.reason === 'not_found')
+      throw new ApiRefusal(404, 'not_found', `no delivery for handle ${JSON.stringify(asked.slice(0, 64))} for this organization`);
+    if (!resent.ok)
+      throw new ApiRefusal(409, 'attempt_in_flight', 'an attempt at this event is being made now; resend once it is recorded', {
+        'Retry-After': '10',
+      });
     const [delivery] = outbox.listDeliveries(organizationId, { handle: resent.entry.handle }, { limit: 1 });
     sendJson(response, 202, JSON.stringify({ delivery: describeDelivery(delivery!) }));
   };
@@ -182,8 +214,20 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     const check = await checkCallbackUrl(callbackUrl, callbackPolicy);
     if (!check.allowed) throw new ApiRefusal(422, 'callback_url_refused', `callback_url refused: ${check.reason}`);
     const handle = randomUUID();
-    const data = projectTask({ handle, resourceId: '', status: 'complete', progress: 1, stage: 'test event: nothing was published', pageUrl: '', error: '', supersededBy: null });
-    outbox.enqueue({ event: TEST_EVENT, handle, tool: TEST_TOOL, organizationId, dataJson: JSON.stringify(data), callbackUrl }, { attemptLimit: 1 });
+    const data = projectTask({
+      handle,
+      resourceId: '',
+      status: 'complete',
+      progress: 1,
+      stage: 'test event: nothing was published',
+      pageUrl: '',
+      error: '',
+      supersededBy: null,
+    });
+    outbox.enqueue(
+      { event: TEST_EVENT, handle, tool: TEST_TOOL, organizationId, dataJson: JSON.stringify(data), callbackUrl },
+      { attemptLimit: 1 },
+    );
     await outbox.waitForAttempt(handle, 0, testEventWaitMs);
     const [delivery] = outbox.listDeliveries(organizationId, { handle }, { limit: 1 });
     sendJson(response, 200, JSON.stringify({ delivery: describeDelivery(delivery!) }));
@@ -202,16 +246,24 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   const health = (_request: IncomingMessage, response: ServerResponse) => {
     const builds = store.buildCounts();
     const broken = publisher.brokenRecordFiles;
-    sendJson(response, 200, JSON.stringify({
-      status: broken.length === 0 ? 'ok' : 'attention',
-      builds: { ...builds, this_run: publisher.buildsStarted },
-      records_folder: {
-        set_aside: broken.map((file) => ({ file: file.file, set_aside_as: file.setAsideAs, problems: file.problems, at: file.at })),
-      },
-    }));
+    sendJson(
+      response,
+      200,
+      JSON.stringify({
+        status: broken.length === 0 ? 'ok' : 'attention',
+        builds: { ...builds, this_run: publisher.buildsStarted },
+        records_folder: {
+          set_aside: broken.map((file) => ({ file: file.file, set_aside_as: file.setAsideAs, problems: file.problems, at: file.at })),
+        },
+      }),
+    );
   };
 
-  const routes: Array<{ match: (pathname: string) => string[] | undefined; methods: string[]; handle: (request: IncomingMessage, response: ServerResponse, url: URL, ...params: string[]) => Promise<void> | void }> = [
+  const routes: Array<{
+    match: (pathname: string) => string[] | undefined;
+    methods: string[];
+    handle: (request: IncomingMessage, response: ServerResponse, url: URL, ...params: string[]) => Promise<void> | void;
+  }> = [
     { match: exactly('/api/publish'), methods: ['POST'], handle: publish },
     { match: (pathname) => GENERATION_PATH.exec(pathname)?.slice(1), methods: ['GET'], handle: getGeneration },
     { match: exactly('/api/webhooks/deliveries'), methods: ['GET'], handle: listDeliveries },
@@ -229,7 +281,9 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
         const params = route.match(url.pathname);
         if (params === undefined) continue;
         if (!route.methods.includes(request.method ?? '')) {
-          throw new ApiRefusal(405, 'method_not_allowed', `${url.pathname} accepts ${route.methods.join(', ')}`, { Allow: route.methods.join(', ') });
+          throw new ApiRefusal(405, 'method_not_allowed', `${url.pathname} accepts ${route.methods.join(', ')}`, {
+            Allow: route.methods.join(', '),
+          });
         }
         await route.handle(request, response, url, ...params.map(decodeSegment));
         return;
@@ -239,7 +293,12 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       if (!(error instanceof ApiRefusal)) throw error;
       const discarded = await bodyDiscarded(request, 2 * maxBodyBytes);
       if (!discarded) closeLingering(request);
-      sendJson(response, error.status, JSON.stringify({ error: { code: error.code, message: error.message } }), discarded ? error.headers : { ...error.headers, Connection: 'close' });
+      sendJson(
+        response,
+        error.status,
+        JSON.stringify({ error: { code: error.code, message: error.message } }),
+        discarded ? error.headers : { ...error.headers, Connection: 'close' },
+      );
     }
   };
 }
@@ -282,7 +341,8 @@ function describeAttempt(attempt: AttemptRecord) {
  * `limitBytes`, so the client can read the answer. False means the connection should be closed.
  */
 async function bodyDiscarded(request: IncomingMessage, limitBytes: number): Promise<boolean> {
-  const unreadBody = !request.readableEnded && (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined);
+  const unreadBody =
+    !request.readableEnded && (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined);
   if (!unreadBody) return true;
   if (Number(request.headers['content-length'] ?? 0) > limitBytes) return false;
   return discardRest(request, limitBytes);
@@ -321,7 +381,11 @@ function sendJson(response: ServerResponse, status: number, json: string, header
 function readWholeNumber(raw: string | null, name: string, min: number, max: number): number | undefined {
   if (raw === null) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ApiRefusal(400, 'invalid_query', `${name}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(raw.slice(0, 40))}`);
+    throw new ApiRefusal(
+      400,
+      'invalid_query',
+      `${name}: expected a whole number from ${min} to ${max}, got ${JSON.stringify(raw.slice(0, 40))}`,
+    );
   }
   return Number(raw);
 }

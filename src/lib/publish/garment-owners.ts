@@ -64,7 +64,9 @@ export function openGarmentOwners({ db, inTransaction }: DurableDatabase): Garme
   const upsert = db.prepare(`
     INSERT INTO garment_owners (slug, organization_id, origin, changed_at) VALUES (?, ?, ?, ?)
     ON CONFLICT (slug) DO UPDATE SET organization_id = excluded.organization_id, origin = excluded.origin, changed_at = excluded.changed_at`);
-  const insertNew = db.prepare('INSERT INTO garment_owners (slug, organization_id, origin, changed_at) VALUES (?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING');
+  const insertNew = db.prepare(
+    'INSERT INTO garment_owners (slug, organization_id, origin, changed_at) VALUES (?, ?, ?, ?) ON CONFLICT (slug) DO NOTHING',
+  );
   const row = (slug: string) => select.get(slug) as OwnerRow | undefined;
   const set = (slug: string, organizationId: string | null, origin: OwnershipOrigin) => {
     upsert.run(slug, organizationId, origin, Date.now());
@@ -111,7 +113,9 @@ export function openGarmentOwners({ db, inTransaction }: DurableDatabase): Garme
         const current = row(slug);
         if (current?.organization_id === organizationId) return toOwner(current);
         if (current !== undefined && current.organization_id !== null) {
-          throw new OwnershipChangeError(`garment ${slug} belongs to organization ${current.organization_id}; move it with "garment transfer"`);
+          throw new OwnershipChangeError(
+            `garment ${slug} belongs to organization ${current.organization_id}; move it with "garment transfer"`,
+          );
         }
         return set(slug, organizationId, 'granted');
       });

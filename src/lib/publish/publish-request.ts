@@ -1,10 +1,13 @@
 import { decodeJsonBytes, parseJson } from '../record/parse.ts';
 
 /** A publish request read: the record's text as sent and the callback URL, or why the request is refused (400). */
-export type PublishRequestRead = { ok: true; recordText: string; callbackUrl: string | null } | { ok: false; code: string; message: string };
+export type PublishRequestRead =
+  | { ok: true; recordText: string; callbackUrl: string | null }
+  | { ok: false; code: string; message: string };
 
 const ENVELOPE_FIELDS = ['record', 'callback_url'];
-const SHAPE = 'expected a record (with schema_version) as the body, or { "record": {...} or "<record text>", "callback_url": "https://..." }';
+const SHAPE =
+  'expected a record (with schema_version) as the body, or { "record": {...} or "<record text>", "callback_url": "https://..." }';
 
 /**
  * Reads a publish request body in one of its three forms, keeping the record's bytes as sent:
@@ -31,7 +34,10 @@ export function readPublishRequest(bytes: Uint8Array, queryCallbackUrl: string |
 
   const unknown = Object.keys(body).filter((key) => !ENVELOPE_FIELDS.includes(key));
   if (unknown.length > 0) {
-    return refuse('invalid_request', `unknown field${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => JSON.stringify(key.slice(0, 40))).join(', ')}; ${SHAPE}`);
+    return refuse(
+      'invalid_request',
+      `unknown field${unknown.length === 1 ? '' : 's'} ${unknown.map((key) => JSON.stringify(key.slice(0, 40))).join(', ')}; ${SHAPE}`,
+    );
   }
   if (!('record' in body)) return refuse('invalid_request', `missing "record"; ${SHAPE}`);
   const bodyCallbackUrl = body.callback_url;

@@ -8,7 +8,16 @@ import { createTaskWatchers } from './long-poll.ts';
 import { readIfExists, readRecordsFolder, replaceFile, setAside } from './records-folder.ts';
 import type { SiteBuildOutcome } from './site-build-process.ts';
 import type { PublishStore } from './store.ts';
-import { PUBLISH_EVENTS, projectTask, resourceIdOf, STAGES, type RecordProblem, type StageName, type Task, type TerminalStatus } from './tasks.ts';
+import {
+  PUBLISH_EVENTS,
+  projectTask,
+  resourceIdOf,
+  STAGES,
+  type RecordProblem,
+  type StageName,
+  type Task,
+  type TerminalStatus,
+} from './tasks.ts';
 import { counted } from '../counted.ts';
 
 /** What the publisher works with. */
@@ -127,7 +136,13 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const end = (handle: string, status: TerminalStatus, ending: Ending) => {
     const task = store.getTask(handle);
     if (task === undefined) return;
-    const outcome = { status, error: ending.error ?? '', resourceId: ending.resourceId, pageUrl: ending.pageUrl ?? '', supersededBy: ending.supersededBy ?? null };
+    const outcome = {
+      status,
+      error: ending.error ?? '',
+      resourceId: ending.resourceId,
+      pageUrl: ending.pageUrl ?? '',
+      supersededBy: ending.supersededBy ?? null,
+    };
     const { stage, progress } = STAGES[status];
     const resultJson = JSON.stringify(projectTask({ handle, ...outcome, stage, progress, problems: ending.problems ?? [] }));
     if (!store.finishTask(handle, { ...outcome, resultJson })) return;
@@ -151,9 +166,16 @@ export function createPublisher(options: PublisherOptions): Publisher {
       const lines = problems.map((problem) => formatProblem({ ...problem, file: path.relative(recordsDir, file) }));
       try {
         const movedTo = await setAside(file);
-        const entry = { file: path.relative(recordsDir, file), setAsideAs: path.relative(recordsDir, movedTo), problems: lines, at: new Date().toISOString() };
+        const entry = {
+          file: path.relative(recordsDir, file),
+          setAsideAs: path.relative(recordsDir, movedTo),
+          problems: lines,
+          at: new Date().toISOString(),
+        };
         brokenRecordFiles.push(entry);
-        log(`records folder: ${entry.file} is no valid record and no publish brought it; set aside as ${entry.setAsideAs} so publishes go on (fix it, then rename it back): ${lines.join(' | ')}`);
+        log(
+          `records folder: ${entry.file} is no valid record and no publish brought it; set aside as ${entry.setAsideAs} so publishes go on (fix it, then rename it back): ${lines.join(' | ')}`,
+        );
       } catch (error) {
         log(`records folder: ${file} is broken and could not be set aside: ${messageOf(error)}`);
       }
@@ -163,7 +185,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const runBatch = async (handles: string[]) => {
     const folder = await readRecordsFolder(recordsDir);
     const found = store.owners.noteFound(folder.slugs());
-    if (found.length > 0) log(`records folder: ${counted(found.length, 'garment')} found with no owner (${found.slice(0, 5).join(', ')}${found.length > 5 ? ', …' : ''}); publishable after an admin grant`);
+    if (found.length > 0)
+      log(
+        `records folder: ${counted(found.length, 'garment')} found with no owner (${found.slice(0, 5).join(', ')}${found.length > 5 ? ', …' : ''}); publishable after an admin grant`,
+      );
     let written: Array<{ handle: string; record: GarmentRecord; file: string }> = [];
     for (const handle of handles) {
       const task = store.getTask(handle);
@@ -172,7 +197,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
       const resourceId = resourceIdOf(record.slug, record.projection);
       // Ownership may have moved since the task was accepted (an admin transfer).
       if (!store.owners.claimForPublish(record.slug, task.organizationId).allowed) {
-        end(handle, 'failed', { error: `garment ${record.slug} no longer belongs to your organization, so it was not published`, resourceId });
+        end(handle, 'failed', {
+          error: `garment ${record.slug} no longer belongs to your organization, so it was not published`,
+          resourceId,
+        });
         continue;
       }
       moveTo(handle, 'writing');
@@ -185,7 +213,13 @@ export function createPublisher(options: PublisherOptions): Publisher {
         store.noteWrite({ handle, file: placement.file, replacedText: await readIfExists(placement.file) });
         await replaceFile(placement.file, task.recordText);
       } catch (error) {
-        end(handle, 'failed', { error: incident(`the record could not be written`, `${placement.file}: could not write the record of task ${handle}: ${messageOf(error)}`), resourceId });
+        end(handle, 'failed', {
+          error: incident(
+            `the record could not be written`,
+            `${placement.file}: could not write the record of task ${handle}: ${messageOf(error)}`,
+          ),
+          resourceId,
+        });
         continue;
       }
       folder.claim(placement.file, record.slug, record.projection);
@@ -218,8 +252,12 @@ export function createPublisher(options: PublisherOptions): Publisher {
       const recordFault = foreign.size > 0 || ours.size > 0;
       if (!recordFault || build === BUILDS_PER_BATCH) {
         const failures = await restore(written.map((entry) => entry.handle));
-        const error = incident(`the site build failed`, `build #${buildId} failed for ${counted(written.length, 'task')} (${written.map((entry) => entry.handle).join(', ')}); ${failures.length === 0 ? 'the records folder was put back' : failures.join('; ')}. Build output:\n${outcome.output}`);
-        for (const { handle, record } of written) end(handle, 'failed', { error, resourceId: resourceIdOf(record.slug, record.projection) });
+        const error = incident(
+          `the site build failed`,
+          `build #${buildId} failed for ${counted(written.length, 'task')} (${written.map((entry) => entry.handle).join(', ')}); ${failures.length === 0 ? 'the records folder was put back' : failures.join('; ')}. Build output:\n${outcome.output}`,
+        );
+        for (const { handle, record } of written)
+          end(handle, 'failed', { error, resourceId: resourceIdOf(record.slug, record.projection) });
         return;
       }
       await setAsideBroken(foreign);
@@ -278,7 +316,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await queue.submit(handle);
     } catch (error) {
       end(handle, 'failed', {
-        error: incident('publishing failed inside the service', `task ${handle}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+        error: incident(
+          'publishing failed inside the service',
+          `task ${handle}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        ),
         resourceId: store.getTask(handle)?.resourceId ?? '',
       });
     }

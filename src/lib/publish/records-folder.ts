@@ -41,14 +41,20 @@ export async function readRecordsFolder(recordsDir: string): Promise<RecordsFold
       const current = owners.get(key) ?? [];
       const [only] = current;
       if (current.length > 1) {
-        return { ok: false, message: `${current.join(', ')}: each already publishes ${key}; remove all but one of them, then publish again` };
+        return {
+          ok: false,
+          message: `${current.join(', ')}: each already publishes ${key}; remove all but one of them, then publish again`,
+        };
       }
       if (only !== undefined) return { ok: true, file: only };
       const file = path.join(recordsDir, recordFileName(slug, projection));
       const holder = keyOfFile.get(file);
       if (holder === undefined) return { ok: true, file };
       const holds = holder === null ? 'something that is not a readable record' : holder;
-      return { ok: false, message: `${file}: already holds ${holds}, so ${key} cannot be written there; rename that file, then publish again` };
+      return {
+        ok: false,
+        message: `${file}: already holds ${holds}, so ${key} cannot be written there; rename that file, then publish again`,
+      };
     },
     claim(file, slug, projection) {
       slugs.add(slug);
@@ -111,7 +117,9 @@ export async function replaceFile(file: string, text: string | null): Promise<vo
 async function readRecordKey(file: string): Promise<{ slug: string; projection: string } | null> {
   try {
     const value = JSON.parse((await readFile(file, 'utf8')).replace(/^\uFEFF/, '')) as { slug?: unknown; projection?: unknown };
-    return typeof value.slug === 'string' && typeof value.projection === 'string' ? { slug: value.slug, projection: value.projection } : null;
+    return typeof value.slug === 'string' && typeof value.projection === 'string'
+      ? { slug: value.slug, projection: value.projection }
+      : null;
   } catch {
     return null;
   }

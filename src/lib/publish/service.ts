@@ -84,7 +84,10 @@ export async function startPublishService(options: PublishServiceOptions): Promi
 
   // Garments already in the folder belong to nobody until an operator names an owner (admin `garment adopt` or `grant`).
   const found = store.owners.noteFound(await readGarmentSlugs(recordsDir));
-  if (found.length > 0) log(`records folder: ${found.length} garment(s) found with no owner; publishable after "npm run admin -- garment adopt" or "garment grant"`);
+  if (found.length > 0)
+    log(
+      `records folder: ${found.length} garment(s) found with no owner; publishable after "npm run admin -- garment adopt" or "garment grant"`,
+    );
 
   let closing = false;
   let handleApi: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | undefined;
@@ -110,7 +113,9 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     }
     const handle = pathname === '/api' || pathname.startsWith('/api/') ? handleApi! : pathname === MCP_PATH ? mcp!.handle : serveStatic;
     handle(request, response).catch((error: unknown) => {
-      log(`http ${request.method} ${pathname.slice(0, 200)}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      log(
+        `http ${request.method} ${pathname.slice(0, 200)}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       if (!response.headersSent) {
         response.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
         response.end(JSON.stringify({ error: { code: 'internal_error', message: 'the service failed to answer; see its log' } }));
@@ -164,7 +169,13 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     maxBodyBytes,
     ...(options.longPollCapSeconds === undefined ? {} : { longPollCapSeconds: options.longPollCapSeconds }),
   });
-  mcp = createMcpEndpoint({ ...submission, log, outDir, maxBodyBytes, longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS });
+  mcp = createMcpEndpoint({
+    ...submission,
+    log,
+    outDir,
+    maxBodyBytes,
+    longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS,
+  });
   publisher.resume();
   outbox.start();
 
@@ -191,6 +202,9 @@ export async function startPublishService(options: PublishServiceOptions): Promi
 }
 
 function describeAttempt(attempt: AttemptSummary): string {
-  const answer = attempt.status === null ? attempt.error : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}${attempt.retryAfter === null ? '' : `, Retry-After ${attempt.retryAfter}`}`;
+  const answer =
+    attempt.status === null
+      ? attempt.error
+      : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}${attempt.retryAfter === null ? '' : `, Retry-After ${attempt.retryAfter}`}`;
   return `webhook ${attempt.handle} attempt ${attempt.attemptNumber}: ${attempt.accepted ? 'accepted' : 'failed'}, ${answer}, ${attempt.durationMs} ms`;
 }

@@ -9,7 +9,11 @@ let result: ChildBuildResult;
 try {
   const built = await buildSite({ ...target, onProgress: (line) => process.stdout.write(`${line}\n`) });
   result = { ok: built.ok, problems: built.problems.filter((problem) => problem.severity === 'error') };
-  process.stdout.write(built.ok ? `built ${built.records} records (${built.rendered} rendered)\n` : `build stopped: ${result.problems.length} error(s) in the records\n`);
+  process.stdout.write(
+    built.ok
+      ? `built ${built.records} records (${built.rendered} rendered)\n`
+      : `build stopped: ${result.problems.length} error(s) in the records\n`,
+  );
 } catch (error) {
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`${message}\n`);

@@ -53,10 +53,7 @@ export interface NewTask {
  * What inserting a task did: stored it, found the task an earlier request with the same
  * Idempotency-Key and request made (within 24 h), or found that key used for another request.
  */
-export type TaskInsertion =
-  | { kind: 'created'; task: Task }
-  | { kind: 'replayed'; task: Task }
-  | { kind: 'key_reused'; handle: string };
+export type TaskInsertion = { kind: 'created'; task: Task } | { kind: 'replayed'; task: Task } | { kind: 'key_reused'; handle: string };
 
 /** What a task wrote into the records folder, so a failed build can put it back. */
 export interface WrittenRecord {
@@ -151,7 +148,8 @@ const INDEXES = `
 /** Columns a task table made before issue 25 lacks; such a table is rebuilt (SQLite cannot change a CHECK in place). */
 const ADDED_TASK_COLUMNS = ['tool', 'superseded_by', 'idempotency_key', 'request_digest'];
 
-const TASK_COLUMNS = 'handle, organization_id, tool, status, stage, progress, error, resource_id, page_url, superseded_by, callback_url, record_text, result_json, created_at';
+const TASK_COLUMNS =
+  'handle, organization_id, tool, status, stage, progress, error, resource_id, page_url, superseded_by, callback_url, record_text, result_json, created_at';
 
 /** Organizations, keys, secrets, tasks, builds and garment owners in one SQLite database, in parts by what they store. */
 export interface PublishStore extends AccountRecords, TaskRecords, BuildRecords {
@@ -237,22 +235,35 @@ export function openPublishStore(path: string): PublishStore {
     },
 
     listOrganizations() {
-      const rows = db.prepare('SELECT id, name, signing_secret, created_at FROM organizations ORDER BY created_at, id').all() as unknown as OrganizationRow[];
+      const rows = db
+        .prepare('SELECT id, name, signing_secret, created_at FROM organizations ORDER BY created_at, id')
+        .all() as unknown as OrganizationRow[];
       return rows.map(toOrganization);
     },
 
     createApiKey(organizationId) {
       mustGetOrganization(organizationId);
       const made = createApiKey();
-      db.prepare('INSERT INTO api_keys (organization_id, visible_prefix, key_hash, created_at) VALUES (?, ?, ?, ?)')
-        .run(organizationId, made.visiblePrefix, made.hash, Date.now());
+      db.prepare('INSERT INTO api_keys (organization_id, visible_prefix, key_hash, created_at) VALUES (?, ?, ?, ?)').run(
+        organizationId,
+        made.visiblePrefix,
+        made.hash,
+        Date.now(),
+      );
       return { key: made.key, visiblePrefix: made.visiblePrefix };
     },
 
     listApiKeys(organizationId) {
       mustGetOrganization(organizationId);
-      const rows = db.prepare('SELECT id, organization_id, visible_prefix, created_at, revoked_at FROM api_keys WHERE organization_id = ? ORDER BY id')
-        .all(organizationId) as unknown as Array<{ id: number; organization_id: string; visible_prefix: string; created_at: number; revoked_at: number | null }>;
+      const rows = db
+        .prepare('SELECT id, organization_id, visible_prefix, created_at, revoked_at FROM api_keys WHERE organization_id = ? ORDER BY id')
+        .all(organizationId) as unknown as Array<{
+        id: number;
+        organization_id: string;
+        visible_prefix: string;
+        created_at: number;
+        revoked_at: number | null;
+      }>;
       return rows.map((row) => ({
         id: row.id,
         organizationId: row.organization_id,
@@ -264,7 +275,8 @@ export function openPublishStore(path: string): PublishStore {
 
     revokeApiKey(organizationId, visiblePrefix) {
       mustGetOrganization(organizationId);
-      const { changes } = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE organization_id = ? AND visible_prefix = ? AND revoked_at IS NULL')
+      const { changes } = db
+        .prepare('UPDATE api_keys SET revoked_at = ? WHERE organization_id = ? AND visible_prefix = ? AND revoked_at IS NULL')
         .run(Date.now(), organizationId, visiblePrefix);
       return Number(changes);
     },
@@ -298,10 +310,13 @@ export function openPublishStore(path: string): PublishStore {
     insertTask({ handle, organizationId, tool, callbackUrl, recordText, idempotency }, now = Date.now()) {
       return inTransaction((): TaskInsertion => {
         if (idempotency !== undefined) {
-          const earlier = db.prepare(`SELECT ${TASK_COLUMNS}, request_digest FROM tasks WHERE organization_id = ? AND idempotency_key = ?`)
+          const earlier = db
+            .prepare(`SELECT ${TASK_COLUMNS}, request_digest FROM tasks WHERE organization_id = ? AND idempotency_key = ?`)
             .get(organizationId, idempotency.key) as (TaskRow & { request_digest: string }) | undefined;
           if (earlier !== undefined && earlier.created_at > now - IDEMPOTENCY_WINDOW_MS) {
-            return earlier.request_digest === idempotency.requestDigest ? { kind: 'replayed', task: toTask(earlier) } : { kind: 'key_reused', handle: earlier.handle };
+            return earlier.request_digest === idempotency.requestDigest
+              ? { kind: 'replayed', task: toTask(earlier) }
+              : { kind: 'key_reused', handle: earlier.handle };
           }
           // Past its 24 hours the key is free again.
           if (earlier !== undefined) db.prepare('UPDATE tasks SET idempotency_key = NULL WHERE handle = ?').run(earlier.handle);
@@ -309,8 +324,20 @@ export function openPublishStore(path: string): PublishStore {
         const { status, stage, progress } = STAGES.queued;
         db.prepare(`
           INSERT INTO tasks (handle, organization_id, tool, status, stage, progress, callback_url, record_text, idempotency_key, request_digest, created_at, updated_at)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(handle, organizationId, tool, status, stage, progress, callbackUrl, recordText, idempotency?.key ?? null, idempotency?.requestDigest ?? null, now, now);
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+          handle,
+          organizationId,
+          tool,
+          status,
+          stage,
+          progress,
+          callbackUrl,
+          recordText,
+          idempotency?.key ?? null,
+          idempotency?.requestDigest ?? null,
+          now,
+          now,
+        );
         return { kind: 'created', task: toTask(selectTask.get(handle) as unknown as TaskRow) };
       });
     },
@@ -322,11 +349,12 @@ export function openPublishStore(path: string): PublishStore {
 
     setStage(handle, stageName, fields = {}) {
       const { status, stage, progress } = STAGES[stageName];
-      const { changes } = db.prepare(`
+      const { changes } = db
+        .prepare(`
         UPDATE tasks SET status = :status, stage = :stage, progress = :progress,
           resource_id = COALESCE(:resourceId, resource_id), build_id = COALESCE(:buildId, build_id), updated_at = :now
-        WHERE handle = :handle AND status IN ('queued', 'running')`,
-      ).run({ status, stage, progress, resourceId: fields.resourceId ?? null, buildId: fields.buildId ?? null, now: Date.now(), handle });
+        WHERE handle = :handle AND status IN ('queued', 'running')`)
+        .run({ status, stage, progress, resourceId: fields.resourceId ?? null, buildId: fields.buildId ?? null, now: Date.now(), handle });
       return changes === 1;
     },
 
@@ -335,28 +363,29 @@ export function openPublishStore(path: string): PublishStore {
         const order = (db.prepare('SELECT COALESCE(MAX(write_order), 0) + 1 AS next FROM tasks').get() as { next: number }).next;
         db.prepare(`
           UPDATE tasks SET record_file = ?, replaced_text = ?, written_at = ?, write_order = ?
-          WHERE handle = ? AND written_at IS NULL`,
-        ).run(file, replacedText, Date.now(), order, handle);
+          WHERE handle = ? AND written_at IS NULL`).run(file, replacedText, Date.now(), order, handle);
       });
     },
 
     writtenRecords(handles) {
       if (handles.length === 0) return [];
-      const rows = db.prepare(`
+      const rows = db
+        .prepare(`
         SELECT handle, record_file, replaced_text FROM tasks
         WHERE written_at IS NOT NULL AND handle IN (${handles.map(() => '?').join(', ')})
-        ORDER BY write_order DESC`,
-      ).all(...handles) as unknown as Array<{ handle: string; record_file: string; replaced_text: string | null }>;
+        ORDER BY write_order DESC`)
+        .all(...handles) as unknown as Array<{ handle: string; record_file: string; replaced_text: string | null }>;
       return rows.map((row) => ({ handle: row.handle, file: row.record_file, replacedText: row.replaced_text }));
     },
 
     finishTask(handle, outcome) {
       const { stage, progress } = STAGES[outcome.status];
-      const { changes } = db.prepare(`
+      const { changes } = db
+        .prepare(`
         UPDATE tasks SET status = :status, stage = :stage, progress = :progress, error = :error,
           resource_id = :resourceId, page_url = :pageUrl, superseded_by = :supersededBy, result_json = :resultJson, updated_at = :now
-        WHERE handle = :handle AND status IN ('queued', 'running')`,
-      ).run({ ...outcome, stage, progress, now: Date.now(), handle });
+        WHERE handle = :handle AND status IN ('queued', 'running')`)
+        .run({ ...outcome, stage, progress, now: Date.now(), handle });
       return changes === 1;
     },
 
@@ -365,21 +394,27 @@ export function openPublishStore(path: string): PublishStore {
     },
 
     unfinishedTasks() {
-      const rows = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks WHERE status IN ('queued', 'running') ORDER BY created_at, handle`).all() as unknown as TaskRow[];
+      const rows = db
+        .prepare(`SELECT ${TASK_COLUMNS} FROM tasks WHERE status IN ('queued', 'running') ORDER BY created_at, handle`)
+        .all() as unknown as TaskRow[];
       return rows.map(toTask);
     },
 
     tasksAwaitingEvent() {
-      const rows = db.prepare(`
+      const rows = db
+        .prepare(`
         SELECT ${TASK_COLUMNS} FROM tasks
-        WHERE event_enqueued = 0 AND callback_url IS NOT NULL AND result_json IS NOT NULL ORDER BY created_at`,
-      ).all() as unknown as TaskRow[];
+        WHERE event_enqueued = 0 AND callback_url IS NOT NULL AND result_json IS NOT NULL ORDER BY created_at`)
+        .all() as unknown as TaskRow[];
       return rows.map(toTask);
     },
 
     taskCounts() {
       const counts: Record<TaskStatus, number> = { queued: 0, running: 0, complete: 0, failed: 0, superseded: 0 };
-      const rows = db.prepare('SELECT status, COUNT(*) AS n FROM tasks GROUP BY status').all() as unknown as Array<{ status: TaskStatus; n: number }>;
+      const rows = db.prepare('SELECT status, COUNT(*) AS n FROM tasks GROUP BY status').all() as unknown as Array<{
+        status: TaskStatus;
+        n: number;
+      }>;
       for (const row of rows) counts[row.status] = row.n;
       return counts;
     },
@@ -394,7 +429,8 @@ export function openPublishStore(path: string): PublishStore {
     },
 
     buildCounts() {
-      const row = db.prepare('SELECT COUNT(*) AS started, COALESCE(SUM(ok = 1), 0) AS succeeded, COALESCE(SUM(ok = 0), 0) AS failed FROM builds')
+      const row = db
+        .prepare('SELECT COUNT(*) AS started, COALESCE(SUM(ok = 1), 0) AS succeeded, COALESCE(SUM(ok = 0), 0) AS failed FROM builds')
         .get() as unknown as BuildCounts;
       return { started: row.started, succeeded: row.succeeded, failed: row.failed };
     },
@@ -412,9 +448,13 @@ function migrateTasks({ db, inTransaction }: DurableDatabase): void {
   const columns = (db.prepare('PRAGMA table_info(tasks)').all() as Array<{ name: string }>).map((column) => column.name);
   if (ADDED_TASK_COLUMNS.every((name) => columns.includes(name))) return;
   inTransaction(() => {
-    db.exec('DROP INDEX IF EXISTS tasks_unfinished; DROP INDEX IF EXISTS tasks_event_pending; ALTER TABLE tasks RENAME TO tasks_before_issue_25');
+    db.exec(
+      'DROP INDEX IF EXISTS tasks_unfinished; DROP INDEX IF EXISTS tasks_event_pending; ALTER TABLE tasks RENAME TO tasks_before_issue_25',
+    );
     db.exec(SCHEMA);
-    db.exec(`INSERT INTO tasks (${columns.join(', ')}) SELECT ${columns.join(', ')} FROM tasks_before_issue_25; DROP TABLE tasks_before_issue_25`);
+    db.exec(
+      `INSERT INTO tasks (${columns.join(', ')}) SELECT ${columns.join(', ')} FROM tasks_before_issue_25; DROP TABLE tasks_before_issue_25`,
+    );
   });
 }
 

@@ -34,7 +34,9 @@ export interface Refusal {
  * A task made (or, for a repeated Idempotency-Key and request, the one made before: `replayed`)
  * with its handle and where to poll it, or a refusal.
  */
-export type PublishOutcome = { ok: true; task: Task; handle: string; statusUrl: string; replayed: boolean } | { ok: false; refusal: Refusal };
+export type PublishOutcome =
+  | { ok: true; task: Task; handle: string; statusUrl: string; replayed: boolean }
+  | { ok: false; refusal: Refusal };
 
 /** A generation's projection text (what get_generation answers), or why not. */
 export type GenerationOutcome = { ok: true; text: string } | { ok: false; refusal: Refusal };
@@ -75,7 +77,12 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     recordText = record.replace(/^\uFEFF/, '');
   } else {
     const decoded = decodeJsonBytes(record);
-    if (!decoded.ok) return refuse(400, 'invalid_record', `the record is not UTF-8 text: line ${decoded.error.line}, column ${decoded.error.column}: ${decoded.error.message}`);
+    if (!decoded.ok)
+      return refuse(
+        400,
+        'invalid_record',
+        `the record is not UTF-8 text: line ${decoded.error.line}, column ${decoded.error.column}: ${decoded.error.message}`,
+      );
     recordText = decoded.text;
   }
   // Checking a record recurses through it; no record comes near this depth.
@@ -84,7 +91,8 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     return refuse(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice)');
   }
   if (callbackUrl !== null) {
-    if (callbackUrl.length > CALLBACK_URL_MAX_LENGTH) return refuse(422, 'callback_url_refused', `callback_url refused: longer than ${CALLBACK_URL_MAX_LENGTH} characters`);
+    if (callbackUrl.length > CALLBACK_URL_MAX_LENGTH)
+      return refuse(422, 'callback_url_refused', `callback_url refused: longer than ${CALLBACK_URL_MAX_LENGTH} characters`);
     const check = await checkCallbackUrl(callbackUrl, callbackPolicy);
     if (!check.allowed) return refuse(422, 'callback_url_refused', `callback_url refused: ${check.reason}`);
   }
@@ -94,18 +102,33 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
   if (slug !== undefined) {
     const owners = store.owners;
     // A garment whose file was dropped in the folder after the service started is nobody's, not the first publisher's.
-    if (owners.ownerOf(slug) === undefined && ['svc', 'tech'].some((projection) => existsSync(path.join(recordsDir, recordFileName(slug, projection))))) {
+    if (
+      owners.ownerOf(slug) === undefined &&
+      ['svc', 'tech'].some((projection) => existsSync(path.join(recordsDir, recordFileName(slug, projection))))
+    ) {
       owners.noteFound([slug]);
     }
     const current = owners.ownerOf(slug);
     if (current !== undefined && current.organizationId !== organizationId) {
-      log(`publish refused: organization ${organizationId} may not publish garment ${slug} (${current.organizationId === null ? 'no owner' : 'owned by another organization'})`);
+      log(
+        `publish refused: organization ${organizationId} may not publish garment ${slug} (${current.organizationId === null ? 'no owner' : 'owned by another organization'})`,
+      );
       return current.organizationId === null
-        ? refuse(403, 'garment_unowned', `garment ${slug} was in the records folder before it was published through the service and has no owner yet; ask the operator to grant it to your organization (npm run admin -- garment grant --slug ${slug} --org ${organizationId})`)
-        : refuse(403, 'garment_owned_by_another', `garment ${slug} belongs to another organization; only its owner can publish it, and an operator can transfer it`);
+        ? refuse(
+            403,
+            'garment_unowned',
+            `garment ${slug} was in the records folder before it was published through the service and has no owner yet; ask the operator to grant it to your organization (npm run admin -- garment grant --slug ${slug} --org ${organizationId})`,
+          )
+        : refuse(
+            403,
+            'garment_owned_by_another',
+            `garment ${slug} belongs to another organization; only its owner can publish it, and an operator can transfer it`,
+          );
     }
   }
-  const requestDigest = createHash('sha256').update(JSON.stringify([tool, callbackUrl, recordText])).digest('hex');
+  const requestDigest = createHash('sha256')
+    .update(JSON.stringify([tool, callbackUrl, recordText]))
+    .digest('hex');
   const handle = randomUUID();
   const inserted = store.insertTask({
     handle,
@@ -116,7 +139,11 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     ...(idempotencyKey === null ? {} : { idempotency: { key: idempotencyKey, requestDigest } }),
   });
   if (inserted.kind === 'key_reused') {
-    return refuse(409, 'idempotency_key_reused', `Idempotency-Key ${JSON.stringify(idempotencyKey)} was used in the last ${formatDuration(IDEMPOTENCY_WINDOW_MS)} for another request (handle ${inserted.handle}); use a new key for a new request`);
+    return refuse(
+      409,
+      'idempotency_key_reused',
+      `Idempotency-Key ${JSON.stringify(idempotencyKey)} was used in the last ${formatDuration(IDEMPOTENCY_WINDOW_MS)} for another request (handle ${inserted.handle}); use a new key for a new request`,
+    );
   }
   if (inserted.kind === 'replayed') return accepted(inserted.task, true);
   if (slug !== undefined) store.owners.claimForPublish(slug, organizationId);
@@ -130,7 +157,10 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
  * (less when `signal` aborts). Another organization's handle gets the very answer an unknown one
  * gets: existence is not leaked.
  */
-export async function readGeneration(context: SubmissionContext, request: { organizationId: string; handle: string; waitMs: number; signal?: AbortSignal }): Promise<GenerationOutcome> {
+export async function readGeneration(
+  context: SubmissionContext,
+  request: { organizationId: string; handle: string; waitMs: number; signal?: AbortSignal },
+): Promise<GenerationOutcome> {
   const { store, publisher } = context;
   // A UUID's hex digits are case-insensitive on input (RFC 9562); handles are issued in lower case.
   const handle = request.handle.toLowerCase();

@@ -82,7 +82,9 @@ export function isTerminal(status: TaskStatus): status is TerminalStatus {
 }
 
 /** What projectTask reads of a task. */
-export type ProjectedTask = Pick<Task, 'handle' | 'resourceId' | 'status' | 'progress' | 'stage' | 'pageUrl' | 'error' | 'supersededBy'> & { problems?: RecordProblem[] };
+export type ProjectedTask = Pick<Task, 'handle' | 'resourceId' | 'status' | 'progress' | 'stage' | 'pageUrl' | 'error' | 'supersededBy'> & {
+  problems?: RecordProblem[];
+};
 
 /** Returns the get_generation projection of a task; `error` is '' while it has not failed. */
 export function projectTask(task: ProjectedTask): GenerationProjection {

@@ -50,14 +50,29 @@ export function checkRecordBytes(file: string, bytes: Uint8Array): RecordFileRes
  * checkRecordBytes on a listed file's bytes, as a file check keeping what `summarize` chooses of a
  * valid record; the record itself too, for a caller that renders it from this one read.
  */
-export function checkFileBytes<Summary>(stat: FileStat, bytes: Uint8Array, summarize: (record: RecordFile) => Summary): { check: FileCheck<Summary>; record?: GarmentRecord } {
+export function checkFileBytes<Summary>(
+  stat: FileStat,
+  bytes: Uint8Array,
+  summarize: (record: RecordFile) => Summary,
+): { check: FileCheck<Summary>; record?: GarmentRecord } {
   const { record, problems } = checkRecordBytes(stat.file, bytes);
   if (!record) return { check: fileCheckOf(stat, problems) };
-  return { check: fileCheckOf(stat, problems, { slug: record.slug, projection: record.projection, summary: summarize({ file: stat.file, record }) }), record };
+  return {
+    check: fileCheckOf(stat, problems, {
+      slug: record.slug,
+      projection: record.projection,
+      summary: summarize({ file: stat.file, record }),
+    }),
+    record,
+  };
 }
 
 /** A file's check from the problems found in it and, when it holds a valid record, what is kept of that. */
-export function fileCheckOf<Summary>({ file, size, mtimeMs }: FileStat, problems: Problem[], valid?: Omit<CheckedRecord<Summary>, 'file'>): FileCheck<Summary> {
+export function fileCheckOf<Summary>(
+  { file, size, mtimeMs }: FileStat,
+  problems: Problem[],
+  valid?: Omit<CheckedRecord<Summary>, 'file'>,
+): FileCheck<Summary> {
   return valid ? { file, size, mtimeMs, problems, record: { file, ...valid } } : { file, size, mtimeMs, problems };
 }
 
@@ -67,7 +82,8 @@ export function fileCheckOf<Summary>({ file, size, mtimeMs }: FileStat, problems
  */
 export function recordFromBytes(bytes: Uint8Array): GarmentRecord {
   const decoded = decodeJsonBytes(bytes);
-  if (!decoded.ok) throw new Error(`not UTF-8 text at line ${decoded.error.line}, column ${decoded.error.column}: ${decoded.error.message}`);
+  if (!decoded.ok)
+    throw new Error(`not UTF-8 text at line ${decoded.error.line}, column ${decoded.error.column}: ${decoded.error.message}`);
   return JSON.parse(decoded.text) as GarmentRecord;
 }
 

@@ -16,7 +16,6 @@ export interface RecordKey {
   projection: GarmentRecord['projection'];
 }
 
-
 /**
  * The longest text block whose light Markdown is read; longer ones are shown as plain text. The
  * inline rules take time that grows with the square of a text's length, so one long hostile block
@@ -48,11 +47,14 @@ const MAX_SLUG_LENGTH = 255 - '.tech.json'.length;
  */
 export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
   const problems: Problem[] = [];
-  const report = (severity: Problem['severity'], pointer: string, message: string) =>
-    problems.push({ severity, file, pointer, message });
+  const report = (severity: Problem['severity'], pointer: string, message: string) => problems.push({ severity, file, pointer, message });
 
   if (record.slug.length > MAX_SLUG_LENGTH) {
-    report('error', '/slug', `is ${record.slug.length} characters long; at most ${MAX_SLUG_LENGTH} fit in a file name (\`<slug>.tech.json\`)`);
+    report(
+      'error',
+      '/slug',
+      `is ${record.slug.length} characters long; at most ${MAX_SLUG_LENGTH} fit in a file name (\`<slug>.tech.json\`)`,
+    );
   }
   const claimIds = uniqueIds(record.claims, '/claims', 'claim', report);
   const sourceIds = uniqueIds(record.sources, '/sources', 'source', report);
@@ -63,9 +65,17 @@ export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
   for (const { pointer, block } of readingOrder(record)) {
     block.claim_ids.forEach((id, i) => needClaim(`${pointer}/claim_ids/${i}`, id));
     if (block.text.length > MARKDOWN_MAX_LENGTH) {
-      report('warning', `${pointer}/text`, `is ${block.text.length} characters long, so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_LENGTH}`);
+      report(
+        'warning',
+        `${pointer}/text`,
+        `is ${block.text.length} characters long, so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_LENGTH}`,
+      );
     } else if (markdownMarks(block.text) > MARKDOWN_MAX_MARKS) {
-      report('warning', `${pointer}/text`, `holds ${markdownMarks(block.text)} emphasis, code and link marks (*_~\`[]), so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_MARKS}`);
+      report(
+        'warning',
+        `${pointer}/text`,
+        `holds ${markdownMarks(block.text)} emphasis, code and link marks (*_~\`[]), so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_MARKS}`,
+      );
     }
   }
   record.conflicts.forEach((conflict, i) => {
@@ -77,8 +87,11 @@ export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
     claim.derived_from.forEach((id, j) => needClaim(`/claims/${i}/derived_from/${j}`, id));
     claim.references.forEach((reference, j) => {
       if (!sourceIds.has(reference.source_id)) {
-        report('error', `/claims/${i}/references/${j}/source_id`,
-          `names source "${reference.source_id}", which is not in sources${suggest(reference.source_id, sourceIds)}`);
+        report(
+          'error',
+          `/claims/${i}/references/${j}/source_id`,
+          `names source "${reference.source_id}", which is not in sources${suggest(reference.source_id, sourceIds)}`,
+        );
       }
     });
   });
@@ -149,7 +162,11 @@ function checkDataReferences(record: GarmentRecord, sourceIds: Set<string>, repo
         values.forEach((id, j) => {
           if (typeof id === 'string' && !known.has(id)) {
             const pointer = `/data/${name}/${i}/${pointerToken(field)}${Array.isArray(value) ? `/${j}` : ''}`;
-            report('warning', pointer, `names "${id}", which is not an id in ${target === 'sources' ? 'sources' : `data/${target}`}${suggest(id, known)}`);
+            report(
+              'warning',
+              pointer,
+              `names "${id}", which is not an id in ${target === 'sources' ? 'sources' : `data/${target}`}${suggest(id, known)}`,
+            );
           }
         });
       }

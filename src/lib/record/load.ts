@@ -73,7 +73,10 @@ export async function statRecordFiles(paths: string[]): Promise<FileStat[]> {
  * Checks every record under the given paths, and the set as a whole.
  * Expected failures (bad JSON, schema, integrity) are problems, never throws.
  */
-export async function checkRecords<Summary = undefined>(paths: string[], options: CheckOptions<Summary> = {}): Promise<RecordCheck<Summary>> {
+export async function checkRecords<Summary = undefined>(
+  paths: string[],
+  options: CheckOptions<Summary> = {},
+): Promise<RecordCheck<Summary>> {
   const { summarize = () => undefined as Summary, reuse } = options;
   const stats = await statRecordFiles(paths);
   const reused = new Map<string, FileCheck<Summary>>();

@@ -129,7 +129,7 @@ function firstMistake(text: string): Mistake | undefined {
     while (text[at] === ' ' || text[at] === '\n' || text[at] === '\r' || text[at] === '\t') at++;
   };
   const literal = (word: string) => {
-    for (const ch of word) if (text[at++] !== ch) (at--, fail(`${JSON.stringify(word)}`));
+    for (const ch of word) if (text[at++] !== ch) at--, fail(`${JSON.stringify(word)}`);
   };
   const string = () => {
     at++;
@@ -157,9 +157,13 @@ function firstMistake(text: string): Mistake | undefined {
     }
     at++;
   };
-  const hexAt = (offset: number) => (/^[0-9a-fA-F]{4}$/.test(text.slice(offset, offset + 4)) ? parseInt(text.slice(offset, offset + 4), 16) : NaN);
+  const hexAt = (offset: number) =>
+    /^[0-9a-fA-F]{4}$/.test(text.slice(offset, offset + 4)) ? parseInt(text.slice(offset, offset + 4), 16) : NaN;
   const unpaired = (escapeAt: number): never => {
-    throw { offset: escapeAt, message: `expected a Unicode character, got ${text.slice(escapeAt, escapeAt + 6)}, half of a UTF-16 surrogate pair without the other half` };
+    throw {
+      offset: escapeAt,
+      message: `expected a Unicode character, got ${text.slice(escapeAt, escapeAt + 6)}, half of a UTF-16 surrogate pair without the other half`,
+    };
   };
   const number = () => {
     NUMBER.lastIndex = at;
@@ -170,7 +174,10 @@ function firstMistake(text: string): Mistake | undefined {
       throw { offset: at, message: `expected a number a double can hold (I-JSON), got ${written.slice(0, 40)}, which reads as Infinity` };
     }
     if (!Number.isSafeInteger(read) && /^-?\d+$/.test(written)) {
-      throw { offset: at, message: `expected an integer a double holds exactly, at most ${Number.MAX_SAFE_INTEGER} either side of 0 (I-JSON), got ${written.slice(0, 40)}, which reads as ${read}` };
+      throw {
+        offset: at,
+        message: `expected an integer a double holds exactly, at most ${Number.MAX_SAFE_INTEGER} either side of 0 (I-JSON), got ${written.slice(0, 40)}, which reads as ${read}`,
+      };
     }
     at = NUMBER.lastIndex;
   };
@@ -185,8 +192,14 @@ function firstMistake(text: string): Mistake | undefined {
     const first = container.names.get(key);
     if (first !== undefined) {
       const { line, column } = position(text, first);
-      const where = containers.slice(0, -1).map((outer) => `/${pointerToken(outer.member)}`).join('');
-      throw { offset: start, message: `property name ${quoted} repeats the one at line ${line}, column ${column} in ${where ? `the object at ${where}` : 'the top-level object'}` };
+      const where = containers
+        .slice(0, -1)
+        .map((outer) => `/${pointerToken(outer.member)}`)
+        .join('');
+      throw {
+        offset: start,
+        message: `property name ${quoted} repeats the one at line ${line}, column ${column} in ${where ? `the object at ${where}` : 'the top-level object'}`,
+      };
     }
     container.names.set(key, start);
     container.member = key;

@@ -59,7 +59,9 @@ export function readingOrder(record: GarmentRecord): ReadingBlock[] {
   const { page, selection_summary: selection } = record;
   const blocks: ReadingBlock[] = [];
   const list = (part: ReadingPart, base: string, items: readonly TextBlock[], section: string | null = null, suffix = '') =>
-    items.forEach((block, position) => blocks.push({ block, pointer: `${base}/${position}${suffix}`, part, section, position, count: items.length }));
+    items.forEach((block, position) =>
+      blocks.push({ block, pointer: `${base}/${position}${suffix}`, part, section, position, count: items.length }),
+    );
   for (const part of ['title', 'headline', 'summary', 'description'] as const) {
     const block = page[part];
     if (block) blocks.push({ block, pointer: `/page/${part}`, part, section: null, position: 0, count: 1 });
@@ -68,6 +70,12 @@ export function readingOrder(record: GarmentRecord): ReadingBlock[] {
   for (const key of SECTION_ORDER[record.projection]) list('section', `/page/sections/${pointerToken(key)}`, sections[key] ?? [], key);
   list('suitable_for', '/selection_summary/suitable_for', selection.suitable_for);
   list('tradeoffs', '/selection_summary/tradeoffs', selection.tradeoffs);
-  list('faq', '/page/faq', page.faq.map((entry) => entry.answer), null, '/answer');
+  list(
+    'faq',
+    '/page/faq',
+    page.faq.map((entry) => entry.answer),
+    null,
+    '/answer',
+  );
   return blocks;
 }

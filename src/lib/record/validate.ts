@@ -48,7 +48,10 @@ const DATA_KEY_LISTS = new Set([JSON.stringify(schema.$defs.svcData.required), J
  * Told by the keys the rule's schema lists, not by the schema object: a cached validator holds its own copy.
  */
 function isDataKeyRule(error: ErrorObject): boolean {
-  return error.instancePath === '/data' && DATA_KEY_LISTS.has(JSON.stringify((error.parentSchema as { required?: unknown } | undefined)?.required));
+  return (
+    error.instancePath === '/data' &&
+    DATA_KEY_LISTS.has(JSON.stringify((error.parentSchema as { required?: unknown } | undefined)?.required))
+  );
 }
 
 /** Turns ajv's raw errors into one [pointer, message] per real problem. */
@@ -67,7 +70,10 @@ function explainErrors(errors: ErrorObject[], record: Partial<GarmentRecord>): [
       // An enumeration's message already lists the allowed values, types included.
       !(e.keyword === 'type' && valueRuleAt.has(e.instancePath)),
   );
-  const explained: [string, string][] = relevant.map((e) => [pointerOf(e), explainError(e, nullAllowedAt.has(e.instancePath) || typeListsNull(e), projection)]);
+  const explained: [string, string][] = relevant.map((e) => [
+    pointerOf(e),
+    explainError(e, nullAllowedAt.has(e.instancePath) || typeListsNull(e), projection),
+  ]);
   // When data is not an object at all, its type error says everything.
   if (dataKeyErrors.length > 0 && isObject(record.data) && (projection === 'svc' || projection === 'tech')) {
     const dataKeys = Object.keys(record.data).filter((key) => Object.hasOwn(schema.$defs.data.properties, key));

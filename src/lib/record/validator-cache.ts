@@ -23,7 +23,10 @@ const VALIDATOR_CACHE = fileURLToPath(new URL('../../../node_modules/.cache/garm
  * written, each process compiles, as without it.
  */
 export function cachedValidator(schema: object, options: Options, cacheDir = VALIDATOR_CACHE): ValidateFunction {
-  const key = createHash('sha256').update(JSON.stringify([AJV_VERSION, options, schema])).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(JSON.stringify([AJV_VERSION, options, schema]))
+    .digest('hex')
+    .slice(0, 16);
   const file = path.join(cacheDir, `validator-${key}.cjs`);
   try {
     return require(file) as ValidateFunction;
@@ -36,7 +39,10 @@ export function cachedValidator(schema: object, options: Options, cacheDir = VAL
     mkdirSync(cacheDir, { recursive: true });
     // Threads compiling at once each write their own file; the rename makes one whole file visible.
     const written = `${file}.${process.pid}-${threadId}.tmp`;
-    writeFileSync(written, standaloneCode(ajv, validate).replace(AJV_RUNTIME, (_, name: string) => `require(${JSON.stringify(require.resolve(name))})`));
+    writeFileSync(
+      written,
+      standaloneCode(ajv, validate).replace(AJV_RUNTIME, (_, name: string) => `require(${JSON.stringify(require.resolve(name))})`),
+    );
     renameSync(written, file);
   } catch {
     // A read-only install: the compiled validator serves this process alone.

@@ -11,7 +11,18 @@ import type { FilterCounts, PagefindEntry } from './pagefind-api.ts';
 import { pagefindAnswer, pagefindUsage, type PagefindUsage } from './pagefind-process.ts';
 import { readIndexedPages } from './indexed-pages.ts';
 import { garmentPage, reindexedPage, searchRecord, type GarmentPage, type IndexedPage, type SearchRecord } from './search-record.ts';
-import { indexingOrder, shardFolder, shardNumber, shardOf, shardPath, SHARD_LIST_PATH, SHARD_SUMMARY_FILE, WORDS_PATH, type ShardList, type ShardSummary } from './search-shards.ts';
+import {
+  indexingOrder,
+  shardFolder,
+  shardNumber,
+  shardOf,
+  shardPath,
+  SHARD_LIST_PATH,
+  SHARD_SUMMARY_FILE,
+  WORDS_PATH,
+  type ShardList,
+  type ShardSummary,
+} from './search-shards.ts';
 import { textWords, wordKey, type WordList } from './search-words.ts';
 
 /** Pagefind could not build the search index; the site being built must not be published. */
@@ -80,7 +91,11 @@ const UNUSED_BUNDLE_FILES = /^(pagefind-(ui|component-ui|modular-ui)\.(js|css)|p
  * Pagefind reports, a record that cannot be read, or a shard that does not hold one page per
  * garment becomes a SearchIndexError naming the step.
  */
-export async function buildSearchIndex<Entry extends RecordKey>(entries: readonly Entry[], outputPath: string, options: SearchIndexOptions<Entry>): Promise<SearchIndexSummary> {
+export async function buildSearchIndex<Entry extends RecordKey>(
+  entries: readonly Entry[],
+  outputPath: string,
+  options: SearchIndexOptions<Entry>,
+): Promise<SearchIndexSummary> {
   const { concurrency = 200, onProgress = () => {}, previous, pageOf, shardPages } = options;
   const started = performance.now();
   const failed = (step: string, detail: string, cause?: unknown) =>
@@ -127,7 +142,12 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
       if (previous && sameShards && !changedShards.has(shard)) {
         const oldFolder = oldFolders.get(shard);
         const keptDir = oldFolder && path.join(outputPath, oldFolder);
-        const summary = keptDir ? await linkTree(path.join(previous.bundleDir, oldFolder), keptDir).then(() => keptSummary(keptDir, garments.length), () => null) : null;
+        const summary = keptDir
+          ? await linkTree(path.join(previous.bundleDir, oldFolder), keptDir).then(
+              () => keptSummary(keptDir, garments.length),
+              () => null,
+            )
+          : null;
         if (summary && keptDir) {
           folders[shard] = oldFolder;
           summaries[shard] = summary;
@@ -138,17 +158,26 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
         if (keptDir) await rm(keptDir, { recursive: true, force: true });
       }
       const created = await pagefindAnswer(pagefind.createIndex({}), 'starting to index');
-      if (!created.index || created.errors.length > 0) throw failed('starting to index', created.errors.join('; ') || 'no index was created');
+      if (!created.index || created.errors.length > 0)
+        throw failed('starting to index', created.errors.join('; ') || 'no index was created');
       const { index } = created;
       const kept = keptPages(shard);
-      const summary: ShardSummary = { words: Object.create(null) as ShardSummary['words'], filters: Object.create(null) as ShardSummary['filters'] };
+      const summary: ShardSummary = {
+        words: Object.create(null) as ShardSummary['words'],
+        filters: Object.create(null) as ShardSummary['filters'],
+      };
       const add = async (records: Entry[]) => {
         if (new Set(records.map((entry) => entry.projection)).size < records.length) {
-          throw failed('checking the index', `${records.map((entry) => entry.file).join(' and ')} would be one page (${records[0]!.slug}, ${records[0]!.projection}); do two records share a page?`);
+          throw failed(
+            'checking the index',
+            `${records.map((entry) => entry.file).join(' and ')} would be one page (${records[0]!.slug}, ${records[0]!.projection}); do two records share a page?`,
+          );
         }
         const keptPage = previous?.changedSlugs.has(records[0]!.slug) ? undefined : kept.get(garmentPath(records[0]!.slug));
         if (keptPage) reused += records.length;
-        const page = keptPage ? reindexedPage(garmentPath(records[0]!.slug), keptPage) : garmentPage(await Promise.all(records.map(pageOf)));
+        const page = keptPage
+          ? reindexedPage(garmentPath(records[0]!.slug), keptPage)
+          : garmentPage(await Promise.all(records.map(pageOf)));
         addToSummary(summary, page);
         const adding = pagefindAnswer(index.addCustomRecord(page), `adding ${records.map((entry) => entry.file).join(' and ')}`);
         unanswered.add(adding);
@@ -170,7 +199,10 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
       const entry = await readIndexEntry(shardDir);
       const pages = indexedPages(entry);
       if (pages !== garments.length) {
-        throw failed('checking the index', `shard ${shard} holds ${pages} pages, expected ${garments.length} (one per garment); do two records share a page?`);
+        throw failed(
+          'checking the index',
+          `shard ${shard} holds ${pages} pages, expected ${garments.length} (one per garment); do two records share a page?`,
+        );
       }
       await dropUnusedFiles(shardDir);
       await writeFile(path.join(shardDir, SHARD_SUMMARY_FILE), `${JSON.stringify(summary)}\n`);
@@ -191,7 +223,15 @@ export async function buildSearchIndex<Entry extends RecordKey>(entries: readonl
       words: await writeWordLists(outputPath, summaries),
     };
     await writeFile(path.join(outputPath, path.basename(SHARD_LIST_PATH)), `${JSON.stringify(list)}\n`);
-    return { pages: indexed, reused, garments: garmentCount, shards: shards.length, built, seconds: (performance.now() - started) / 1000, pagefind: pagefindUsage() };
+    return {
+      pages: indexed,
+      reused,
+      garments: garmentCount,
+      shards: shards.length,
+      built,
+      seconds: (performance.now() - started) / 1000,
+      pagefind: pagefindUsage(),
+    };
   } catch (error) {
     if (error instanceof GarmentPressError) throw error;
     // The service itself broke (binary missing, process crashed): say so, keep the cause.
@@ -215,7 +255,8 @@ export function pageFromRecord(entry: SiteEntry): SearchRecord {
 
 /** Counts a garment's words and filter values into its shard's summary (objects without a prototype: a word may be `constructor`). */
 function addToSummary(summary: ShardSummary, page: GarmentPage): void {
-  for (const word of textWords(`${page.content} ${page.meta.title ?? ''} ${page.meta.names ?? ''}`)) summary.words[word] = (summary.words[word] ?? 0) + 1;
+  for (const word of textWords(`${page.content} ${page.meta.title ?? ''} ${page.meta.names ?? ''}`))
+    summary.words[word] = (summary.words[word] ?? 0) + 1;
   for (const [filter, values] of Object.entries(page.filters)) {
     const counts = (summary.filters[filter] ??= Object.create(null) as Record<string, number>);
     for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
@@ -282,7 +323,9 @@ async function readIndexEntry(bundleDir: string): Promise<PagefindEntry> {
 
 /** A bundle's content tag: the hash Pagefind gives its index, which changes whenever the index does. */
 function indexTag(entry: PagefindEntry): string {
-  return Object.values(entry.languages).map((language) => language.hash).join('-');
+  return Object.values(entry.languages)
+    .map((language) => language.hash)
+    .join('-');
 }
 
 /** The shard list of an index written by this code; null when there is no such index. */
@@ -303,7 +346,11 @@ async function readShardList(bundleDir: string): Promise<ShardList | null> {
 /** Links every file of a folder into a new one. */
 async function linkTree(from: string, to: string): Promise<void> {
   const entries = await readdir(from, { recursive: true, withFileTypes: true });
-  await linkFiles(entries.filter((entry) => entry.isFile()).map((entry) => path.relative(from, path.join(entry.parentPath, entry.name))), from, to);
+  await linkFiles(
+    entries.filter((entry) => entry.isFile()).map((entry) => path.relative(from, path.join(entry.parentPath, entry.name))),
+    from,
+    to,
+  );
 }
 
 /** The pages an index holds, from its entry file (every language counts). */

@@ -41,10 +41,16 @@ function fragmentPage(file: string): (IndexedPage & { url: string }) | null {
 }
 
 function isTextMap(value: unknown): value is Record<string, string> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((text) => typeof text === 'string');
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((text) => typeof text === 'string')
+  );
 }
 
 function isFilterMap(value: unknown): value is Record<string, string[]> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    && Object.values(value).every((values) => Array.isArray(values) && values.every((v) => typeof v === 'string'));
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((values) => Array.isArray(values) && values.every((v) => typeof v === 'string'))
+  );
 }

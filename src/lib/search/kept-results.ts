@@ -64,8 +64,12 @@ export function findKeptResult(kept: KeptResults, query: GarmentQuery): KeptResu
 export function keepResult(kept: KeptResults, query: GarmentQuery, result: KeptResult): string {
   const key = keptResultKey(query);
   const shown: KeptResult = { search: result.search, first: result.first.map(({ url, excerpt, meta }) => ({ url, excerpt, meta })) };
-  const searches = [[key, shown] as [string, KeptResult], ...kept.searches.filter(([searched]) => searched !== key)].slice(0, KEPT_RESULTS_LIMIT);
-  const text = (count: number) => JSON.stringify({ list: kept.list, script: kept.script, searches: searches.slice(0, count) } satisfies KeptResults);
+  const searches = [[key, shown] as [string, KeptResult], ...kept.searches.filter(([searched]) => searched !== key)].slice(
+    0,
+    KEPT_RESULTS_LIMIT,
+  );
+  const text = (count: number) =>
+    JSON.stringify({ list: kept.list, script: kept.script, searches: searches.slice(0, count) } satisfies KeptResults);
   let count = searches.length;
   while (count > 0 && text(count).length > KEPT_RESULTS_SIZE) count--;
   return text(count);

@@ -21,14 +21,20 @@ const TICKS_PER_SECOND = 100;
  */
 export function pagefindUsage(): PagefindUsage {
   try {
-    const children = readdirSync('/proc/self/task').flatMap((task) => readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean));
+    const children = readdirSync('/proc/self/task').flatMap((task) =>
+      readFileSync(`/proc/self/task/${task}/children`, 'utf8').split(' ').filter(Boolean),
+    );
     for (const pid of children) {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       if (!/^Name:\s*pagefind/m.test(status)) continue;
       const peak = /^VmHWM:\s*(\d+) kB/m.exec(status);
       // utime and stime are the 14th and 15th fields, counted after the name, which may hold spaces.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number);
+      const [utime, stime] = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .slice(11, 13)
+        .map(Number);
       return {
         ...(peak && { peakRssMb: Math.round(Number(peak[1]) / 1024) }),
         ...(Number.isFinite(utime! + stime!) && { cpuSeconds: (utime! + stime!) / TICKS_PER_SECOND }),

@@ -40,7 +40,11 @@ export function resultView(data: PagefindResultData): ResultView | null {
     href,
     title: meta.title || href,
     image: image && WEB_ADDRESS.test(image) ? { src: image, alt: meta.image_alt ?? '' } : null,
-    projections: PROJECTIONS.filter((code) => listed.has(code)).map((code) => ({ code, href: `${href.replace(/\/?$/, '/')}${code}/`, status: meta[`status_${code}`] ?? '' })),
+    projections: PROJECTIONS.filter((code) => listed.has(code)).map((code) => ({
+      code,
+      href: `${href.replace(/\/?$/, '/')}${code}/`,
+      status: meta[`status_${code}`] ?? '',
+    })),
     price: text(meta.price),
     sizes: text(meta.sizes),
     fabric: text(meta.fabric),

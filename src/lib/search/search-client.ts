@@ -6,7 +6,15 @@ import { filterValueOrder, resultFacts, resultView, type ResultView } from './re
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
 import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
-import { garmentQuery, isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters, type SearchState } from './search-state.ts';
+import {
+  garmentQuery,
+  isSearchable,
+  parseSearchState,
+  searchQueryString,
+  searchTerm,
+  selectedFilters,
+  type SearchState,
+} from './search-state.ts';
 import { openInThread, type ThreadIndex } from './search-thread.ts';
 import { NO_HITS, type GarmentQuery, type GarmentSearch, type ShardHits } from './shard-search.ts';
 
@@ -155,7 +163,10 @@ export function mountSearch(root: HTMLElement): void {
     // Pagefind's script first: the thread asks for it as soon as its own script has come.
     const files = list.shards.length > 0 ? [`${list.shards[0]}pagefind.js`, `${list.shards[0]}wasm.en.pagefind`] : [];
     for (const [at, bundle] of list.shards.entries()) files.push(`${bundle}pagefind.${list.tags[at]}.pf_meta`);
-    for (const file of files) void fetch(file).then((answer) => answer.arrayBuffer()).catch(() => {});
+    for (const file of files)
+      void fetch(file)
+        .then((answer) => answer.arrayBuffer())
+        .catch(() => {});
   }
 
   /** Searches for what the form says: while typing, after a request (Enter, a filter, the sort), or for an address Back or Forward restored. */
@@ -251,10 +262,12 @@ export function mountSearch(root: HTMLElement): void {
   /** Shows at once what a search found, its first garments' data loaded: `hits` is already its hits. */
   function showFound(state: SearchState, found: Omit<GarmentSearch, 'hits'>, first: PagefindResultData[]): void {
     updateCounts(found.filters);
-    list.replaceChildren(...first.flatMap((data) => {
-      const view = resultView(data);
-      return view ? [resultItem(view)] : [];
-    }));
+    list.replaceChildren(
+      ...first.flatMap((data) => {
+        const view = resultView(data);
+        return view ? [resultItem(view)] : [];
+      }),
+    );
     shown = first.length;
     moreButton.hidden = shown >= hits.count;
     showSummary(state, found);
@@ -280,21 +293,31 @@ export function mountSearch(root: HTMLElement): void {
 
   /** Keeps what a search showed, for a repeat visit. */
   function keepShown(query: GarmentQuery, { hits: { count }, ...found }: GarmentSearch, first: PagefindResultData[]): void {
-    void load().listText.then((listText) => {
-      try {
-        // Read again: another tab may have kept searches since.
-        localStorage.setItem(KEPT_RESULTS, keepResult(readKeptResults(localStorage.getItem(KEPT_RESULTS), listText, SEARCH_SCRIPT), query, { search: { ...found, count }, first }));
-      } catch {
-        // Storage refused or full: the next visit waits for the search, as this one did.
-      }
-    }, () => {});
+    void load().listText.then(
+      (listText) => {
+        try {
+          // Read again: another tab may have kept searches since.
+          localStorage.setItem(
+            KEPT_RESULTS,
+            keepResult(readKeptResults(localStorage.getItem(KEPT_RESULTS), listText, SEARCH_SCRIPT), query, {
+              search: { ...found, count },
+              first,
+            }),
+          );
+        } catch {
+          // Storage refused or full: the next visit waits for the search, as this one did.
+        }
+      },
+      () => {},
+    );
   }
 
   /** The result line: how many garments, for which words, in which filters. */
   function summary(state: SearchState, found: Omit<GarmentSearch, 'hits'>, count: number): string {
     const filters = Object.values(selectedFilters(state)).flat().join(', ');
     const query = found.searched || state.query;
-    if (searchTerm(state.query) === null) return count === 0 ? fillMessage(messages.noneFiltered, { filters }) : countMessage(messages.matches, count, { filters });
+    if (searchTerm(state.query) === null)
+      return count === 0 ? fillMessage(messages.noneFiltered, { filters }) : countMessage(messages.matches, count, { filters });
     if (count === 0) return fillMessage(filters ? messages.noneIn : messages.none, { query, filters });
     return countMessage(filters ? messages.resultsIn : messages.results, count, { query, filters });
   }
@@ -403,10 +426,12 @@ export function mountSearch(root: HTMLElement): void {
   function loadCounts(): void {
     if (counting) return;
     counting = load().current.then((opened) => opened.filters());
-    void counting.then(() => {
-      counted = true;
-      return refreshCounts(searchId);
-    }).catch(() => {});
+    void counting
+      .then(() => {
+        counted = true;
+        return refreshCounts(searchId);
+      })
+      .catch(() => {});
   }
 
   /** Shows the counts for the search shown (number `id`), unless another has started since. */
@@ -441,7 +466,8 @@ export function mountSearch(root: HTMLElement): void {
         chip.setAttribute('aria-label', fillMessage(messages.removeFilter, { filter: messages.filters[key], value }));
         chip.append(element('bdi', '', value), element('span', 'search-chip-x', '×'));
         chip.addEventListener('click', () => {
-          for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input:checked')) if (box.name === key && box.value === value) box.checked = false;
+          for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input:checked'))
+            if (box.name === key && box.value === value) box.checked = false;
           input.focus();
           void run('asked');
         });
@@ -524,7 +550,8 @@ export function mountSearch(root: HTMLElement): void {
     asked = parseSearchState(new URLSearchParams(location.search));
     input.value = asked.query;
     sort.value = asked.sort ?? '';
-    for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) box.checked = asked.filters[box.name as SearchFilter]?.includes(box.value) ?? false;
+    for (const box of filtersBox.querySelectorAll<HTMLInputElement>('input[type="checkbox"]'))
+      box.checked = asked.filters[box.name as SearchFilter]?.includes(box.value) ?? false;
     void run('restored');
   });
 
@@ -536,7 +563,13 @@ export function mountSearch(root: HTMLElement): void {
 /** Whether a search run again found what its kept result showed: as many garments, the same first ones in the same order, the same words. */
 function sameFound(kept: KeptResult, found: GarmentSearch, first: readonly PagefindResultData[]): boolean {
   const { search } = kept;
-  return search.count === found.hits.count && search.searched === found.searched && search.corrected === found.corrected && first.length === kept.first.length && first.every((data, at) => data.url === kept.first[at]!.url);
+  return (
+    search.count === found.hits.count &&
+    search.searched === found.searched &&
+    search.corrected === found.corrected &&
+    first.length === kept.first.length &&
+    first.every((data, at) => data.url === kept.first[at]!.url)
+  );
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string): HTMLElementTagNameMap[K] {

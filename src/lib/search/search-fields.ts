@@ -23,8 +23,6 @@ export interface SearchMeta {
   weight?: string;
 }
 
-
-
 /** What the search index holds about a record page besides its text: filter values, result metadata and sort keys. */
 export interface SearchFields {
   /** Values per filter, deduplicated, in record order; filters without a value are left out. */
@@ -74,7 +72,10 @@ function searchMeta(entry: SiteEntry, record: GarmentRecord, facts: KeyFacts): S
     const described = [kind && kind.charAt(0).toLocaleUpperCase('en') + kind.slice(1), fibres].filter(Boolean).join(', ');
     if (described) meta.fabric = described;
     const weight = fabric?.weight.value;
-    const weights = [weight?.original && formatNumber(weight.original.value, weight.original.unit), weight?.gsm ? formatNumber(weight.gsm, 'g/m²') : null];
+    const weights = [
+      weight?.original && formatNumber(weight.original.value, weight.original.unit),
+      weight?.gsm ? formatNumber(weight.gsm, 'g/m²') : null,
+    ];
     const weightText = distinctValues(weights).join(', ');
     if (weightText) meta.weight = weightText;
   }
@@ -97,7 +98,11 @@ export function sizesText(labels: readonly string[]): string | null {
  * of the first that has them, the price and sizes of the commerce page, the fabric and weight of the
  * technical one, which projections it has, and the names searched but never shown.
  */
-export function garmentMeta(pages: readonly { projection: string; meta: SearchMeta }[], names: readonly string[], published: string): Record<string, string> {
+export function garmentMeta(
+  pages: readonly { projection: string; meta: SearchMeta }[],
+  names: readonly string[],
+  published: string,
+): Record<string, string> {
   const meta: Record<string, string> = {};
   for (const { projection, meta: page } of pages) {
     meta[`status_${projection}`] = page.status;
@@ -140,5 +145,10 @@ export function distinctValues(values: readonly (string | null | undefined)[]): 
 function filterValue(text: string): string {
   const value = text.replace(/\s+/g, ' ').trim();
   const chars = [...value];
-  return chars.length > MAX_FILTER_VALUE ? `${chars.slice(0, MAX_FILTER_VALUE - 1).join('').trimEnd()}…` : value;
+  return chars.length > MAX_FILTER_VALUE
+    ? `${chars
+        .slice(0, MAX_FILTER_VALUE - 1)
+        .join('')
+        .trimEnd()}…`
+    : value;
 }

@@ -22,7 +22,10 @@ export const SEARCH_FILTERS = [
 export type SearchFilter = (typeof SEARCH_FILTERS)[number];
 
 /** Filters renamed to the schema's spelling, whose old names search addresses people kept still carry. */
-export const RENAMED_FILTERS: ReadonlyMap<string, SearchFilter> = new Map([['colour', 'color'], ['fibre', 'fiber']]);
+export const RENAMED_FILTERS: ReadonlyMap<string, SearchFilter> = new Map([
+  ['colour', 'color'],
+  ['fibre', 'fiber'],
+]);
 
 /**
  * How a filter reads its values from a record: the values, and what says them in words, when the
@@ -44,7 +47,10 @@ export const FILTER_READERS: Record<SearchFilter, FilterReader> = {
   status: { values: (record) => [record.research.status], words: 'research_status' },
   // Methods the record offers: not those it says are unsupported.
   decoration: {
-    values: (record) => (record.projection === 'svc' ? record.data.decoration_methods.filter((m) => m.method !== null && m.supported !== false).map((m) => m.method) : []),
+    values: (record) =>
+      record.projection === 'svc'
+        ? record.data.decoration_methods.filter((m) => m.method !== null && m.supported !== false).map((m) => m.method)
+        : [],
     words: 'decoration_method',
   },
   fabric: { values: (record) => record.data.material_profiles.map((m) => m.knit_or_weave?.toLocaleLowerCase('en')) },

@@ -36,7 +36,10 @@ export interface SearchMessages {
 export function searchMessages(): SearchMessages {
   return {
     // A filter without a name in strings.ts yet is named by its key in words.
-    filters: Object.fromEntries(SEARCH_FILTERS.map((key) => [key, lookup(`search.filter.${key}`) ?? humanize(key)])) as Record<SearchFilter, string>,
+    filters: Object.fromEntries(SEARCH_FILTERS.map((key) => [key, lookup(`search.filter.${key}`) ?? humanize(key)])) as Record<
+      SearchFilter,
+      string
+    >,
     prompt: t('search.prompt'),
     loading: t('search.loading'),
     results: { one: t('search.results.one'), many: t('search.results.many') },
@@ -53,7 +56,10 @@ export function searchMessages(): SearchMessages {
     priceFrom: t('search.hit.priceFrom'),
     sizes: t('search.hit.sizes'),
     projections: t('search.hit.projections'),
-    projectionLinks: { svc: t('search.hit.projectionLink', { projection: projectionLabel('svc') }), tech: t('search.hit.projectionLink', { projection: projectionLabel('tech') }) },
+    projectionLinks: {
+      svc: t('search.hit.projectionLink', { projection: projectionLabel('svc') }),
+      tech: t('search.hit.projectionLink', { projection: projectionLabel('tech') }),
+    },
     browseAll: t('search.browseAll'),
     clearFilters: t('search.clearFilters'),
     status: t('record.researchStatus'),

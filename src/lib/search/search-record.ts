@@ -50,7 +50,15 @@ export interface GarmentPage {
 export function searchRecord(entry: SiteEntry, record: GarmentRecord, facts: KeyFacts = keyFacts(record)): SearchRecord {
   const { filters, meta, sort } = searchFields(entry, record, facts);
   const reading = readingText(entry, record);
-  return { url: pagePath(entry.slug, entry.projection), projection: entry.projection, reading, names: unsaidNames(reading, record, filters), meta, filters, sort };
+  return {
+    url: pagePath(entry.slug, entry.projection),
+    projection: entry.projection,
+    reading,
+    names: unsaidNames(reading, record, filters),
+    meta,
+    filters,
+    sort,
+  };
 }
 
 /**
@@ -64,7 +72,10 @@ export function garmentPage(records: readonly SearchRecord[]): GarmentPage {
   const sentences = [...new Set(ordered.flatMap((page) => page.reading))];
   const said = sentences.join(' ').toLocaleLowerCase('en');
   const names = distinctValues(ordered.flatMap((page) => page.names)).filter((name) => !saysWords(said, name.toLocaleLowerCase('en')));
-  const published = ordered.map((page) => page.sort.published).sort().at(-1)!;
+  const published = ordered
+    .map((page) => page.sort.published)
+    .sort()
+    .at(-1)!;
   const filters: Record<string, string[]> = {};
   for (const key of SEARCH_FILTERS) {
     const values = distinctValues(ordered.flatMap((page) => page.filters[key] ?? []));
@@ -90,7 +101,14 @@ export type IndexedPage = Omit<GarmentPage, 'url' | 'language' | 'sort'>;
  */
 export function reindexedPage(url: string, page: IndexedPage): GarmentPage {
   const { content, meta, filters } = page;
-  return { url, content, language: 'en', meta, filters, sort: { title: titleSortKey(meta.title ?? ''), published: meta[GARMENT_META.published] ?? '' } };
+  return {
+    url,
+    content,
+    language: 'en',
+    meta,
+    filters,
+    sort: { title: titleSortKey(meta.title ?? ''), published: meta[GARMENT_META.published] ?? '' },
+  };
 }
 
 /** Pagefind reads a word starting `___PAGEFIND_` (or `___END_PAGEFIND_`) in content as an instruction; record text gives none. */
@@ -107,7 +125,9 @@ function readingText(entry: SiteEntry, record: GarmentRecord): string[] {
     entry.title,
     ...blocks.filter(({ part }) => part !== 'faq').map(({ block }) => plainText(block.text)),
     record.selection_summary.limitations,
-    ...blocks.filter(({ part }) => part === 'faq').flatMap(({ block, position }) => [record.page.faq[position]!.question, plainText(block.text)]),
+    ...blocks
+      .filter(({ part }) => part === 'faq')
+      .flatMap(({ block, position }) => [record.page.faq[position]!.question, plainText(block.text)]),
   ];
   return [...new Set(pieces.map(sentence).filter((text) => text !== ''))];
 }
@@ -116,22 +136,24 @@ function readingText(entry: SiteEntry, record: GarmentRecord): string[] {
 function unsaidNames(reading: readonly string[], record: GarmentRecord, filters: Partial<Record<string, string[]>>): string[] {
   const { identity } = record.data;
   const said = reading.join(' ').toLocaleLowerCase('en');
-  return distinctValues([
-    identity.official_name,
-    ...(identity.aliases ?? []),
-    identity.style_code,
-    record.catalog?.title,
-    ...(filters.brand ?? []),
-    ...(filters.manufacturer ?? []),
-    ...(filters.category ?? []),
-    identity.subcategory,
-    ...(filters.color ?? []),
-    ...record.data.material_profiles.map((m) => m.name),
-    ...(filters.fiber ?? []),
-    ...(filters.fabric ?? []),
-    ...(filters.construction ?? []),
-    ...(filters.decoration ?? []),
-  ].map((name) => (name ?? '').replace(PAGEFIND_SENTINEL, '$1'))).filter((name) => !saysWords(said, name.toLocaleLowerCase('en')));
+  return distinctValues(
+    [
+      identity.official_name,
+      ...(identity.aliases ?? []),
+      identity.style_code,
+      record.catalog?.title,
+      ...(filters.brand ?? []),
+      ...(filters.manufacturer ?? []),
+      ...(filters.category ?? []),
+      identity.subcategory,
+      ...(filters.color ?? []),
+      ...record.data.material_profiles.map((m) => m.name),
+      ...(filters.fiber ?? []),
+      ...(filters.fabric ?? []),
+      ...(filters.construction ?? []),
+      ...(filters.decoration ?? []),
+    ].map((name) => (name ?? '').replace(PAGEFIND_SENTINEL, '$1')),
+  ).filter((name) => !saysWords(said, name.toLocaleLowerCase('en')));
 }
 
 /** A piece of text as one sentence of the index: whitespace collapsed, Pagefind's instructions defused, ending in a stop. */

@@ -36,7 +36,8 @@ export function indexingOrder<Entry extends RecordKey>(entries: readonly Entry[]
   const shards = shardCount(entries.length, shardPages);
   const byShard = Array.from({ length: shards }, (): Entry[] => []);
   for (const entry of entries) byShard[shardOf(entry.slug, shards)]!.push(entry);
-  const byPage = (a: Entry, b: Entry) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : a.projection < b.projection ? -1 : a.projection > b.projection ? 1 : 0);
+  const byPage = (a: Entry, b: Entry) =>
+    a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : a.projection < b.projection ? -1 : a.projection > b.projection ? 1 : 0;
   return byShard.map((shard) => shard.sort(byPage));
 }
 

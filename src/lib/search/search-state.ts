@@ -69,7 +69,10 @@ export function selectedFilters(state: SearchState): Record<string, string[]> {
  * @example searchTerm('$12.95 tee') → '12.95 tee'; searchTerm('') → null
  */
 export function searchTerm(query: string): string | null {
-  const words = query.replace(/\p{Sc}/gu, ' ').replace(/\s+/g, ' ').trim();
+  const words = query
+    .replace(/\p{Sc}/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return words === '' ? null : words;
 }
 

@@ -18,7 +18,13 @@ export type ThreadRequest = { id: number } & (
 export type ThreadSearch = Omit<GarmentSearch, 'hits'> & { count: number };
 
 /** The thread's answer to the request of the same id: an error's message, or what was asked for; a batch of hits is sent hit by hit (`hit`), as each is loaded, then whole. */
-export type ThreadReply = { id: number } & ({ error: string } | { search: ThreadSearch } | { hit: PagefindResultData } | { data: PagefindResultData[] } | { done: true });
+export type ThreadReply = { id: number } & (
+  | { error: string }
+  | { search: ThreadSearch }
+  | { hit: PagefindResultData }
+  | { data: PagefindResultData[] }
+  | { done: true }
+);
 
 /** The index opened in the thread. */
 export interface ThreadIndex {
@@ -32,7 +38,10 @@ export interface ThreadIndex {
 /** Starts a search thread and opens in it the index a shard list names. */
 export function openInThread(list: ShardList): ThreadIndex {
   const worker = new Worker(new URL('./search-worker.ts', import.meta.url), { type: 'module' });
-  const pending = new Map<number, { resolve: (reply: ThreadReply) => void; reject: (error: Error) => void; onHit?: (data: PagefindResultData) => void }>();
+  const pending = new Map<
+    number,
+    { resolve: (reply: ThreadReply) => void; reject: (error: Error) => void; onHit?: (data: PagefindResultData) => void }
+  >();
   let last = 0;
   worker.addEventListener('message', ({ data: reply }: MessageEvent<ThreadReply>) => {
     const waiting = pending.get(reply.id);
@@ -47,7 +56,10 @@ export function openInThread(list: ShardList): ThreadIndex {
   };
   // The worker's script failed to load or run: nothing asked of it will be answered.
   worker.addEventListener('error', (event) => rejectPending(event.message || 'the search thread failed'));
-  const ask = (request: ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never, onHit?: (data: PagefindResultData) => void) =>
+  const ask = (
+    request: ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never,
+    onHit?: (data: PagefindResultData) => void,
+  ) =>
     new Promise<ThreadReply>((resolve, reject) => {
       const id = ++last;
       pending.set(id, { resolve, reject, onHit });

@@ -91,5 +91,8 @@ export function nearestWords(word: string, list: WordList, limit: number, count:
     const distance = editDistance(word, candidate, limit);
     if (distance <= limit && candidate !== word) near.push([candidate, distance, garments]);
   }
-  return near.sort((a, b) => a[1] - b[1] || b[2] - a[2] || (a[0] < b[0] ? -1 : 1)).slice(0, count).map(([candidate]) => candidate);
+  return near
+    .sort((a, b) => a[1] - b[1] || b[2] - a[2] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, count)
+    .map(([candidate]) => candidate);
 }

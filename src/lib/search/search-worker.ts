@@ -15,7 +15,8 @@ const searches = new Map<number, ShardHits>();
 self.addEventListener('message', ({ data: request }: MessageEvent<ThreadRequest>) => {
   void answer(request).then(
     (reply) => self.postMessage(reply),
-    (error: unknown) => self.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies ThreadReply),
+    (error: unknown) =>
+      self.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies ThreadReply),
   );
 });
 
@@ -42,7 +43,9 @@ async function answer(request: ThreadRequest): Promise<ThreadReply> {
     }
     case 'next': {
       // Each hit as soon as it and those before it are loaded, so the page shows the first without waiting for the batch.
-      const data = await (searches.get(request.search) ?? NO_HITS).next(request.count, (hit) => self.postMessage({ id, hit } satisfies ThreadReply));
+      const data = await (searches.get(request.search) ?? NO_HITS).next(request.count, (hit) =>
+        self.postMessage({ id, hit } satisfies ThreadReply),
+      );
       return { id, data };
     }
     case 'filters':
@@ -56,7 +59,9 @@ function answerEntryFiles(entries: Map<string, string>): void {
   const siteFetch = self.fetch.bind(self);
   self.fetch = (input, init) => {
     const entry = typeof input === 'string' ? entries.get(input) : undefined;
-    return entry === undefined ? siteFetch(input, init) : Promise.resolve(new Response(entry, { headers: { 'Content-Type': 'application/json' } }));
+    return entry === undefined
+      ? siteFetch(input, init)
+      : Promise.resolve(new Response(entry, { headers: { 'Content-Type': 'application/json' } }));
   };
 }
 

@@ -3,7 +3,15 @@
 // no page: the caller hands it the shard list and a way to load Pagefind and the word lists. In
 // Node, Pagefind's own script fetches its files with the global `fetch`: give it one that reads the
 // built site's files (tests/integration/search-index.test.ts and src/lib/bench/search-bench.ts do).
-import type { FilterCounts, PagefindApi, PagefindInstance, PagefindResult, PagefindResultData, PagefindSearch, PagefindSearchOptions } from './pagefind-api.ts';
+import type {
+  FilterCounts,
+  PagefindApi,
+  PagefindInstance,
+  PagefindResult,
+  PagefindResultData,
+  PagefindSearch,
+  PagefindSearchOptions,
+} from './pagefind-api.ts';
 import { GARMENT_META, titleSortKey, type SearchSort } from './search-keys.ts';
 import type { ShardList } from './search-shards.ts';
 import { nearestWords, wordKey, type WordList } from './search-words.ts';
@@ -114,7 +122,13 @@ export interface GarmentSearch {
  * @example queryWords('T-shirt  Café $12') → ['tshirt', 'cafe', '12']
  */
 export function queryWords(words: string): string[] {
-  return words.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('en').replace(/[\p{P}\p{Sc}]/gu, '').split(/\s+/).filter(Boolean);
+  return words
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLocaleLowerCase('en')
+    .replace(/[\p{P}\p{Sc}]/gu, '')
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 /**
@@ -135,7 +149,13 @@ export function queryWords(words: string): string[] {
 export async function searchGarments(index: SearchIndex, query: GarmentQuery): Promise<GarmentSearch> {
   const { pagefind } = index;
   const asked = queryWords(query.words);
-  const none: GarmentSearch = { hits: NO_HITS, filters: query.counts ? {} : null, searched: asked.join(' '), corrected: false, suggestions: [] };
+  const none: GarmentSearch = {
+    hits: NO_HITS,
+    filters: query.counts ? {} : null,
+    searched: asked.join(' '),
+    corrected: false,
+    suggestions: [],
+  };
   if (!pagefind) return none;
   const allShards = index.list.shards.map(shardName);
   let shards = new Set(allShards);
@@ -169,9 +189,16 @@ export async function searchGarments(index: SearchIndex, query: GarmentQuery): P
   if (query.sort) {
     // One search per shard, each in the shard's own order.
     const sort = { [query.sort.key]: query.sort.direction };
-    const lists = await Promise.all((term === null ? allShards : [...shards]).map((shard) => pagefind.search(term, { filters: { ...within(selected), [SHARD_FILTER]: { any: [shard] } }, sort })));
+    const lists = await Promise.all(
+      (term === null ? allShards : [...shards]).map((shard) =>
+        pagefind.search(term, { filters: { ...within(selected), [SHARD_FILTER]: { any: [shard] } }, sort }),
+      ),
+    );
     found = { results: [], unfilteredResultCount: 0, filters: mergeFilterCounts(lists.map((list) => list.filters)) };
-    hits = sortedHits(lists.map((list) => list.results), query.sort);
+    hits = sortedHits(
+      lists.map((list) => list.results),
+      query.sort,
+    );
   } else {
     found = await pagefind.search(term, { filters: within(selected) });
     hits = bestFirstHits(found.results);
@@ -193,7 +220,9 @@ type WordShards = { kind: 'known'; word: string; shards: Set<string> } | { kind:
 async function wordShards(index: SearchIndex, pagefind: PagefindInstance, word: string): Promise<WordShards> {
   // Searched exactly (quoted: the word or its stem, no fallback) under a shard no page is in: the counts alone say which shards hold it.
   const exact = await pagefind.search(`"${word}"`, { filters: { [SHARD_FILTER]: { any: [NO_SHARD] } } });
-  const holding = Object.entries(exact.totalFilters?.[SHARD_FILTER] ?? {}).filter(([, count]) => count > 0).map(([shard]) => shard);
+  const holding = Object.entries(exact.totalFilters?.[SHARD_FILTER] ?? {})
+    .filter(([, count]) => count > 0)
+    .map(([shard]) => shard);
   if (holding.length > 0) return { kind: 'known', word, shards: new Set(holding) };
   const list = await index.words(wordKey(word));
   const begun = Object.entries(list).filter(([known]) => known.startsWith(word));
@@ -276,7 +305,9 @@ export function sortedHits(lists: PagefindResult[][], { key, direction }: SortOr
     next: inTurn(async (count, onData) => {
       const batch: PagefindResultData[] = [];
       while (batch.length < count) {
-        const heads = await Promise.all(lists.map((list, shard) => (cursors[shard]! < list.length ? dataOf(list[cursors[shard]!]!) : null)));
+        const heads = await Promise.all(
+          lists.map((list, shard) => (cursors[shard]! < list.length ? dataOf(list[cursors[shard]!]!) : null)),
+        );
         let pick = -1;
         for (const [shard, head] of heads.entries()) {
           if (head && (pick === -1 || before(sortKey(head, key), sortKey(heads[pick]!, key)))) pick = shard;

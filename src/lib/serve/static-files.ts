@@ -79,7 +79,10 @@ export function staticFilesHandler(rootDir: string): (request: IncomingMessage, 
       return;
     }
     // Dot folders hold build state, never content.
-    const hidden = path.relative(root, file).split(path.sep).some((segment) => segment.startsWith('.'));
+    const hidden = path
+      .relative(root, file)
+      .split(path.sep)
+      .some((segment) => segment.startsWith('.'));
     const info = hidden ? undefined : await stat(file).catch(() => undefined);
     if (info?.isDirectory()) {
       if (!url.pathname.endsWith('/')) {
@@ -140,9 +143,14 @@ function sitePathOf(root: string, file: string): string {
  * assets, the stylesheet (`/styles/site.<hash>.css`) and Pagefind's index files (`*.pf_*`).
  */
 function isNamedByContent(sitePath: string): boolean {
-  return sitePath.startsWith('/_astro/') || /^\/styles\/site\.[0-9a-f]+\.css$/.test(sitePath) || /\.pf_[a-z]+$/.test(sitePath)
+  return (
+    sitePath.startsWith('/_astro/') ||
+    /^\/styles\/site\.[0-9a-f]+\.css$/.test(sitePath) ||
+    /\.pf_[a-z]+$/.test(sitePath) ||
     // A search shard's folder is named by its index's hash, and the word lists by their own (search-shards.ts).
-    || /^\/pagefind\/\d+\.[\w-]+\//.test(sitePath) || /^\/pagefind\/words\/\w+\.[0-9a-f]+\.json$/.test(sitePath);
+    /^\/pagefind\/\d+\.[\w-]+\//.test(sitePath) ||
+    /^\/pagefind\/words\/\w+\.[0-9a-f]+\.json$/.test(sitePath)
+  );
 }
 
 /** Text worth compressing; Pagefind's index files are compressed already and served as they are. */
@@ -196,7 +204,10 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 /** Serves a built site on loopback; port 0 lets the system choose. `close` stops at once, ending open connections. */
-export async function serveStaticFiles(rootDir: string, { port = 0, host = '127.0.0.1' } = {}): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
+export async function serveStaticFiles(
+  rootDir: string,
+  { port = 0, host = '127.0.0.1' } = {},
+): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const handle = staticFilesHandler(rootDir);
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {

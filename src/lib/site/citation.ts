@@ -28,7 +28,14 @@ export interface Citation {
  */
 export function citationOf(facts: CitationFacts): Citation {
   const site = t('site.name');
-  const text = t('cite.text', { title: facts.title, projection: facts.projectionLabel, revision: facts.revision, published: facts.publishedText, site, url: facts.url });
+  const text = t('cite.text', {
+    title: facts.title,
+    projection: facts.projectionLabel,
+    revision: facts.revision,
+    published: facts.publishedText,
+    site,
+    url: facts.url,
+  });
   const year = facts.publishedIso?.slice(0, 4);
   const fields: [string, string][] = [
     ['title', `{${bibtexText(`${facts.title}: ${t('cite.recordKind', { projection: facts.projectionLabel })}`)}}`],
@@ -50,7 +57,16 @@ export function bibtexText(text: string): string {
 }
 
 const BIBTEX_ESCAPES: Record<string, string> = {
-  '\\': '\\textbackslash{}', '{': '\\{', '}': '\\}', '%': '\\%', '$': '\\$', '&': '\\&', '#': '\\#', '_': '\\_', '^': '\\^{}', '~': '\\~{}',
+  '\\': '\\textbackslash{}',
+  '{': '\\{',
+  '}': '\\}',
+  '%': '\\%',
+  $: '\\$',
+  '&': '\\&',
+  '#': '\\#',
+  _: '\\_',
+  '^': '\\^{}',
+  '~': '\\~{}',
 };
 
 /** A URL inside `\url{}`: only the characters that would end it or break the entry escaped. */

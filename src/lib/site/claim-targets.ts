@@ -22,7 +22,10 @@ export function targetPath(target: string, claimTargetBase: string): TargetPath 
   const base = claimTargetBase.trim();
   if (base && rest.startsWith(base)) rest = rest.slice(base.length);
   if (rest.includes('#')) rest = rest.slice(rest.indexOf('#') + 1);
-  const segments = rest.split(/[/.[\]:]+/).filter(Boolean).map(decodePointerToken);
+  const segments = rest
+    .split(/[/.[\]:]+/)
+    .filter(Boolean)
+    .map(decodePointerToken);
   if (segments[0] === 'data') segments.shift();
   const [head, item, field] = segments;
   return head ? { head, item, field } : null;

@@ -39,5 +39,11 @@ function labToSrgb(l: number, a: number, b: number): [number, number, number] {
 }
 
 function hex(channels: [number, number, number]): string {
-  return `#${channels.map((c) => Math.round(Math.min(1, Math.max(0, c)) * 255).toString(16).padStart(2, '0')).join('')}`;
+  return `#${channels
+    .map((c) =>
+      Math.round(Math.min(1, Math.max(0, c)) * 255)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }

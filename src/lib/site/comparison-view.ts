@@ -48,7 +48,10 @@ export interface ComparisonViews {
 }
 
 /** Offers as a table, and variants as a size × colour grid with stock, for a commerce record. */
-export function comparisonViews(record: GarmentRecord, context: { claimsByAnchor: Map<string, ClaimLink[]>; nameOf: ItemNamer }): ComparisonViews {
+export function comparisonViews(
+  record: GarmentRecord,
+  context: { claimsByAnchor: Map<string, ClaimLink[]>; nameOf: ItemNamer },
+): ComparisonViews {
   if (record.projection !== 'svc') return { offers: null, variants: null };
   const { data } = record;
   return { offers: offerRows(data, context), variants: variantGrid(data, context) };
@@ -64,7 +67,10 @@ function anchorsOf(collection: string, items: { id: string }[]): string[] {
   });
 }
 
-function offerRows(data: SvcData, { claimsByAnchor, nameOf }: { claimsByAnchor: Map<string, ClaimLink[]>; nameOf: ItemNamer }): OfferRow[] | null {
+function offerRows(
+  data: SvcData,
+  { claimsByAnchor, nameOf }: { claimsByAnchor: Map<string, ClaimLink[]>; nameOf: ItemNamer },
+): OfferRow[] | null {
   if (data.offers.length === 0) return null;
   const anchors = anchorsOf('offers', data.offers);
   const listings = new Map(data.provider_listings.map((l) => [l.id, l]));
@@ -79,11 +85,15 @@ function offerRows(data: SvcData, { claimsByAnchor, nameOf }: { claimsByAnchor: 
     return {
       id: offer.id,
       anchor: anchors[i]!,
-      provider: listing ? nameOf('provider_listings', listing as unknown as Record<string, unknown>) : (offer.provider_listing_id ?? t('keyFacts.providerNotStated')),
+      provider: listing
+        ? nameOf('provider_listings', listing as unknown as Record<string, unknown>)
+        : (offer.provider_listing_id ?? t('keyFacts.providerNotStated')),
       size: variant?.size_label ?? providerVariant?.raw_size_label ?? null,
       color: color?.manufacturer_name ?? variant?.color_id ?? providerVariant?.raw_color_name ?? null,
       price: formatMoney(offer.base_amount_minor, offer.currency, offer.minor_unit_exponent) ?? t('value.notStated'),
-      basis: [enumLabel('price_basis', offer.price_basis), offer.offer_kind && enumLabel('offer_kind', offer.offer_kind)].filter(Boolean).join(', '),
+      basis: [enumLabel('price_basis', offer.price_basis), offer.offer_kind && enumLabel('offer_kind', offer.offer_kind)]
+        .filter(Boolean)
+        .join(', '),
       quantity: formatRange(offer.quantity_min, offer.quantity_max),
       included: includedText(offer),
       observed: offer.observed_at ? formatDate(offer.observed_at) : null,
@@ -96,7 +106,10 @@ function offerRows(data: SvcData, { claimsByAnchor, nameOf }: { claimsByAnchor: 
 function includedText(offer: SvcData['offers'][number]): string {
   const parts: [string, boolean | null][] = [
     [t('offers.blank'), offer.includes_blank],
-    [offer.included_placement_count ? tCount('offers.placements', offer.included_placement_count) : t('offers.decoration'), offer.includes_decoration],
+    [
+      offer.included_placement_count ? tCount('offers.placements', offer.included_placement_count) : t('offers.decoration'),
+      offer.includes_decoration,
+    ],
     [t('offers.shipping'), offer.includes_shipping],
     [t('offers.tax'), offer.includes_tax],
   ];
@@ -105,7 +118,9 @@ function includedText(offer: SvcData['offers'][number]): string {
   const text = [
     included.length > 0 ? included.join(', ') : null,
     excluded.length > 0 ? t('offers.excluded', { items: excluded.join(', ') }) : null,
-  ].filter(Boolean).join('; ');
+  ]
+    .filter(Boolean)
+    .join('; ');
   return text || t('value.notStated');
 }
 
@@ -144,12 +159,18 @@ function variantGrid(data: SvcData, { claimsByAnchor }: { claimsByAnchor: Map<st
           const listed = listedBy.get(variant.id) ?? [];
           const inStock = listed.filter((pv) => pv.in_stock === true).length;
           const stated = listed.filter((pv) => pv.in_stock !== null).length;
-          const state: VariantCell['state'] = stated === 0 ? 'unknown' : inStock === listed.length ? 'in' : inStock === 0 && stated === listed.length ? 'out' : 'some';
-          const stock = listed.length === 0 ? t('variants.notListed')
-            : state === 'in' ? tCount('variants.inStock', listed.length)
-              : state === 'out' ? t('variants.outOfStock')
-                : state === 'unknown' ? t('variants.stockNotStated')
-                  : t('variants.inStockSome', { inStock, total: listed.length });
+          const state: VariantCell['state'] =
+            stated === 0 ? 'unknown' : inStock === listed.length ? 'in' : inStock === 0 && stated === listed.length ? 'out' : 'some';
+          const stock =
+            listed.length === 0
+              ? t('variants.notListed')
+              : state === 'in'
+                ? tCount('variants.inStock', listed.length)
+                : state === 'out'
+                  ? t('variants.outOfStock')
+                  : state === 'unknown'
+                    ? t('variants.stockNotStated')
+                    : t('variants.inStockSome', { inStock, total: listed.length });
           const anchor = anchors.get(variant)!;
           return { id: variant.id, anchor, stock, state, claims: anchor ? (claimsByAnchor.get(anchor) ?? []) : [] };
         }),

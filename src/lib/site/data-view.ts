@@ -76,18 +76,44 @@ export interface MeasurementGrid {
 /** The data collections a projection carries, in the specification's order (2.2). */
 export const COLLECTION_ORDER = {
   svc: [
-    'material_profiles', 'colors', 'size_ranges', 'variants', 'measurements', 'construction',
-    'decoration_methods', 'decoration_placements', 'provider_listings', 'provider_variants', 'offers',
-    'price_components', 'shipping_options', 'branding_packaging', 'reviews', 'review_summaries',
-    'performance_tests', 'certifications', 'supply_chain', 'additional_facts',
+    'material_profiles',
+    'colors',
+    'size_ranges',
+    'variants',
+    'measurements',
+    'construction',
+    'decoration_methods',
+    'decoration_placements',
+    'provider_listings',
+    'provider_variants',
+    'offers',
+    'price_components',
+    'shipping_options',
+    'branding_packaging',
+    'reviews',
+    'review_summaries',
+    'performance_tests',
+    'certifications',
+    'supply_chain',
+    'additional_facts',
   ],
   tech: [
-    'material_profiles', 'colors', 'size_ranges', 'variants', 'measurements', 'construction',
-    'performance_tests', 'certifications', 'supply_chain', 'assets', 'asset_relationships',
-    'manufacturing', 'capabilities', 'additional_facts',
+    'material_profiles',
+    'colors',
+    'size_ranges',
+    'variants',
+    'measurements',
+    'construction',
+    'performance_tests',
+    'certifications',
+    'supply_chain',
+    'assets',
+    'asset_relationships',
+    'manufacturing',
+    'capabilities',
+    'additional_facts',
   ],
 } as const satisfies Record<Projection, readonly string[]>;
-
 
 /** Enumerated fields and the label group of their values. */
 const ENUM_GROUPS: Record<string, string> = {
@@ -128,9 +154,27 @@ const CODE_FIELDS = new Set(['sha256', 'local_path', 'gtin', 'coordinates']);
 
 /** Fields tried in order for an item's human name. */
 const TITLE_FIELDS = [
-  'name', 'official_name', 'manufacturer_name', 'capability', 'feature', 'property', 'topic', 'component',
-  'scheme_or_standard', 'stage', 'provider_name', 'catalog_title', 'service_name', 'relationship',
-  'measurement_name', 'method', 'placement_key', 'component_type', 'offer_kind', 'kind', 'size_label',
+  'name',
+  'official_name',
+  'manufacturer_name',
+  'capability',
+  'feature',
+  'property',
+  'topic',
+  'component',
+  'scheme_or_standard',
+  'stage',
+  'provider_name',
+  'catalog_title',
+  'service_name',
+  'relationship',
+  'measurement_name',
+  'method',
+  'placement_key',
+  'component_type',
+  'offer_kind',
+  'kind',
+  'size_label',
 ];
 
 const DATE_FIELD = /(_at|_date|^valid_until|^period_start|^period_end|^rights_expiry)$/;
@@ -263,19 +307,32 @@ export function itemTitle(item: Record<string, unknown>, collection: string): { 
  * size, each cell anchored as its item. Null when the measurements do not fit a grid (a value missing,
  * or two values for one cell).
  */
-export function measurementGrids(items: Record<string, unknown>[], views: { id: string; anchor: string; claims: ClaimLink[] }[]): MeasurementGrid[] | null {
+export function measurementGrids(
+  items: Record<string, unknown>[],
+  views: { id: string; anchor: string; claims: ClaimLink[] }[],
+): MeasurementGrid[] | null {
   type GridDraft = { caption: string; sizes: string[]; rows: Map<string, { label: string; cells: Map<string, GridCell> }> };
   const grids = new Map<string, GridDraft>();
   for (const [i, item] of items.entries()) {
     const { size_label: size, measurement_name: measurement, value, unit } = item as Record<string, string | number | null>;
     if (typeof size !== 'string' || typeof measurement !== 'string' || typeof value !== 'number') return null;
     const dataset = String(item.dataset_id ?? item.scope ?? '');
-    const grid: GridDraft = grids.get(dataset) ?? { caption: [item.dataset_id, item.scope].filter(Boolean).join(': '), sizes: [], rows: new Map() };
+    const grid: GridDraft = grids.get(dataset) ?? {
+      caption: [item.dataset_id, item.scope].filter(Boolean).join(': '),
+      sizes: [],
+      rows: new Map(),
+    };
     grids.set(dataset, grid);
     if (!grid.sizes.includes(size)) grid.sizes.push(size);
-    const kind = item.measurement_kind && item.measurement_kind !== 'finished_garment' ? ` (${enumLabel('measurement_kind', String(item.measurement_kind))})` : '';
+    const kind =
+      item.measurement_kind && item.measurement_kind !== 'finished_garment'
+        ? ` (${enumLabel('measurement_kind', String(item.measurement_kind))})`
+        : '';
     const rowKey = `${measurement}|${unit ?? ''}|${kind}`;
-    const row = grid.rows.get(rowKey) ?? { label: `${enumLabel('measurement_name', measurement)}${kind}${unit ? `, ${unit}` : ''}`, cells: new Map() };
+    const row = grid.rows.get(rowKey) ?? {
+      label: `${enumLabel('measurement_name', measurement)}${kind}${unit ? `, ${unit}` : ''}`,
+      cells: new Map(),
+    };
     grid.rows.set(rowKey, row);
     if (row.cells.has(size)) return null;
     row.cells.set(size, { text: formatNumber(value), anchor: views[i]!.anchor, claims: views[i]!.claims });
@@ -336,12 +393,18 @@ function ruleOf(name: string, itemCollection: string | null, collectionRules: Ma
     rangeBase: /^(.*)_(min|max)$/.exec(name)?.[1] ?? null,
     unitField: Object.hasOwn(UNIT_OF, name) ? UNIT_OF[name]! : null,
     // The same precedence as a chain of checks: references, sources, URLs, enumerations, dates, code.
-    scalar: collection ? { kind: 'reference', collection }
-      : name === 'source_id' ? { kind: 'source' }
-        : name.endsWith('_url') ? { kind: 'url' }
-          : group ? { kind: 'enum', group }
-            : DATE_FIELD.test(name) ? { kind: 'date' }
-              : CODE_FIELDS.has(name) ? { kind: 'code' }
+    scalar: collection
+      ? { kind: 'reference', collection }
+      : name === 'source_id'
+        ? { kind: 'source' }
+        : name.endsWith('_url')
+          ? { kind: 'url' }
+          : group
+            ? { kind: 'enum', group }
+            : DATE_FIELD.test(name)
+              ? { kind: 'date' }
+              : CODE_FIELDS.has(name)
+                ? { kind: 'code' }
                 : { kind: 'text' },
   };
   if (ruleCount < RULES_MAX) collectionRules.set(name, rule), ruleCount++;
@@ -393,7 +456,8 @@ export function fieldViews(item: Record<string, unknown>, lookup: Lookup, collec
 
 /** Fields shown together: fibre names with their shares, min/max ranges, ratings out of a scale. */
 function combinedField(name: string, rule: FieldRule, item: Record<string, unknown>, consumed: string[]): FieldView | null {
-  if (name === 'fiber_names' || name === 'fiber_percentages') return composition('fiber_names', 'fiber_percentages', 'composition', item, consumed);
+  if (name === 'fiber_names' || name === 'fiber_percentages')
+    return composition('fiber_names', 'fiber_percentages', 'composition', item, consumed);
   if (name === 'face_fiber_names' || name === 'face_fiber_percentages') {
     return composition('face_fiber_names', 'face_fiber_percentages', 'face_composition', item, consumed);
   }
@@ -420,12 +484,22 @@ function combinedField(name: string, rule: FieldRule, item: Record<string, unkno
 }
 
 /** Fibre names with their shares, when both lists are there and of one length. */
-function composition(names: string, shares: string, labelField: string, item: Record<string, unknown>, consumed: string[]): FieldView | null {
+function composition(
+  names: string,
+  shares: string,
+  labelField: string,
+  item: Record<string, unknown>,
+  consumed: string[],
+): FieldView | null {
   const fibres = item[names];
   const percentages = item[shares];
   if (!Array.isArray(fibres) || !Array.isArray(percentages) || fibres.length !== percentages.length || fibres.length === 0) return null;
   consumed.push(names, shares);
-  return { name: names, label: fieldLabel(labelField), parts: fibres.map((fibre, i) => text(`${formatNumber(Number(percentages[i]), '%')} ${String(fibre)}`)) };
+  return {
+    name: names,
+    label: fieldLabel(labelField),
+    parts: fibres.map((fibre, i) => text(`${formatNumber(Number(percentages[i]), '%')} ${String(fibre)}`)),
+  };
 }
 
 function valueParts(name: string, rule: FieldRule, value: unknown, item: Record<string, unknown>, lookup: Lookup): Part[] {

@@ -11,14 +11,21 @@ const LOCALE = 'en-US';
  * @example formatMoney(1500, 'JPY', 0) → '¥1,500'
  * @example formatMoney(-500, 'USD', 2) → '-$5.00'
  */
-export function formatMoney(amountMinor: number | null | undefined, currency: string | null | undefined, exponent: number | null | undefined): string | null {
+export function formatMoney(
+  amountMinor: number | null | undefined,
+  currency: string | null | undefined,
+  exponent: number | null | undefined,
+): string | null {
   if (amountMinor === null || amountMinor === undefined || !Number.isFinite(amountMinor)) return null;
   const code = currency?.trim().toUpperCase() ?? '';
   const digits = exponent ?? (isCurrencyCode(code) ? currencyDigits(code) : 2);
   // No currency has more than a few minor digits: an exponent past what Intl can show, or a fraction
   // of a minor unit (a claim's value may hold one), is shown as given.
   if (!Number.isInteger(amountMinor) || !(Number.isInteger(digits) && digits >= 0 && digits <= MAX_FRACTION_DIGITS)) {
-    return t('value.minorUnits', { amount: code ? `${formatNumber(amountMinor)} ${currency!.trim()}` : formatNumber(amountMinor), exponent: String(digits) });
+    return t('value.minorUnits', {
+      amount: code ? `${formatNumber(amountMinor)} ${currency!.trim()}` : formatNumber(amountMinor),
+      exponent: String(digits),
+    });
   }
   const amount = decimalFromMinor(amountMinor, digits);
   const number = numberFormatter(digits);
@@ -127,10 +134,13 @@ const TIMESTAMP = /^(\d{4})-(\d{2})(?:-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(
 function parseTimestamp(value: string): Timestamp | null {
   const parts = TIMESTAMP.exec(value.trim());
   if (!parts) return null;
-  const [year, month, day = 1, hour = 0, minute = 0, second = 0] = parts.slice(1, 7).map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  const [year, month, day = 1, hour = 0, minute = 0, second = 0] = parts
+    .slice(1, 7)
+    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
   // V8 would read February 30 as March 2: a day the month does not have, or an hour past 23, makes
   // no date. Year 0 (1 BC) neither: calendars write it as year 1.
-  if (year === 0 || month! < 1 || month! > 12 || day < 1 || day > daysInMonth(year!, month!) || hour > 23 || minute > 59 || second > 59) return null;
+  if (year === 0 || month! < 1 || month! > 12 || day < 1 || day > daysInMonth(year!, month!) || hour > 23 || minute > 59 || second > 59)
+    return null;
   const [sign, offsetHours = '00', offsetMins = '00'] = parts.slice(8, 11);
   // An offset of 60 minutes or more, or past 18 hours, is none (Intl refuses it as a time zone).
   if (Number(offsetMins) > 59 || Number(offsetHours) * 60 + Number(offsetMins) > 18 * 60) return null;

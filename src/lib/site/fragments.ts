@@ -1,4 +1,4 @@
-import { type ClaimLink, type CollectionView, type FieldView, type ItemView, type Part } from './data-view.ts';
+import type { ClaimLink, CollectionView, FieldView, ItemView, Part } from './data-view.ts';
 import type { ClaimView, TargetView } from './page-view.ts';
 import { trustedHtml, type Html } from './html.ts';
 import { t } from './strings.ts';
@@ -148,21 +148,29 @@ export function claimEntryHtml(claim: ClaimView): Html {
   const single = claim.targets.length === 1 && only!.href !== null && only!.label === claim.subject;
   const subject = single ? `<a href="${escapeHtml(only!.href!)}">${escapeHtml(claim.subject)}</a>` : escapeHtml(claim.subject);
   // The preview (what a marker shows in place) is the head, the kind and scope, and the first reference.
-  let html = `<li id="${anchor}" class="claim"><p class="claim-head">`
-    + `<a href="#${anchor}" class="claim-number">${claim.number}</a>`
-    + `<span class="claim-value"><span class="claim-subject">${subject}:</span> ${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>`
-    + `<p class="claim-scope">${escapeHtml(claim.kindLabel)} · ${escapeHtml(t('claim.scope'))}: ${escapeHtml(claim.scope)}</p>`;
-  if (claim.references.length > 0) html += `<ul class="references" aria-label="${escapeHtml(t('claim.references'))}">${referenceHtml(claim.references[0]!)}</ul>`;
+  let html =
+    `<li id="${anchor}" class="claim"><p class="claim-head">` +
+    `<a href="#${anchor}" class="claim-number">${claim.number}</a>` +
+    `<span class="claim-value"><span class="claim-subject">${subject}:</span> ${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>` +
+    `<p class="claim-scope">${escapeHtml(claim.kindLabel)} · ${escapeHtml(t('claim.scope'))}: ${escapeHtml(claim.scope)}</p>`;
+  if (claim.references.length > 0)
+    html += `<ul class="references" aria-label="${escapeHtml(t('claim.references'))}">${referenceHtml(claim.references[0]!)}</ul>`;
   let facts = '';
   if (!single) facts += factHtml(t('claim.targets'), claim.targets.map((target) => targetHtml(target).markup).join(', '));
   if (claim.calculation) facts += factHtml(t('claim.calculation'), escapeHtml(claim.calculation));
   if (claim.derivedFrom.length > 0) {
-    facts += factHtml(t('claim.derivedFrom'), claim.derivedFrom.map((from) => ('number' in from ? claimLinksHtml([from], 'inline').markup : escapeHtml(from.text))).join(' '));
+    facts += factHtml(
+      t('claim.derivedFrom'),
+      claim.derivedFrom.map((from) => ('number' in from ? claimLinksHtml([from], 'inline').markup : escapeHtml(from.text))).join(' '),
+    );
   }
   if (claim.checkedAt) facts += factHtml(t('claim.checked'), escapeHtml(claim.checkedAt));
   if (claim.checkNote) facts += factHtml(t('claim.checkNote'), escapeHtml(claim.checkNote));
   if (claim.conflicts.length > 0) {
-    facts += factHtml(t('claim.conflicts'), claim.conflicts.map((c) => `<a href="${escapeHtml(c.href)}">${escapeHtml(c.text)}</a>`).join(', '));
+    facts += factHtml(
+      t('claim.conflicts'),
+      claim.conflicts.map((c) => `<a href="${escapeHtml(c.href)}">${escapeHtml(c.text)}</a>`).join(', '),
+    );
   }
   if (facts) html += `<dl class="fields fields--inline">${facts}</dl>`;
   if (claim.references.length > 1) {
@@ -185,7 +193,8 @@ export function claimEntryHtml(claim: ClaimView): Html {
 function referenceHtml(reference: ClaimView['references'][number]): string {
   const title = escapeHtml(reference.sourceTitle);
   let html = `<li>${reference.sourceHref ? `<a href="${escapeHtml(reference.sourceHref)}">${title}</a>` : title}`;
-  if (reference.url) html += ` (<a href="${escapeHtml(reference.url)}" class="external" rel="noopener noreferrer">${escapeHtml(reference.host ?? '')}</a>)`;
+  if (reference.url)
+    html += ` (<a href="${escapeHtml(reference.url)}" class="external" rel="noopener noreferrer">${escapeHtml(reference.host ?? '')}</a>)`;
   html += `, ${escapeHtml(t('claim.locator'))} ${escapeHtml(reference.locator)}`;
   if (reference.excerpt) html += `<blockquote class="excerpt"><p>${escapeHtml(reference.excerpt)}</p></blockquote>`;
   return `${html}</li>`;

@@ -12,7 +12,13 @@ import { absoluteUrl } from './urls.ts';
  * /garments/<slug>/, the whole HTML document in pieces: the garment (title, image, brand and
  * category) and, for each projection it has, that record's key facts (keyFacts, read once for its pages) and a link to its page.
  */
-export function garmentPageHtml(slug: string, records: GarmentEntries, facts: readonly KeyFacts[], site: string, stylesheet: string): string[] {
+export function garmentPageHtml(
+  slug: string,
+  records: GarmentEntries,
+  facts: readonly KeyFacts[],
+  site: string,
+  stylesheet: string,
+): string[] {
   const garment = garmentCard(slug, records);
   const missing = (['svc', 'tech'] as const).filter((projection) => !records[projection]);
   const head = {
@@ -32,14 +38,18 @@ export function garmentPageHtml(slug: string, records: GarmentEntries, facts: re
       `projection.${choice.projection}.long`,
     )}</a></h2><p>${t(`projection.${choice.projection}.about`)}</p><p><span class="${classList('badge', choice.finished ? 'badge--ok' : 'badge--warn')}">${t('record.researchStatus')}: ${
       choice.statusLabel
-    }</span></p>${view && keyFactsPanelHtml(view, `${choice.projection}-key-facts`, 3)}<p><a href="${choice.href}" class="read-more">${t('garment.read', {
-      projection: t(`projection.${choice.projection}.long`),
-    })}</a></p></section>`;
+    }</span></p>${view && keyFactsPanelHtml(view, `${choice.projection}-key-facts`, 3)}<p><a href="${choice.href}" class="read-more">${t(
+      'garment.read',
+      {
+        projection: t(`projection.${choice.projection}.long`),
+      },
+    )}</a></p></section>`;
   };
   const main = html`<nav aria-label="${t('nav.breadcrumb')}" class="breadcrumb"><ol><li><a href="/">${t('nav.home')}</a></li><li><a href="${garment.href}" aria-current="page"><bdi>${
     garment.title
   }</bdi></a></li></ol></nav><div class="garment-intro">${
-    garment.image && html`<img class="lead-image" src="${garment.image.src}" alt="${garment.image.alt}" width="240" height="240" decoding="async">`
+    garment.image &&
+    html`<img class="lead-image" src="${garment.image.src}" alt="${garment.image.alt}" width="240" height="240" decoding="async">`
   }<div><h1><bdi>${garment.title}</bdi></h1><p class="garment-meta">${garment.brand ?? t('index.brandUnknown')} · ${garment.category}</p><p>${t(
     'garment.lead',
   )}</p></div></div><div class="projection-choices">${garment.projections.map(projection)}</div>${missing.map(

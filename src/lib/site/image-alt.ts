@@ -8,6 +8,11 @@ import { t } from './strings.ts';
  * @example imageAlt({ kind: 'showcase', view: 'front', color_name: 'Black' }, 'Tee') → 'Tee: showcase, front view, Black'
  */
 export function imageAlt(image: Pick<GarmentRecord['images'][number], 'kind' | 'view' | 'color_name'>, title: string): string {
-  const values = { title, kind: enumLabel('image_kind', image.kind).toLowerCase(), view: enumLabel('image_view', image.view).toLowerCase(), color: image.color_name ?? '' };
+  const values = {
+    title,
+    kind: enumLabel('image_kind', image.kind).toLowerCase(),
+    view: enumLabel('image_view', image.view).toLowerCase(),
+    color: image.color_name ?? '',
+  };
   return t(image.color_name ? 'image.altColor' : 'image.alt', values);
 }

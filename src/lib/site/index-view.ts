@@ -103,7 +103,10 @@ export function garmentListView(index: SiteIndex, limits: ListingLimits = LISTIN
     count,
     groups,
     // A category's filter shows its group here, or on a large site leads to its own pages.
-    filters: { categories: groups.map((g) => ({ href: g.more?.href ?? `#${g.anchor}`, label: g.label, count: g.more?.count ?? g.garments.length })), ...narrowingFilters(shown) },
+    filters: {
+      categories: groups.map((g) => ({ href: g.more?.href ?? `#${g.anchor}`, label: g.label, count: g.more?.count ?? g.garments.length })),
+      ...narrowingFilters(shown),
+    },
   };
 }
 
@@ -120,7 +123,11 @@ export function categoryPages(index: SiteIndex, limits: ListingLimits = LISTING_
         total: garments.length,
         first: i * limits.pageGarments + 1,
         last: i * limits.pageGarments + shown.length,
-        list: { count: shown.length, groups: [{ anchor, label, garments: shown, more: null }], filters: { categories: [], ...narrowingFilters(shown) } },
+        list: {
+          count: shown.length,
+          groups: [{ anchor, label, garments: shown, more: null }],
+          filters: { categories: [], ...narrowingFilters(shown) },
+        },
         pagination: pagination(i + 1, pages, (page) => categoryPath(slug, page)),
       };
     });
@@ -167,10 +174,18 @@ function narrowingFilters(cards: GarmentCardView[]): Pick<GarmentListView['filte
   const withProjection = (p: Projection) => cards.filter((c) => c.projections.some((x) => x.projection === p)).length;
   const withStatus = (s: string) => cards.filter((c) => c.projections.some((x) => x.status === s)).length;
   return {
-    projections: PROJECTIONS.map((p) => ({ anchor: `only-${p}`, href: `#only-${p}`, label: projectionLabel(p), count: withProjection(p) }))
-      .filter((f) => f.count > 0),
-    statuses: STATUSES.map((s) => ({ anchor: `status-${s}`, href: `#status-${s}`, label: researchStatusLabel(s), count: withStatus(s) }))
-      .filter((f) => f.count > 0),
+    projections: PROJECTIONS.map((p) => ({
+      anchor: `only-${p}`,
+      href: `#only-${p}`,
+      label: projectionLabel(p),
+      count: withProjection(p),
+    })).filter((f) => f.count > 0),
+    statuses: STATUSES.map((s) => ({
+      anchor: `status-${s}`,
+      href: `#status-${s}`,
+      label: researchStatusLabel(s),
+      count: withStatus(s),
+    })).filter((f) => f.count > 0),
   };
 }
 
@@ -213,7 +228,11 @@ export function garmentCard(slug: string, records: GarmentEntries): GarmentCardV
 
 function slugify(text: string): string {
   // Cut to fit a file name, whatever the record's category: labels alike so far are numbered apart.
-  const words = text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').slice(0, CATEGORY_SLUG_MAX);
+  const words = text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, CATEGORY_SLUG_MAX);
   return words.replace(/^-|-$/g, '') || 'other';
 }
 

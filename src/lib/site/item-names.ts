@@ -34,7 +34,9 @@ export function itemNamer(record: GarmentRecord): ItemNamer {
     return listing ? (text(listing.provider_name) ?? text(listing.catalog_title) ?? String(listing.id)) : null;
   };
   const providerVariantName = (item: Record<string, unknown>) =>
-    [text(item.raw_color_name), text(item.raw_size_label)].filter(Boolean).join(' ') || variantName(variants.get(String(item.variant_id))) || null;
+    [text(item.raw_color_name), text(item.raw_size_label)].filter(Boolean).join(' ') ||
+    variantName(variants.get(String(item.variant_id))) ||
+    null;
 
   return (collection, item) => {
     switch (collection) {
@@ -44,8 +46,10 @@ export function itemNamer(record: GarmentRecord): ItemNamer {
         return joined(providerName(item.provider_listing_id), providerVariantName(item)) ?? String(item.id);
       case 'offers': {
         const providerVariant = typeof item.provider_variant_id === 'string' ? providerVariants.get(item.provider_variant_id) : undefined;
-        const which = (providerVariant && providerVariantName(providerVariant)) ?? variantName(variants.get(String(item.variant_id)))
-          ?? (item.offer_kind ? enumLabel('offer_kind', String(item.offer_kind)) : null);
+        const which =
+          (providerVariant && providerVariantName(providerVariant)) ??
+          variantName(variants.get(String(item.variant_id))) ??
+          (item.offer_kind ? enumLabel('offer_kind', String(item.offer_kind)) : null);
         return joined(providerName(item.provider_listing_id) ?? t('keyFacts.providerNotStated'), which) ?? String(item.id);
       }
       case 'measurements': {
@@ -64,7 +68,16 @@ function joined(first: string | null, second: string | null): string | null {
 }
 
 /** Fields that hold an item's value itself: a claim on one is about the item, named alone. */
-const VALUE_FIELDS = new Set(['value', 'value_text', 'value_number', 'value_boolean', 'value_list', 'normalized_value_mm', 'supported', 'status']);
+const VALUE_FIELDS = new Set([
+  'value',
+  'value_text',
+  'value_number',
+  'value_boolean',
+  'value_list',
+  'normalized_value_mm',
+  'supported',
+  'status',
+]);
 
 /** How many of a claim's subjects are named before "and N more". */
 const SUBJECTS_NAMED = 2;
@@ -109,6 +122,9 @@ function targetSubject(target: string, several: boolean, record: GarmentRecord, 
   const item = position === undefined ? undefined : items[position];
   if (!item) return target;
   // Claims on several sizes of one measurement are about the measurement.
-  const name = path.head === 'measurements' && several && item.measurement_name ? enumLabel('measurement_name', String(item.measurement_name)) : nameOf(path.head, item);
+  const name =
+    path.head === 'measurements' && several && item.measurement_name
+      ? enumLabel('measurement_name', String(item.measurement_name))
+      : nameOf(path.head, item);
   return path.field === undefined || VALUE_FIELDS.has(path.field) ? name : `${name}: ${fieldLabel(path.field).toLowerCase()}`;
 }

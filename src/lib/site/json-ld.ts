@@ -27,7 +27,9 @@ export function recordJsonLd(record: GarmentRecord, links: Links): JsonLd {
     mpn: identity.style_code ?? undefined,
     sku: record.catalog?.svc_sku,
     alternateName: identity.aliases?.length ? identity.aliases : undefined,
-    countryOfOrigin: identity.country_of_origin?.length ? identity.country_of_origin.map((name) => ({ '@type': 'Country', name })) : undefined,
+    countryOfOrigin: identity.country_of_origin?.length
+      ? identity.country_of_origin.map((name) => ({ '@type': 'Country', name }))
+      : undefined,
     url: webUrl(identity.manufacturer_url) ?? undefined,
     image: images.length ? images : undefined,
   });
@@ -48,7 +50,9 @@ export function recordJsonLd(record: GarmentRecord, links: Links): JsonLd {
     datePublished: isoDate(record.published_at) ?? undefined,
     creativeWorkStatus: record.research.status,
     schemaVersion: links.schema ?? record.schema_version,
-    keywords: [identity.category, identity.brand, record.projection === 'svc' ? 'commerce' : 'technical'].filter((k): k is string => Boolean(k)),
+    keywords: [identity.category, identity.brand, record.projection === 'svc' ? 'commerce' : 'technical'].filter((k): k is string =>
+      Boolean(k),
+    ),
     about: product,
     distribution: downloads.length ? downloads : undefined,
   });

@@ -38,7 +38,14 @@ export function keyFactsView(facts: KeyFacts, claimLinks: ClaimLinker): KeyFacts
   return { rows: facts.projection === 'svc' ? commerceRows(facts, claimLinks) : technicalRows(facts, claimLinks) };
 }
 
-const line = (text: string, claims: ClaimLink[] = [], more: Partial<KeyFactLine> = {}): KeyFactLine => ({ text, detail: null, swatch: null, href: null, claims, ...more });
+const line = (text: string, claims: ClaimLink[] = [], more: Partial<KeyFactLine> = {}): KeyFactLine => ({
+  text,
+  detail: null,
+  swatch: null,
+  href: null,
+  claims,
+  ...more,
+});
 
 function commerceRows(facts: CommerceFacts, claimLinks: ClaimLinker): KeyFactRow[] {
   const offered = facts.decoration.filter((d) => d.supported !== false);
@@ -60,7 +67,11 @@ function commerceRows(facts: CommerceFacts, claimLinks: ClaimLinker): KeyFactRow
       label: t('keyFacts.sizes'),
       layout: 'list',
       lines: facts.sizes.value
-        ? [line(facts.sizes.value.labels.join(', '), claimLinks(facts.sizes.claimIds), { detail: [facts.sizes.value.system, facts.sizes.value.fit].filter(Boolean).join(', ') || null })]
+        ? [
+            line(facts.sizes.value.labels.join(', '), claimLinks(facts.sizes.claimIds), {
+              detail: [facts.sizes.value.system, facts.sizes.value.fit].filter(Boolean).join(', ') || null,
+            }),
+          ]
         : [],
     },
     {
@@ -76,18 +87,30 @@ function commerceRows(facts: CommerceFacts, claimLinks: ClaimLinker): KeyFactRow
       lines: facts.stock.map((stock) => {
         const total = stock.inStock + stock.outOfStock + stock.unknown;
         const text = total === 0 ? t('keyFacts.stockNotListed') : t('keyFacts.stockCount', { inStock: stock.inStock, total });
-        return line(`${provider(stock.name)}: ${text}`, claimLinks(stock.claimIds), { detail: stock.observedAt ? t('keyFacts.observed', { date: shortDate(stock.observedAt) }) : null });
+        return line(`${provider(stock.name)}: ${text}`, claimLinks(stock.claimIds), {
+          detail: stock.observedAt ? t('keyFacts.observed', { date: shortDate(stock.observedAt) }) : null,
+        });
       }),
     },
     {
       key: 'decoration',
       label: t('keyFacts.decoration'),
       layout: 'list',
-      lines: offered.length + unsupported.length > 0
-        ? [line(offered.map((d) => enumLabel('decoration_method', d.method)).join(', ') || t('keyFacts.noneOffered'), claimLinks(facts.decoration.flatMap((d) => d.claimIds)), {
-            detail: unsupported.length > 0 ? t('keyFacts.notOffered', { methods: unsupported.map((d) => enumLabel('decoration_method', d.method)).join(', ') }) : null,
-          })]
-        : [],
+      lines:
+        offered.length + unsupported.length > 0
+          ? [
+              line(
+                offered.map((d) => enumLabel('decoration_method', d.method)).join(', ') || t('keyFacts.noneOffered'),
+                claimLinks(facts.decoration.flatMap((d) => d.claimIds)),
+                {
+                  detail:
+                    unsupported.length > 0
+                      ? t('keyFacts.notOffered', { methods: unsupported.map((d) => enumLabel('decoration_method', d.method)).join(', ') })
+                      : null,
+                },
+              ),
+            ]
+          : [],
     },
   ];
   rows.push(nextStepRow(facts));
@@ -103,7 +126,11 @@ const SHORT_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZ
 const shortDate = remembered((value) => {
   const iso = isoDate(value);
   // A month alone, or an instant whose UTC day may differ from the record's own, reads as formatDate writes it.
-  return iso && iso.length === 10 ? SHORT_DATE.format(new Date(`${iso}T00:00:00Z`)) : iso && iso.length > 10 && /T\d\d:\d\d(:\d\d(\.\d+)?)?Z$/i.test(value.trim()) ? SHORT_DATE.format(new Date(iso)) : formatDate(value);
+  return iso && iso.length === 10
+    ? SHORT_DATE.format(new Date(`${iso}T00:00:00Z`))
+    : iso && iso.length > 10 && /T\d\d:\d\d(:\d\d(\.\d+)?)?Z$/i.test(value.trim())
+      ? SHORT_DATE.format(new Date(iso))
+      : formatDate(value);
 });
 
 /** The next step: a link only where the record gives an address; the call to action alone is said as text. */
@@ -114,7 +141,9 @@ function nextStepRow(facts: KeyFacts): KeyFactRow {
     layout: 'list',
     lines: facts.nextStep
       ? [line(facts.nextStep.label ?? t('keyFacts.nextStepLink'), [], { href: facts.nextStep.url })]
-      : facts.callToAction ? [line(facts.callToAction)] : [],
+      : facts.callToAction
+        ? [line(facts.callToAction)]
+        : [],
   };
 }
 
@@ -135,62 +164,89 @@ function priceDetail(range: PriceRange): string {
     enumLabel('price_basis', range.basis),
     range.quantityMin !== null && range.quantityMin > 1 ? t('keyFacts.quantityMin', { count: range.quantityMin }) : null,
     range.observedAt ? t('keyFacts.observed', { date: shortDate(range.observedAt) }) : null,
-  ].filter(Boolean).join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 function technicalRows(facts: TechnicalFacts, claimLinks: ClaimLinker): KeyFactRow[] {
-  const assetsWith = (allowed: (asset: TechnicalFacts['assets'][number]) => boolean | null) => facts.assets.filter((a) => allowed(a) === true).length;
+  const assetsWith = (allowed: (asset: TechnicalFacts['assets'][number]) => boolean | null) =>
+    facts.assets.filter((a) => allowed(a) === true).length;
   const total = facts.assets.length;
   const assetClaims = claimLinks(facts.assets.flatMap((a) => a.claimIds));
   return [
     // A row per fabric: its fibres, its weight (both units), its construction and whether knit or woven.
-    ...facts.fabrics.map((fabric): KeyFactRow => ({
-      key: 'fabric',
-      label: fabric.name ?? fabric.id,
-      layout: 'row',
-      lines: (['fibres', 'weight', 'construction'] as const).map((fact) => {
-        const claims = fact === 'construction' ? [...fabric.construction.claimIds, ...fabric.knitOrWoven.claimIds] : fabric[fact].claimIds;
-        const value = fabricFact(fabric, fact);
-        return line(value ?? t(`keyFacts.${fact}NotStated`), claimLinks([...new Set(claims)]), {
-          detail: fact === 'fibres' && fabric.compositionComplete === false ? t('keyFacts.compositionIncomplete') : null,
-        });
+    ...facts.fabrics.map(
+      (fabric): KeyFactRow => ({
+        key: 'fabric',
+        label: fabric.name ?? fabric.id,
+        layout: 'row',
+        lines: (['fibres', 'weight', 'construction'] as const).map((fact) => {
+          const claims =
+            fact === 'construction' ? [...fabric.construction.claimIds, ...fabric.knitOrWoven.claimIds] : fabric[fact].claimIds;
+          const value = fabricFact(fabric, fact);
+          return line(value ?? t(`keyFacts.${fact}NotStated`), claimLinks([...new Set(claims)]), {
+            detail: fact === 'fibres' && fabric.compositionComplete === false ? t('keyFacts.compositionIncomplete') : null,
+          });
+        }),
       }),
-    })),
+    ),
     {
       key: 'sizes',
       label: t('keyFacts.sizeRange'),
       layout: 'list',
       lines: facts.sizes.value
-        ? [line(facts.sizes.value.labels.join(', '), claimLinks(facts.sizes.claimIds), { detail: [facts.sizes.value.system, facts.sizes.value.fit].filter(Boolean).join(', ') || null })]
+        ? [
+            line(facts.sizes.value.labels.join(', '), claimLinks(facts.sizes.claimIds), {
+              detail: [facts.sizes.value.system, facts.sizes.value.fit].filter(Boolean).join(', ') || null,
+            }),
+          ]
         : [],
     },
     {
       key: 'measure-points',
       label: t('keyFacts.measurePoints'),
       layout: 'list',
-      lines: facts.measurePoints.length > 0
-        ? [line(facts.measurePoints.map((p) => enumLabel('measurement_name', p.name)).join(', '), claimLinks(facts.measurePoints.flatMap((p) => p.claimIds)), {
-            detail: tCount('keyFacts.pointCount', facts.measurePoints.length),
-          })]
-        : [],
+      lines:
+        facts.measurePoints.length > 0
+          ? [
+              line(
+                facts.measurePoints.map((p) => enumLabel('measurement_name', p.name)).join(', '),
+                claimLinks(facts.measurePoints.flatMap((p) => p.claimIds)),
+                {
+                  detail: tCount('keyFacts.pointCount', facts.measurePoints.length),
+                },
+              ),
+            ]
+          : [],
     },
     {
       key: 'assets',
       label: t('keyFacts.assets'),
       layout: 'list',
-      lines: total > 0
-        ? [
-            line(tCount('keyFacts.assetCount', total, { kinds: [...new Set(facts.assets.map((a) => a.kind).filter(Boolean))].map((k) => enumLabel('asset_kind', k)).join(', ') }), [], {
-              href: `#${collectionAnchor('assets')}`,
-            }),
-            line(t('keyFacts.rights', {
-              redistribution: assetsWith((a) => a.rights.redistribution),
-              manufacturing: assetsWith((a) => a.rights.manufacturing),
-              training: assetsWith((a) => a.rights.training),
-              total,
-            }), assetClaims),
-          ]
-        : [],
+      lines:
+        total > 0
+          ? [
+              line(
+                tCount('keyFacts.assetCount', total, {
+                  kinds: [...new Set(facts.assets.map((a) => a.kind).filter(Boolean))].map((k) => enumLabel('asset_kind', k)).join(', '),
+                }),
+                [],
+                {
+                  href: `#${collectionAnchor('assets')}`,
+                },
+              ),
+              line(
+                t('keyFacts.rights', {
+                  redistribution: assetsWith((a) => a.rights.redistribution),
+                  manufacturing: assetsWith((a) => a.rights.manufacturing),
+                  training: assetsWith((a) => a.rights.training),
+                  total,
+                }),
+                assetClaims,
+              ),
+            ]
+          : [],
     },
     // A technical page's next step is said only where the record gives one.
     ...(facts.nextStep || facts.callToAction ? [nextStepRow(facts)] : []),

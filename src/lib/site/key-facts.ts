@@ -178,7 +178,14 @@ export function keyFacts(record: GarmentRecord): KeyFacts {
 }
 
 const BASIS_ORDER: (PriceBasis | null)[] = [
-  'standard_public', 'standard_authenticated', 'account_plan', 'membership_discounted', 'promotional', 'volume_discounted', 'other', null,
+  'standard_public',
+  'standard_authenticated',
+  'account_plan',
+  'membership_discounted',
+  'promotional',
+  'volume_discounted',
+  'other',
+  null,
 ];
 
 /** The key facts of a commerce record. */
@@ -211,8 +218,10 @@ export function commerceFacts(record: CommerceRecord, claims: ClaimsByData = cla
 }
 
 function providerPrices(data: SvcData, claims: ClaimsByData, nameOf: (id: string | null) => string | null): ProviderPrices[] {
-  const priced = data.offers.filter((offer): offer is Offer & { base_amount_minor: number } =>
-    typeof offer.base_amount_minor === 'number' && Number.isFinite(offer.base_amount_minor));
+  const priced = data.offers.filter(
+    (offer): offer is Offer & { base_amount_minor: number } =>
+      typeof offer.base_amount_minor === 'number' && Number.isFinite(offer.base_amount_minor),
+  );
   // Providers in the order of their listings, then offers naming no listing (or an unknown one).
   const listingOrder = new Map(data.provider_listings.map((l, i) => [l.id, i]));
   const byProvider = new Map<string | null, (typeof priced)[number][]>();
@@ -244,7 +253,12 @@ function providerPrices(data: SvcData, claims: ClaimsByData, nameOf: (id: string
           offerIds: group.map((o) => o.id),
           quantityMin: quantities.length > 0 ? Math.min(...quantities) : null,
           observedAt: latest(group.map((o) => o.observed_at)),
-          claimIds: claimsOn(claims, 'offers', group.map((o) => o.id), ['base_amount_minor', 'currency', 'minor_unit_exponent', 'price_basis']),
+          claimIds: claimsOn(
+            claims,
+            'offers',
+            group.map((o) => o.id),
+            ['base_amount_minor', 'currency', 'minor_unit_exponent', 'price_basis'],
+          ),
         };
       });
       ranges.sort((a, b) => BASIS_ORDER.indexOf(a.basis) - BASIS_ORDER.indexOf(b.basis));
@@ -272,7 +286,10 @@ function priceFrom(prices: ProviderPrices[]): PriceFrom | null {
   // Prices in another currency than the first are not compared with it.
   const currency = pool[0]?.range.low.currency?.trim().toUpperCase() ?? null;
   const comparable = pool.filter(({ range }) => (range.low.currency?.trim().toUpperCase() ?? null) === currency);
-  const best = comparable.reduce<(typeof comparable)[number] | null>((a, b) => (a && moneyValue(a.range.low) <= moneyValue(b.range.low) ? a : b), null);
+  const best = comparable.reduce<(typeof comparable)[number] | null>(
+    (a, b) => (a && moneyValue(a.range.low) <= moneyValue(b.range.low) ? a : b),
+    null,
+  );
   if (!best) return null;
   return {
     money: best.range.low,
@@ -300,21 +317,36 @@ function sizes(data: SvcData | TechData, claims: ClaimsByData): Fact<Sizes> {
         system: distinct(ranges.map((r) => r.size_system)).join('; ') || null,
         fit: distinct(ranges.map((r) => r.manufacturer_fit_term)).join('; ') || null,
       },
-      claimIds: claimsOn(claims, 'size_ranges', ranges.map((r) => r.id), ['labels', 'size_system', 'manufacturer_fit_term']),
+      claimIds: claimsOn(
+        claims,
+        'size_ranges',
+        ranges.map((r) => r.id),
+        ['labels', 'size_system', 'manufacturer_fit_term'],
+      ),
     };
   }
   const variants = data.variants.filter((v) => v.size_label);
   if (variants.length > 0) {
     return {
       value: { labels: distinct(variants.map((v) => v.size_label)), system: null, fit: null },
-      claimIds: claimsOn(claims, 'variants', variants.map((v) => v.id), ['size_label']),
+      claimIds: claimsOn(
+        claims,
+        'variants',
+        variants.map((v) => v.id),
+        ['size_label'],
+      ),
     };
   }
   const listings = 'provider_listings' in data ? data.provider_listings.filter((l) => (l.available_size_labels ?? []).length > 0) : [];
   if (listings.length > 0) {
     return {
       value: { labels: distinct(listings.flatMap((l) => l.available_size_labels ?? [])), system: null, fit: null },
-      claimIds: claimsOn(claims, 'provider_listings', listings.map((l) => l.id), ['available_size_labels']),
+      claimIds: claimsOn(
+        claims,
+        'provider_listings',
+        listings.map((l) => l.id),
+        ['available_size_labels'],
+      ),
     };
   }
   return { value: null, claimIds: [] };
@@ -322,7 +354,10 @@ function sizes(data: SvcData | TechData, claims: ClaimsByData): Fact<Sizes> {
 
 function stock(data: SvcData, claims: ClaimsByData, nameOf: (id: string | null) => string | null): ProviderStock[] {
   const known = new Set(data.provider_listings.map((l) => l.id));
-  const listingIds = distinctKeys([...data.provider_listings.map((l) => l.id), ...data.provider_variants.map((v) => listingKey(v.provider_listing_id, known))]);
+  const listingIds = distinctKeys([
+    ...data.provider_listings.map((l) => l.id),
+    ...data.provider_variants.map((v) => listingKey(v.provider_listing_id, known)),
+  ]);
   const byListing = new Map<string | null, SvcData['provider_variants']>();
   for (const variant of data.provider_variants) {
     const key = listingKey(variant.provider_listing_id, known);
@@ -346,7 +381,12 @@ function stock(data: SvcData, claims: ClaimsByData, nameOf: (id: string | null) 
         observedAt: latest([...variants.map((v) => v.observed_at), listing?.observed_at ?? null]),
         note: listing?.availability_note ?? null,
         claimIds: [
-          ...claimsOn(claims, 'provider_variants', variants.map((v) => v.id), ['in_stock', 'availability_status']),
+          ...claimsOn(
+            claims,
+            'provider_variants',
+            variants.map((v) => v.id),
+            ['in_stock', 'availability_status'],
+          ),
           ...(listing ? claimsOn(claims, 'provider_listings', [listing.id], ['availability_note']) : []),
         ].filter((id, i, all) => all.indexOf(id) === i),
       };
@@ -367,7 +407,12 @@ function decoration(data: SvcData, claims: ClaimsByData, nameOf: (id: string | n
       method,
       supported: stated.includes(true) ? true : stated.length > 0 ? false : null,
       providers: distinct(entries.map((m) => nameOf(m.provider_listing_id) ?? m.provider_listing_id)),
-      claimIds: claimsOn(claims, 'decoration_methods', entries.map((m) => m.id), ['method', 'supported']),
+      claimIds: claimsOn(
+        claims,
+        'decoration_methods',
+        entries.map((m) => m.id),
+        ['method', 'supported'],
+      ),
     };
   });
 }
@@ -402,9 +447,21 @@ export function technicalFacts(record: TechnicalRecord, claims: ClaimsByData = c
         manufacturing: asset.manufacturing_allowed,
       },
       productionReady: asset.production_ready,
-      claimIds: claimsOn(claims, 'assets', [asset.id], [
-        'license_status', 'redistribution_allowed', 'derivatives_allowed', 'training_allowed', 'manufacturing_allowed', 'production_ready', 'format', 'kind',
-      ]),
+      claimIds: claimsOn(
+        claims,
+        'assets',
+        [asset.id],
+        [
+          'license_status',
+          'redistribution_allowed',
+          'derivatives_allowed',
+          'training_allowed',
+          'manufacturing_allowed',
+          'production_ready',
+          'format',
+          'kind',
+        ],
+      ),
     })),
     nextStep: nextStep(record),
     callToAction: callToAction(record),
@@ -431,10 +488,10 @@ function fabricFacts(profile: MaterialProfile, claims: ClaimsByData): FabricFact
     weight: {
       value: hasWeight
         ? {
-          original: profile.weight_original === null ? null : { value: profile.weight_original, unit: profile.weight_original_unit },
-          gsm: profile.weight_gsm,
-          basis: profile.weight_basis,
-        }
+            original: profile.weight_original === null ? null : { value: profile.weight_original, unit: profile.weight_original_unit },
+            gsm: profile.weight_gsm,
+            basis: profile.weight_basis,
+          }
         : null,
       claimIds: on('weight_original', 'weight_original_unit', 'weight_gsm', 'weight_basis'),
     },
@@ -452,7 +509,12 @@ function measurePoints(record: GarmentRecord, claims: ClaimsByData): MeasurePoin
       return {
         name,
         sizes: distinct(items.map((m) => m.size_label)),
-        claimIds: claimsOn(claims, 'measurements', items.map((m) => m.id), ['value', 'normalized_value_mm', 'measurement_name']),
+        claimIds: claimsOn(
+          claims,
+          'measurements',
+          items.map((m) => m.id),
+          ['value', 'normalized_value_mm', 'measurement_name'],
+        ),
       };
     });
   }

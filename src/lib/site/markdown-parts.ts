@@ -2,7 +2,17 @@ import type { GarmentRecord, Links, TextBlock } from '../record/types.ts';
 import { fieldLabel } from './format.ts';
 import type { KeyFactsView } from './key-facts-view.ts';
 import {
-  codeSpan, escapeData, facts, fieldList, linkDestination, partsMarkdown, table, targetMarkdown, urlMarkdown, withoutBlockStart, type Block,
+  codeSpan,
+  escapeData,
+  facts,
+  fieldList,
+  linkDestination,
+  partsMarkdown,
+  table,
+  targetMarkdown,
+  urlMarkdown,
+  withoutBlockStart,
+  type Block,
 } from './markdown-text.ts';
 import type { ClaimLink, ClaimView, CollectionView, PageView } from './page-view.ts';
 import { t, tCount } from './strings.ts';
@@ -41,15 +51,22 @@ export function keyFactsMarkdown(twin: Twin, label: string): Block[] {
 
 /** The key-facts list on its own (the twin's head and the garment page's). */
 export function keyFactsList(view: KeyFactsView, linkRefs: (links: ClaimLink[]) => string): string {
-  return facts(view.rows.map((row) => [
-    row.label,
-    row.lines.length === 0
-      ? escapeData(t('value.notStated'))
-      : row.lines.map((line) => {
-          const text = line.href && /^https?:/.test(line.href) ? `[${escapeData(line.text)}](${linkDestination(line.href)})` : escapeData(line.text);
-          return [text, line.detail && `(${escapeData(line.detail)})`, linkRefs(line.claims)].filter(Boolean).join(' ');
-        }).join('; '),
-  ]));
+  return facts(
+    view.rows.map((row) => [
+      row.label,
+      row.lines.length === 0
+        ? escapeData(t('value.notStated'))
+        : row.lines
+            .map((line) => {
+              const text =
+                line.href && /^https?:/.test(line.href)
+                  ? `[${escapeData(line.text)}](${linkDestination(line.href)})`
+                  : escapeData(line.text);
+              return [text, line.detail && `(${escapeData(line.detail)})`, linkRefs(line.claims)].filter(Boolean).join(' ');
+            })
+            .join('; '),
+    ]),
+  );
 }
 
 /** A page section: its text blocks, or "None recorded." */
@@ -72,7 +89,10 @@ export function selectionSummaryMarkdown(twin: Twin, label: string): Block[] {
 }
 
 export function faqMarkdown(twin: Twin, label: string): Block[] {
-  return [heading(label), ...twin.record.page.faq.flatMap(({ question, answer }) => [`### ${escapeData(question)}`, twin.paragraph(answer)])];
+  return [
+    heading(label),
+    ...twin.record.page.faq.flatMap(({ question, answer }) => [`### ${escapeData(question)}`, twin.paragraph(answer)]),
+  ];
 }
 
 export function imagesMarkdown({ view, record }: Twin, label: string): Block[] {
@@ -84,7 +104,9 @@ export function imagesMarkdown({ view, record }: Twin, label: string): Block[] {
         escapeData(image.view),
         escapeData(image.kind),
         escapeData(image.color ?? t('value.notStated')),
-        image.src ? `[${escapeData(image.alt)}](${linkDestination(image.src)})` : escapeData(t('value.linkNotShown', { url: record.images[i]!.url })),
+        image.src
+          ? `[${escapeData(image.alt)}](${linkDestination(image.src)})`
+          : escapeData(t('value.linkNotShown', { url: record.images[i]!.url })),
       ]),
     ),
   ];
@@ -98,11 +120,15 @@ export function catalogMarkdown({ view }: Twin, label: string): Block[] {
     for (const measurements of catalog.tables) {
       out.push(
         `#### ${escapeData(measurements.caption)}`,
-        table([t('catalog.rowLabel'), ...measurements.sizes], measurements.rows.map((row) => [row.label, ...row.cells].map(escapeData))),
+        table(
+          [t('catalog.rowLabel'), ...measurements.sizes],
+          measurements.rows.map((row) => [row.label, ...row.cells].map(escapeData)),
+        ),
       );
     }
   }
-  if (catalog.care.length) out.push(`### ${t('part.careInstructions')}`, facts(catalog.care.map((care) => [care.label, escapeData(care.instruction)])));
+  if (catalog.care.length)
+    out.push(`### ${t('part.careInstructions')}`, facts(catalog.care.map((care) => [care.label, escapeData(care.instruction)])));
   return out;
 }
 
@@ -135,7 +161,10 @@ export function conflictsMarkdown({ view, linkRefs }: Twin, label: string): Bloc
     ...view.conflicts.flatMap((conflict) => [
       `### ${escapeData(conflict.subject)}`,
       facts([
-        [t('conflict.values'), conflict.values.map((v) => `${escapeData(v.value)} ${linkRefs([v.claim])}`).join(` ${escapeData(t('conflict.versus'))} `) || null],
+        [
+          t('conflict.values'),
+          conflict.values.map((v) => `${escapeData(v.value)} ${linkRefs([v.claim])}`).join(` ${escapeData(t('conflict.versus'))} `) || null,
+        ],
         [t('conflict.target'), targetMarkdown(conflict.target)],
         [t('conflict.resolution'), escapeData(conflict.resolution)],
         [t('conflict.selected'), conflict.selected ? linkRefs([conflict.selected]) : escapeData(t('conflict.noSelection'))],
@@ -182,8 +211,18 @@ export function sourcesMarkdown({ view, none }: Twin, label: string): Block[] {
   return [
     heading(label),
     ...view.sources.flatMap((source) => {
-      const address = source.url ? urlMarkdown(source.url) : source.unlinkedUrl ? escapeData(t('value.linkNotShown', { url: source.unlinkedUrl })) : null;
-      return [`### ${escapeData(source.title)}`, facts([[fieldLabel('id'), escapeData(source.id)], [fieldLabel('url'), address]]) + (source.facts.length ? `\n${fieldList(source.facts)}` : '')];
+      const address = source.url
+        ? urlMarkdown(source.url)
+        : source.unlinkedUrl
+          ? escapeData(t('value.linkNotShown', { url: source.unlinkedUrl }))
+          : null;
+      return [
+        `### ${escapeData(source.title)}`,
+        facts([
+          [fieldLabel('id'), escapeData(source.id)],
+          [fieldLabel('url'), address],
+        ]) + (source.facts.length ? `\n${fieldList(source.facts)}` : ''),
+      ];
     }),
   ];
 }
@@ -195,7 +234,10 @@ function collectionMarkdown(collection: CollectionView, linkRefs: (links: ClaimL
     `#### ${escapeData(t('data.sizeChart', { caption: grid.caption }))}`,
     table(
       [t('data.measurement'), ...grid.sizes],
-      grid.rows.map((row) => [escapeData(row.label), ...row.cells.map((cell) => (cell ? `${escapeData(cell.text)} ${linkRefs(cell.claims)}`.trim() : escapeData(t('value.notStated'))))]),
+      grid.rows.map((row) => [
+        escapeData(row.label),
+        ...row.cells.map((cell) => (cell ? `${escapeData(cell.text)} ${linkRefs(cell.claims)}`.trim() : escapeData(t('value.notStated')))),
+      ]),
     ),
   ]);
   const withClaims = collection.items.some((item) => item.claims.length > 0);
@@ -235,7 +277,9 @@ export function claimFootnote(claim: ClaimView, label: string, ref: (id: string)
   const head = `[^${label}]: **${escapeData(claim.id)}**: ${escapeData(claim.subject)}: ${escapeData(claim.value)}. ${details.map(([name, value]) => `${name}: ${value}`).join('. ')}.`;
   if (claim.references.length === 0) return head;
   const references = claim.references.map((reference) => {
-    const source = reference.url ? `[${escapeData(reference.sourceTitle)}](${linkDestination(reference.url)})` : withoutBlockStart(escapeData(reference.sourceTitle));
+    const source = reference.url
+      ? `[${escapeData(reference.sourceTitle)}](${linkDestination(reference.url)})`
+      : withoutBlockStart(escapeData(reference.sourceTitle));
     const excerpt = reference.excerpt ? `: “${escapeData(reference.excerpt)}”` : '';
     return `    - ${source}, ${escapeData(t('claim.locator'))} ${escapeData(reference.locator)}${excerpt}`;
   });

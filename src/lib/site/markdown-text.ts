@@ -18,7 +18,9 @@ import { closeBidi, FORBIDDEN_IN_HTML, inlineTokens, readsMarkdown, safeHref, wi
 export function escapeData(value: string): string {
   // Most values (names, numbers, labels) hold nothing to escape: one cheap test spares the full expression.
   if (!MAY_NEED_ESCAPES.test(value)) return value.trim();
-  return closeBidi(value.replace(DATA_ESCAPES, (match) => (/[\r\n]/.test(match) ? ' ' : FORBIDDEN_CHARACTER.test(match) ? '\uFFFD' : `\\${match}`)).trim());
+  return closeBidi(
+    value.replace(DATA_ESCAPES, (match) => (/[\r\n]/.test(match) ? ' ' : FORBIDDEN_CHARACTER.test(match) ? '\uFFFD' : `\\${match}`)).trim(),
+  );
 }
 
 // One pass each, since every string of a record goes through them. Escaped: inline syntax
@@ -29,7 +31,10 @@ export function escapeData(value: string): string {
 // http(s) or mailto address only). In data, line breaks and the space around them become one space.
 const URL_START = String.raw`(?<=\b(?:https?|ftp)):(?=//)|(?<=\bwww)\.`;
 // Data and literal text are plain text on the page, so their `@` is escaped too: no mailto autolink.
-const DATA_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#@${FORBIDDEN_IN_HTML}]|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`, 'gi');
+const DATA_ESCAPES = new RegExp(
+  String.raw`[\\\`*_[\]<|~#@${FORBIDDEN_IN_HTML}]|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`,
+  'gi',
+);
 // Matches wherever DATA_ESCAPES could: at each of its characters, any `&`, `://` and `www.`.
 const MAY_NEED_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#@&\r\n${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]|:\/\/|www\.`, 'i');
 const FORBIDDEN_CHARACTER = new RegExp(`[${FORBIDDEN_IN_HTML}]`);
@@ -55,12 +60,14 @@ export function inlineMarkdown(raw: string, base?: string): string {
  * @example textBlockLines('# Big\n\n- item') → ['\\# Big', '\\- item']
  */
 export function textBlockLines(text: string, base?: string): string[] {
-  return inlineMarkdown(text, base)
-    .split(/\r\n|\r|\n/)
-    .map((line) => line.trim())
-    .filter((line) => line !== '')
-    // Closed line by line: formatting left open would reorder the claim references after it.
-    .map((line) => withoutBlockStart(closeBidi(line)));
+  return (
+    inlineMarkdown(text, base)
+      .split(/\r\n|\r|\n/)
+      .map((line) => line.trim())
+      .filter((line) => line !== '')
+      // Closed line by line: formatting left open would reorder the claim references after it.
+      .map((line) => withoutBlockStart(closeBidi(line)))
+  );
 }
 
 /**
@@ -88,7 +95,8 @@ function serializeToken(token: Token, base: string | undefined): string {
     case 'em':
     case 'del': {
       // Emphasis takes one mark, strong two, strikethrough what it was written with (`***a***` is em around strong).
-      const delimiter = token.type === 'em' ? token.raw[0]! : token.type === 'strong' ? token.raw.slice(0, 2) : (/^~~?/.exec(token.raw)?.[0] ?? '~');
+      const delimiter =
+        token.type === 'em' ? token.raw[0]! : token.type === 'strong' ? token.raw.slice(0, 2) : (/^~~?/.exec(token.raw)?.[0] ?? '~');
       return `${delimiter}${serializeInline((token as Tokens.Strong).tokens, base)}${delimiter}`;
     }
     case 'link': {
@@ -202,7 +210,7 @@ export function codeSpan(text: string): string {
   const longest = text.includes('`') ? Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) : 0;
   const fence = '`'.repeat(longest + 1);
   // CommonMark strips one space from each end when both ends have one, or to separate a backtick.
-  const pad = /^[`]|[`]$/.test(text) || (/^ .*[^ ].* $/s.test(text)) ? ' ' : '';
+  const pad = /^[`]|[`]$/.test(text) || /^ .*[^ ].* $/s.test(text) ? ' ' : '';
   return `${fence}${pad}${withoutForbiddenCharacters(text)}${pad}${fence}`;
 }
 

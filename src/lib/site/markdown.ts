@@ -2,7 +2,18 @@ import type { GarmentRecord, Links, TextBlock } from '../record/types.ts';
 import { readingOrder } from '../record/reading-order.ts';
 import { unicodeEscape } from '../unicode.ts';
 import { claimFootnote, type Twin } from './markdown-parts.ts';
-import { codeSpan, escapeData, facts, indented, inlineMarkdown, oneLine, textBlockLines, withKind, withRefs, type Block } from './markdown-text.ts';
+import {
+  codeSpan,
+  escapeData,
+  facts,
+  indented,
+  inlineMarkdown,
+  oneLine,
+  textBlockLines,
+  withKind,
+  withRefs,
+  type Block,
+} from './markdown-text.ts';
 import { pageView, type ClaimLink, type PageView } from './page-view.ts';
 import { t } from './strings.ts';
 
@@ -14,7 +25,11 @@ import { t } from './strings.ts';
  * (heading, list, table, quote, HTML, footnote definition) or end the front matter. `view` is the
  * record page's view, when already built. The text comes in pieces, a block each, to be written one after another.
  */
-export function recordMarkdown(record: GarmentRecord, links: Links, view: PageView = pageView(record, { otherProjectionExists: links.other_projection !== null })): string[] {
+export function recordMarkdown(
+  record: GarmentRecord,
+  links: Links,
+  view: PageView = pageView(record, { otherProjectionExists: links.other_projection !== null }),
+): string[] {
   const labels = footnoteLabels(record.claims.map((claim) => claim.id));
   const ref = (claimId: string) => {
     const label = labels.get(claimId);
@@ -23,7 +38,8 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
   const refs = (claimIds: string[]) => [...new Set(claimIds)].map(ref).join(' ');
   const base = links.page ?? undefined;
   // Each block says its kind first, as on the page: a reader tells fact from interpretation.
-  const blockLines = (block: TextBlock) => withKind(t(`textBlock.${block.kind}`), withRefs(textBlockLines(block.text, base), refs(block.claim_ids)));
+  const blockLines = (block: TextBlock) =>
+    withKind(t(`textBlock.${block.kind}`), withRefs(textBlockLines(block.text, base), refs(block.claim_ids)));
   const twin: Twin = {
     record,
     view,
@@ -43,7 +59,8 @@ export function recordMarkdown(record: GarmentRecord, links: Links, view: PageVi
   const title = page.title?.text.trim() ? oneLine(inlineMarkdown(page.title.text, base)) : escapeData(view.title);
   out.push(`# ${title}${page.title ? ` ${refs(page.title.claim_ids)}` : ''}`);
   // Every text block appears, even a description the page leaves out for repeating the headline.
-  for (const { block, part } of readingOrder(record)) if (part === 'headline' || part === 'summary' || part === 'description') out.push(twin.paragraph(block));
+  for (const { block, part } of readingOrder(record))
+    if (part === 'headline' || part === 'summary' || part === 'description') out.push(twin.paragraph(block));
   const { research } = view;
   out.push(
     facts([

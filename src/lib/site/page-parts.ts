@@ -34,28 +34,111 @@ export interface PagePart {
 /** Every part of a record's page in reading order, shown or not: listed once per page, in its view (PageView's `parts`). */
 export function pageParts(record: GarmentRecord): PagePart[] {
   const sections = record.page.sections as unknown as Record<string, unknown[]>;
-  const part = (key: string, anchor: string, label: string, place: PartPlace, shown: boolean, html: PagePart['html'], markdown: (twin: twinParts.Twin, label: string) => Block[], inTwinWhenEmpty = false): PagePart =>
-    ({ key, anchor, label, place, shown, inTwinWhenEmpty, html, markdown: (twin) => markdown(twin, label) });
+  const part = (
+    key: string,
+    anchor: string,
+    label: string,
+    place: PartPlace,
+    shown: boolean,
+    html: PagePart['html'],
+    markdown: (twin: twinParts.Twin, label: string) => Block[],
+    inTwinWhenEmpty = false,
+  ): PagePart => ({ key, anchor, label, place, shown, inTwinWhenEmpty, html, markdown: (twin) => markdown(twin, label) });
   const sectionOf = (view: PageView, key: string) => view.sections.find((s) => s.key === key) as SectionView;
   return [
     part('key-facts', 'key-facts', t('keyFacts.heading'), 'header', true, pageHtml.keyFactsHtml, twinParts.keyFactsMarkdown),
     ...SECTION_ORDER[record.projection].map((key) => {
       const label = sectionHeading(record.projection, key);
-      return part(`section.${key}`, sectionAnchor(key), label, 'reading', (sections[key] ?? []).length > 0,
-        (view) => pageHtml.sectionHtml(sectionOf(view, key)), (twin) => twinParts.sectionMarkdown(twin, label, key), true);
+      return part(
+        `section.${key}`,
+        sectionAnchor(key),
+        label,
+        'reading',
+        (sections[key] ?? []).length > 0,
+        (view) => pageHtml.sectionHtml(sectionOf(view, key)),
+        (twin) => twinParts.sectionMarkdown(twin, label, key),
+        true,
+      );
     }),
     // Always shown: its limitations are required by the format.
-    part('selection_summary', 'selection-summary', t('part.selectionSummary'), 'reading', true, (view) => pageHtml.selectionSummaryHtml(view.selectionSummary), twinParts.selectionSummaryMarkdown),
+    part(
+      'selection_summary',
+      'selection-summary',
+      t('part.selectionSummary'),
+      'reading',
+      true,
+      (view) => pageHtml.selectionSummaryHtml(view.selectionSummary),
+      twinParts.selectionSummaryMarkdown,
+    ),
     part('faq', 'faq', t('part.faq'), 'reading', record.page.faq.length > 0, (view) => pageHtml.faqHtml(view.faq), twinParts.faqMarkdown),
-    part('images', 'images', t('part.images'), 'reading', record.images.length > 0, (view) => pageHtml.imagesHtml(view.images), twinParts.imagesMarkdown),
-    part('catalog', 'catalog', t('part.catalog'), 'reading', record.catalog !== null, (view) => pageHtml.catalogHtml(view.catalog!), twinParts.catalogMarkdown),
-    part('gaps', 'research-gaps', t('part.gaps'), 'evidence', record.gaps.length > 0, (view) => pageHtml.gapsHtml(view.gapGroups), twinParts.gapsMarkdown, true),
+    part(
+      'images',
+      'images',
+      t('part.images'),
+      'reading',
+      record.images.length > 0,
+      (view) => pageHtml.imagesHtml(view.images),
+      twinParts.imagesMarkdown,
+    ),
+    part(
+      'catalog',
+      'catalog',
+      t('part.catalog'),
+      'reading',
+      record.catalog !== null,
+      (view) => pageHtml.catalogHtml(view.catalog!),
+      twinParts.catalogMarkdown,
+    ),
+    part(
+      'gaps',
+      'research-gaps',
+      t('part.gaps'),
+      'evidence',
+      record.gaps.length > 0,
+      (view) => pageHtml.gapsHtml(view.gapGroups),
+      twinParts.gapsMarkdown,
+      true,
+    ),
     // The identity object always has fields to show or its heading: the data part is always there.
     part('data', 'data', t('part.data'), 'evidence', true, pageHtml.dataCollectionsHtml, twinParts.dataMarkdown),
-    part('conflicts', 'conflicts', t('part.conflicts'), 'evidence', record.conflicts.length > 0, (view) => pageHtml.conflictsHtml(view.conflicts), twinParts.conflictsMarkdown),
-    part('decisions', 'decisions', t('part.decisions'), 'evidence', record.decisions.length > 0, (view) => pageHtml.decisionsHtml(view.decisions), twinParts.decisionsMarkdown),
-    part('claims', 'claims', t('part.claims'), 'evidence', record.claims.length > 0, (view) => pageHtml.claimsHtml(view.claims), twinParts.claimsMarkdown, true),
-    part('sources', 'sources', t('part.sources'), 'evidence', record.sources.length > 0, (view) => pageHtml.sourcesHtml(view.sources), twinParts.sourcesMarkdown, true),
+    part(
+      'conflicts',
+      'conflicts',
+      t('part.conflicts'),
+      'evidence',
+      record.conflicts.length > 0,
+      (view) => pageHtml.conflictsHtml(view.conflicts),
+      twinParts.conflictsMarkdown,
+    ),
+    part(
+      'decisions',
+      'decisions',
+      t('part.decisions'),
+      'evidence',
+      record.decisions.length > 0,
+      (view) => pageHtml.decisionsHtml(view.decisions),
+      twinParts.decisionsMarkdown,
+    ),
+    part(
+      'claims',
+      'claims',
+      t('part.claims'),
+      'evidence',
+      record.claims.length > 0,
+      (view) => pageHtml.claimsHtml(view.claims),
+      twinParts.claimsMarkdown,
+      true,
+    ),
+    part(
+      'sources',
+      'sources',
+      t('part.sources'),
+      'evidence',
+      record.sources.length > 0,
+      (view) => pageHtml.sourcesHtml(view.sources),
+      twinParts.sourcesMarkdown,
+      true,
+    ),
   ];
 }
 
@@ -70,5 +153,7 @@ export function partAnchorFor(parts: readonly PagePart[], key: string): string |
 
 /** The page's contents: every shown part, by anchor and label. */
 export function contentsOf(record: GarmentRecord): { href: string; label: string }[] {
-  return pageParts(record).filter((part) => part.shown).map((part) => ({ href: `#${part.anchor}`, label: part.label }));
+  return pageParts(record)
+    .filter((part) => part.shown)
+    .map((part) => ({ href: `#${part.anchor}`, label: part.label }));
 }

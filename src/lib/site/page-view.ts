@@ -1,9 +1,29 @@
 import { readingOrder, type ReadingBlock } from '../record/reading-order.ts';
 import type { Claim, GarmentRecord, TextBlock } from '../record/types.ts';
 import {
-  claimAnchor, collectionAnchor, conflictAnchor, decisionAnchor, distinctAnchors, gapAnchor, itemAnchor, sectionAnchor, sourceAnchor, textBlockAnchor,
+  claimAnchor,
+  collectionAnchor,
+  conflictAnchor,
+  decisionAnchor,
+  distinctAnchors,
+  gapAnchor,
+  itemAnchor,
+  sectionAnchor,
+  sourceAnchor,
+  textBlockAnchor,
 } from './anchors.ts';
-import { COLLECTION_ORDER, collectionViews, emptyCollections, identityFields, itemIdsOf, urlPart, type ClaimLink, type CollectionView, type FieldView, type ItemIds } from './data-view.ts';
+import {
+  COLLECTION_ORDER,
+  collectionViews,
+  emptyCollections,
+  identityFields,
+  itemIdsOf,
+  urlPart,
+  type ClaimLink,
+  type CollectionView,
+  type FieldView,
+  type ItemIds,
+} from './data-view.ts';
 import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
@@ -256,7 +276,14 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     const anchor = textBlockAnchor(++ordinal);
     const citations = claimLinks([...new Set(block.claim_ids)]);
     for (const { id } of citations) append(citedBy, id, { href: `#${anchor}`, place });
-    return { anchor, kind: block.kind, kindLabel: t(`textBlock.${block.kind}`), html: trustedHtml(renderInline(block.text)), citations, place };
+    return {
+      anchor,
+      kind: block.kind,
+      kindLabel: t(`textBlock.${block.kind}`),
+      html: trustedHtml(renderInline(block.text)),
+      citations,
+      place,
+    };
   };
   // A block of a list of several is placed by its number in it: "Overview, paragraph 2".
   const placed = (heading: string, { position, count }: ReadingBlock) =>
@@ -310,7 +337,11 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
         tradeoffs.push(blockView(block, placed(t('part.tradeoffs'), read)));
         break;
       case 'faq':
-        faq.push({ anchor: `faq-${position + 1}`, question: page.faq[position]!.question, answer: blockView(block, t('place.faq', { number: position + 1 })) });
+        faq.push({
+          anchor: `faq-${position + 1}`,
+          question: page.faq[position]!.question,
+          answer: blockView(block, t('place.faq', { number: position + 1 })),
+        });
         break;
     }
   }
@@ -328,13 +359,19 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const resolved = new Map<string, TargetView>();
   const resolve = (target: string) => {
     let view = resolved.get(target);
-    if (!view) resolved.set(target, (view = { ...resolveTarget(target, record, ids, identity.length > 0, parts), label: subjectOf([target]) }));
+    if (!view)
+      resolved.set(target, (view = { ...resolveTarget(target, record, ids, identity.length > 0, parts), label: subjectOf([target]) }));
     return view;
   };
 
   const claimsByAnchor = new Map<string, ClaimLink[]>();
   for (const claim of claimsById.values()) {
-    for (const target of new Set(claim.targets.map(resolve).map((r) => r.href).filter((href): href is string => href !== null))) {
+    for (const target of new Set(
+      claim.targets
+        .map(resolve)
+        .map((r) => r.href)
+        .filter((href): href is string => href !== null),
+    )) {
       append(claimsByAnchor, target.slice(1), claimLink(claim.id)!);
     }
   }
@@ -398,26 +435,31 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     }
   }
   const seenSources = new Set<string>();
-  const sources: SourceView[] = record.sources.filter((s) => !seenSources.has(s.id) && seenSources.add(s.id)).map((source) => ({
-    id: source.id,
-    anchor: sourceAnchor(source.id),
-    title: sourceTitle(source),
-    url: webAddressOf(source)?.url ?? null,
-    unlinkedUrl: source.url && !webAddressOf(source) ? source.url : null,
-    facts: [
-      fact('source.publisher', source.publisher),
-      fact('source.type', enumLabel('source_type', source.source_type)),
-      fact('source.access', enumLabel('access_status', source.access_status)),
-      fact('source.accessed', source.accessed_at && formatDate(source.accessed_at)),
-      fact('source.published', source.published_at && formatDate(source.published_at)),
-      fact('source.updated', source.updated_at && formatDate(source.updated_at)),
-      fact('source.independenceGroup', source.independence_group),
-      fact('source.limitations', source.limitations),
-    ].filter((f): f is FieldView => f !== null),
-    citedBy: claimsOfSource.get(source.id) ?? [],
-  }));
+  const sources: SourceView[] = record.sources
+    .filter((s) => !seenSources.has(s.id) && seenSources.add(s.id))
+    .map((source) => ({
+      id: source.id,
+      anchor: sourceAnchor(source.id),
+      title: sourceTitle(source),
+      url: webAddressOf(source)?.url ?? null,
+      unlinkedUrl: source.url && !webAddressOf(source) ? source.url : null,
+      facts: [
+        fact('source.publisher', source.publisher),
+        fact('source.type', enumLabel('source_type', source.source_type)),
+        fact('source.access', enumLabel('access_status', source.access_status)),
+        fact('source.accessed', source.accessed_at && formatDate(source.accessed_at)),
+        fact('source.published', source.published_at && formatDate(source.published_at)),
+        fact('source.updated', source.updated_at && formatDate(source.updated_at)),
+        fact('source.independenceGroup', source.independence_group),
+        fact('source.limitations', source.limitations),
+      ].filter((f): f is FieldView => f !== null),
+      citedBy: claimsOfSource.get(source.id) ?? [],
+    }));
 
-  const conflictAnchors = distinctAnchors(record.conflicts.map((conflict) => conflict.id), conflictAnchor);
+  const conflictAnchors = distinctAnchors(
+    record.conflicts.map((conflict) => conflict.id),
+    conflictAnchor,
+  );
   const conflicts: ConflictView[] = record.conflicts.map((conflict, i) => ({
     id: conflict.id,
     anchor: conflictAnchors[i]!,
@@ -435,7 +477,10 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     followUp: conflict.follow_up,
   }));
 
-  const decisionAnchors = distinctAnchors(record.decisions.map((decision) => decision.id), decisionAnchor);
+  const decisionAnchors = distinctAnchors(
+    record.decisions.map((decision) => decision.id),
+    decisionAnchor,
+  );
   const decisions: DecisionView[] = record.decisions.map((decision, i) => ({
     id: decision.id,
     anchor: decisionAnchors[i]!,
@@ -447,20 +492,27 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     claims: claimLinks(decision.claim_ids),
   }));
 
-  const gapAnchors = new Map(distinctAnchors(record.gaps.map((gap) => gap.id), gapAnchor).map((anchor, i) => [record.gaps[i]!, anchor]));
+  const gapAnchors = new Map(
+    distinctAnchors(
+      record.gaps.map((gap) => gap.id),
+      gapAnchor,
+    ).map((anchor, i) => [record.gaps[i]!, anchor]),
+  );
   const gapGroups = GAP_PRIORITIES.map((priority) => ({
     priority,
     label: t(`gap.priority.${priority}`),
-    gaps: record.gaps.filter((gap) => gap.priority === priority).map((gap) => ({
-      id: gap.id,
-      anchor: gapAnchors.get(gap)!,
-      subject: subjectOf([gap.target]),
-      target: resolve(gap.target),
-      reason: enumLabel('gap_reason', gap.reason),
-      impact: gap.impact,
-      nextAction: gap.next_action,
-      owner: enumLabel('gap_owner', gap.owner),
-    })),
+    gaps: record.gaps
+      .filter((gap) => gap.priority === priority)
+      .map((gap) => ({
+        id: gap.id,
+        anchor: gapAnchors.get(gap)!,
+        subject: subjectOf([gap.target]),
+        target: resolve(gap.target),
+        reason: enumLabel('gap_reason', gap.reason),
+        impact: gap.impact,
+        nextAction: gap.next_action,
+        owner: enumLabel('gap_owner', gap.owner),
+      })),
   })).filter((group) => group.gaps.length > 0);
 
   const images = record.images.map((image) => imageView(image, title));
@@ -503,7 +555,10 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       status: research.status,
       statusLabel: researchStatusLabel(research.status),
       // "Complete" beside open gaps would read as two messages: the note says the gaps remain.
-      note: (research.status === 'complete' && record.gaps.length > 0 ? t('status.complete.noteWithGaps') : researchStatusNote(research.status)) ?? '',
+      note:
+        (research.status === 'complete' && record.gaps.length > 0
+          ? t('status.complete.noteWithGaps')
+          : researchStatusNote(research.status)) ?? '',
       finished: research.status === 'complete',
       limitations: research.limitations,
       scopeNote: research.scope_note,
@@ -515,11 +570,12 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       period: research.completed_at
         ? t('record.period', { start: formatDate(research.started_at), end: formatDate(research.completed_at) })
         : t('record.periodOpen', { start: formatDate(research.started_at) }),
-      gapSummary: record.gaps.length === 0
-        ? null
-        : blocking > 0
-          ? t('record.gapsBlocking', { gaps: tCount('gap.count', record.gaps.length), blocking })
-          : tCount('gap.count', record.gaps.length),
+      gapSummary:
+        record.gaps.length === 0
+          ? null
+          : blocking > 0
+            ? t('record.gapsBlocking', { gaps: tCount('gap.count', record.gaps.length), blocking })
+            : tCount('gap.count', record.gaps.length),
     },
     keyFacts: keyFactsView(options.facts ?? keyFacts(record), claimLinks),
     comparisons: comparisonViews(record, { claimsByAnchor, nameOf }),
@@ -593,11 +649,16 @@ function catalogView(record: GarmentRecord): CatalogView | null {
     fact('catalog.sku', catalog.svc_sku),
     fact('catalog.handle', catalog.handle),
     catalog.launch_url ? { name: 'launch_url', label: t('catalog.launch'), parts: [urlPart(catalog.launch_url)] } : null,
-    catalog.size_chart_image_url ? { name: 'size_chart_image_url', label: t('catalog.sizeChart'), parts: [urlPart(catalog.size_chart_image_url)] } : null,
+    catalog.size_chart_image_url
+      ? { name: 'size_chart_image_url', label: t('catalog.sizeChart'), parts: [urlPart(catalog.size_chart_image_url)] }
+      : null,
   ].filter((f): f is FieldView => f !== null);
   const tables = catalog.measurement_tables.map((table) => {
     // Sizes in the order of the row that has most of them (the others' order may skip some), then any others.
-    const fullest = table.rows.reduce<(typeof table.rows)[number] | undefined>((most, row) => (most && most.values.length >= row.values.length ? most : row), undefined);
+    const fullest = table.rows.reduce<(typeof table.rows)[number] | undefined>(
+      (most, row) => (most && most.values.length >= row.values.length ? most : row),
+      undefined,
+    );
     const sizes = [...new Set([...(fullest?.values ?? []), ...table.rows.flatMap((row) => row.values)].map((v) => v.size))];
     return {
       caption: t('catalog.tableCaption', { type: table.type, unit: table.unit }),
@@ -609,7 +670,11 @@ function catalogView(record: GarmentRecord): CatalogView | null {
           if (given.length === 0) return t('value.notStated');
           // A range is only left out when it says nothing the value does not; a size given twice shows both.
           return given
-            .map((cell) => (cell.min_value === cell.value && cell.max_value === cell.value ? cell.value : `${cell.value} (${t('catalog.range', { min: cell.min_value, max: cell.max_value })})`))
+            .map((cell) =>
+              cell.min_value === cell.value && cell.max_value === cell.value
+                ? cell.value
+                : `${cell.value} (${t('catalog.range', { min: cell.min_value, max: cell.max_value })})`,
+            )
             .join('; ');
         }),
       })),

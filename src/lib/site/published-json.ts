@@ -179,7 +179,15 @@ STRUCTURE[OPEN_BRACE] = STRUCTURE[OPEN_BRACKET] = OPENS;
 STRUCTURE[CLOSE_BRACE] = STRUCTURE[CLOSE_BRACKET] = CLOSES;
 
 function isValueEnd(byte: number): boolean {
-  return byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || byte === 0x20 || byte === LINE_FEED || byte === CARRIAGE_RETURN || byte === 0x09;
+  return (
+    byte === COMMA ||
+    byte === CLOSE_BRACE ||
+    byte === CLOSE_BRACKET ||
+    byte === 0x20 ||
+    byte === LINE_FEED ||
+    byte === CARRIAGE_RETURN ||
+    byte === 0x09
+  );
 }
 
 function notAnObject(): Error {

@@ -17,7 +17,15 @@ import { absoluteUrl, RECORD_SCRIPT_PATH } from './urls.ts';
 export function recordPageHtml(record: GarmentRecord, view: PageView, links: Links, site: string, stylesheet: string): string[] {
   const { meta } = view;
   return pageDocument(
-    { title: meta.title, description: meta.description, canonical: absoluteUrl(meta.path, site), image: meta.image, ogType: 'article', stylesheet, path: meta.path },
+    {
+      title: meta.title,
+      description: meta.description,
+      canonical: absoluteUrl(meta.path, site),
+      image: meta.image,
+      ogType: 'article',
+      stylesheet,
+      path: meta.path,
+    },
     recordBodyHtml(record, view, links, site),
     html`${alternatesHtml(record, links)}<script src="${RECORD_SCRIPT_PATH}" defer></script>`,
   );
@@ -101,7 +109,8 @@ function citeHtml(record: GarmentRecord, view: PageView, links: Links, site: str
     publishedIso: view.published.iso,
     url,
   });
-  const copyable = (label: string, text: string) => html`<p class="cite-label">${label}</p><pre class="cite-text" tabindex="0"><code>${text}</code></pre>`;
+  const copyable = (label: string, text: string) =>
+    html`<p class="cite-label">${label}</p><pre class="cite-text" tabindex="0"><code>${text}</code></pre>`;
   return html`<div class="record-links"><details class="cite"><summary>${t(
     'cite.summary',
   )}</summary><div class="cite-body">${copyable(t('cite.plainText'), citation.text)}${copyable(t('cite.bibtex'), citation.bibtex)}</div></details></div>`;

@@ -3,7 +3,19 @@ import type { MeasurementGrid } from './data-view.ts';
 import { claimEntryHtml, claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, targetHtml } from './fragments.ts';
 import { classList, html, type Html, type HtmlValue } from './html.ts';
 import type { KeyFactLine, KeyFactRow, KeyFactsView } from './key-facts-view.ts';
-import type { CatalogView, ClaimView, CollectionView, ConflictView, DecisionView, FieldView, ImageView, PageView, SectionView, SourceView, TextBlockView } from './page-view.ts';
+import type {
+  CatalogView,
+  ClaimView,
+  CollectionView,
+  ConflictView,
+  DecisionView,
+  FieldView,
+  ImageView,
+  PageView,
+  SectionView,
+  SourceView,
+  TextBlockView,
+} from './page-view.ts';
 import { t, tCount } from './strings.ts';
 import { jsonPath, markdownPath } from './urls.ts';
 
@@ -29,7 +41,12 @@ export function textBlockHtml(block: TextBlockView, className?: string): Html {
 
 /** A page section: its heading and text blocks. */
 export function sectionHtml(section: SectionView): HtmlValue[] {
-  return pagePartHtml(section.anchor, section.heading, section.blocks.map((block) => textBlockHtml(block)), 'page-section');
+  return pagePartHtml(
+    section.anchor,
+    section.heading,
+    section.blocks.map((block) => textBlockHtml(block)),
+    'page-section',
+  );
 }
 
 /** The key facts panel of a record page (see keyFactsPanelHtml). */
@@ -48,16 +65,19 @@ export function keyFactsHtml(view: PageView): Html {
 export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3, aside: Html | null = null): Html {
   const lineHtml = (line: KeyFactLine) => {
     const text = line.href
-      ? line.href.startsWith('#') ? html`<a href="${line.href}">${line.text}</a>` : html`<a href="${line.href}" class="external next-step" rel="noopener noreferrer">${line.text}</a>`
+      ? line.href.startsWith('#')
+        ? html`<a href="${line.href}">${line.text}</a>`
+        : html`<a href="${line.href}" class="external next-step" rel="noopener noreferrer">${line.text}</a>`
       : line.text;
     const swatch = line.swatch && html`<span class="swatch" style="background-color:${line.swatch}" aria-hidden="true"></span>`;
     return html`<li>${swatch}${text}${line.detail && html` <small>${line.detail}</small>`}${claimLinksHtml(line.claims, 'marker')}</li>`;
   };
-  const row = (fact: KeyFactRow) => html`<div data-fact="${fact.key}"><dt>${fact.label}</dt><dd>${
-    fact.lines.length === 0
-      ? html`<span class="not-stated">${t('value.notStated')}</span>`
-      : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(lineHtml)}</ul>`
-  }</dd></div>`;
+  const row = (fact: KeyFactRow) =>
+    html`<div data-fact="${fact.key}"><dt>${fact.label}</dt><dd>${
+      fact.lines.length === 0
+        ? html`<span class="not-stated">${t('value.notStated')}</span>`
+        : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(lineHtml)}</ul>`
+    }</dd></div>`;
   const heading = html`<h${level} id="${id}-heading">${t('keyFacts.heading')}</h${level}>`;
   return html`<section id="${id}" class="key-facts" aria-labelledby="${id}-heading"><div class="key-facts-top">${heading}${aside}</div><dl>${facts.rows.map(row)}</dl></section>`;
 }
@@ -82,7 +102,12 @@ export function researchFactsHtml(view: PageView): Html {
  * (the title sits above the scrolling box). `label` is the title's text, or the id of a heading
  * already naming the table; the scrolling region, which holds the table, carries the name.
  */
-export function scrollingTable(label: { title: string; id: string } | { headingId: string }, className: string, head: HtmlValue, body: HtmlValue): HtmlValue[] {
+export function scrollingTable(
+  label: { title: string; id: string } | { headingId: string },
+  className: string,
+  head: HtmlValue,
+  body: HtmlValue,
+): HtmlValue[] {
   const id = 'headingId' in label ? label.headingId : label.id;
   return [
     html`${'title' in label && html`<p class="table-title" id="${id}">${label.title}</p>`}<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}"><table class="${className}"><thead>`,
@@ -100,7 +125,8 @@ function fieldListHtml(fields: FieldView[], className?: string): Html | null {
 
 /** What the garment suits, its trade-offs and the summary's limitations. */
 export function selectionSummaryHtml(summary: PageView['selectionSummary']): HtmlValue[] {
-  const column = (heading: string, blocks: TextBlockView[]) => blocks.length > 0 && html`<div><h3>${heading}</h3>${blocks.map((block) => textBlockHtml(block))}</div>`;
+  const column = (heading: string, blocks: TextBlockView[]) =>
+    blocks.length > 0 && html`<div><h3>${heading}</h3>${blocks.map((block) => textBlockHtml(block))}</div>`;
   return pagePartHtml(
     'selection-summary',
     t('part.selectionSummary'),
@@ -112,7 +138,11 @@ export function selectionSummaryHtml(summary: PageView['selectionSummary']): Htm
 
 /** Questions and answers; answers are text blocks with their claim links. */
 export function faqHtml(faq: PageView['faq']): HtmlValue[] {
-  return pagePartHtml('faq', t('part.faq'), faq.map((entry) => html`<div class="faq-entry" id="${entry.anchor}"><h3>${entry.question}</h3>${textBlockHtml(entry.answer)}</div>`));
+  return pagePartHtml(
+    'faq',
+    t('part.faq'),
+    faq.map((entry) => html`<div class="faq-entry" id="${entry.anchor}"><h3>${entry.question}</h3>${textBlockHtml(entry.answer)}</div>`),
+  );
 }
 
 /** The record's images, lazy-loaded; an address that is not http(s) is never used as a source. */
@@ -135,9 +165,12 @@ export function catalogHtml(catalog: CatalogView): HtmlValue[] {
       html`<tr><th scope="col">${t('catalog.rowLabel')}</th>${view.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr>`,
       view.rows.map((row) => html`<tr><th scope="row">${row.label}</th>${row.cells.map((cell) => html`<td>${cell}</td>`)}</tr>`),
     );
-  const care = catalog.care.length > 0 && html`<h3>${t('part.careInstructions')}</h3><ul class="care">${catalog.care.map(
-    (entry) => html`<li>${entry.icon && html`<img src="${entry.icon}" alt="" width="24" height="24" loading="lazy">`}<strong>${entry.label}:</strong> ${entry.instruction}</li>`,
-  )}</ul>`;
+  const care =
+    catalog.care.length > 0 &&
+    html`<h3>${t('part.careInstructions')}</h3><ul class="care">${catalog.care.map(
+      (entry) =>
+        html`<li>${entry.icon && html`<img src="${entry.icon}" alt="" width="24" height="24" loading="lazy">`}<strong>${entry.label}:</strong> ${entry.instruction}</li>`,
+    )}</ul>`;
   return pagePartHtml(
     'catalog',
     t('part.catalog'),
@@ -151,14 +184,16 @@ export function gapsHtml(groups: PageView['gapGroups']): HtmlValue[] {
     'research-gaps',
     t('part.gaps'),
     groups.map(
-      (group) => html`<section class="${classList('gap-group', `gap-group--${group.priority}`)}" aria-labelledby="gaps-${group.priority}"><h3 id="gaps-${group.priority}">${group.label} <span class="count">(${tCount(
-        'gap.count',
-        group.gaps.length,
-      )})</span></h3><ul class="entries">${group.gaps.map(
-        (gap) => html`<li id="${gap.anchor}" class="entry"><p class="entry-title">${targetHtml({ ...gap.target, label: gap.subject })}: ${gap.reason}</p><dl class="fields"><div><dt>${t('gap.impact')}</dt><dd>${
-          gap.impact
-        }</dd></div><div class="next-action"><dt>${t('gap.nextAction')}</dt><dd>${gap.nextAction}</dd></div><div><dt>${t('gap.owner')}</dt><dd>${gap.owner}</dd></div></dl></li>`,
-      )}</ul></section>`,
+      (group) =>
+        html`<section class="${classList('gap-group', `gap-group--${group.priority}`)}" aria-labelledby="gaps-${group.priority}"><h3 id="gaps-${group.priority}">${group.label} <span class="count">(${tCount(
+          'gap.count',
+          group.gaps.length,
+        )})</span></h3><ul class="entries">${group.gaps.map(
+          (gap) =>
+            html`<li id="${gap.anchor}" class="entry"><p class="entry-title">${targetHtml({ ...gap.target, label: gap.subject })}: ${gap.reason}</p><dl class="fields"><div><dt>${t('gap.impact')}</dt><dd>${
+              gap.impact
+            }</dd></div><div class="next-action"><dt>${t('gap.nextAction')}</dt><dd>${gap.nextAction}</dd></div><div><dt>${t('gap.owner')}</dt><dd>${gap.owner}</dd></div></dl></li>`,
+        )}</ul></section>`,
     ),
   );
 }
@@ -168,26 +203,41 @@ export function gapsHtml(groups: PageView['gapGroups']): HtmlValue[] {
  * cards; every item carries its anchor (`<collection>-<id>`) and links to the claims about it.
  */
 export function dataCollectionsHtml(view: PageView): HtmlValue[] {
-  const identity = view.identity.length > 0 && html`<section id="data-identity" aria-labelledby="data-identity-heading" class="collection"><h3 id="data-identity-heading">${t(
-    'collection.identity',
-  )}</h3>${fieldListHtml(view.identity)}</section>`;
-  const seed = view.seed.length > 0 && html`<section id="data-seed" aria-labelledby="data-seed-heading" class="collection"><h3 id="data-seed-heading">${t(
-    'record.seed',
-  )}</h3>${fieldListHtml(view.seed)}</section>`;
-  const details = (summary: string, content: HtmlValue): HtmlValue[] => [html`<details class="collection-details"><summary>${summary}</summary>`, content, html`</details>`];
+  const identity =
+    view.identity.length > 0 &&
+    html`<section id="data-identity" aria-labelledby="data-identity-heading" class="collection"><h3 id="data-identity-heading">${t(
+      'collection.identity',
+    )}</h3>${fieldListHtml(view.identity)}</section>`;
+  const seed =
+    view.seed.length > 0 &&
+    html`<section id="data-seed" aria-labelledby="data-seed-heading" class="collection"><h3 id="data-seed-heading">${t(
+      'record.seed',
+    )}</h3>${fieldListHtml(view.seed)}</section>`;
+  const details = (summary: string, content: HtmlValue): HtmlValue[] => [
+    html`<details class="collection-details"><summary>${summary}</summary>`,
+    content,
+    html`</details>`,
+  ];
   const { comparisons } = view;
   const collection = (view: CollectionView): HtmlValue[] => {
     const { items } = view;
     // Offers and variants are compared, so they are never folded: a table of offers, a grid of variants.
-    const comparison = view.name === 'offers' && comparisons.offers ? offersTableHtml(comparisons.offers)
-      : view.name === 'variants' && comparisons.variants ? variantGridHtml(comparisons.variants) : null;
+    const comparison =
+      view.name === 'offers' && comparisons.offers
+        ? offersTableHtml(comparisons.offers)
+        : view.name === 'variants' && comparisons.variants
+          ? variantGridHtml(comparisons.variants)
+          : null;
     const shown = comparison
       ? [comparison]
       : view.grids
-      ? [view.grids.map((grid, i) => sizeChartHtml(grid, i)), details(t('data.allDetails', { count: items.length }), collectionHtml(view, items, false))]
-      : view.folded
-      ? details(t('data.showAll', { count: items.length }), collectionHtml(view, items, true))
-      : [collectionHtml(view, items, true)];
+        ? [
+            view.grids.map((grid, i) => sizeChartHtml(grid, i)),
+            details(t('data.allDetails', { count: items.length }), collectionHtml(view, items, false)),
+          ]
+        : view.folded
+          ? details(t('data.showAll', { count: items.length }), collectionHtml(view, items, true))
+          : [collectionHtml(view, items, true)];
     return [
       html`<section id="${view.anchor}" aria-labelledby="${view.anchor}-heading" class="collection"><h3 id="${view.anchor}-heading">${view.heading} <span class="count">(${tCount(
         'data.items',
@@ -197,7 +247,9 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
       html`</section>`,
     ];
   };
-  const empty = view.emptyCollections.length > 0 && html`<p class="empty-collections"><strong>${t('data.none')}</strong> ${view.emptyCollections.join(', ')}.</p>`;
+  const empty =
+    view.emptyCollections.length > 0 &&
+    html`<p class="empty-collections"><strong>${t('data.none')}</strong> ${view.emptyCollections.join(', ')}.</p>`;
   return pagePartHtml('data', t('part.data'), [identity, seed, view.collections.map(collection), empty]);
 }
 
@@ -207,7 +259,8 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
  * anchors (they are on a size chart's cells).
  */
 function collectionHtml(collection: CollectionView, items: CollectionView['items'], anchored: boolean): HtmlValue[] {
-  if (collection.layout !== 'table') return [html`<div class="cards">`, inPieces(items, (some) => itemCardsHtml(collection, some, anchored)), html`</div>`];
+  if (collection.layout !== 'table')
+    return [html`<div class="cards">`, inPieces(items, (some) => itemCardsHtml(collection, some, anchored)), html`</div>`];
   const withClaims = collection.items.some((item) => item.claims.length > 0);
   return scrollingTable(
     { headingId: `${collection.anchor}-heading` },
@@ -234,25 +287,44 @@ function sizeChartHtml(grid: MeasurementGrid, index: number): HtmlValue[] {
     { title: caption, id: `size-chart-${index + 1}` },
     'size-chart',
     html`<tr><th scope="col">${t('data.measurement')}</th>${grid.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr>`,
-    grid.rows.map((row) => html`<tr><th scope="row">${row.label}</th>${row.cells.map((cell) =>
-      cell
-        ? html`<td${cell.anchor ? html` id="${cell.anchor}"` : ''}>${cell.text}${claimLinksHtml(cell.claims, 'marker')}</td>`
-        : notStated,
-    )}</tr>`),
+    grid.rows.map(
+      (row) =>
+        html`<tr><th scope="row">${row.label}</th>${row.cells.map((cell) =>
+          cell
+            ? html`<td${cell.anchor ? html` id="${cell.anchor}"` : ''}>${cell.text}${claimLinksHtml(cell.claims, 'marker')}</td>`
+            : notStated,
+        )}</tr>`,
+    ),
   );
 }
 
 /** Offers as one table to compare providers: a row per offer, anchored as the offer. */
 function offersTableHtml(rows: NonNullable<ComparisonViews['offers']>): HtmlValue[] {
   const notStated = t('value.notStated');
-  const columns = ['offers.provider', 'offers.size', 'offers.color', 'offers.price', 'offers.basis', 'offers.quantity', 'offers.included', 'offers.observed'] as const;
+  const columns = [
+    'offers.provider',
+    'offers.size',
+    'offers.color',
+    'offers.price',
+    'offers.basis',
+    'offers.quantity',
+    'offers.included',
+    'offers.observed',
+  ] as const;
   return scrollingTable(
     { headingId: 'data-offers-heading' },
     'offers-table',
     html`<tr>${columns.map((key) => html`<th scope="col">${t(key)}</th>`)}<th scope="col">${t('part.claims')}</th></tr>`,
-    inPieces(rows, (some) => html`${some.map((row) => html`<tr${row.anchor ? html` id="${row.anchor}"` : ''}><th scope="row">${row.provider}</th><td>${row.size ?? t('offers.anyVariant')}</td><td>${
-      row.color ?? t('offers.anyVariant')
-    }</td><td class="price">${row.price}</td><td>${row.basis}</td><td>${row.quantity ?? notStated}</td><td>${row.included}</td><td>${row.observed ?? notStated}</td><td>${claimLinksHtml(row.claims, 'inline')}</td></tr>`)}`),
+    inPieces(
+      rows,
+      (some) =>
+        html`${some.map(
+          (row) =>
+            html`<tr${row.anchor ? html` id="${row.anchor}"` : ''}><th scope="row">${row.provider}</th><td>${row.size ?? t('offers.anyVariant')}</td><td>${
+              row.color ?? t('offers.anyVariant')
+            }</td><td class="price">${row.price}</td><td>${row.basis}</td><td>${row.quantity ?? notStated}</td><td>${row.included}</td><td>${row.observed ?? notStated}</td><td>${claimLinksHtml(row.claims, 'inline')}</td></tr>`,
+        )}`,
+    ),
   );
 }
 
@@ -262,11 +334,15 @@ function variantGridHtml(grid: NonNullable<ComparisonViews['variants']>): HtmlVa
     { headingId: 'data-variants-heading' },
     'variant-grid',
     html`<tr><th scope="col">${t('variants.color')}</th>${grid.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr>`,
-    grid.rows.map((row) => html`<tr><th scope="row">${row.swatch && html`<span class="swatch" style="background-color:${row.swatch}" aria-hidden="true"></span>`}${row.color}</th>${row.cells.map((cell) =>
-      cell
-        ? html`<td${cell.anchor ? html` id="${cell.anchor}"` : ''} class="${`stock stock--${cell.state}`}">${cell.stock}${claimLinksHtml(cell.claims, 'marker')}</td>`
-        : html`<td class="not-stated">${t('variants.none')}</td>`,
-    )}</tr>`),
+    grid.rows.map(
+      (row) =>
+        html`<tr><th scope="row">${row.swatch && html`<span class="swatch" style="background-color:${row.swatch}" aria-hidden="true"></span>`}${row.color}</th>${row.cells.map(
+          (cell) =>
+            cell
+              ? html`<td${cell.anchor ? html` id="${cell.anchor}"` : ''} class="${`stock stock--${cell.state}`}">${cell.stock}${claimLinksHtml(cell.claims, 'marker')}</td>`
+              : html`<td class="not-stated">${t('variants.none')}</td>`,
+        )}</tr>`,
+    ),
   );
 }
 
@@ -276,9 +352,13 @@ export function conflictsHtml(conflicts: ConflictView[]): HtmlValue[] {
     html`<li id="${view.anchor}" class="${classList('entry', !view.resolved && 'entry--open')}"><p class="entry-title">${targetHtml({ ...view.target, label: view.subject })} <span class="${classList(
       'badge',
       view.resolved ? 'badge--ok' : 'badge--warn',
-    )}">${view.resolution}</span></p>${view.values.length > 0 && html`<p class="conflict-values">${view.values.map(
-      (value, i) => html`${i > 0 && ` ${t('conflict.versus')} `}<span class="conflict-value">${value.value}${claimLinksHtml([value.claim], 'marker')}</span>`,
-    )}</p>`}<dl class="fields"><div><dt>${t('conflict.selected')}</dt>${
+    )}">${view.resolution}</span></p>${
+      view.values.length > 0 &&
+      html`<p class="conflict-values">${view.values.map(
+        (value, i) =>
+          html`${i > 0 && ` ${t('conflict.versus')} `}<span class="conflict-value">${value.value}${claimLinksHtml([value.claim], 'marker')}</span>`,
+      )}</p>`
+    }<dl class="fields"><div><dt>${t('conflict.selected')}</dt>${
       view.selected ? html`<dd>${claimLinksHtml([view.selected], 'inline')}</dd>` : html`<dd>${t('conflict.noSelection')}</dd>`
     }</div><div><dt>${t('conflict.reason')}</dt><dd>${view.reason}</dd></div>${view.followUp && html`<div><dt>${t('conflict.followUp')}</dt><dd>${view.followUp}</dd></div>`}</dl></li>`;
   return pagePartHtml('conflicts', t('part.conflicts'), html`<ul class="entries">${conflicts.map(conflict)}</ul>`);
@@ -289,7 +369,8 @@ export function decisionsHtml(decisions: DecisionView[]): HtmlValue[] {
   // `~heading`: no anchor token ends so (it writes `~` only in escapes of hex digits), where `-heading` may be another decision's.
   const decision = (view: DecisionView) =>
     html`<article id="${view.anchor}" class="entry" aria-labelledby="${view.anchor}~heading"><h3 id="${view.anchor}~heading">${view.scenario}</h3><p>${view.interpretation}</p><dl class="fields">${view.lists.map(
-      (list) => html`<div><dt>${list.label}</dt><dd><ul class="plain-list">${list.items.map((item) => html`<li>${item}</li>`)}</ul></dd></div>`,
+      (list) =>
+        html`<div><dt>${list.label}</dt><dd><ul class="plain-list">${list.items.map((item) => html`<li>${item}</li>`)}</ul></dd></div>`,
     )}${view.claims.length > 0 && html`<div><dt>${t('decision.claims')}</dt><dd>${claimLinksHtml(view.claims, 'inline')}</dd></div>`}</dl></article>`;
   return pagePartHtml('decisions', t('part.decisions'), decisions.map(decision));
 }

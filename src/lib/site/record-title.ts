@@ -9,5 +9,7 @@ import { firstPresent, plainText } from './text.ts';
  */
 export function recordTitle(record: GarmentRecord): string {
   const pageTitle = record.page.title && firstPresent(plainText(record.page.title.text));
-  return pageTitle ?? firstPresent(record.data.identity.official_name, record.catalog?.title) ?? t('record.untitled', { slug: record.slug });
+  return (
+    pageTitle ?? firstPresent(record.data.identity.official_name, record.catalog?.title) ?? t('record.untitled', { slug: record.slug })
+  );
 }

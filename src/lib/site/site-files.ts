@@ -6,7 +6,17 @@ import { linksFor } from './links.ts';
 import { escapeData } from './markdown-text.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
-import { absoluteUrl, API_DOCS_PATH, garmentPath, MCP_DOCS_PATH, otherProjection, pagePath, SCHEMA_PATH, SITEMAP_PATH, WEBHOOK_DOCS_PATH } from './urls.ts';
+import {
+  absoluteUrl,
+  API_DOCS_PATH,
+  garmentPath,
+  MCP_DOCS_PATH,
+  otherProjection,
+  pagePath,
+  SCHEMA_PATH,
+  SITEMAP_PATH,
+  WEBHOOK_DOCS_PATH,
+} from './urls.ts';
 
 /** The site has no absolute address, so `links` cannot be filled. */
 export class MissingSiteError extends GarmentPressError {}
@@ -79,7 +89,9 @@ export function llmsTxt(index: SiteIndex, site: string | URL): string {
       t('llms.record.status', { status: researchStatusLabel(entry.researchStatus).toLowerCase() }),
       t('llms.record.revision', { revision: entry.recordRevision }),
       entry.description,
-    ].filter(Boolean).join('; ');
+    ]
+      .filter(Boolean)
+      .join('; ');
     return item(t('llms.record.name', { title: entry.title, projection }), links.markdown!, notes);
   });
   const doc = (key: 'api' | 'webhooks' | 'mcp' | 'schema' | 'records', href: string) =>
@@ -98,7 +110,9 @@ export function llmsTxt(index: SiteIndex, site: string | URL): string {
       doc('schema', SCHEMA_PATH),
       doc('records', '/records.json'),
     ].join('\n'),
-  ].join('\n\n').concat('\n');
+  ]
+    .join('\n\n')
+    .concat('\n');
 }
 
 /** A page of the sitemap: a site path, and the date it last changed when known. */
@@ -115,7 +129,10 @@ export interface SitemapPage {
 export function sitemapPages(routeFiles: string[], index: SiteIndex): SitemapPage[] {
   const pages: SitemapPage[] = [];
   for (const file of [...routeFiles].sort()) {
-    const route = file.replace(/^\.\//, '').replace(/\.(astro|md|mdx|html)$/, '').replace(/(^|\/)index$/, '');
+    const route = file
+      .replace(/^\.\//, '')
+      .replace(/\.(astro|md|mdx|html)$/, '')
+      .replace(/(^|\/)index$/, '');
     if (route === '404' || route === '500' || route.split('/').some((part) => part.startsWith('_'))) continue;
     if (!route.includes('[')) {
       pages.push({ path: route === '' ? '/' : `/${route}/` });
@@ -159,8 +176,17 @@ export function robotsTxt(site: string | URL): string {
 
 /** A sitemap index listing `parts` parts, with absolute URLs. */
 export function sitemapIndexXml(parts: number, site: string | URL): string {
-  const sitemaps = Array.from({ length: parts }, (_, i) => `  <sitemap><loc>${escapeXml(absoluteUrl(sitemapPartPath(i + 1), site))}</loc></sitemap>`);
-  return ['<?xml version="1.0" encoding="UTF-8"?>', '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...sitemaps, '</sitemapindex>', ''].join('\n');
+  const sitemaps = Array.from(
+    { length: parts },
+    (_, i) => `  <sitemap><loc>${escapeXml(absoluteUrl(sitemapPartPath(i + 1), site))}</loc></sitemap>`,
+  );
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...sitemaps,
+    '</sitemapindex>',
+    '',
+  ].join('\n');
 }
 
 /** A sitemap of the given pages, with absolute, XML-escaped URLs. */
@@ -169,7 +195,13 @@ export function sitemapXml(pages: SitemapPage[], site: string | URL): string {
     const loc = `<loc>${escapeXml(absoluteUrl(path, site))}</loc>`;
     return `  <url>${loc}${lastmod ? `<lastmod>${escapeXml(lastmod)}</lastmod>` : ''}</url>`;
   });
-  return ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">', ...urls, '</urlset>', ''].join('\n');
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+    ...urls,
+    '</urlset>',
+    '',
+  ].join('\n');
 }
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };

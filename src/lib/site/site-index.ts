@@ -83,4 +83,3 @@ export function rendersGarment(index: SiteIndex, slug: string): boolean {
 export function readRecord({ file }: Pick<SiteEntry, 'file'>): GarmentRecord {
   return recordFromBytes(readFileSync(file));
 }
-

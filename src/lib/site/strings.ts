@@ -7,11 +7,14 @@ import type { Projection } from '../record/types.ts';
 export const STRINGS = {
   'site.name': 'garment-press',
   'site.tagline': 'Garment research records, every statement traced to its sources.',
-  'site.footer': 'Research snapshots: prices are timestamped observations, not quotes. The absence of an asset does not prove that none exists.',
+  'site.footer':
+    'Research snapshots: prices are timestamped observations, not quotes. The absence of an asset does not prove that none exists.',
   'site.docs': 'API documentation',
 
-  'llms.summary': '{tagline} Each garment has research records (schema {schema}) in one or two projections: commerce (`svc`) and technical (`tech`). Every record is published as an HTML page, as JSON and as Markdown.',
-  'llms.about': 'Prices in the records are timestamped observations, not quotes. Statements cite claims; each claim names its sources and how it was verified. The Markdown twins carry claims as footnotes.',
+  'llms.summary':
+    '{tagline} Each garment has research records (schema {schema}) in one or two projections: commerce (`svc`) and technical (`tech`). Every record is published as an HTML page, as JSON and as Markdown.',
+  'llms.about':
+    'Prices in the records are timestamped observations, not quotes. Statements cite claims; each claim names its sources and how it was verified. The Markdown twins carry claims as footnotes.',
   'llms.records': 'Records',
   'llms.record.name': '{title} ({projection})',
   'llms.record.kind': '{projection} research record',
@@ -74,7 +77,8 @@ export const STRINGS = {
 
   'search.title': 'Search',
   'search.metaTitle': 'Search the garment records',
-  'search.description': 'Search every garment record, commerce and technical, and narrow the results by projection, category, brand, materials, decoration and more.',
+  'search.description':
+    'Search every garment record, commerce and technical, and narrow the results by projection, category, brand, materials, decoration and more.',
   'search.heading': 'Search the records',
   'search.label': 'Search garments',
   'search.placeholder': 'fleece, twill, DTG…',
@@ -169,7 +173,8 @@ export const STRINGS = {
   'status.in_progress.note': 'Research is still in progress. Statements below may change and some sections are not yet researched.',
   'status.complete_with_gaps.note': 'Research is finished but has known gaps: some facts are missing or unverified.',
   'status.complete.note': 'Research is complete for the stated scope.',
-  'status.identity_unresolved.note': 'The garment’s identity is not confirmed: statements below may describe a different product than the one named.',
+  'status.identity_unresolved.note':
+    'The garment’s identity is not confirmed: statements below may describe a different product than the one named.',
   'status.incomplete.note': 'Research stopped before it was complete. Treat this page as partial.',
 
   'section.svc.overview': 'Overview',

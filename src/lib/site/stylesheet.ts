@@ -12,6 +12,10 @@ export interface Stylesheet {
  * collapsed space would change), named `/styles/site.<hash>.css`.
  */
 export function stylesheetOf(css: string): Stylesheet {
-  const text = css.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').replace(/ ?([{};]) ?/g, '$1').trim();
+  const text = css
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/ ?([{};]) ?/g, '$1')
+    .trim();
   return { path: `/styles/site.${createHash('sha256').update(text).digest('hex').slice(0, 10)}.css`, text };
 }

@@ -59,7 +59,12 @@ export function webAddress(url: string | null | undefined): URL | null {
 function isHostName(hostname: string): boolean {
   if (hostname.startsWith('[') || /^\d+(?:\.\d+){3}$/.test(hostname)) return true;
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
-  return name.length <= 253 && name.split('.').every((label) => label.length >= 1 && label.length <= 63 && (!label.startsWith('xn--') || domainToUnicode(label) !== label));
+  return (
+    name.length <= 253 &&
+    name
+      .split('.')
+      .every((label) => label.length >= 1 && label.length <= 63 && (!label.startsWith('xn--') || domainToUnicode(label) !== label))
+  );
 }
 
 /** Characters RFC 3986 does not allow in a path, query or fragment (a `%` only before two hex digits). */
@@ -186,7 +191,10 @@ const INLINE_TOKENS_KEPT = 256;
  * The inline tokens of light Markdown (GFM), as the page, the Markdown twin and the search record
  * each read them: remembered for the few texts of the record at hand, so each is lexed once. Never changed once made.
  */
-export const inlineTokens: (text: string) => readonly Token[] = remembered((text) => Lexer.lexInline(text, { gfm: true }), INLINE_TOKENS_KEPT);
+export const inlineTokens: (text: string) => readonly Token[] = remembered(
+  (text) => Lexer.lexInline(text, { gfm: true }),
+  INLINE_TOKENS_KEPT,
+);
 
 /**
  * Renders a text block's light Markdown to safe inline HTML: emphasis, code and links only.
@@ -195,7 +203,9 @@ export const inlineTokens: (text: string) => readonly Token[] = remembered((text
  */
 export function renderInline(text: string): string {
   // As inline.parseInline does, from tokens already read.
-  return readsMarkdown(text) ? closeBidi(Parser.parseInline(inlineTokens(withoutForbiddenCharacters(text)) as Token[], { ...inline.defaults })) : escapeHtml(text);
+  return readsMarkdown(text)
+    ? closeBidi(Parser.parseInline(inlineTokens(withoutForbiddenCharacters(text)) as Token[], { ...inline.defaults }))
+    : escapeHtml(text);
 }
 
 /**
@@ -204,7 +214,10 @@ export function renderInline(text: string): string {
  */
 export function plainText(text: string): string {
   if (!readsMarkdown(text)) return text;
-  return Parser.parseInline(inlineTokens(text) as Token[], { renderer: new TextRenderer() as never }).replace(/&(amp|lt|gt|quot|#39);/g, (entity) => {
-    return { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" }[entity]!;
-  });
+  return Parser.parseInline(inlineTokens(text) as Token[], { renderer: new TextRenderer() as never }).replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (entity) => {
+      return { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" }[entity]!;
+    },
+  );
 }

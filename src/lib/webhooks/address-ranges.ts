@@ -105,8 +105,9 @@ function parseIpv4(text: string): number | undefined {
 function parseIpv6(text: string): bigint | undefined {
   const zoneless = text.replace(/%.*$/, '');
   if (!isIPv6(zoneless)) return undefined;
-  const withoutDotted = zoneless.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_match, a, b, c, d) =>
-    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+  const withoutDotted = zoneless.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_match, a, b, c, d) => `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
   );
   const [head = '', tail] = withoutDotted.split('::');
   const headGroups = head === '' ? [] : head.split(':');

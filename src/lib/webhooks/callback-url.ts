@@ -123,7 +123,8 @@ export function silentRepair(input: string): string | undefined {
   if (/^[\s\u0000-\u001F]/.test(input)) return 'starts with whitespace or a control character; remove it';
   if (/[\s\u0000-\u001F]$/.test(input)) return 'ends with whitespace or a control character; remove it';
   const control = /[\u0000-\u001F\u007F-\u009F]/.exec(input);
-  if (control !== null) return `holds a control character (U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}) at index ${control.index}, which URL parsing would drop or encode; remove it`;
+  if (control !== null)
+    return `holds a control character (U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}) at index ${control.index}, which URL parsing would drop or encode; remove it`;
   const space = /\s/.exec(input);
   if (space !== null) return `holds a space at index ${space.index}; percent-encode it as %20`;
   if (input.includes('\\')) return 'holds a backslash, which URL parsing reads as /; write / or %5C';
@@ -134,7 +135,8 @@ export function silentRepair(input: string): string | undefined {
   const authorityEnd = scheme === null ? 0 : input.slice(scheme[0].length + 2).search(/[/?#]|$/) + scheme[0].length + 2;
   const rest = input.slice(authorityEnd);
   const encoded = ENCODED_SILENTLY.exec(rest);
-  if (encoded !== null) return `holds ${JSON.stringify(encoded[0])} at index ${authorityEnd + encoded.index}, which URL parsing would percent-encode; encode it yourself`;
+  if (encoded !== null)
+    return `holds ${JSON.stringify(encoded[0])} at index ${authorityEnd + encoded.index}, which URL parsing would percent-encode; encode it yourself`;
   const badEscape = /%(?![0-9A-Fa-f]{2})/.exec(rest);
   if (badEscape !== null) return `holds a % at index ${authorityEnd + badEscape.index} that starts no %XX escape; write it as %25`;
   return undefined;
@@ -144,7 +146,9 @@ export function silentRepair(input: string): string | undefined {
 function unusualIpv4Form(input: string, url: URL): string | undefined {
   if (isIP(url.hostname) !== 4) return undefined;
   const written = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^:/?#]*)/.exec(input)?.[1]?.replace(/\.$/, '');
-  return written === undefined || written === url.hostname ? undefined : `host ${written} is an unusual IPv4 form that URL parsing reads as ${url.hostname}; write ${url.hostname}`;
+  return written === undefined || written === url.hostname
+    ? undefined
+    : `host ${written} is an unusual IPv4 form that URL parsing reads as ${url.hostname}; write ${url.hostname}`;
 }
 
 async function resolveAllowedAddresses(host: string, policy: CallbackUrlPolicy): Promise<string[]> {

@@ -30,7 +30,10 @@ export function createEventDeduplicator(options: { capacity?: number } = {}): Ev
     const running = inFlight.get(handle);
     if (running !== undefined) {
       // A concurrent delivery of the same event waits for the first; if that fails, this one retries it.
-      const firstSucceeded = await running.then(() => true, () => false);
+      const firstSucceeded = await running.then(
+        () => true,
+        () => false,
+      );
       if (firstSucceeded) return { duplicate: true };
       return processOnce(handle, process);
     }

@@ -13,6 +13,14 @@ export type { EventDeduplicator } from './dedupe.ts';
 export { openOutbox, SECRET_WAIT_MS } from './outbox.ts';
 export { MAX_ATTEMPTS, RETRY_DELAYS_MS } from './retry-schedule.ts';
 export type { Outbox, OutboxOptions, AttemptSummary } from './outbox.ts';
-export type { OutboxEntry, AttemptRecord, EntryState, AttemptOutcome, DeliveryRecord, DeliveryFilter, ResendResult } from './outbox-store.ts';
+export type {
+  OutboxEntry,
+  AttemptRecord,
+  EntryState,
+  AttemptOutcome,
+  DeliveryRecord,
+  DeliveryFilter,
+  ResendResult,
+} from './outbox-store.ts';
 export type { StartTimer } from './delivery.ts';
 export { silentRepair } from './callback-url.ts';

@@ -187,12 +187,17 @@ const ADDED_COLUMNS: Record<string, Record<string, string>> = {
   },
 };
 
-const ENTRY_COLUMNS = 'id, organization_id, callback_url, event, handle, tool, data_json, state, attempts_made, next_attempt_at, leased_attempt_id, schedule_base, attempt_limit, lease_until, created_at';
+const ENTRY_COLUMNS =
+  'id, organization_id, callback_url, event, handle, tool, data_json, state, attempts_made, next_attempt_at, leased_attempt_id, schedule_base, attempt_limit, lease_until, created_at';
 
 /** SQLite persistence of the outbox; every state change is one transaction. */
 export interface OutboxStore {
   /** Inserts a pending entry due at `now` unless its handle exists; returns the entry and whether it is new. */
-  insertEntry(event: CompletionEvent & { callbackUrl: string }, now: number, attemptLimit?: number): { entry: OutboxEntry; created: boolean };
+  insertEntry(
+    event: CompletionEvent & { callbackUrl: string },
+    now: number,
+    attemptLimit?: number,
+  ): { entry: OutboxEntry; created: boolean };
   /** Makes an organization's entry due at `now` for a new round of attempts, unless an attempt is in flight. */
   resend(organizationId: string, handle: string, now: number): ResendResult;
   /** Lists an organization's deliveries (entries with their attempts), newest first, filtered. */
@@ -219,7 +224,8 @@ export function openOutboxStore(path: string): OutboxStore {
   const { db, inTransaction } = openDurableDatabase(path, SCHEMA);
   for (const [table, columns] of Object.entries(ADDED_COLUMNS)) {
     const present = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((column) => column.name));
-    for (const [name, definition] of Object.entries(columns)) if (!present.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
+    for (const [name, definition] of Object.entries(columns))
+      if (!present.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
   }
 
   const sql = {
@@ -269,11 +275,21 @@ export function openOutboxStore(path: string): OutboxStore {
   };
 
   /** Schedules the entry's next attempt after a failed one, or gives up at the end of its round. */
-  const rescheduleAfterFailure = (entryId: number, attemptNumber: number, failedAt: number, retryAfterMs: number | null = null, attemptId?: number) => {
-    const { schedule_base: base, attempt_limit: limit } = sql.selectSchedule.get(entryId) as { schedule_base: number; attempt_limit: number };
+  const rescheduleAfterFailure = (
+    entryId: number,
+    attemptNumber: number,
+    failedAt: number,
+    retryAfterMs: number | null = null,
+    attemptId?: number,
+  ) => {
+    const { schedule_base: base, attempt_limit: limit } = sql.selectSchedule.get(entryId) as {
+      schedule_base: number;
+      attempt_limit: number;
+    };
     const inRound = attemptNumber - base;
     const next = inRound >= limit ? null : nextAttemptAfter(inRound, failedAt, retryAfterMs);
-    if (attemptId !== undefined && retryAfterMs !== null) sql.markRetryAfterHonoured.run(next?.retryAfterHonoured === true ? 1 : 0, attemptId);
+    if (attemptId !== undefined && retryAfterMs !== null)
+      sql.markRetryAfterHonoured.run(next?.retryAfterHonoured === true ? 1 : 0, attemptId);
     sql.updateSchedule.run({ state: next === null ? 'given_up' : 'pending', next: next?.at ?? null, entryId });
   };
 
@@ -328,7 +344,12 @@ export function openOutboxStore(path: string): OutboxStore {
         if (entry === undefined) return undefined;
         const attemptNumber = entry.attempts_made + 1;
         const { lastInsertRowid } = sql.insertAttempt.run(
-          entryId, attemptNumber, start.deliveryId, JSON.stringify(start.requestHeaders), start.requestBody, start.startedAt,
+          entryId,
+          attemptNumber,
+          start.deliveryId,
+          JSON.stringify(start.requestHeaders),
+          start.requestBody,
+          start.startedAt,
         );
         const attemptId = Number(lastInsertRowid);
         sql.countAttempt.run(attemptNumber, attemptId, entryId);
@@ -360,7 +381,13 @@ export function openOutboxStore(path: string): OutboxStore {
         }
         // If the lease moved on, recovery has already counted this attempt and rescheduled the entry.
         if (sql.selectLeaseOfAttempt.get(attempt.entry_id, attemptId) !== undefined) {
-          rescheduleAfterFailure(attempt.entry_id, attempt.attempt_number, finish.finishedAt, parseRetryAfter(finish.retryAfter ?? undefined, finish.finishedAt), attemptId);
+          rescheduleAfterFailure(
+            attempt.entry_id,
+            attempt.attempt_number,
+            finish.finishedAt,
+            parseRetryAfter(finish.retryAfter ?? undefined, finish.finishedAt),
+            attemptId,
+          );
         }
       });
     },
@@ -370,7 +397,10 @@ export function openOutboxStore(path: string): OutboxStore {
         const row = sql.selectEntryByHandle.get(handle) as unknown as EntryRow | undefined;
         if (row === undefined || row.organization_id !== organizationId) return { ok: false, reason: 'not_found' };
         if (row.lease_until !== null) return { ok: false, reason: 'in_flight' };
-        db.prepare(`UPDATE webhook_outbox SET state = 'pending', next_attempt_at = ?, schedule_base = attempts_made WHERE id = ?`).run(now, row.id);
+        db.prepare(`UPDATE webhook_outbox SET state = 'pending', next_attempt_at = ?, schedule_base = attempts_made WHERE id = ?`).run(
+          now,
+          row.id,
+        );
         return { ok: true, entry: toEntry(sql.selectEntryByHandle.get(handle) as unknown as EntryRow) };
       });
     },
@@ -380,14 +410,16 @@ export function openOutboxStore(path: string): OutboxStore {
       if (filter.handle !== undefined) conditions.push('handle = :handle');
       if (filter.event !== undefined) conditions.push('event = :event');
       if (filter.state !== undefined) conditions.push('state = :state');
-      const rows = db.prepare(`SELECT ${ENTRY_COLUMNS} FROM webhook_outbox WHERE ${conditions.join(' AND ')} ORDER BY id DESC LIMIT :limit`).all({
-        organizationId,
-        beforeId: beforeId ?? Number.MAX_SAFE_INTEGER,
-        limit,
-        ...(filter.handle === undefined ? {} : { handle: filter.handle }),
-        ...(filter.event === undefined ? {} : { event: filter.event }),
-        ...(filter.state === undefined ? {} : { state: filter.state }),
-      }) as unknown as EntryRow[];
+      const rows = db
+        .prepare(`SELECT ${ENTRY_COLUMNS} FROM webhook_outbox WHERE ${conditions.join(' AND ')} ORDER BY id DESC LIMIT :limit`)
+        .all({
+          organizationId,
+          beforeId: beforeId ?? Number.MAX_SAFE_INTEGER,
+          limit,
+          ...(filter.handle === undefined ? {} : { handle: filter.handle }),
+          ...(filter.event === undefined ? {} : { event: filter.event }),
+          ...(filter.state === undefined ? {} : { state: filter.state }),
+        }) as unknown as EntryRow[];
       const attemptsOf = db.prepare(`
         SELECT a.*, o.organization_id, o.event, o.handle, o.callback_url
         FROM webhook_attempts a JOIN webhook_outbox o ON o.id = a.entry_id WHERE a.entry_id = ? ORDER BY a.attempt_number`);
@@ -395,7 +427,11 @@ export function openOutboxStore(path: string): OutboxStore {
     },
 
     listAttempts(organizationId, limit, beforeId) {
-      const rows = sql.selectAttempts.all({ organizationId, limit, beforeId: beforeId ?? Number.MAX_SAFE_INTEGER }) as unknown as AttemptRow[];
+      const rows = sql.selectAttempts.all({
+        organizationId,
+        limit,
+        beforeId: beforeId ?? Number.MAX_SAFE_INTEGER,
+      }) as unknown as AttemptRow[];
       return rows.map(toAttempt);
     },
 

@@ -111,7 +111,9 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
       const secret = await secretFor(organizationId);
       return secret ? { secret } : { missing: `no signing secret for organization ${organizationId}` };
     } catch (error) {
-      return { missing: `the signing secret of organization ${organizationId} could not be read (${error instanceof Error ? error.message : String(error)})` };
+      return {
+        missing: `the signing secret of organization ${organizationId} could not be read (${error instanceof Error ? error.message : String(error)})`,
+      };
     }
   };
 
@@ -122,12 +124,19 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
     if ('missing' in found) {
       // Nothing unsigned is ever sent, and an attempt not made must not use up one of the five.
       store.postpone(entry.id, owner, startedAt + SECRET_WAIT_MS);
-      onError(new GarmentPressError(`${entry.event} ${entry.handle} not sent: ${found.missing}; trying again in ${SECRET_WAIT_MS / 1000} s`));
+      onError(
+        new GarmentPressError(`${entry.event} ${entry.handle} not sent: ${found.missing}; trying again in ${SECRET_WAIT_MS / 1000} s`),
+      );
       return false;
     }
     const prepared = prepareDelivery(entry, found.secret, new Date(startedAt));
     const { deliveryId } = prepared;
-    const started = store.startAttempt(entry.id, owner, { deliveryId, requestHeaders: prepared.recordedHeaders, requestBody: prepared.body, startedAt });
+    const started = store.startAttempt(entry.id, owner, {
+      deliveryId,
+      requestHeaders: prepared.recordedHeaders,
+      requestBody: prepared.body,
+      startedAt,
+    });
     if (started === undefined) return false;
     const result = await sendDelivery(prepared, { policy, trustedCa, timeoutMs, ...(startTimer === undefined ? {} : { startTimer }) });
     store.finishAttempt(started.attemptId, { ...result, finishedAt: clock() });
@@ -222,11 +231,14 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
     },
     async waitForAttempt(handle, afterAttempts, waitMs) {
       const deadline = performance.now() + waitMs;
-      const finished = () => store.listDeliveries(store.findEntry(handle)?.organizationId ?? '', { handle }, 1, undefined)[0]?.attempts
-        .some((made) => made.attemptNumber > afterAttempts && made.outcome !== 'in_flight') === true;
+      const finished = () =>
+        store
+          .listDeliveries(store.findEntry(handle)?.organizationId ?? '', { handle }, 1, undefined)[0]
+          ?.attempts.some((made) => made.attemptNumber > afterAttempts && made.outcome !== 'in_flight') === true;
       while (!finished() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
     },
-    listDeliveries: (organizationId, filter = {}, page = {}) => store.listDeliveries(organizationId, filter, page.limit ?? 50, page.beforeId),
+    listDeliveries: (organizationId, filter = {}, page = {}) =>
+      store.listDeliveries(organizationId, filter, page.limit ?? 50, page.beforeId),
     runDue,
     start() {
       if (running) return;

@@ -28,9 +28,7 @@ export interface VerifySignatureInput {
 }
 
 /** Outcome of a verification: accepted with the signing time, or rejected with a reason. */
-export type SignatureCheck =
-  | { accepted: true; timestamp: number }
-  | { accepted: false; reason: string };
+export type SignatureCheck = { accepted: true; timestamp: number } | { accepted: false; reason: string };
 
 /** The parts of an X-Svc-Signature header that verification reads. */
 export interface ParsedSignatureHeader {
@@ -106,7 +104,8 @@ export function verifySignature(input: VerifySignatureInput): SignatureCheck {
   const age = (now() - parsed.timestamp * 1000) / 1000;
   const seconds = (value: number) => Number(value.toFixed(3));
   if (age > toleranceSeconds) return reject(`timestamp too old: signed ${seconds(age)} s ago, tolerance is ${toleranceSeconds} s`);
-  if (-age > toleranceSeconds) return reject(`timestamp in the future: signed ${seconds(-age)} s ahead, tolerance is ${toleranceSeconds} s`);
+  if (-age > toleranceSeconds)
+    return reject(`timestamp in the future: signed ${seconds(-age)} s ahead, tolerance is ${toleranceSeconds} s`);
 
   const expected = secrets.map((secret) => Buffer.from(computeV1(secret, parsed.timestamp, body), 'hex'));
   const matches = wellFormed.some((v1) => {

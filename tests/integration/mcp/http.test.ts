@@ -10,7 +10,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examplesOf } from '../../support/docs-examples.ts';
 import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
 import { node, runCli } from '../../support/run.ts';
-import { eventually, fingerprint, serviceWorkspace, startReceiver, startServe, stopServe, UUID, type Organization, type Receiver, type ServeProcess } from '../publish/support.ts';
+import {
+  eventually,
+  fingerprint,
+  serviceWorkspace,
+  startReceiver,
+  startServe,
+  stopServe,
+  UUID,
+  type Organization,
+  type Receiver,
+  type ServeProcess,
+} from '../publish/support.ts';
 import { callTool, httpClient, textOf, toolErrorOf } from './support.ts';
 
 const SITE = 'https://garments.example/';
@@ -38,7 +49,19 @@ beforeAll(async () => {
   await workspace.admin('garment', 'grant', '--slug', SLUG, '--org', acme.id);
   receiver = await startReceiver(certificate, () => [acme.secret]);
 
-  serve = await startServe(['--records', recordsDir, '--out', outDir, '--data', dataDir, '--site', SITE, '--allow-loopback-callbacks', '--trust-ca', certificate.certFile]);
+  serve = await startServe([
+    '--records',
+    recordsDir,
+    '--out',
+    outDir,
+    '--data',
+    dataDir,
+    '--site',
+    SITE,
+    '--allow-loopback-callbacks',
+    '--trust-ca',
+    certificate.certFile,
+  ]);
   const { url } = serve;
   client = await httpClient(url, acme.key);
   otherClient = await httpClient(url, other.key);
@@ -69,7 +92,13 @@ function toolNamed(tools: Tool[], name: string): Tool {
 describe('/mcp with an API key', () => {
   it('lists the five tools with input and output schemas an agent can act on', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['garments.get_generation', 'garments.get_record', 'garments.list', 'garments.publish', 'garments.search']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'garments.get_generation',
+      'garments.get_record',
+      'garments.list',
+      'garments.publish',
+      'garments.search',
+    ]);
     for (const tool of tools) {
       expect(tool.description!.length, tool.name).toBeGreaterThan(100);
       expect(tool.inputSchema.type).toBe('object');
@@ -82,12 +111,33 @@ describe('/mcp with an API key', () => {
     expect(publish.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const poll = toolNamed(tools, 'garments.get_generation');
     expect(poll.inputSchema.properties!.wait_seconds).toMatchObject({ type: 'number', minimum: 0, maximum: 50 });
-    expect(poll.outputSchema!.required).toEqual(['handle', 'resource_id', 'status', 'done', 'progress', 'stage', 'page_url', 'error', 'problems', 'superseded_by']);
+    expect(poll.outputSchema!.required).toEqual([
+      'handle',
+      'resource_id',
+      'status',
+      'done',
+      'progress',
+      'stage',
+      'page_url',
+      'error',
+      'problems',
+      'superseded_by',
+    ]);
     const search = toolNamed(tools, 'garments.search');
     expect(search.inputSchema.required).toEqual(['query']);
-    expect(Object.keys((search.inputSchema.properties!.filters as { properties: object }).properties)).toEqual(
-      ['projection', 'category', 'brand', 'manufacturer', 'status', 'decoration', 'fabric', 'construction', 'fiber', 'color', 'size'],
-    );
+    expect(Object.keys((search.inputSchema.properties!.filters as { properties: object }).properties)).toEqual([
+      'projection',
+      'category',
+      'brand',
+      'manufacturer',
+      'status',
+      'decoration',
+      'fabric',
+      'construction',
+      'fiber',
+      'color',
+      'size',
+    ]);
     expect(toolNamed(tools, 'garments.get_record').inputSchema.properties!.format).toMatchObject({ enum: ['json', 'markdown'] });
     expect(toolNamed(tools, 'garments.list').outputSchema!.required).toEqual(['total', 'records', 'next_cursor']);
   });
@@ -123,7 +173,11 @@ describe('/mcp with an API key', () => {
     const httpPoll = await fetch(`${serve.url}${statusUrl}`, { headers: { Authorization: `Bearer ${acme.key}` } });
     expect(await httpPoll.text()).toBe(pollText);
 
-    const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the completion event');
+    const [delivery] = await eventually(
+      () => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined),
+      15_000,
+      'the completion event',
+    );
     expect(delivery!.event).toMatchObject({ event: 'publish.completed', handle, tool: 'garments.publish', organizationId: acme.id });
     expect(delivery!.path).toBe('/hooks/mcp');
     const rawData = delivery!.rawBody.slice(delivery!.rawBody.indexOf('"data":') + '"data":'.length, -1);
@@ -131,7 +185,11 @@ describe('/mcp with an API key', () => {
 
     const json = await callTool(client, 'garments.get_record', { slug: SLUG, projection: 'svc' });
     const twin = json.structuredContent as { url: string; mime_type: string; text: string; page_url: string };
-    expect(twin).toMatchObject({ url: `${SITE}garments/${SLUG}/svc.json`, mime_type: 'application/json', page_url: `${SITE}garments/${SLUG}/svc/` });
+    expect(twin).toMatchObject({
+      url: `${SITE}garments/${SLUG}/svc.json`,
+      mime_type: 'application/json',
+      page_url: `${SITE}garments/${SLUG}/svc/`,
+    });
     expect(JSON.parse(twin.text)).toMatchObject({ record_revision: '2026-11-24.1', links: { mcp_docs: `${SITE}docs/mcp/` } });
     expect(textOf(json)).toBe(twin.text);
     expect(twin.text).toBe(readFileSync(path.join(outDir, `garments/${SLUG}/svc.json`), 'utf8'));
@@ -149,21 +207,29 @@ describe('/mcp with an API key', () => {
       searched: 'zephyrweave',
       corrected: false,
       total: 1,
-      garments: [{
-        slug: SLUG,
-        title: 'Ridgeline RK-6210 Heavyweight Tee',
-        url: `${SITE}garments/${SLUG}/`,
-        projections: [
-          { code: 'svc', name: 'Commerce', url: `${SITE}garments/${SLUG}/svc/`, status: 'Complete' },
-          { code: 'tech', name: 'Technical', url: `${SITE}garments/${SLUG}/tech/`, status: 'Complete' },
-        ],
-      }],
+      garments: [
+        {
+          slug: SLUG,
+          title: 'Ridgeline RK-6210 Heavyweight Tee',
+          url: `${SITE}garments/${SLUG}/`,
+          projections: [
+            { code: 'svc', name: 'Commerce', url: `${SITE}garments/${SLUG}/svc/`, status: 'Complete' },
+            { code: 'tech', name: 'Technical', url: `${SITE}garments/${SLUG}/tech/`, status: 'Complete' },
+          ],
+        },
+      ],
       search_url: `${SITE}search/?q=zephyrweave`,
     });
     expect((found.structuredContent as { garments: { excerpt: string }[] }).garments[0]!.excerpt).toContain('zephyrweave cotton');
     // The rebuilt site's words know the new word: a letter dropped finds it, as on the search page.
     const misspelt = await callTool(client, 'garments.search', { query: 'zephyrwave' });
-    expect(misspelt.structuredContent).toMatchObject({ query: 'zephyrwave', searched: 'zephyrweave', corrected: true, total: 1, garments: [{ slug: SLUG }] });
+    expect(misspelt.structuredContent).toMatchObject({
+      query: 'zephyrwave',
+      searched: 'zephyrweave',
+      corrected: true,
+      total: 1,
+      garments: [{ slug: SLUG }],
+    });
   }, 120_000);
 
   it('refuses an invalid record at once with every problem and its pointer, publishing nothing', async () => {
@@ -174,16 +240,28 @@ describe('/mcp with an API key', () => {
     const error = toolErrorOf(await callTool(client, 'garments.publish', { record }));
     expect(error.code).toBe('invalid_record');
     expect(error.message).toContain('nothing was published');
-    expect(error.problems).toEqual(expect.arrayContaining([
-      { pointer: '/record/projection', message: 'expected one of "svc", "tech"; got "sideways"' },
-      { pointer: '/record/slug', message: expect.stringContaining('must match') },
-    ]));
+    expect(error.problems).toEqual(
+      expect.arrayContaining([
+        { pointer: '/record/projection', message: 'expected one of "svc", "tech"; got "sideways"' },
+        { pointer: '/record/slug', message: expect.stringContaining('must match') },
+      ]),
+    );
     const text = toolErrorOf(await callTool(client, 'garments.publish', { record: '{"schema_version": "garment-access/2.4.0",' }));
-    expect(text.problems).toEqual([{ pointer: '/record', message: 'invalid JSON at line 1, column 43: expected a double-quoted property name, got end of file' }]);
+    expect(text.problems).toEqual([
+      { pointer: '/record', message: 'invalid JSON at line 1, column 43: expected a double-quoted property name, got end of file' },
+    ]);
     const missing = toolErrorOf(await callTool(client, 'garments.publish', { callback_url: 'https://hooks.example.com/' }));
-    expect(missing).toMatchObject({ code: 'invalid_argument', problems: [{ pointer: '/record', message: 'missing required argument "record"' }] });
-    const refusedCallback = toolErrorOf(await callTool(client, 'garments.publish', { record: changedTee(), callback_url: 'http://hooks.example.com/' }));
-    expect(refusedCallback).toMatchObject({ code: 'callback_url_refused', problems: [{ pointer: '/callback_url', message: 'callback_url refused: scheme must be https, got http' }] });
+    expect(missing).toMatchObject({
+      code: 'invalid_argument',
+      problems: [{ pointer: '/record', message: 'missing required argument "record"' }],
+    });
+    const refusedCallback = toolErrorOf(
+      await callTool(client, 'garments.publish', { record: changedTee(), callback_url: 'http://hooks.example.com/' }),
+    );
+    expect(refusedCallback).toMatchObject({
+      code: 'callback_url_refused',
+      problems: [{ pointer: '/callback_url', message: 'callback_url refused: scheme must be https, got http' }],
+    });
     expect(fingerprint(recordsDir)).toEqual(recordsBefore);
   });
 
@@ -193,7 +271,11 @@ describe('/mcp with an API key', () => {
     const { handle, replayed } = first.structuredContent as { handle: string; replayed: boolean };
     expect(replayed).toBe(false);
     // A client that lost the answer and calls again gets the same task, not a second publish.
-    expect((await callTool(client, 'garments.publish', { record: changedTee(), idempotency_key: key })).structuredContent).toEqual({ handle, status_url: `/api/generations/${handle}`, replayed: true });
+    expect((await callTool(client, 'garments.publish', { record: changedTee(), idempotency_key: key })).structuredContent).toEqual({
+      handle,
+      status_url: `/api/generations/${handle}`,
+      replayed: true,
+    });
     const another = changedTee();
     another.record_revision = '2026-11-24.2';
     expect(toolErrorOf(await callTool(client, 'garments.publish', { record: another, idempotency_key: key }))).toMatchObject({
@@ -201,25 +283,38 @@ describe('/mcp with an API key', () => {
       message: expect.stringContaining(handle),
       problems: [{ pointer: '/idempotency_key' }],
     });
-    expect(toolErrorOf(await callTool(client, 'garments.publish', { record: changedTee(), idempotency_key: 'has space' }))).toMatchObject({ code: 'invalid_argument', problems: [{ pointer: '/idempotency_key' }] });
+    expect(toolErrorOf(await callTool(client, 'garments.publish', { record: changedTee(), idempotency_key: 'has space' }))).toMatchObject({
+      code: 'invalid_argument',
+      problems: [{ pointer: '/idempotency_key' }],
+    });
   });
 
-  it('answers an unknown handle, another organization\'s handle and a wait out of range with a tool error', async () => {
+  it("answers an unknown handle, another organization's handle and a wait out of range with a tool error", async () => {
     const unknown = toolErrorOf(await callTool(client, 'garments.get_generation', { handle: '6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b' }));
     expect(unknown).toMatchObject({ code: 'not_found', problems: [{ pointer: '/handle' }] });
 
     const published = await callTool(client, 'garments.publish', { record: changedTee() });
     const { handle } = published.structuredContent as { handle: string };
     // Acme's garment: another organization may not publish it, and is not told whose it is.
-    expect(toolErrorOf(await callTool(otherClient, 'garments.publish', { record: changedTee() }))).toMatchObject({ code: 'garment_owned_by_another', message: expect.not.stringContaining('Acme'), problems: [{ pointer: '/record/slug' }] });
+    expect(toolErrorOf(await callTool(otherClient, 'garments.publish', { record: changedTee() }))).toMatchObject({
+      code: 'garment_owned_by_another',
+      message: expect.not.stringContaining('Acme'),
+      problems: [{ pointer: '/record/slug' }],
+    });
     const foreign = toolErrorOf(await callTool(otherClient, 'garments.get_generation', { handle }));
     // Exactly what an unknown handle gets: the other organization learns nothing.
-    expect(foreign).toEqual({ ...unknown, message: unknown.message.replace('6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', handle), problems: [{ pointer: '/handle', message: unknown.problems[0]!.message.replace('6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', handle) }] });
+    expect(foreign).toEqual({
+      ...unknown,
+      message: unknown.message.replace('6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', handle),
+      problems: [{ pointer: '/handle', message: unknown.problems[0]!.message.replace('6f1c2b0e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', handle) }],
+    });
 
     for (const wait of [51, -1, 'soon']) {
       const error = toolErrorOf(await callTool(client, 'garments.get_generation', { handle, wait_seconds: wait }));
       expect(error.code).toBe('invalid_argument');
-      expect(error.problems).toEqual([{ pointer: '/wait_seconds', message: expect.stringMatching(/^expected (a number from 0 to 50|number); got/) }]);
+      expect(error.problems).toEqual([
+        { pointer: '/wait_seconds', message: expect.stringMatching(/^expected (a number from 0 to 50|number); got/) },
+      ]);
     }
     // Upper case is the same UUID.
     const ended = await callTool(client, 'garments.get_generation', { handle: handle.toUpperCase(), wait_seconds: 50 });
@@ -227,7 +322,11 @@ describe('/mcp with an API key', () => {
   }, 90_000);
 
   it('lists records a page at a time, narrowed by brand and projection', async () => {
-    const first = (await callTool(client, 'garments.list', { limit: 4 })).structuredContent as { total: number; records: { slug: string; projection: string }[]; next_cursor: string };
+    const first = (await callTool(client, 'garments.list', { limit: 4 })).structuredContent as {
+      total: number;
+      records: { slug: string; projection: string }[];
+      next_cursor: string;
+    };
     expect(first.total).toBe(6);
     expect(first.records).toHaveLength(4);
     const second = (await callTool(client, 'garments.list', { limit: 4, cursor: first.next_cursor })).structuredContent as typeof first;
@@ -235,9 +334,13 @@ describe('/mcp with an API key', () => {
     expect(second.next_cursor).toBeNull();
     const all = [...first.records, ...second.records].map((record) => `${record.slug}/${record.projection}`);
     expect(new Set(all).size).toBe(6);
-    const ridgeline = (await callTool(client, 'garments.list', { brand: 'ridgeline', projection: 'tech' })).structuredContent as typeof first;
+    const ridgeline = (await callTool(client, 'garments.list', { brand: 'ridgeline', projection: 'tech' }))
+      .structuredContent as typeof first;
     expect(ridgeline.records.map((record) => `${record.slug}/${record.projection}`)).toEqual([`${SLUG}/tech`]);
-    expect(toolErrorOf(await callTool(client, 'garments.list', { cursor: 'not-a-cursor' }))).toMatchObject({ code: 'invalid_argument', problems: [{ pointer: '/cursor' }] });
+    expect(toolErrorOf(await callTool(client, 'garments.list', { cursor: 'not-a-cursor' }))).toMatchObject({
+      code: 'invalid_argument',
+      problems: [{ pointer: '/cursor' }],
+    });
   });
 
   it('lists every twin as a resource with its media type, and says a resource that is not there is not found', async () => {
@@ -248,9 +351,14 @@ describe('/mcp with an API key', () => {
     expect(resources.filter((resource) => resource.mimeType === 'text/markdown')).toHaveLength(6);
     expect(resources).toContainEqual(expect.objectContaining({ uri: `${SITE}garments/${SLUG}/tech.md`, name: `${SLUG}/tech.md` }));
     await expect(client.readResource({ uri: `${SITE}garments/no-such-tee/svc.json` })).rejects.toMatchObject({ code: -32002 });
-    await expect(client.readResource({ uri: `https://elsewhere.example/garments/${SLUG}/svc.json` })).rejects.toMatchObject({ code: -32002 });
+    await expect(client.readResource({ uri: `https://elsewhere.example/garments/${SLUG}/svc.json` })).rejects.toMatchObject({
+      code: -32002,
+    });
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([`${SITE}garments/{slug}/{projection}.json`, `${SITE}garments/{slug}/{projection}.md`]);
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      `${SITE}garments/{slug}/{projection}.json`,
+      `${SITE}garments/{slug}/{projection}.md`,
+    ]);
   });
 });
 
@@ -264,14 +372,19 @@ describe('/docs/mcp/', () => {
       const record = changedTee();
       (record as { record_revision: string }).record_revision = '2026-11-24.2';
       // Sent as text, the record is published with its bytes as written: the escape stays an escape.
-      writeFileSync(path.join(scratch, 'record.json'), JSON.stringify(record, null, 2).replace('zephyrweave cotton.', 'zephyrweave cotton, caf\\u00e9 ready.'));
+      writeFileSync(
+        path.join(scratch, 'record.json'),
+        JSON.stringify(record, null, 2).replace('zephyrweave cotton.', 'zephyrweave cotton, caf\\u00e9 ready.'),
+      );
       const { stdout } = await promisify(execFile)(node, ['mcp-example.mjs', 'record.json'], {
         cwd: scratch,
         env: { ...process.env, GARMENT_PRESS_URL: serve.url, GARMENT_PRESS_KEY: acme.key },
         timeout: 90_000,
       });
       expect(stdout).toContain('tools: garments.search, garments.get_record, garments.list, garments.publish, garments.get_generation\n');
-      expect(stdout).toContain(`garment: Harbor & Pike HP-450 Brushed Fleece Pullover Hoodie (From $27.18; Sizes XS–2XL; Three-end fleece, 80% cotton, 20% polyester; 9 oz/yd², 305 g/m²) ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/\n`);
+      expect(stdout).toContain(
+        `garment: Harbor & Pike HP-450 Brushed Fleece Pullover Hoodie (From $27.18; Sizes XS–2XL; Three-end fleece, 80% cotton, 20% polyester; 9 oz/yd², 305 g/m²) ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/\n`,
+      );
       expect(stdout).toContain(`  Technical, Complete with gaps: ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/tech/\n`);
       expect(stdout).toContain('projection: "tech"\n');
       expect(stdout).toMatch(/\nhandle: [0-9a-f-]{36}\n/);
@@ -283,7 +396,16 @@ describe('/docs/mcp/', () => {
       rmSync(scratch, { recursive: true, force: true });
     }
     expect(JSON.parse(examples.get('mcp-http.json')!).mcpServers['garment-press']).toMatchObject({ type: 'http', url: `${SITE}mcp` });
-    expect(JSON.parse(examples.get('mcp-stdio.json')!).mcpServers['garment-press-local'].args).toEqual(['run', '-s', '--prefix', '/path/to/garment-press', 'mcp', '--', '--dir', 'dist']);
+    expect(JSON.parse(examples.get('mcp-stdio.json')!).mcpServers['garment-press-local'].args).toEqual([
+      'run',
+      '-s',
+      '--prefix',
+      '/path/to/garment-press',
+      'mcp',
+      '--',
+      '--dir',
+      'dist',
+    ]);
   }, 120_000);
 });
 
@@ -293,25 +415,43 @@ describe('/mcp without a key, or with a wrong one', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(['garments.get_record', 'garments.list', 'garments.search']);
     expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
     const found = await callTool(anonymous, 'garments.search', { query: 'fleece', filters: { projection: ['Technical'] } });
-    expect((found.structuredContent as { garments: { slug: string }[] }).garments.map((garment) => garment.slug)).toEqual(['harbor-pike-hp450-fleece-pullover-hoodie', SLUG]);
+    expect((found.structuredContent as { garments: { slug: string }[] }).garments.map((garment) => garment.slug)).toEqual([
+      'harbor-pike-hp450-fleece-pullover-hoodie',
+      SLUG,
+    ]);
     const refused = toolErrorOf(await callTool(anonymous, 'garments.publish', { record: changedTee() }));
     expect(refused.code).toBe('unauthorized');
     expect(refused.message).toContain('Authorization: Bearer');
   });
 
   it('refuses a wrong key with 401 before any tool, rather than treating the caller as anonymous', async () => {
-    await expect(httpClient(serve.url, `${acme.key}x`)).rejects.toMatchObject({ code: 401, message: expect.stringContaining('invalid_api_key') });
-    const answer = await fetch(`${serve.url}/mcp`, { method: 'POST', headers: { Authorization: 'Bearer nope', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: '{}' });
+    await expect(httpClient(serve.url, `${acme.key}x`)).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('invalid_api_key'),
+    });
+    const answer = await fetch(`${serve.url}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer nope', 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toContain('invalid_token');
-    const basic = await fetch(`${serve.url}/mcp`, { method: 'POST', headers: { Authorization: 'Basic eDp5', 'Content-Type': 'application/json' }, body: '{}' });
+    const basic = await fetch(`${serve.url}/mcp`, {
+      method: 'POST',
+      headers: { Authorization: 'Basic eDp5', 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(basic.status).toBe(401);
     expect((await basic.json()).error.code).toBe('unauthorized');
   });
 
-  it('answers GET with 405 (no sessions) and refuses a request from another origin\'s page', async () => {
+  it("answers GET with 405 (no sessions) and refuses a request from another origin's page", async () => {
     expect((await fetch(`${serve.url}/mcp`)).status).toBe(405);
-    const crossOrigin = await fetch(`${serve.url}/mcp`, { method: 'POST', headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json' }, body: '{}' });
+    const crossOrigin = await fetch(`${serve.url}/mcp`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(crossOrigin.status).toBe(403);
   });
 });

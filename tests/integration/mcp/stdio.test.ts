@@ -34,17 +34,26 @@ describe('npm run -s mcp', () => {
     expect(tools.every((tool) => tool.outputSchema?.type === 'object' && tool.annotations?.readOnlyHint === true)).toBe(true);
   });
 
-  it('reads a record\'s JSON and Markdown twins as the site publishes them', async () => {
+  it("reads a record's JSON and Markdown twins as the site publishes them", async () => {
     const slug = 'harbor-pike-hp450-fleece-pullover-hoodie';
     const json = await callTool(client, 'garments.get_record', { slug, projection: 'tech' });
-    expect(json.structuredContent).toMatchObject({ slug, projection: 'tech', format: 'json', url: `${SITE}garments/${slug}/tech.json`, mime_type: 'application/json' });
+    expect(json.structuredContent).toMatchObject({
+      slug,
+      projection: 'tech',
+      format: 'json',
+      url: `${SITE}garments/${slug}/tech.json`,
+      mime_type: 'application/json',
+    });
     expect(textOf(json)).toBe(readFileSync(path.join(outDir, `garments/${slug}/tech.json`), 'utf8'));
     const markdown = await callTool(client, 'garments.get_record', { slug, projection: 'tech', format: 'markdown' });
     expect(textOf(markdown)).toBe(readFileSync(path.join(outDir, `garments/${slug}/tech.md`), 'utf8'));
     const missing = toolErrorOf(await callTool(client, 'garments.get_record', { slug: 'no-such-garment', projection: 'svc' }));
     expect(missing).toMatchObject({ code: 'not_found', problems: [{ pointer: '/slug' }] });
     const traversal = toolErrorOf(await callTool(client, 'garments.get_record', { slug: '../../etc/passwd', projection: 'svc' }));
-    expect(traversal).toMatchObject({ code: 'invalid_argument', problems: [{ pointer: '/slug', message: expect.stringContaining('must match') }] });
+    expect(traversal).toMatchObject({
+      code: 'invalid_argument',
+      problems: [{ pointer: '/slug', message: expect.stringContaining('must match') }],
+    });
   });
 
   it('searches the built index, one result per garment, and keeps the protocol on stdout (log lines go to stderr)', async () => {
@@ -80,7 +89,11 @@ describe('npm run -s mcp', () => {
   });
 
   it('searches a misspelling as the word it is one letter from, and offers near words when nothing is found', async () => {
-    const corrected = (await callTool(client, 'garments.search', { query: 'hodie' })).structuredContent as { searched: string; corrected: boolean; garments: { slug: string }[] };
+    const corrected = (await callTool(client, 'garments.search', { query: 'hodie' })).structuredContent as {
+      searched: string;
+      corrected: boolean;
+      garments: { slug: string }[];
+    };
     expect(corrected).toMatchObject({ searched: 'hoodie', corrected: true });
     const hoodie = (await callTool(client, 'garments.search', { query: 'hoodie' })).structuredContent as typeof corrected;
     expect(corrected.garments.map((garment) => garment.slug)).toEqual(hoodie.garments.map((garment) => garment.slug));
@@ -95,13 +108,25 @@ describe('npm run -s mcp', () => {
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+    });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'garments.search', arguments: { query: 'tee' } } });
-    const answers = await eventually(() => {
-      const lines = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line));
-      return lines.length === 2 ? lines : undefined;
-    }, 15_000, 'two answers');
+    const answers = await eventually(
+      () => {
+        const lines = stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line));
+        return lines.length === 2 ? lines : undefined;
+      },
+      15_000,
+      'two answers',
+    );
     expect(answers[1].result.structuredContent.total).toBe(2);
     child.stdin.end();
     const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

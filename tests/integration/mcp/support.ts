@@ -9,7 +9,10 @@ import { node } from '../../support/run.ts';
 
 /** A client connected to `<serviceUrl>/mcp`, with the API key when given. */
 export async function httpClient(serviceUrl: string, key?: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL('/mcp', serviceUrl), key === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${key}` } } });
+  const transport = new StreamableHTTPClientTransport(
+    new URL('/mcp', serviceUrl),
+    key === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${key}` } } },
+  );
   const client = new Client({ name: 'garment-press-tests', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -17,7 +20,12 @@ export async function httpClient(serviceUrl: string, key?: string): Promise<Clie
 
 /** A client that starts `node src/cli/mcp.ts --dir <dir>` (what `npm run -s mcp` runs) and talks to it on stdio. */
 export async function stdioClient(dir: string): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: node, args: [path.join(projectRoot, 'src/cli/mcp.ts'), '--dir', dir], cwd: projectRoot, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: node,
+    args: [path.join(projectRoot, 'src/cli/mcp.ts'), '--dir', dir],
+    cwd: projectRoot,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client({ name: 'garment-press-tests', version: '1.0.0' });

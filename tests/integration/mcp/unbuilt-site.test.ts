@@ -32,7 +32,11 @@ afterAll(async () => {
 });
 
 it('answers site_unavailable from the read-only tools until the site is built', async () => {
-  for (const [name, args] of [['garments.search', { query: 'tee' }], ['garments.get_record', { slug: 'tee', projection: 'svc' }], ['garments.list', {}]] as const) {
+  for (const [name, args] of [
+    ['garments.search', { query: 'tee' }],
+    ['garments.get_record', { slug: 'tee', projection: 'svc' }],
+    ['garments.list', {}],
+  ] as const) {
     const error = toolErrorOf(await callTool(client, name, args));
     expect(error.code, name).toBe('site_unavailable');
     expect(error.message, name).toMatch(/^the site has (not been built yet|no search index yet)/);

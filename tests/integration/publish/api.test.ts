@@ -149,16 +149,56 @@ describe('POST /api/publish', () => {
     });
 
     it.each([
-      ['malformed JSON', '{"record": {"slug": }', 'invalid_json', 'the request body is not JSON: line 1, column 21: expected a JSON value, got "}"'],
+      [
+        'malformed JSON',
+        '{"record": {"slug": }',
+        'invalid_json',
+        'the request body is not JSON: line 1, column 21: expected a JSON value, got "}"',
+      ],
       ['an empty body', '', 'invalid_json', 'the request body is not JSON: line 1, column 1: expected a JSON value, got end of file'],
-      ['a JSON array', '[1]', 'invalid_request', 'expected a record (with schema_version) as the body, or { "record": {...} or "<record text>", "callback_url": "https://..." }, got an array'],
-      ['a misspelt field', '{"record": {}, "callbackUrl": "https://x.example/"}', 'invalid_request', 'unknown field "callbackUrl"; expected a record (with schema_version) as the body, or { "record": {...} or "<record text>", "callback_url": "https://..." }'],
-      ['a missing record', '{"callback_url": "https://x.example/"}', 'invalid_request', 'missing "record"; expected a record (with schema_version) as the body, or { "record": {...} or "<record text>", "callback_url": "https://..." }'],
+      [
+        'a JSON array',
+        '[1]',
+        'invalid_request',
+        'expected a record (with schema_version) as the body, or { "record": {...} or "<record text>", "callback_url": "https://..." }, got an array',
+      ],
+      [
+        'a misspelt field',
+        '{"record": {}, "callbackUrl": "https://x.example/"}',
+        'invalid_request',
+        'unknown field "callbackUrl"; expected a record (with schema_version) as the body, or { "record": {...} or "<record text>", "callback_url": "https://..." }',
+      ],
+      [
+        'a missing record',
+        '{"callback_url": "https://x.example/"}',
+        'invalid_request',
+        'missing "record"; expected a record (with schema_version) as the body, or { "record": {...} or "<record text>", "callback_url": "https://..." }',
+      ],
       ['a record that is not an object', '{"record": 7}', 'invalid_request', '"record" must be a JSON object or its text, got a number'],
-      ['a record as text that is not JSON', '{"record": "tee"}', 'invalid_request', '"record" as text must be a record\'s JSON text: line 1, column 2: expected "true", got "e"'],
-      ['a callback_url that is not a string', '{"record": {}, "callback_url": 5}', 'invalid_request', '"callback_url" must be a string, got a number'],
-      ['bytes that are not UTF-8', Buffer.from([0x7b, 0xff, 0x7d]), 'invalid_body', 'the request body is not UTF-8 text: line 1, column 2: byte 0xFF is not part of a UTF-8 character'],
-      ['a record nested 50,000 deep', `{"record": {"a": ${'['.repeat(50_000)}${']'.repeat(50_000)}}}`, 'invalid_request', '"record" is nested too deeply to be a record'],
+      [
+        'a record as text that is not JSON',
+        '{"record": "tee"}',
+        'invalid_request',
+        '"record" as text must be a record\'s JSON text: line 1, column 2: expected "true", got "e"',
+      ],
+      [
+        'a callback_url that is not a string',
+        '{"record": {}, "callback_url": 5}',
+        'invalid_request',
+        '"callback_url" must be a string, got a number',
+      ],
+      [
+        'bytes that are not UTF-8',
+        Buffer.from([0x7b, 0xff, 0x7d]),
+        'invalid_body',
+        'the request body is not UTF-8 text: line 1, column 2: byte 0xFF is not part of a UTF-8 character',
+      ],
+      [
+        'a record nested 50,000 deep',
+        `{"record": {"a": ${'['.repeat(50_000)}${']'.repeat(50_000)}}}`,
+        'invalid_request',
+        '"record" is nested too deeply to be a record',
+      ],
     ])('refuses %s with 400 and says what is wrong', async (_, rawBody, code, message) => {
       before = snapshot();
       const answer = await call(service.url, '/api/publish', { key, rawBody, headers: { 'Content-Type': 'application/json' } });
@@ -183,7 +223,10 @@ describe('POST /api/publish', () => {
       ['not a url', 'callback_url refused: not an absolute URL'],
     ])('refuses the callback_url %s with 422 callback_url_refused', async (callbackUrl, message) => {
       before = snapshot();
-      const answer = await call(service.url, '/api/publish', { key, body: { record: sampleRecordAs('api-refused'), callback_url: callbackUrl } });
+      const answer = await call(service.url, '/api/publish', {
+        key,
+        body: { record: sampleRecordAs('api-refused'), callback_url: callbackUrl },
+      });
       expect(answer.status).toBe(422);
       expect(answer.json()).toEqual({ error: { code: 'callback_url_refused', message } });
       expect(snapshot()).toEqual(before);
@@ -210,7 +253,9 @@ describe('POST /api/publish', () => {
         socket.on('data', (bytes: Buffer) => (answer += bytes.toString('utf8')));
         socket.on('error', (failure: NodeJS.ErrnoException) => (error = failure.code ?? failure.message));
         socket.on('close', () => resolve({ answer, error }));
-        socket.write(`POST /api/publish HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`);
+        socket.write(
+          `POST /api/publish HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`,
+        );
         const chunk = Buffer.alloc(length / 16, 0x20);
         let sent = 0;
         const sendNext = () => {
@@ -257,7 +302,10 @@ describe('POST /api/publish', () => {
         const strictKey = strictStore.createApiKey(strictStore.createOrganization('Strict').id).key;
         strictStore.close();
         before = snapshot();
-        const answer = await call(strict.url, '/api/publish', { key: strictKey, body: { record: sampleRecordAs('api-refused'), callback_url: 'https://127.0.0.1:9/hook' } });
+        const answer = await call(strict.url, '/api/publish', {
+          key: strictKey,
+          body: { record: sampleRecordAs('api-refused'), callback_url: 'https://127.0.0.1:9/hook' },
+        });
         expect(answer.status).toBe(422);
         expect(answer.json().error.message).toBe('callback_url refused: address 127.0.0.1 is loopback');
         expect(snapshot()).toEqual(before);
@@ -311,7 +359,9 @@ describe('the task', () => {
       const answers = await Promise.all(handles.map(async (handle) => (await generation(handle, '?wait=1.5')).json()));
       for (const answer of answers) {
         expect(answer.status).toBe('failed');
-        expect(answer.error).toMatch(/^the site build failed; this is not a problem in your record \(incident inc_[0-9a-f]{12}, in the service's log\)/);
+        expect(answer.error).toMatch(
+          /^the site build failed; this is not a problem in your record \(incident inc_[0-9a-f]{12}, in the service's log\)/,
+        );
         expect(answer.error).not.toContain('astro');
         expect(answer.error).not.toContain(work);
         const incident = /inc_[0-9a-f]{12}/.exec(answer.error)![0];
@@ -375,11 +425,26 @@ describe('GET /api/generations/<handle>', () => {
     const release = holdBuilds();
     try {
       const handle = await publish(sampleRecordAs('api-quick-look'));
-      const answer = await eventually(async () => {
-        const current = (await generation(handle)).json();
-        return current.stage === 'building site' ? current : undefined;
-      }, 5000, 'the building stage');
-      expect(answer).toEqual({ handle, resource_id: 'api-quick-look/svc', status: 'running', done: false, progress: 0.5, stage: 'building site', page_url: '', error: '', problems: [], superseded_by: null });
+      const answer = await eventually(
+        async () => {
+          const current = (await generation(handle)).json();
+          return current.stage === 'building site' ? current : undefined;
+        },
+        5000,
+        'the building stage',
+      );
+      expect(answer).toEqual({
+        handle,
+        resource_id: 'api-quick-look/svc',
+        status: 'running',
+        done: false,
+        progress: 0.5,
+        stage: 'building site',
+        page_url: '',
+        error: '',
+        problems: [],
+        superseded_by: null,
+      });
     } finally {
       release();
     }
@@ -396,7 +461,10 @@ describe('GET /api/generations/<handle>', () => {
     const handle = await publish(sampleRecordAs('api-wait-tee'));
     const answer = await generation(handle, '?wait=-3');
     expect(answer.status).toBe(400);
-    expect(answer.json().error).toEqual({ code: 'invalid_wait', message: `wait: expected a number of seconds from 0 to ${CAP_SECONDS}, got "-3"` });
+    expect(answer.json().error).toEqual({
+      code: 'invalid_wait',
+      message: `wait: expected a number of seconds from 0 to ${CAP_SECONDS}, got "-3"`,
+    });
   });
 
   it("answers another organization's handle exactly as an unknown one: 404", async () => {

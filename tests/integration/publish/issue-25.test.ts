@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPublishStore, startPublishService, type PublishService, type PublishStore } from '../../../src/lib/publish/index.ts';
 import { verifySignature } from '../../../src/lib/webhooks/index.ts';
 import { projectRoot } from '../../support/records.ts';
-import { call, eventually, sampleRecordAs, serviceWorkspace, startReceiver, type Organization, type Receiver, type ServiceWorkspace } from './support.ts';
+import {
+  call,
+  eventually,
+  sampleRecordAs,
+  serviceWorkspace,
+  startReceiver,
+  type Organization,
+  type Receiver,
+  type ServiceWorkspace,
+} from './support.ts';
 
 const SAMPLE = 'ridgeline-rk6210-heavyweight-tee';
 
@@ -26,7 +35,10 @@ let adminRun: ServiceWorkspace['adminRun'];
 const logLines: string[] = [];
 
 async function publishAs(org: { key: string }, body: unknown, headers: Record<string, string> = {}) {
-  return call(service.url, '/api/publish', { key: org.key, ...(typeof body === 'string' ? { rawBody: body, headers: { 'Content-Type': 'application/json', ...headers } } : { body, headers }) });
+  return call(service.url, '/api/publish', {
+    key: org.key,
+    ...(typeof body === 'string' ? { rawBody: body, headers: { 'Content-Type': 'application/json', ...headers } } : { body, headers }),
+  });
 }
 
 /** Long-polls until the task ends; returns the exact text get_generation answered. */
@@ -72,7 +84,7 @@ afterAll(async () => {
 });
 
 describe('issue 25 defect 1: a garment belongs to the organization that first published it', () => {
-  it('refuses another organization with 403 and no task, and leaves the owner\'s page as it was', async () => {
+  it("refuses another organization with 403 and no task, and leaves the owner's page as it was", async () => {
     const first = await publishAs(orgA, { record: { ...sampleRecordAs('owned-by-a'), record_revision: 'by-a' } });
     expect(first.status, first.text).toBe(202);
     expect(JSON.parse(await finalText(first.json().handle, orgA)).status).toBe('complete');
@@ -96,7 +108,11 @@ describe('issue 25 defect 1: a garment belongs to the organization that first pu
       expect(answer.json().error.message).toContain(`npm run admin -- garment grant --slug ${SAMPLE} --org ${org.id}`);
     }
     expect((await admin('garment', 'list', '--unowned')).map((owner: { slug: string }) => owner.slug)).toContain(SAMPLE);
-    expect(await admin('garment', 'grant', '--slug', SAMPLE, '--org', orgB.id)).toMatchObject({ slug: SAMPLE, organization_id: orgB.id, origin: 'granted' });
+    expect(await admin('garment', 'grant', '--slug', SAMPLE, '--org', orgB.id)).toMatchObject({
+      slug: SAMPLE,
+      organization_id: orgB.id,
+      origin: 'granted',
+    });
     expect((await publishAs(orgA, { record: sampleRecordAs(SAMPLE) })).status).toBe(403);
   });
 
@@ -104,20 +120,26 @@ describe('issue 25 defect 1: a garment belongs to the organization that first pu
     const refused = await adminRun(['garment', 'grant', '--slug', 'owned-by-a', '--org', orgB.id]);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain(`garment owned-by-a belongs to organization ${orgA.id}; move it with "garment transfer"`);
-    expect(await admin('garment', 'transfer', '--slug', 'owned-by-a', '--org', orgB.id)).toMatchObject({ organization_id: orgB.id, origin: 'transferred' });
+    expect(await admin('garment', 'transfer', '--slug', 'owned-by-a', '--org', orgB.id)).toMatchObject({
+      organization_id: orgB.id,
+      origin: 'transferred',
+    });
     expect((await publishAs(orgA, { record: sampleRecordAs('owned-by-a') })).status).toBe(403);
     expect((await admin('garment', 'list', '--org', orgB.id)).map((owner: { slug: string }) => owner.slug)).toEqual(['owned-by-a', SAMPLE]);
   });
 
   it('gives the operator the garments of the folder at once with garment adopt', async () => {
     const adopted = await admin('garment', 'adopt', '--org', orgA.id, '--records', recordsDir);
-    expect(adopted.map((owner: { slug: string }) => owner.slug)).toEqual(['fieldline-fl300-twill-work-jacket', 'harbor-pike-hp450-fleece-pullover-hoodie']);
+    expect(adopted.map((owner: { slug: string }) => owner.slug)).toEqual([
+      'fieldline-fl300-twill-work-jacket',
+      'harbor-pike-hp450-fleece-pullover-hoodie',
+    ]);
     expect(await admin('garment', 'list', '--unowned')).toEqual([]);
   });
 });
 
 describe('issue 25 defect 2: errors for the caller, details for the operator', () => {
-  it('sets a broken file no publish brought aside, reports it to the operator, and publishes the caller\'s record', async () => {
+  it("sets a broken file no publish brought aside, reports it to the operator, and publishes the caller's record", async () => {
     writeFileSync(path.join(recordsDir, 'zz.svc.json'), '{ "schema_version": "garment-access/2.4.0", broken');
     const answer = await publishAs(orgA, { record: sampleRecordAs('after-a-broken-file') });
     const done = JSON.parse(await finalText(answer.json().handle, orgA));
@@ -127,14 +149,20 @@ describe('issue 25 defect 2: errors for the caller, details for the operator', (
 
     const health = (await call(service.url, '/api/health')).json();
     expect(health.status).toBe('attention');
-    expect(health.records_folder.set_aside).toEqual([{
-      file: 'zz.svc.json',
-      set_aside_as: 'zz.svc.json.broken',
-      problems: ['zz.svc.json: (record): invalid JSON at line 1, column 45: expected a double-quoted property name, got "b"'],
-      at: expect.any(String),
-    }]);
+    expect(health.records_folder.set_aside).toEqual([
+      {
+        file: 'zz.svc.json',
+        set_aside_as: 'zz.svc.json.broken',
+        problems: ['zz.svc.json: (record): invalid JSON at line 1, column 45: expected a double-quoted property name, got "b"'],
+        at: expect.any(String),
+      },
+    ]);
     expect(JSON.stringify(health)).not.toContain(work);
-    expect(logLines.some((line) => line.startsWith('records folder: zz.svc.json is no valid record and no publish brought it; set aside as zz.svc.json.broken'))).toBe(true);
+    expect(
+      logLines.some((line) =>
+        line.startsWith('records folder: zz.svc.json is no valid record and no publish brought it; set aside as zz.svc.json.broken'),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -150,15 +178,19 @@ describe('issue 25 defect 3: every problem of a refused record, with its pointer
     expect(lines).toHaveLength(150);
     expect(lines[149]).toBe('record: /data/colors/149/id: must match ^[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*$; got "Bad Id 149"');
     expect(done.problems).toHaveLength(150);
-    expect(done.problems[149]).toEqual({ pointer: '/data/colors/149/id', message: 'must match ^[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*$; got "Bad Id 149"' });
+    expect(done.problems[149]).toEqual({
+      pointer: '/data/colors/149/id',
+      message: 'must match ^[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*$; got "Bad Id 149"',
+    });
   });
 });
 
 describe('issue 25 defect 4: the record is published as sent', () => {
-  const asSent = (slug: string) => readFileSync(path.join(projectRoot, 'records', `${SAMPLE}.svc.json`), 'utf8')
-    .replace(`"slug": "${SAMPLE}"`, `"slug": "${slug}"`)
-    .replace('"weight_original": 6.5,', '"weight_original": 6.50,')
-    .replace('"product_input": "Ridgeline', '"product_input": "caf\\u00e9 Ridgeline');
+  const asSent = (slug: string) =>
+    readFileSync(path.join(projectRoot, 'records', `${SAMPLE}.svc.json`), 'utf8')
+      .replace(`"slug": "${SAMPLE}"`, `"slug": "${slug}"`)
+      .replace('"weight_original": 6.5,', '"weight_original": 6.50,')
+      .replace('"product_input": "Ridgeline', '"product_input": "caf\\u00e9 Ridgeline');
 
   /** Publishes each body, waits for the tasks, and checks the records folder and the published twin hold what was sent. */
   async function expectPublishedAsSent(forms: Array<{ slug: string; body: string; sent: string }>) {
@@ -183,13 +215,19 @@ describe('issue 25 defect 4: the record is published as sent', () => {
   it('keeps 6.50, \\u00e9 and the key order of a record sent in {"record": ...} or as the body', async () => {
     await expectPublishedAsSent([
       // The envelope's record is its value, from brace to brace: the file's final newline is outside it.
-      { slug: 'as-sent-envelope', body: `{"record": ${asSent('as-sent-envelope').trimEnd()}, "callback_url": null}`, sent: asSent('as-sent-envelope').trimEnd() },
+      {
+        slug: 'as-sent-envelope',
+        body: `{"record": ${asSent('as-sent-envelope').trimEnd()}, "callback_url": null}`,
+        sent: asSent('as-sent-envelope').trimEnd(),
+      },
       { slug: 'as-sent-bare', body: asSent('as-sent-bare'), sent: asSent('as-sent-bare') },
     ]);
   });
 
   it('takes a record sent as text in {"record": "<text>"} as that text', async () => {
-    await expectPublishedAsSent([{ slug: 'as-sent-text', body: JSON.stringify({ record: asSent('as-sent-text') }), sent: asSent('as-sent-text') }]);
+    await expectPublishedAsSent([
+      { slug: 'as-sent-text', body: JSON.stringify({ record: asSent('as-sent-text') }), sent: asSent('as-sent-text') },
+    ]);
   });
 });
 
@@ -213,8 +251,14 @@ describe('issue 25 defect 5: callback URLs are taken as written or refused', () 
 describe('issue 25 defect 6: a superseded task does not claim its content went live', () => {
   it('reports the earlier of two publishes in one build superseded, with the later handle, in the poll and the event alike', async () => {
     const callbackUrl = `${receiver.url}/hooks/a`;
-    const first = await publishAs(orgA, { record: { ...sampleRecordAs('published-twice'), record_revision: 'first' }, callback_url: callbackUrl });
-    const second = await publishAs(orgA, { record: { ...sampleRecordAs('published-twice'), record_revision: 'second' }, callback_url: callbackUrl });
+    const first = await publishAs(orgA, {
+      record: { ...sampleRecordAs('published-twice'), record_revision: 'first' },
+      callback_url: callbackUrl,
+    });
+    const second = await publishAs(orgA, {
+      record: { ...sampleRecordAs('published-twice'), record_revision: 'second' },
+      callback_url: callbackUrl,
+    });
     const [earlier, later] = [first.json().handle as string, second.json().handle as string];
     const earlierText = await finalText(earlier, orgA);
     expect(JSON.parse(await finalText(later, orgA))).toMatchObject({ status: 'complete', superseded_by: null });
@@ -231,8 +275,16 @@ describe('issue 25 defect 6: a superseded task does not claim its content went l
       superseded_by: later,
     });
     expect(JSON.parse(twin('published-twice')).record_revision).toBe('second');
-    const [delivery] = await eventually(() => (receiver.acceptedFor(earlier).length > 0 ? receiver.acceptedFor(earlier) : undefined), 15_000, 'the event');
-    expect(delivery!.event).toMatchObject({ event: 'publish.failed', tool: 'garments.publish', data: { status: 'superseded', superseded_by: later } });
+    const [delivery] = await eventually(
+      () => (receiver.acceptedFor(earlier).length > 0 ? receiver.acceptedFor(earlier) : undefined),
+      15_000,
+      'the event',
+    );
+    expect(delivery!.event).toMatchObject({
+      event: 'publish.failed',
+      tool: 'garments.publish',
+      data: { status: 'superseded', superseded_by: later },
+    });
     expect(delivery!.rawBody.endsWith(`"data":${earlierText}}`)).toBe(true);
   });
 });
@@ -246,7 +298,11 @@ describe('Idempotency-Key on POST /api/publish', () => {
     expect(again.status).toBe(202);
     expect(again.json()).toEqual(first.json());
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    const changed = await publishAs(orgA, { record: { ...sampleRecordAs('idempotent-tee'), record_revision: 'other' } }, { 'Idempotency-Key': 'order-7781' });
+    const changed = await publishAs(
+      orgA,
+      { record: { ...sampleRecordAs('idempotent-tee'), record_revision: 'other' } },
+      { 'Idempotency-Key': 'order-7781' },
+    );
     expect(changed.status).toBe(409);
     expect(changed.json().error.code).toBe('idempotency_key_reused');
     const otherOrg = await publishAs(orgB, { record: sampleRecordAs('idempotent-tee-b') }, { 'Idempotency-Key': 'order-7781' });
@@ -263,7 +319,8 @@ describe('delivery tools', () => {
     const all = (await call(service.url, '/api/webhooks/deliveries', { key: orgA.key })).json().deliveries;
     expect(all.length).toBeGreaterThanOrEqual(2);
     expect(all.every((delivery: { outcome: string }) => ['pending', 'delivered', 'given_up'].includes(delivery.outcome))).toBe(true);
-    const failed = (await call(service.url, '/api/webhooks/deliveries?event=publish.failed&outcome=delivered', { key: orgA.key })).json().deliveries;
+    const failed = (await call(service.url, '/api/webhooks/deliveries?event=publish.failed&outcome=delivered', { key: orgA.key })).json()
+      .deliveries;
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ event: 'publish.failed', outcome: 'delivered', attempts_made: 1, next_attempt_at: null });
     expect(failed[0].attempts[0]).toMatchObject({ attempt_number: 1, outcome: 'accepted', status: 200 });
@@ -279,22 +336,33 @@ describe('delivery tools', () => {
   it('resends an event: a new attempt with a new X-Svc-Delivery, the same body but delivered_at', async () => {
     const [delivered] = (await call(service.url, '/api/webhooks/deliveries?event=publish.failed', { key: orgA.key })).json().deliveries;
     const before = receiver.deliveries.filter((delivery) => delivery.event?.handle === delivered.handle);
-    expect((await call(service.url, `/api/webhooks/deliveries/${delivered.handle}/resend`, { key: orgB.key, method: 'POST' })).status).toBe(404);
+    expect((await call(service.url, `/api/webhooks/deliveries/${delivered.handle}/resend`, { key: orgB.key, method: 'POST' })).status).toBe(
+      404,
+    );
     const resent = await call(service.url, `/api/webhooks/deliveries/${delivered.handle}/resend`, { key: orgA.key, method: 'POST' });
     expect(resent.status, resent.text).toBe(202);
     expect(resent.json().delivery).toMatchObject({ handle: delivered.handle, outcome: 'pending' });
-    const after = await eventually(() => {
-      const all = receiver.deliveries.filter((delivery) => delivery.event?.handle === delivered.handle);
-      return all.length > before.length ? all : undefined;
-    }, 10_000, 'the resent event');
+    const after = await eventually(
+      () => {
+        const all = receiver.deliveries.filter((delivery) => delivery.event?.handle === delivered.handle);
+        return all.length > before.length ? all : undefined;
+      },
+      10_000,
+      'the resent event',
+    );
     const [original, again] = [after[0]!, after.at(-1)!];
     expect(again.headers['x-svc-delivery']).not.toBe(original.headers['x-svc-delivery']);
     const withoutTime = (body: string) => body.replace(/"delivered_at":"[^"]*"/, '');
     expect(withoutTime(again.rawBody)).toBe(withoutTime(original.rawBody));
-    const listed = await eventually(async () => {
-      const [state] = (await call(service.url, `/api/webhooks/deliveries?handle=${delivered.handle}`, { key: orgA.key })).json().deliveries;
-      return state.outcome === 'delivered' ? state : undefined;
-    }, 5000, 'the resend recorded');
+    const listed = await eventually(
+      async () => {
+        const [state] = (await call(service.url, `/api/webhooks/deliveries?handle=${delivered.handle}`, { key: orgA.key })).json()
+          .deliveries;
+        return state.outcome === 'delivered' ? state : undefined;
+      },
+      5000,
+      'the resend recorded',
+    );
     expect(listed.attempts.map((attempt: { attempt_number: number }) => attempt.attempt_number)).toEqual([1, 2]);
   });
 
@@ -306,8 +374,14 @@ describe('delivery tools', () => {
     const received = receiver.acceptedFor(delivery.handle);
     expect(received).toHaveLength(1);
     expect(received[0]!.path).toBe('/hooks/test');
-    expect(received[0]!.event).toMatchObject({ event: 'test.completed', organizationId: orgB.id, data: { status: 'complete', stage: 'test event: nothing was published' } });
-    expect((await call(service.url, '/api/webhooks/test', { key: orgB.key, body: { callback_url: ' https://127.0.0.1:9/' } })).status).toBe(422);
+    expect(received[0]!.event).toMatchObject({
+      event: 'test.completed',
+      organizationId: orgB.id,
+      data: { status: 'complete', stage: 'test event: nothing was published' },
+    });
+    expect((await call(service.url, '/api/webhooks/test', { key: orgB.key, body: { callback_url: ' https://127.0.0.1:9/' } })).status).toBe(
+      422,
+    );
   });
 
   it('reveals and rotates the signing secret through the API; the old secret stops verifying at once', async () => {
@@ -331,17 +405,28 @@ describe('delivery tools', () => {
     orgB.secret = rotated;
   });
 
-  it('honours a receiver\'s Retry-After on 503 when it asks for less than twice the next delay, and records it', async () => {
-    const [delivered] = (await call(service.url, '/api/webhooks/deliveries?event=publish.completed&outcome=delivered', { key: orgA.key })).json().deliveries;
+  it("honours a receiver's Retry-After on 503 when it asks for less than twice the next delay, and records it", async () => {
+    const [delivered] = (
+      await call(service.url, '/api/webhooks/deliveries?event=publish.completed&outcome=delivered', { key: orgA.key })
+    ).json().deliveries;
     let refusals = 0;
-    receiver.answerWith((delivery) => (delivery.event?.handle === delivered.handle && refusals++ === 0 ? { status: 503, headers: { 'Retry-After': '1' } } : 200));
+    receiver.answerWith((delivery) =>
+      delivery.event?.handle === delivered.handle && refusals++ === 0 ? { status: 503, headers: { 'Retry-After': '1' } } : 200,
+    );
     try {
-      expect((await call(service.url, `/api/webhooks/deliveries/${delivered.handle}/resend`, { key: orgA.key, method: 'POST' })).status).toBe(202);
+      expect(
+        (await call(service.url, `/api/webhooks/deliveries/${delivered.handle}/resend`, { key: orgA.key, method: 'POST' })).status,
+      ).toBe(202);
       // The schedule's next attempt is a minute away; Retry-After asks for 1 s.
-      const state = await eventually(async () => {
-        const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${delivered.handle}`, { key: orgA.key })).json().deliveries;
-        return listed.outcome === 'delivered' && listed.attempts.length >= 3 ? listed : undefined;
-      }, 15_000, 'the attempt Retry-After asked for');
+      const state = await eventually(
+        async () => {
+          const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${delivered.handle}`, { key: orgA.key })).json()
+            .deliveries;
+          return listed.outcome === 'delivered' && listed.attempts.length >= 3 ? listed : undefined;
+        },
+        15_000,
+        'the attempt Retry-After asked for',
+      );
       const [refused, accepted] = state.attempts.slice(-2);
       expect(refused).toMatchObject({ status: 503, retry_after: '1', retry_after_honoured: true });
       expect(Date.parse(accepted.started_at) - Date.parse(refused.finished_at)).toBeLessThan(30_000);

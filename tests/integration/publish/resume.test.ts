@@ -52,8 +52,20 @@ describe('starting the service again', () => {
     const queued = '11111111-1111-4111-8111-111111111111';
     const halfBuilt = '22222222-2222-4222-8222-222222222222';
     const recordText = (slug: string) => `${JSON.stringify(sampleRecordAs(slug), null, 2)}\n`;
-    store.insertTask({ handle: queued, organizationId, tool: 'garments.publish', callbackUrl: null, recordText: recordText('resume-queued') });
-    store.insertTask({ handle: halfBuilt, organizationId, tool: 'garments.publish', callbackUrl: null, recordText: recordText('resume-half-built') });
+    store.insertTask({
+      handle: queued,
+      organizationId,
+      tool: 'garments.publish',
+      callbackUrl: null,
+      recordText: recordText('resume-queued'),
+    });
+    store.insertTask({
+      handle: halfBuilt,
+      organizationId,
+      tool: 'garments.publish',
+      callbackUrl: null,
+      recordText: recordText('resume-half-built'),
+    });
     store.setStage(halfBuilt, 'building', { resourceId: 'resume-half-built/svc', buildId: 1 });
     store.close();
 
@@ -61,7 +73,10 @@ describe('starting the service again', () => {
     try {
       for (const handle of [queued, halfBuilt]) {
         const answer = (await call(service.url, `/api/generations/${handle}?wait=5`, { key })).json();
-        expect(answer).toMatchObject({ status: 'complete', page_url: expect.stringMatching(/^https:\/\/garments\.example\/garments\/resume-/) });
+        expect(answer).toMatchObject({
+          status: 'complete',
+          page_url: expect.stringMatching(/^https:\/\/garments\.example\/garments\/resume-/),
+        });
       }
       expect(builds).toBe(1);
       expect(JSON.parse(readFileSync(path.join(options.recordsDir, 'resume-half-built.svc.json'), 'utf8')).slug).toBe('resume-half-built');
@@ -75,20 +90,41 @@ describe('starting the service again', () => {
     const store = openPublishStore(path.join(options.dataDir, 'publish.db'));
     const handle = '33333333-3333-4333-8333-333333333333';
     store.insertTask({ handle, organizationId, tool: 'garments.publish', callbackUrl: 'https://127.0.0.1:9/hook', recordText: '{}\n' });
-    const resultJson = JSON.stringify({ handle, resource_id: '', status: 'failed', done: true, progress: 1, stage: 'failed', page_url: '', error: 'x' });
+    const resultJson = JSON.stringify({
+      handle,
+      resource_id: '',
+      status: 'failed',
+      done: true,
+      progress: 1,
+      stage: 'failed',
+      page_url: '',
+      error: 'x',
+    });
     store.finishTask(handle, { status: 'failed', error: 'x', resourceId: '', pageUrl: '', supersededBy: null, resultJson });
     store.close();
 
     for (let run = 0; run < 2; run += 1) {
       const service = await startPublishService(options);
       try {
-        const deliveries = await eventually(async () => {
-          const listed = (await call(service.url, '/api/webhooks/deliveries', { key })).json().deliveries;
-          return listed.length > 0 && listed[0].attempts.some((attempt: { outcome: string }) => attempt.outcome !== 'in_flight') ? listed : undefined;
-        }, 5000, 'the first attempt');
+        const deliveries = await eventually(
+          async () => {
+            const listed = (await call(service.url, '/api/webhooks/deliveries', { key })).json().deliveries;
+            return listed.length > 0 && listed[0].attempts.some((attempt: { outcome: string }) => attempt.outcome !== 'in_flight')
+              ? listed
+              : undefined;
+          },
+          5000,
+          'the first attempt',
+        );
         // Port 9 is closed: the attempt fails and the next waits a minute, so one attempt in either run.
         expect(deliveries).toHaveLength(1);
-        expect(deliveries[0]).toMatchObject({ handle, event: 'publish.failed', outcome: 'pending', attempts_made: 1, next_attempt_at: expect.any(String) });
+        expect(deliveries[0]).toMatchObject({
+          handle,
+          event: 'publish.failed',
+          outcome: 'pending',
+          attempts_made: 1,
+          next_attempt_at: expect.any(String),
+        });
         expect(deliveries[0].attempts).toHaveLength(1);
         expect(deliveries[0].attempts[0]).toMatchObject({ attempt_number: 1, outcome: 'failed' });
         expect(deliveries[0].attempts[0].request.body.endsWith(`"data":${resultJson}}`)).toBe(true);
@@ -106,13 +142,19 @@ describe('starting the service again', () => {
       buildSite: (_target, signal) => {
         firstRunBuilds += 1;
         return new Promise((resolve) => {
-          signal.addEventListener('abort', () => resolve({ ok: false, output: 'build was stopped by SIGTERM', seconds: 1 }), { once: true });
+          signal.addEventListener('abort', () => resolve({ ok: false, output: 'build was stopped by SIGTERM', seconds: 1 }), {
+            once: true,
+          });
         });
       },
     });
     const published = await call(slow.url, '/api/publish', { key, body: { record: sampleRecordAs('resume-parked-tee') } });
     const { handle } = published.json();
-    await eventually(async () => ((await call(slow.url, `/api/generations/${handle}`, { key })).json().stage === 'building site' ? true : undefined), 5000, 'the build to start');
+    await eventually(
+      async () => ((await call(slow.url, `/api/generations/${handle}`, { key })).json().stage === 'building site' ? true : undefined),
+      5000,
+      'the build to start',
+    );
     await slow.close({ graceMs: 100 });
     expect(firstRunBuilds).toBe(1);
 

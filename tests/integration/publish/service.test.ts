@@ -6,7 +6,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../support/run.ts';
 import { verifySignature } from '../../../src/lib/webhooks/index.ts';
-import { call, eventually, fingerprint, sampleRecordAs, serviceWorkspace, startReceiver, startServe, stopServe, UUID, type Organization, type Receiver, type ServeProcess, type ServiceWorkspace } from './support.ts';
+import {
+  call,
+  eventually,
+  fingerprint,
+  sampleRecordAs,
+  serviceWorkspace,
+  startReceiver,
+  startServe,
+  stopServe,
+  UUID,
+  type Organization,
+  type Receiver,
+  type ServeProcess,
+  type ServiceWorkspace,
+} from './support.ts';
 
 let work: string;
 let recordsDir: string;
@@ -34,7 +48,10 @@ async function startService(extraArgs: string[] = []): Promise<ServeProcess> {
 }
 
 async function publish(record: unknown, callbackUrl: string | undefined, key = acme.key): Promise<string> {
-  const answer = await call(service.url, '/api/publish', { key, body: { record, ...(callbackUrl === undefined ? {} : { callback_url: callbackUrl }) } });
+  const answer = await call(service.url, '/api/publish', {
+    key,
+    body: { record, ...(callbackUrl === undefined ? {} : { callback_url: callbackUrl }) },
+  });
   expect(answer.status, answer.text).toBe(202);
   expect(answer.json().handle).toMatch(UUID);
   return answer.json().handle;
@@ -102,7 +119,11 @@ describe('npm run serve', () => {
       superseded_by: null,
     });
 
-    const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the event');
+    const [delivery] = await eventually(
+      () => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined),
+      15_000,
+      'the event',
+    );
     expect(delivery!.event).toMatchObject({ event: 'publish.completed', handle, tool: 'garments.publish', organizationId: acme.id });
     expect(delivery!.rawBody.endsWith(`"data":${text}}`)).toBe(true);
     expect(delivery!.headers['user-agent']).toBe('Svc-Webhooks/1');
@@ -143,7 +164,11 @@ describe('npm run serve', () => {
     expect(answer).toMatchObject({ status: 'failed', done: true, stage: 'failed', page_url: '', resource_id: '' });
     expect(answer.error).toContain('record: /projection: expected one of "svc", "tech"; got "sideways"');
 
-    const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the failure event');
+    const [delivery] = await eventually(
+      () => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined),
+      15_000,
+      'the failure event',
+    );
     expect(delivery!.event?.event).toBe('publish.failed');
     expect(delivery!.rawBody.endsWith(`"data":${text}}`)).toBe(true);
     expect(fingerprint(recordsDir)).toEqual(recordsBefore);
@@ -176,14 +201,20 @@ describe('npm run serve', () => {
   it('brings twenty publishes submitted at once to an end in a few shared builds, with one event each', async () => {
     const buildsBefore = await buildsStarted();
     const slugs = Array.from({ length: 20 }, (_, i) => `e2e-batch-${i}`);
-    const handles = await Promise.all(slugs.map((slug, i) => publish(sampleRecordAs(slug, i % 2 === 0 ? 'svc' : 'tech'), `${receiver.url}/hooks/batch-${i}`)));
+    const handles = await Promise.all(
+      slugs.map((slug, i) => publish(sampleRecordAs(slug, i % 2 === 0 ? 'svc' : 'tech'), `${receiver.url}/hooks/batch-${i}`)),
+    );
     const texts = await Promise.all(handles.map((handle) => finalText(handle)));
     expect(texts.map((text) => JSON.parse(text).status)).toEqual(Array(20).fill('complete'));
     const builds = (await buildsStarted()) - buildsBefore;
     expect(builds).toBeGreaterThanOrEqual(1);
     expect(builds).toBeLessThanOrEqual(3);
 
-    await eventually(() => (handles.every((handle) => receiver.acceptedFor(handle).length > 0) ? true : undefined), 20_000, 'twenty events');
+    await eventually(
+      () => (handles.every((handle) => receiver.acceptedFor(handle).length > 0) ? true : undefined),
+      20_000,
+      'twenty events',
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000));
     handles.forEach((handle, i) => {
       const received = receiver.deliveries.filter((d) => d.event?.handle === handle);
@@ -191,7 +222,9 @@ describe('npm run serve', () => {
       expect(received[0]!.path).toBe(`/hooks/batch-${i}`);
       expect(received[0]!.rawBody.endsWith(`"data":${texts[i]}}`)).toBe(true);
     });
-    slugs.forEach((slug, i) => expect(existsSync(path.join(outDir, `garments/${slug}/${i % 2 === 0 ? 'svc' : 'tech'}.json`)), slug).toBe(true));
+    slugs.forEach((slug, i) =>
+      expect(existsSync(path.join(outDir, `garments/${slug}/${i % 2 === 0 ? 'svc' : 'tech'}.json`)), slug).toBe(true),
+    );
     expect(service.output()).toMatch(/build #\d+ started for (1\d|20|[2-9]) tasks/);
   }, 150_000);
 
@@ -202,24 +235,42 @@ describe('npm run serve', () => {
     const text = await finalText(handle);
     expect(JSON.parse(text).status).toBe('complete');
     // Pending: the first attempt is recorded as failed and the next is a minute away.
-    await eventually(async () => {
-      const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${handle}`, { key: acme.key })).json().deliveries;
-      return listed?.outcome === 'pending' && listed.attempts.some((attempt: { outcome: string; status: number }) => attempt.outcome === 'failed' && attempt.status === 503) ? true : undefined;
-    }, 15_000, 'the first, failing attempt to be recorded');
+    await eventually(
+      async () => {
+        const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${handle}`, { key: acme.key })).json().deliveries;
+        return listed?.outcome === 'pending' &&
+          listed.attempts.some((attempt: { outcome: string; status: number }) => attempt.outcome === 'failed' && attempt.status === 503)
+          ? true
+          : undefined;
+      },
+      15_000,
+      'the first, failing attempt to be recorded',
+    );
 
     service.child.kill('SIGKILL');
     await service.exited;
     healed = true;
     // Attempt 2 is due a minute after the first; the test-only clock offset makes that now.
     service = await startService(['--webhook-clock-offset-ms', '90000']);
-    const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 20_000, 'the event after the restart');
+    const [delivery] = await eventually(
+      () => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined),
+      20_000,
+      'the event after the restart',
+    );
     expect(delivery!.rawBody.endsWith(`"data":${text}}`)).toBe(true);
     expect(receiver.acceptedFor(handle)).toHaveLength(1);
     expect((await call(service.url, `/api/generations/${handle}`, { key: acme.key })).text).toBe(text);
     const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${handle}`, { key: acme.key })).json().deliveries;
     expect(listed).toMatchObject({ outcome: 'delivered', attempts_made: 2, next_attempt_at: null });
-    const attempts = listed.attempts.map((attempt: { attempt_number: number; outcome: string; status: number }) => [attempt.attempt_number, attempt.outcome, attempt.status]);
-    expect(attempts).toEqual([[1, 'failed', 503], [2, 'accepted', 200]]);
+    const attempts = listed.attempts.map((attempt: { attempt_number: number; outcome: string; status: number }) => [
+      attempt.attempt_number,
+      attempt.outcome,
+      attempt.status,
+    ]);
+    expect(attempts).toEqual([
+      [1, 'failed', 503],
+      [2, 'accepted', 200],
+    ]);
   }, 60_000);
 
   it('signs with a rotated secret at once: the old secret no longer verifies', async () => {
@@ -228,7 +279,11 @@ describe('npm run serve', () => {
     expect(acme.secret).not.toBe(oldSecret);
     const handle = await publish({ schema_version: 'garment-access/2.4.0' }, `${receiver.url}/hooks/rotated`);
     await finalText(handle);
-    const [delivery] = await eventually(() => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined), 15_000, 'the event');
+    const [delivery] = await eventually(
+      () => (receiver.acceptedFor(handle).length > 0 ? receiver.acceptedFor(handle) : undefined),
+      15_000,
+      'the event',
+    );
     const header = String(delivery!.headers['x-svc-signature']);
     expect(verifySignature({ header, body: delivery!.rawBody, secrets: [acme.secret] }).accepted).toBe(true);
     expect(verifySignature({ header, body: delivery!.rawBody, secrets: [oldSecret] })).toMatchObject({ accepted: false });
@@ -236,14 +291,17 @@ describe('npm run serve', () => {
   }, 30_000);
 
   it('refuses to start with an output folder whose replacement would take the records or the databases', () => {
-    const refusal = (out: string, data = dataDir) => runCli('serve.ts', ['--port', '0', '--records', recordsDir, '--out', out, '--data', data]);
+    const refusal = (out: string, data = dataDir) =>
+      runCli('serve.ts', ['--port', '0', '--records', recordsDir, '--out', out, '--data', data]);
     const around = refusal(work);
     expect(around.status).toBe(1);
     expect(around.stderr).toContain(`serve: could not start: the output folder ${work} holds the records (${recordsDir})`);
     const site = path.join(work, 'site');
     const holdingData = refusal(site, path.join(site, 'data'));
     expect(holdingData.status).toBe(1);
-    expect(holdingData.stderr).toContain(`serve: could not start: the output folder ${site} holds the publish service data (${path.join(site, 'data')})`);
+    expect(holdingData.stderr).toContain(
+      `serve: could not start: the output folder ${site} holds the publish service data (${path.join(site, 'data')})`,
+    );
   });
 
   it('stops on SIGTERM with exit code 0, and never logged a key, a secret or a signature', async () => {

@@ -22,10 +22,29 @@ export interface Certificate {
 export function makeCertificate(dir: string): Certificate {
   const keyFile = path.join(dir, 'receiver-key.pem');
   const certFile = path.join(dir, 'receiver-cert.pem');
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(keyFile), cert: readFileSync(certFile), certFile };
 }
 
@@ -75,7 +94,9 @@ export async function serviceWorkspace(prefix: string, organizationNames: readon
   const certificate = makeCertificate(work);
   const adminRun = async (args: string[]): Promise<AdminRun> => {
     try {
-      const { stdout, stderr } = await execFileAsync(node, [path.join(projectRoot, 'src/cli/admin.ts'), ...args, '--data', dataDir], { cwd: projectRoot });
+      const { stdout, stderr } = await execFileAsync(node, [path.join(projectRoot, 'src/cli/admin.ts'), ...args, '--data', dataDir], {
+        cwd: projectRoot,
+      });
       return { status: 0, stdout, stderr };
     } catch (error) {
       const failed = error as { code: number; stdout: string; stderr: string };
@@ -182,15 +203,24 @@ export interface Answer {
 }
 
 /** Sends a request to the service with an optional API key and JSON body. */
-export async function call(baseUrl: string, pathAndQuery: string, options: { method?: string; key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Answer> {
+export async function call(
+  baseUrl: string,
+  pathAndQuery: string,
+  options: { method?: string; key?: string; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers.Authorization = `Bearer ${options.key}`;
-  let body: string | Uint8Array<ArrayBuffer> | undefined = typeof options.rawBody === 'string' || options.rawBody === undefined ? options.rawBody : new Uint8Array(options.rawBody);
+  let body: string | Uint8Array<ArrayBuffer> | undefined =
+    typeof options.rawBody === 'string' || options.rawBody === undefined ? options.rawBody : new Uint8Array(options.rawBody);
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const response = await fetch(`${baseUrl}${pathAndQuery}`, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, ...(body === undefined ? {} : { body }) });
+  const response = await fetch(`${baseUrl}${pathAndQuery}`, {
+    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
 }

@@ -30,7 +30,7 @@ function run(...args: string[]): Promise<{ code: number | null; stdout: string; 
 }
 
 describe.concurrent('webhook sign', () => {
-  it('prints only the signature header for the body file\'s exact bytes', async () => {
+  it("prints only the signature header for the body file's exact bytes", async () => {
     expect(await run('sign', '--secret', SECRET, '--timestamp', '1714000000', '--body-file', bodyFile)).toEqual({
       code: 0,
       stdout: `${BOM_CRLF_HEADER}\n`,
@@ -51,10 +51,22 @@ describe.concurrent('webhook verify', () => {
   });
 
   it.each([
-    ['a wrong secret', ['--secret', 'whsec_wrong', '--header', BOM_CRLF_HEADER], 'rejected: no v1 signature matches the raw body with the given secret'],
-    ['an old timestamp', ['--secret', SECRET, '--header', BOM_CRLF_HEADER, '--tolerance', '60'], 'rejected: timestamp too old: signed 100 s ago, tolerance is 60 s'],
+    [
+      'a wrong secret',
+      ['--secret', 'whsec_wrong', '--header', BOM_CRLF_HEADER],
+      'rejected: no v1 signature matches the raw body with the given secret',
+    ],
+    [
+      'an old timestamp',
+      ['--secret', SECRET, '--header', BOM_CRLF_HEADER, '--tolerance', '60'],
+      'rejected: timestamp too old: signed 100 s ago, tolerance is 60 s',
+    ],
     ['a missing v1', ['--secret', SECRET, '--header', 't=1714000000'], 'rejected: signature header has no v1'],
-    ['uppercase hex', ['--secret', SECRET, '--header', BOM_CRLF_HEADER.toUpperCase().replace('T=', 't=').replace('V1=', 'v1=')], 'rejected: v1 must be lowercase hex'],
+    [
+      'uppercase hex',
+      ['--secret', SECRET, '--header', BOM_CRLF_HEADER.toUpperCase().replace('T=', 't=').replace('V1=', 'v1=')],
+      'rejected: v1 must be lowercase hex',
+    ],
   ])('rejects %s with exit code 1', async (_name, args, line) => {
     expect(await verify(...args)).toEqual({ code: 1, stdout: `${line}\n`, stderr: '' });
   });
@@ -69,7 +81,11 @@ describe.concurrent('webhook check-url', () => {
   it.each([
     [['https://hooks.example.com/hook', '--resolve', 'hooks.example.com=93.184.215.14'], 0, 'allowed'],
     [['https://hooks.example.com/hook', '--resolve', 'HOOKS.example.com.=93.184.215.14,2606:4700::1111'], 0, 'allowed'],
-    [['https://hooks.example.com/hook', '--resolve', 'hooks.example.com=93.184.215.14,192.168.1.20'], 1, 'refused: host hooks.example.com resolves to 192.168.1.20, which is private'],
+    [
+      ['https://hooks.example.com/hook', '--resolve', 'hooks.example.com=93.184.215.14,192.168.1.20'],
+      1,
+      'refused: host hooks.example.com resolves to 192.168.1.20, which is private',
+    ],
     [['https://0x7f.1/hook'], 1, 'refused: address 127.0.0.1 is loopback'],
     [['http://hooks.example.com/hook'], 1, 'refused: scheme must be https, got http'],
     [['https://metadata.INTERNAL./'], 1, 'refused: host metadata.internal is a private name (.internal)'],

@@ -8,7 +8,8 @@ import type { TestCertificate } from './support/tls.ts';
 
 const SECRET = 'whsec_delivery_test_secret';
 const NOW = Date.UTC(2026, 4, 14, 9, 30, 15, 123);
-const DATA_JSON = '{"handle":"0f8fad5b-d9cb-469f-a165-70867728950e","resource_id":"res_1","status":"complete","done":true,"design_id":"des_9","progress":1.0,"stage":"Fertig ✓","image_url":"https://cdn.example.com/d.png","error":""}';
+const DATA_JSON =
+  '{"handle":"0f8fad5b-d9cb-469f-a165-70867728950e","resource_id":"res_1","status":"complete","done":true,"design_id":"des_9","progress":1.0,"stage":"Fertig ✓","image_url":"https://cdn.example.com/d.png","error":""}';
 const EVENT = {
   event: 'design.completed',
   handle: '0f8fad5b-d9cb-469f-a165-70867728950e',
@@ -26,7 +27,12 @@ beforeAll(() => {
 });
 
 async function useReceiver(...replies: Reply[]): Promise<void> {
-  receiver = await startReceiver({ certificate, secrets: () => [SECRET], now: () => NOW, reply: (index) => replies[index] ?? { status: 200 } });
+  receiver = await startReceiver({
+    certificate,
+    secrets: () => [SECRET],
+    now: () => NOW,
+    reply: (index) => replies[index] ?? { status: 200 },
+  });
   running.push(receiver);
 }
 
@@ -73,7 +79,9 @@ describe('sendDelivery over HTTPS', () => {
   });
 
   it('gives every attempt a new X-Svc-Delivery id', () => {
-    const ids = new Set([1, 2, 3].map(() => prepareDelivery({ ...EVENT, callbackUrl: 'https://hooks.example.com/' }, SECRET, new Date(NOW)).deliveryId));
+    const ids = new Set(
+      [1, 2, 3].map(() => prepareDelivery({ ...EVENT, callbackUrl: 'https://hooks.example.com/' }, SECRET, new Date(NOW)).deliveryId),
+    );
     expect(ids.size).toBe(3);
   });
 

@@ -43,7 +43,12 @@ async function setUp(replies: Reply[]): Promise<void> {
   writeFileSync(join(dir, 'secrets.json'), JSON.stringify({ [ORG]: SECRET }));
   setClock(T0);
   workerOutput = '';
-  receiver = await startReceiver({ certificate, secrets: () => [SECRET], now: () => now, reply: (index) => replies[index] ?? { status: 200 } });
+  receiver = await startReceiver({
+    certificate,
+    secrets: () => [SECRET],
+    now: () => now,
+    reply: (index) => replies[index] ?? { status: 200 },
+  });
   // The test's own handle on the database: it enqueues and reads attempts, and never sends.
   outbox = openOutbox(join(dir, 'outbox.sqlite'), { secretFor: () => SECRET, policy: { allowLoopback: true }, now: () => now });
   outbox.enqueue({
@@ -64,14 +69,25 @@ function setClock(epochMs: number): void {
 }
 
 function startWorker(): ChildProcess {
-  const worker = spawn(NODE, [
-    CLI, 'deliver',
-    '--db', join(dir, 'outbox.sqlite'),
-    '--secrets', join(dir, 'secrets.json'),
-    '--allow-loopback', '--ca', certificate.certPath,
-    '--clock-file', join(dir, 'clock'),
-    '--poll-ms', '20',
-  ], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const worker = spawn(
+    NODE,
+    [
+      CLI,
+      'deliver',
+      '--db',
+      join(dir, 'outbox.sqlite'),
+      '--secrets',
+      join(dir, 'secrets.json'),
+      '--allow-loopback',
+      '--ca',
+      certificate.certPath,
+      '--clock-file',
+      join(dir, 'clock'),
+      '--poll-ms',
+      '20',
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   worker.stdout?.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
   worker.stderr?.on('data', (chunk: Buffer) => (workerOutput += chunk.toString()));
   workers.push(worker);
@@ -98,7 +114,11 @@ function idle(): Promise<void> {
   return new Promise((resolveWait) => setTimeout(resolveWait, 400));
 }
 
-const outcomes = () => outbox.listAttempts(ORG).reverse().map((attempt) => `${attempt.attemptNumber}:${attempt.outcome}`);
+const outcomes = () =>
+  outbox
+    .listAttempts(ORG)
+    .reverse()
+    .map((attempt) => `${attempt.attemptNumber}:${attempt.outcome}`);
 
 // Each test starts several real processes; a loaded machine needs more than the default 30 s.
 describe('outbox worker killed and restarted', { timeout: 90_000 }, () => {

@@ -53,7 +53,10 @@ async function setUp(
     now: () => now,
     ...options,
   });
-  cleanups.push(() => receiver.close(), () => outbox.close());
+  cleanups.push(
+    () => receiver.close(),
+    () => outbox.close(),
+  );
   return { outbox, receiver };
 }
 
@@ -109,7 +112,10 @@ describe('outbox delivery schedule', () => {
   });
 
   it('records every attempt with what was sent and how the receiver answered', async () => {
-    const { outbox, receiver } = await setUp([{ status: 500, body: 'try later' }, { status: 200, body: 'ok' }]);
+    const { outbox, receiver } = await setUp([
+      { status: 500, body: 'try later' },
+      { status: 200, body: 'ok' },
+    ]);
     const { entry } = enqueue(outbox, receiver);
     await runToTheEnd(outbox, entry.handle);
 
@@ -176,7 +182,8 @@ describe('outbox delivery schedule', () => {
     expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'given_up', attemptsMade: 5 });
     const attempts = outbox.listAttempts(ORG);
     expect(attempts).toHaveLength(5);
-    for (const attempt of attempts) expect(attempt).toMatchObject({ outcome: 'failed', status: null, error: expect.stringMatching(/^ECONNRESET/) });
+    for (const attempt of attempts)
+      expect(attempt).toMatchObject({ outcome: 'failed', status: null, error: expect.stringMatching(/^ECONNRESET/) });
     expect(receiver.requests).toHaveLength(5);
   });
 
@@ -226,7 +233,11 @@ describe('Retry-After', () => {
 
   it('reads an HTTP date, and ignores Retry-After on other statuses', async () => {
     const date = new Date(T0 + 45_000).toUTCString();
-    const { outbox, receiver } = await setUp([{ status: 503, headers: { 'retry-after': date } }, { status: 500, headers: { 'retry-after': '1' } }, { status: 200 }]);
+    const { outbox, receiver } = await setUp([
+      { status: 503, headers: { 'retry-after': date } },
+      { status: 500, headers: { 'retry-after': '1' } },
+      { status: 200 },
+    ]);
     const { entry } = enqueue(outbox, receiver);
     const sentAt = await runToTheEnd(outbox, entry.handle);
     expect(sentAt.map((time) => time - T0)).toEqual([0, 45_000, 45_000 + 5 * MINUTE]);
@@ -241,7 +252,10 @@ describe('outbox resend', () => {
     await outbox.runDue();
     now += 10 * MINUTE;
     expect(outbox.resend('org_someone_else', entry.handle)).toEqual({ ok: false, reason: 'not_found' });
-    expect(outbox.resend(ORG, entry.handle)).toMatchObject({ ok: true, entry: { state: 'pending', nextAttemptAt: new Date(now).toISOString() } });
+    expect(outbox.resend(ORG, entry.handle)).toMatchObject({
+      ok: true,
+      entry: { state: 'pending', nextAttemptAt: new Date(now).toISOString() },
+    });
     expect(await outbox.runDue()).toBe(1);
 
     const [first, second] = receiver.requests;
@@ -269,7 +283,10 @@ describe('outbox resend', () => {
   it('tries an event with an attempt limit of one once (a test event), then gives up', async () => {
     const { outbox, receiver } = await setUp([{ status: 500 }]);
     const handle = '44444444-4444-4444-8444-444444444444';
-    outbox.enqueue({ event: 'test.completed', handle, tool: 'webhooks.send_test', organizationId: ORG, callbackUrl: receiver.url(), dataJson: '{}' }, { attemptLimit: 1 });
+    outbox.enqueue(
+      { event: 'test.completed', handle, tool: 'webhooks.send_test', organizationId: ORG, callbackUrl: receiver.url(), dataJson: '{}' },
+      { attemptLimit: 1 },
+    );
     await outbox.runDue();
     expect(outbox.listDeliveries(ORG, { state: 'given_up' })).toMatchObject([{ handle, attemptsMade: 1, nextAttemptAt: null }]);
     expect(outbox.listDeliveries(ORG, { event: 'design.completed' })).toEqual([]);
@@ -324,12 +341,18 @@ describe('outbox enqueue', () => {
     // Far more waits than the five attempts an event has.
     for (let wait = 0; wait < 8; wait++) {
       await outbox.runDue();
-      expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'pending', attemptsMade: 0, nextAttemptAt: new Date(now + SECRET_WAIT_MS).toISOString() });
+      expect(outbox.getEntry(entry.handle)).toMatchObject({
+        state: 'pending',
+        attemptsMade: 0,
+        nextAttemptAt: new Date(now + SECRET_WAIT_MS).toISOString(),
+      });
       now += SECRET_WAIT_MS;
     }
     expect(receiver.requests).toHaveLength(0);
     expect(outbox.listAttempts(ORG)).toEqual([]);
-    expect(errors[0]).toContain(`design.completed ${entry.handle} not sent: no signing secret for organization ${ORG}; trying again in 60 s`);
+    expect(errors[0]).toContain(
+      `design.completed ${entry.handle} not sent: no signing secret for organization ${ORG}; trying again in 60 s`,
+    );
 
     organizationSecret = secret;
     expect(await outbox.runDue()).toBe(1);
@@ -339,13 +362,22 @@ describe('outbox enqueue', () => {
 
   it('says once, with the cause, when the secret cannot be read, and waits as for a missing one', async () => {
     const errors: string[] = [];
-    const { outbox, receiver } = await setUp([], { secretFor: () => { throw new Error('database is locked'); }, onError: (error) => errors.push(String(error)) });
+    const { outbox, receiver } = await setUp([], {
+      secretFor: () => {
+        throw new Error('database is locked');
+      },
+      onError: (error) => errors.push(String(error)),
+    });
     const { entry } = enqueue(outbox, receiver);
     await outbox.runDue();
     expect(errors).toEqual([
       `GarmentPressError: design.completed ${entry.handle} not sent: the signing secret of organization ${ORG} could not be read (database is locked); trying again in 60 s`,
     ]);
-    expect(outbox.getEntry(entry.handle)).toMatchObject({ state: 'pending', attemptsMade: 0, nextAttemptAt: new Date(now + SECRET_WAIT_MS).toISOString() });
+    expect(outbox.getEntry(entry.handle)).toMatchObject({
+      state: 'pending',
+      attemptsMade: 0,
+      nextAttemptAt: new Date(now + SECRET_WAIT_MS).toISOString(),
+    });
     expect(receiver.requests).toHaveLength(0);
   });
 });

@@ -16,14 +16,25 @@ const report: BenchReport = {
       peakRssMb: { validate: 400, render: 900, twins: 950, 'search index': 950, 'Pagefind process': 700 },
       cpuSeconds: { build: 61.26, 'Pagefind process': 12.04 },
     },
-    { name: 'no change', seconds: 1.6, timings: { validate: 1.2 }, peakRssMb: { validate: 200 }, cpuSeconds: { build: 1.94 }, samples: [1.9, 1.6, 1.55] },
+    {
+      name: 'no change',
+      seconds: 1.6,
+      timings: { validate: 1.2 },
+      peakRssMb: { validate: 200 },
+      cpuSeconds: { build: 1.94 },
+      samples: [1.9, 1.6, 1.55],
+    },
   ],
 };
 
 describe('formatBenchTable', () => {
   const table = formatBenchTable(report);
   const rows = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| build'));
-  const cells = (row: string) => row.split('|').slice(1, -1).map((cell) => cell.trim());
+  const cells = (row: string) =>
+    row
+      .split('|')
+      .slice(1, -1)
+      .map((cell) => cell.trim());
 
   it('says what was built from what, on what machine', () => {
     expect(table.split('\n')[0]).toBe('2000 records (245 MB in), 9012 files (838 MB out); 2 cores, Node 24.21.0');
@@ -43,7 +54,13 @@ describe('formatBenchTable', () => {
   });
 
   it('picks the run with the median wall time, keeping every run’s', () => {
-    const run = (seconds: number) => ({ name: 'full', seconds, timings: { render: seconds - 1 }, peakRssMb: {}, cpuSeconds: { build: seconds * 1.8 } });
+    const run = (seconds: number) => ({
+      name: 'full',
+      seconds,
+      timings: { render: seconds - 1 },
+      peakRssMb: {},
+      cpuSeconds: { build: seconds * 1.8 },
+    });
     expect(medianRun([run(80), run(70), run(95)])).toEqual({ ...run(80), samples: [80, 70, 95] });
     expect(medianRun([run(80), run(70)])).toMatchObject({ seconds: 70 });
   });

@@ -5,7 +5,9 @@ import { delayProxy, formatSearchTable } from '../../../src/lib/bench/search-ben
 
 describe('delayProxy', () => {
   it('answers as the server behind it does, the delay later, and keeps each request that reached it', async () => {
-    const server = createServer((request, response) => response.writeHead(200, { 'Content-Type': 'text/plain', 'X-Path': request.url ?? '' }).end('hello'));
+    const server = createServer((request, response) =>
+      response.writeHead(200, { 'Content-Type': 'text/plain', 'X-Path': request.url ?? '' }).end('hello'),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const proxy = await delayProxy(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, 120);
     try {
@@ -25,7 +27,15 @@ describe('delayProxy', () => {
 describe('formatSearchTable', () => {
   it('gives a row per search and cache, with the time to the first hit, requests and kilobytes', () => {
     const table = formatSearchTable([
-      { scenario: 'brand', address: '/search/?q=k', cache: 'cold', firstHitSeconds: 1.234, requests: 20, bytes: 204_800, status: '3 garments for “k”' },
+      {
+        scenario: 'brand',
+        address: '/search/?q=k',
+        cache: 'cold',
+        firstHitSeconds: 1.234,
+        requests: 20,
+        bytes: 204_800,
+        status: '3 garments for “k”',
+      },
       { scenario: 'brand', address: '/search/?q=k', cache: 'warm', firstHitSeconds: null, requests: 3, bytes: 0, status: 'Searching…' },
     ]);
     expect(table.split('\n')).toEqual([

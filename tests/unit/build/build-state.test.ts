@@ -56,7 +56,10 @@ describe('buildFingerprint', () => {
 
 describe('missingOutput', () => {
   it('names a garment whose page, JSON or Markdown is missing from the previous build', () => {
-    const entries = [{ slug: 'a', projection: 'svc' }, { slug: 'b', projection: 'tech' }] as SiteEntry[];
+    const entries = [
+      { slug: 'a', projection: 'svc' },
+      { slug: 'b', projection: 'tech' },
+    ] as SiteEntry[];
     const complete = (slug: string, projection: string) =>
       ['index.html', `${projection}/index.html`, `${projection}.json`, `${projection}.md`].map((name) => path.join('garments', slug, name));
     const output = new Map([

@@ -2,7 +2,13 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, w
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { RecordFilesError, UnrenderedRecordsError, writeRecordOutputs, type CheckedFiles, type PlannedRecord } from '../../../src/lib/build/record-outputs.ts';
+import {
+  RecordFilesError,
+  UnrenderedRecordsError,
+  writeRecordOutputs,
+  type CheckedFiles,
+  type PlannedRecord,
+} from '../../../src/lib/build/record-outputs.ts';
 import { namedRecord } from '../../../src/lib/record/index.ts';
 import { siteEntryOf } from '../../../src/lib/site/site-index.ts';
 import { projectRoot, sampleRecords } from '../../support/records.ts';
@@ -63,7 +69,12 @@ describe('writeRecordOutputs, with records not checked yet', () => {
     expect(checks.renderable).toBe(false);
     expect(checks.files).toHaveLength(samples.length);
     expect(checks.files.find((check) => check.file === bad!.file)!.problems).toEqual([
-      { severity: 'error', file: bad!.file, pointer: '', message: 'invalid JSON at line 1, column 2: expected a double-quoted property name, got end of file' },
+      {
+        severity: 'error',
+        file: bad!.file,
+        pointer: '',
+        message: 'invalid JSON at line 1, column 2: expected a double-quoted property name, got end of file',
+      },
     ]);
     expect(garmentsIn(siteDir)).not.toContain(bad!.slug);
   });
@@ -86,7 +97,13 @@ describe('writeRecordOutputs, with records checked already', () => {
   it('refuses to render a record whose file was not checked', async () => {
     const [first] = samples;
     const entry = siteEntryOf(first!.record, path.join(records, path.basename(first!.file)));
-    const failed = await writeRecordOutputs({ ...place, siteDir: path.join(work, 'site'), entries: [entry], checkedFiles: new Map(), renderedSlugs: null }).catch((error: unknown) => error);
+    const failed = await writeRecordOutputs({
+      ...place,
+      siteDir: path.join(work, 'site'),
+      entries: [entry],
+      checkedFiles: new Map(),
+      renderedSlugs: null,
+    }).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(RecordFilesError);
     expect((failed as Error).message).toBe(`pages: ${entry.file} is to be rendered, but was not checked`);
   });
@@ -96,7 +113,9 @@ describe('writeRecordOutputs, with records checked already', () => {
     const siteDir = path.join(work, 'site');
     const entries = samples.map(({ file, record }) => siteEntryOf(record, path.join(records, path.basename(file))));
     const checkedFiles = new Map(entries.map(({ file }) => [file, { file, size: statSync(file).size, mtimeMs: statSync(file).mtimeMs }]));
-    const writing = writeRecordOutputs({ ...place, siteDir, entries, checkedFiles, renderedSlugs: null }, () => {}, stop.signal).catch((error: unknown) => error);
+    const writing = writeRecordOutputs({ ...place, siteDir, entries, checkedFiles, renderedSlugs: null }, () => {}, stop.signal).catch(
+      (error: unknown) => error,
+    );
     stop.abort();
     expect(await writing).toBeInstanceOf(RecordFilesError);
     const written = garmentsIn(siteDir);

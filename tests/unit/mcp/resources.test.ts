@@ -23,7 +23,11 @@ function siteOf(count: number): PublishedSite {
     records: async () => records,
     readTwin: async (slug, projection, format) =>
       records.some((record) => record.slug === slug && record.projection === projection)
-        ? { url: `${SITE}garments/${slug}/${projection}.${format === 'json' ? 'json' : 'md'}`, mimeType: format === 'json' ? 'application/json' : 'text/markdown', text: `${slug} ${format}` }
+        ? {
+            url: `${SITE}garments/${slug}/${projection}.${format === 'json' ? 'json' : 'md'}`,
+            mimeType: format === 'json' ? 'application/json' : 'text/markdown',
+            text: `${slug} ${format}`,
+          }
         : undefined,
   };
 }
@@ -33,7 +37,13 @@ describe('listResources', () => {
     const site = siteOf(120);
     const first = await listResources(site, undefined);
     expect(first.resources).toHaveLength(100);
-    expect(first.resources[0]).toEqual({ uri: `${SITE}garments/tee-0/svc.json`, name: 'tee-0/svc.json', title: 'Tee 0 (JSON)', description: expect.any(String), mimeType: 'application/json' });
+    expect(first.resources[0]).toEqual({
+      uri: `${SITE}garments/tee-0/svc.json`,
+      name: 'tee-0/svc.json',
+      title: 'Tee 0 (JSON)',
+      description: expect.any(String),
+      mimeType: 'application/json',
+    });
     expect(first.resources[1]).toMatchObject({ uri: `${SITE}garments/tee-0/svc.md`, mimeType: 'text/markdown' });
     const second = await listResources(site, first.nextCursor);
     const third = await listResources(site, second.nextCursor);
@@ -49,7 +59,9 @@ describe('listResources', () => {
 
 describe('readResource', () => {
   it('reads a twin by its address on the site', async () => {
-    expect(await readResource(siteOf(2), `${SITE}garments/tee-1/svc.md`)).toEqual({ contents: [{ uri: `${SITE}garments/tee-1/svc.md`, mimeType: 'text/markdown', text: 'tee-1 markdown' }] });
+    expect(await readResource(siteOf(2), `${SITE}garments/tee-1/svc.md`)).toEqual({
+      contents: [{ uri: `${SITE}garments/tee-1/svc.md`, mimeType: 'text/markdown', text: 'tee-1 markdown' }],
+    });
   });
 
   it.each([

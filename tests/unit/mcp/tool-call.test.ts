@@ -38,7 +38,10 @@ describe('argumentProblems', () => {
 
 describe('toolResult', () => {
   it('gives a success its structured content and the same JSON as text, or the text the tool chose', () => {
-    expect(toolResult({ ok: true, result: { a: 1 } })).toEqual({ structuredContent: { a: 1 }, content: [{ type: 'text', text: '{\n  "a": 1\n}' }] });
+    expect(toolResult({ ok: true, result: { a: 1 } })).toEqual({
+      structuredContent: { a: 1 },
+      content: [{ type: 'text', text: '{\n  "a": 1\n}' }],
+    });
     expect(toolResult({ ok: true, result: { a: 1 }, text: '{"a":1}' }).content).toEqual([{ type: 'text', text: '{"a":1}' }]);
   });
 
@@ -46,6 +49,8 @@ describe('toolResult', () => {
     const result = toolResult(toolError('not_found', 'no such record', [{ pointer: '/slug', message: 'unknown' }]));
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual({ error: { code: 'not_found', message: 'no such record', problems: [{ pointer: '/slug', message: 'unknown' }] } });
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual({
+      error: { code: 'not_found', message: 'no such record', problems: [{ pointer: '/slug', message: 'unknown' }] },
+    });
   });
 });

@@ -4,14 +4,22 @@ import { memberValueSpans, readPublishRequest } from '../../../src/lib/publish/p
 const read = (body: string, query: string | null = null) => readPublishRequest(Buffer.from(body, 'utf8'), query);
 
 describe('readPublishRequest (issue 25: the record as sent)', () => {
-  it('takes the exact text of an envelope\'s record value, number forms, escapes and spacing included', () => {
+  it("takes the exact text of an envelope's record value, number forms, escapes and spacing included", () => {
     const record = '{ "schema_version": "x",\n  "weight": 6.50, "name": "caf\\u00e9", "z": [1, {"a": "}"}] }';
-    expect(read(`{"callback_url": "https://hooks.example.com/x", "record":   ${record}\n}`)).toEqual({ ok: true, recordText: record, callbackUrl: 'https://hooks.example.com/x' });
+    expect(read(`{"callback_url": "https://hooks.example.com/x", "record":   ${record}\n}`)).toEqual({
+      ok: true,
+      recordText: record,
+      callbackUrl: 'https://hooks.example.com/x',
+    });
   });
 
   it('takes the whole body as the record when it has schema_version, with callback_url from the query', () => {
     const body = '\uFEFF{"schema_version": "x", "price": 1.10}\n';
-    expect(read(body, 'https://hooks.example.com/x')).toEqual({ ok: true, recordText: body.slice(1), callbackUrl: 'https://hooks.example.com/x' });
+    expect(read(body, 'https://hooks.example.com/x')).toEqual({
+      ok: true,
+      recordText: body.slice(1),
+      callbackUrl: 'https://hooks.example.com/x',
+    });
   });
 
   it('takes a record sent as a string as that text', () => {
@@ -20,13 +28,21 @@ describe('readPublishRequest (issue 25: the record as sent)', () => {
   });
 
   it('refuses a record string that is not a JSON object, or a record of another type', () => {
-    expect(read('{"record": "[1]"}')).toEqual({ ok: false, code: 'invalid_request', message: '"record" as text must hold a JSON object, got an array' });
-    expect(read('{"record": true}')).toEqual({ ok: false, code: 'invalid_request', message: '"record" must be a JSON object or its text, got a boolean' });
+    expect(read('{"record": "[1]"}')).toEqual({
+      ok: false,
+      code: 'invalid_request',
+      message: '"record" as text must hold a JSON object, got an array',
+    });
+    expect(read('{"record": true}')).toEqual({
+      ok: false,
+      code: 'invalid_request',
+      message: '"record" must be a JSON object or its text, got a boolean',
+    });
   });
 });
 
 describe('memberValueSpans', () => {
-  it('finds where each top-level member\'s value starts and ends, strings with escaped quotes and brackets included', () => {
+  it("finds where each top-level member's value starts and ends, strings with escaped quotes and brackets included", () => {
     const text = '{ "a" : "x\\"}]" , "b":[{"c":"]"}],"d":-1.50e3 ,"e\\u0066":null}';
     const spans = memberValueSpans(text);
     const values = Object.fromEntries([...spans].map(([key, { start, end }]) => [key, text.slice(start, end)]));

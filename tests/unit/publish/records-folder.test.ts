@@ -10,7 +10,8 @@ beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'records-folder-'));
 });
 
-const write = (name: string, value: unknown) => writeFileSync(path.join(dir, name), typeof value === 'string' ? value : JSON.stringify(value));
+const write = (name: string, value: unknown) =>
+  writeFileSync(path.join(dir, name), typeof value === 'string' ? value : JSON.stringify(value));
 
 describe('readRecordsFolder', () => {
   it('places a new record at <slug>.<projection>.json', async () => {
@@ -40,7 +41,9 @@ describe('readRecordsFolder', () => {
     write('cap.svc.json', '{ not json');
     const folder = await readRecordsFolder(dir);
     const taken = folder.place('tee', 'svc');
-    expect(!taken.ok && taken.message).toMatch(/tee\.svc\.json: already holds other\/svc, so tee\/svc cannot be written there; rename that file/);
+    expect(!taken.ok && taken.message).toMatch(
+      /tee\.svc\.json: already holds other\/svc, so tee\/svc cannot be written there; rename that file/,
+    );
     const broken = folder.place('cap', 'svc');
     expect(!broken.ok && broken.message).toMatch(/cap\.svc\.json: already holds something that is not a readable record/);
   });

@@ -91,7 +91,14 @@ describe('tasks', () => {
     expect(store.getTask(handle)).toMatchObject({ status: 'queued', stage: 'queued', progress: 0, resultJson: null });
     expect(store.setStage(handle, 'building', { resourceId: 'tee/svc', buildId: 1 })).toBe(true);
     expect(store.getTask(handle)).toMatchObject({ status: 'running', stage: 'building site', progress: 0.5, resourceId: 'tee/svc' });
-    const outcome = { status: 'complete' as const, error: '', resourceId: 'tee/svc', pageUrl: 'https://x/garments/tee/svc/', supersededBy: null, resultJson: '{"done":true}' };
+    const outcome = {
+      status: 'complete' as const,
+      error: '',
+      resourceId: 'tee/svc',
+      pageUrl: 'https://x/garments/tee/svc/',
+      supersededBy: null,
+      resultJson: '{"done":true}',
+    };
     expect(store.finishTask(handle, outcome)).toBe(true);
     expect(store.finishTask(handle, { ...outcome, status: 'failed', resultJson: '{}' })).toBe(false);
     expect(store.setStage(handle, 'writing')).toBe(false);
@@ -114,7 +121,13 @@ describe('tasks', () => {
 
   it('lists unfinished tasks and ended tasks whose event has not reached the outbox', () => {
     const org = store.createOrganization('Acme');
-    store.insertTask({ handle, organizationId: org.id, tool: 'garments.publish', callbackUrl: 'https://example.com/hook', recordText: '{}' });
+    store.insertTask({
+      handle,
+      organizationId: org.id,
+      tool: 'garments.publish',
+      callbackUrl: 'https://example.com/hook',
+      recordText: '{}',
+    });
     expect(store.unfinishedTasks().map((task) => task.handle)).toEqual([handle]);
     expect(store.tasksAwaitingEvent()).toEqual([]);
     store.finishTask(handle, { status: 'failed', error: 'x', resourceId: '', pageUrl: '', supersededBy: null, resultJson: '{}' });
@@ -139,19 +152,30 @@ describe('builds', () => {
 
 describe('Idempotency-Key (issue 25)', () => {
   const task = (handle: string, organizationId: string, requestDigest: string) => ({
-    handle, organizationId, tool: 'garments.publish', callbackUrl: null, recordText: '{}', idempotency: { key: 'order-1', requestDigest },
+    handle,
+    organizationId,
+    tool: 'garments.publish',
+    callbackUrl: null,
+    recordText: '{}',
+    idempotency: { key: 'order-1', requestDigest },
   });
 
   it('returns the first task for the same key and request within 24 hours, and reports the key reused by another request', () => {
     const org = store.createOrganization('Acme').id;
     const first = store.insertTask(task('11111111-1111-4111-8111-111111111111', org, 'digest-a'), 1_000);
     expect(first.kind).toBe('created');
-    expect(store.insertTask(task('22222222-2222-4222-8222-222222222222', org, 'digest-a'), 1_000 + 23 * 3_600_000)).toMatchObject({ kind: 'replayed', task: { handle: '11111111-1111-4111-8111-111111111111' } });
-    expect(store.insertTask(task('33333333-3333-4333-8333-333333333333', org, 'digest-b'), 2_000)).toEqual({ kind: 'key_reused', handle: '11111111-1111-4111-8111-111111111111' });
+    expect(store.insertTask(task('22222222-2222-4222-8222-222222222222', org, 'digest-a'), 1_000 + 23 * 3_600_000)).toMatchObject({
+      kind: 'replayed',
+      task: { handle: '11111111-1111-4111-8111-111111111111' },
+    });
+    expect(store.insertTask(task('33333333-3333-4333-8333-333333333333', org, 'digest-b'), 2_000)).toEqual({
+      kind: 'key_reused',
+      handle: '11111111-1111-4111-8111-111111111111',
+    });
     expect(store.getTask('22222222-2222-4222-8222-222222222222')).toBeUndefined();
   });
 
-  it('frees a key after 24 hours, and keeps organizations\' keys apart', () => {
+  it("frees a key after 24 hours, and keeps organizations' keys apart", () => {
     const acme = store.createOrganization('Acme').id;
     const other = store.createOrganization('Other').id;
     store.insertTask(task('11111111-1111-4111-8111-111111111111', acme, 'digest-a'), 0);
@@ -205,8 +229,19 @@ describe('a database made before issue 25', () => {
     old.close();
     const upgraded = openPublishStore(file);
     try {
-      expect(upgraded.getTask('11111111-1111-4111-8111-111111111111')).toMatchObject({ organizationId: 'org_old', tool: 'garments.publish', supersededBy: null });
-      const outcome = { status: 'superseded' as const, error: 'x', resourceId: 'tee/svc', pageUrl: '', supersededBy: 'h2', resultJson: '{}' };
+      expect(upgraded.getTask('11111111-1111-4111-8111-111111111111')).toMatchObject({
+        organizationId: 'org_old',
+        tool: 'garments.publish',
+        supersededBy: null,
+      });
+      const outcome = {
+        status: 'superseded' as const,
+        error: 'x',
+        resourceId: 'tee/svc',
+        pageUrl: '',
+        supersededBy: 'h2',
+        resultJson: '{}',
+      };
       expect(upgraded.finishTask('11111111-1111-4111-8111-111111111111', outcome)).toBe(true);
     } finally {
       upgraded.close();

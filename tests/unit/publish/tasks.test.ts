@@ -56,7 +56,12 @@ describe('generationText', () => {
 
 describe('isTerminal', () => {
   it('is true for complete and failed only', () => {
-    expect(['queued', 'running', 'complete', 'failed'].map((status) => isTerminal(status as Task['status']))).toEqual([false, false, true, true]);
+    expect(['queued', 'running', 'complete', 'failed'].map((status) => isTerminal(status as Task['status']))).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
   });
 });
 

@@ -14,13 +14,22 @@ describe('checkRecordBytes', () => {
 
   it('says where bytes stop being UTF-8 text, and reads no further', () => {
     expect(checkRecordBytes('r.json', Buffer.from('{\n  "slug": "caf\xe9"\n}', 'latin1'))).toEqual({
-      problems: [{ severity: 'error', file: 'r.json', pointer: '', message: 'not UTF-8 text at line 2, column 15: byte 0xE9 is not part of a UTF-8 character' }],
+      problems: [
+        {
+          severity: 'error',
+          file: 'r.json',
+          pointer: '',
+          message: 'not UTF-8 text at line 2, column 15: byte 0xE9 is not part of a UTF-8 character',
+        },
+      ],
     });
   });
 
   it('says where text stops being JSON', () => {
     expect(checkRecordBytes('r.json', Buffer.from('{"slug": }'))).toEqual({
-      problems: [{ severity: 'error', file: 'r.json', pointer: '', message: 'invalid JSON at line 1, column 10: expected a JSON value, got "}"' }],
+      problems: [
+        { severity: 'error', file: 'r.json', pointer: '', message: 'invalid JSON at line 1, column 10: expected a JSON value, got "}"' },
+      ],
     });
   });
 
@@ -46,7 +55,9 @@ describe('checkRecordBytes', () => {
     record.page.sections.overview[0]!.claim_ids.push('claim-nowhere');
     const { record: valid, problems } = checkRecordBytes('r.json', bytesOf(record));
     expect(valid).toBeUndefined();
-    expect(problems).toEqual([expect.objectContaining({ severity: 'error', pointer: expect.stringMatching(/^\/page\/sections\/overview\/0\/claim_ids\/\d+$/) })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ severity: 'error', pointer: expect.stringMatching(/^\/page\/sections\/overview\/0\/claim_ids\/\d+$/) }),
+    ]);
   });
 
   it('returns a record that has only warnings, with the warnings', () => {
@@ -63,7 +74,11 @@ describe('checkFileBytes', () => {
     const record = sample();
     const { check, record: read } = checkFileBytes(stat, bytesOf(record), ({ file, record }) => `${file} ${record.slug}`);
     expect(read).toEqual(record);
-    expect(check).toEqual({ ...stat, problems: [], record: { file: stat.file, slug: record.slug, projection: record.projection, summary: `${stat.file} ${record.slug}` } });
+    expect(check).toEqual({
+      ...stat,
+      problems: [],
+      record: { file: stat.file, slug: record.slug, projection: record.projection, summary: `${stat.file} ${record.slug}` },
+    });
   });
 
   it('makes an invalid record a file check with its problems and no record, never summarizing it', () => {
@@ -71,13 +86,20 @@ describe('checkFileBytes', () => {
       throw new Error('summarized an invalid record');
     });
     expect(record).toBeUndefined();
-    expect(check).toEqual({ ...stat, problems: [expect.objectContaining({ file: stat.file, message: expect.stringMatching(/^invalid JSON at line 1, column 2/) })] });
+    expect(check).toEqual({
+      ...stat,
+      problems: [expect.objectContaining({ file: stat.file, message: expect.stringMatching(/^invalid JSON at line 1, column 2/) })],
+    });
   });
 });
 
 describe('fileCheckOf', () => {
   it('names the file in the kept record, so a check can be moved and restored whole', () => {
-    expect(fileCheckOf(stat, [], { slug: 'tee', projection: 'svc', summary: 1 })).toEqual({ ...stat, problems: [], record: { file: stat.file, slug: 'tee', projection: 'svc', summary: 1 } });
+    expect(fileCheckOf(stat, [], { slug: 'tee', projection: 'svc', summary: 1 })).toEqual({
+      ...stat,
+      problems: [],
+      record: { file: stat.file, slug: 'tee', projection: 'svc', summary: 1 },
+    });
     expect(fileCheckOf(stat, [])).toEqual({ ...stat, problems: [] });
   });
 });
@@ -89,6 +111,8 @@ describe('recordFromBytes', () => {
   });
 
   it('fails, saying where, on bytes that are not UTF-8, rather than reading a character as U+FFFD', () => {
-    expect(() => recordFromBytes(Buffer.from('"caf\xe9"', 'latin1'))).toThrow('not UTF-8 text at line 1, column 5: byte 0xE9 is not part of a UTF-8 character');
+    expect(() => recordFromBytes(Buffer.from('"caf\xe9"', 'latin1'))).toThrow(
+      'not UTF-8 text at line 1, column 5: byte 0xE9 is not part of a UTF-8 character',
+    );
   });
 });

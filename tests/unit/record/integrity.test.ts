@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkRecordIntegrity, checkSiteIntegrity, MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS, type TextBlock } from '../../../src/lib/record/index.ts';
+import {
+  checkRecordIntegrity,
+  checkSiteIntegrity,
+  MARKDOWN_MAX_LENGTH,
+  MARKDOWN_MAX_MARKS,
+  type TextBlock,
+} from '../../../src/lib/record/index.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const samples = sampleRecords();
@@ -15,7 +21,12 @@ describe('checkRecordIntegrity', () => {
     record.page.sections.overview[0]!.claim_ids.push('claim-nowhere');
     const index = record.page.sections.overview[0]!.claim_ids.length - 1;
     expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
-      { severity: 'error', file: 'r.json', pointer: `/page/sections/overview/0/claim_ids/${index}`, message: 'names claim "claim-nowhere", which is not in claims' },
+      {
+        severity: 'error',
+        file: 'r.json',
+        pointer: `/page/sections/overview/0/claim_ids/${index}`,
+        message: 'names claim "claim-nowhere", which is not in claims',
+      },
     ]);
   });
 
@@ -25,7 +36,12 @@ describe('checkRecordIntegrity', () => {
     expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([]);
     record.slug = 'a'.repeat(246);
     expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
-      { severity: 'error', file: 'r.json', pointer: '/slug', message: 'is 246 characters long; at most 245 fit in a file name (`<slug>.tech.json`)' },
+      {
+        severity: 'error',
+        file: 'r.json',
+        pointer: '/slug',
+        message: 'is 246 characters long; at most 245 fit in a file name (`<slug>.tech.json`)',
+      },
     ]);
   });
 
@@ -34,7 +50,9 @@ describe('checkRecordIntegrity', () => {
     record.page.sections.overview[0]!.text = 'a'.repeat(MARKDOWN_MAX_LENGTH + 1);
     expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
       {
-        severity: 'warning', file: 'r.json', pointer: '/page/sections/overview/0/text',
+        severity: 'warning',
+        file: 'r.json',
+        pointer: '/page/sections/overview/0/text',
         message: `is ${MARKDOWN_MAX_LENGTH + 1} characters long, so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_LENGTH}`,
       },
     ]);
@@ -45,7 +63,9 @@ describe('checkRecordIntegrity', () => {
     record.page.sections.overview[0]!.text = '*a'.repeat(MARKDOWN_MAX_MARKS + 1);
     expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
       {
-        severity: 'warning', file: 'r.json', pointer: '/page/sections/overview/0/text',
+        severity: 'warning',
+        file: 'r.json',
+        pointer: '/page/sections/overview/0/text',
         message: `holds ${MARKDOWN_MAX_MARKS + 1} emphasis, code and link marks (*_~\`[]), so it is shown as plain text: Markdown is read in text blocks of at most ${MARKDOWN_MAX_MARKS}`,
       },
     ]);
@@ -58,16 +78,23 @@ describe('checkRecordIntegrity', () => {
     record.claims[0]!.derived_from = ['gone-3'];
     record.page.faq[0]!.answer.claim_ids = ['gone-4'];
     const pointers = checkRecordIntegrity({ file: 'r.json', record }).map((p) => p.pointer);
-    expect(pointers).toEqual(expect.arrayContaining([
-      '/conflicts/0/selected_claim_id', '/decisions/0/claim_ids/0', '/claims/0/derived_from/0', '/page/faq/0/answer/claim_ids/0',
-    ]));
+    expect(pointers).toEqual(
+      expect.arrayContaining([
+        '/conflicts/0/selected_claim_id',
+        '/decisions/0/claim_ids/0',
+        '/claims/0/derived_from/0',
+        '/page/faq/0/answer/claim_ids/0',
+      ]),
+    );
   });
 
   it('reports the text blocks’ problems in reading order, as the page shows the blocks', () => {
     const record = commerce();
     record.selection_summary.tradeoffs[0]!.claim_ids = ['gone-tradeoff'];
     record.page.faq[0]!.answer.claim_ids = ['gone-answer'];
-    (record.page.sections as unknown as Record<string, TextBlock[]>).technical_handoff = [{ text: 'Last section.', claim_ids: ['gone-last'], kind: 'fact' }];
+    (record.page.sections as unknown as Record<string, TextBlock[]>).technical_handoff = [
+      { text: 'Last section.', claim_ids: ['gone-last'], kind: 'fact' },
+    ];
     record.page.sections.overview[0]!.claim_ids = ['gone-overview'];
     record.page.description!.claim_ids = ['gone-description'];
     record.page.headline!.claim_ids = ['gone-headline'];
@@ -81,7 +108,9 @@ describe('checkRecordIntegrity', () => {
     record.claims[0]!.references[0]!.source_id = real.toUpperCase();
     expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
       {
-        severity: 'error', file: 'r.json', pointer: '/claims/0/references/0/source_id',
+        severity: 'error',
+        file: 'r.json',
+        pointer: '/claims/0/references/0/source_id',
         message: `names source "${real.toUpperCase()}", which is not in sources; did you mean "${real}"?`,
       },
     ]);
@@ -99,7 +128,12 @@ describe('checkRecordIntegrity', () => {
     const record = commerce();
     record.data.variants[0]!.color_id = 'color-nowhere';
     expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
-      { severity: 'warning', file: 'r.json', pointer: '/data/variants/0/color_id', message: 'names "color-nowhere", which is not an id in data/colors' },
+      {
+        severity: 'warning',
+        file: 'r.json',
+        pointer: '/data/variants/0/color_id',
+        message: 'names "color-nowhere", which is not an id in data/colors',
+      },
     ]);
   });
 });
@@ -111,7 +145,10 @@ describe('checkSiteIntegrity', () => {
       { file: 'records/b.json', slug: 'tee', projection: 'svc' },
       { file: 'records/c.json', slug: 'tee', projection: 'tech' },
     ]);
-    expect(problems.map((p) => [p.file, p.pointer])).toEqual([['records/a.json', '/slug'], ['records/b.json', '/slug']]);
+    expect(problems.map((p) => [p.file, p.pointer])).toEqual([
+      ['records/a.json', '/slug'],
+      ['records/b.json', '/slug'],
+    ]);
     expect(problems[0]!.message).toContain('also published by records/b.json');
     expect(problems[1]!.message).toContain('also published by records/a.json');
   });

@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { checkRecords, listRecordFiles, MissingPathError, recordCheckOf, statRecordFiles, type FileCheck } from '../../../src/lib/record/index.ts';
+import {
+  checkRecords,
+  listRecordFiles,
+  MissingPathError,
+  recordCheckOf,
+  statRecordFiles,
+  type FileCheck,
+} from '../../../src/lib/record/index.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const samples = sampleRecords();
@@ -45,7 +52,9 @@ describe('listRecordFiles', () => {
   });
 
   it('refuses a path that is no file or folder, naming it', async () => {
-    await expect(listRecordFiles([path.join(dir, 'nowhere')])).rejects.toThrow(new MissingPathError(`${path.join(dir, 'nowhere')}: no such file or folder`));
+    await expect(listRecordFiles([path.join(dir, 'nowhere')])).rejects.toThrow(
+      new MissingPathError(`${path.join(dir, 'nowhere')}: no such file or folder`),
+    );
     await expect(listRecordFiles(['/dev/null'])).rejects.toThrow(new MissingPathError('/dev/null: not a file or folder'));
   });
 });
@@ -67,7 +76,9 @@ describe('checkRecords', () => {
     put('c.json', broken);
     const check = await checkRecords([dir], { summarize: ({ record }) => record.slug });
     expect(check.files).toEqual(['a.json', 'b.json', 'c.json'].map((name) => path.join(dir, name)));
-    expect(check.records).toEqual([{ file: path.join(dir, 'b.json'), slug: first!.record.slug, projection: first!.record.projection, summary: first!.record.slug }]);
+    expect(check.records).toEqual([
+      { file: path.join(dir, 'b.json'), slug: first!.record.slug, projection: first!.record.projection, summary: first!.record.slug },
+    ]);
     expect(check.problems.map((p) => [path.basename(p.file), p.pointer])).toEqual([
       ['a.json', ''],
       ['c.json', '/slug'],

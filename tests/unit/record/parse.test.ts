@@ -26,9 +26,27 @@ describe('parseJson', () => {
   });
 
   it.each([
-    ['at the top level', '{\n  "a": 1,\n  "a": 2\n}', 3, 3, 'property name "a" repeats the one at line 2, column 3 in the top-level object'],
-    ['in a nested object', '{"b": {"x": [1, {"y": 2, "y": 3}]}}', 1, 26, 'property name "y" repeats the one at line 1, column 18 in the object at /b/x/1'],
-    ['written with an escape', '{"a": 1, "\\u0061": 2}', 1, 10, 'property name "\\u0061" repeats the one at line 1, column 2 in the top-level object'],
+    [
+      'at the top level',
+      '{\n  "a": 1,\n  "a": 2\n}',
+      3,
+      3,
+      'property name "a" repeats the one at line 2, column 3 in the top-level object',
+    ],
+    [
+      'in a nested object',
+      '{"b": {"x": [1, {"y": 2, "y": 3}]}}',
+      1,
+      26,
+      'property name "y" repeats the one at line 1, column 18 in the object at /b/x/1',
+    ],
+    [
+      'written with an escape',
+      '{"a": 1, "\\u0061": 2}',
+      1,
+      10,
+      'property name "\\u0061" repeats the one at line 1, column 2 in the top-level object',
+    ],
   ])('refuses a property name repeated %s, which parsers read differently', (_, text, line, column, message) => {
     expect(parseJson(text)).toEqual({ ok: false, error: { line, column, message } });
   });
@@ -51,7 +69,11 @@ describe('parseJson', () => {
   ])('refuses a lone surrogate escape: %s', (_, text, column, escape) => {
     expect(parseJson(text)).toEqual({
       ok: false,
-      error: { line: 1, column, message: `expected a Unicode character, got ${escape}, half of a UTF-16 surrogate pair without the other half` },
+      error: {
+        line: 1,
+        column,
+        message: `expected a Unicode character, got ${escape}, half of a UTF-16 surrogate pair without the other half`,
+      },
     });
   });
 
@@ -60,23 +82,37 @@ describe('parseJson', () => {
     ['a negative one', '{"a": -2.5E+309}', 7, '-2.5E+309'],
     ['a long run of digits', `{"a": ${'9'.repeat(400)}}`, 7, '9'.repeat(40)],
   ])('refuses a number too large for a double: %s', (_, text, column, shown) => {
-    expect(parseJson(text)).toEqual({ ok: false, error: { line: 1, column, message: `expected a number a double can hold (I-JSON), got ${shown}, which reads as Infinity` } });
+    expect(parseJson(text)).toEqual({
+      ok: false,
+      error: { line: 1, column, message: `expected a number a double can hold (I-JSON), got ${shown}, which reads as Infinity` },
+    });
   });
 
   it('refuses an integer written past 2^53, which would be read as another number', () => {
     expect(parseJson('{"a": [1, 9007199254740993]}')).toEqual({
       ok: false,
-      error: { line: 1, column: 11, message: 'expected an integer a double holds exactly, at most 9007199254740991 either side of 0 (I-JSON), got 9007199254740993, which reads as 9007199254740992' },
+      error: {
+        line: 1,
+        column: 11,
+        message:
+          'expected an integer a double holds exactly, at most 9007199254740991 either side of 0 (I-JSON), got 9007199254740993, which reads as 9007199254740992',
+      },
     });
     expect(parseJson('[-9007199254740992]')).toMatchObject({ ok: false, error: { column: 2 } });
   });
 
   it('accepts integers up to 2^53 - 1, and large numbers written with a fraction or an exponent', () => {
-    expect(parseJson('[9007199254740991, -9007199254740991, 1e20, 12345678901234567890.5]')).toEqual({ ok: true, value: [9007199254740991, -9007199254740991, 1e20, 12345678901234567000] });
+    expect(parseJson('[9007199254740991, -9007199254740991, 1e20, 12345678901234567890.5]')).toEqual({
+      ok: true,
+      value: [9007199254740991, -9007199254740991, 1e20, 12345678901234567000],
+    });
   });
 
   it('accepts numbers a double holds, however they are written, and tiny ones that read as 0', () => {
-    expect(parseJson('[1.7976931348623157e308, -5e-324, 1e-400, 0.1e2]')).toEqual({ ok: true, value: [1.7976931348623157e308, -5e-324, 0, 10] });
+    expect(parseJson('[1.7976931348623157e308, -5e-324, 1e-400, 0.1e2]')).toEqual({
+      ok: true,
+      value: [1.7976931348623157e308, -5e-324, 0, 10],
+    });
   });
 
   it('accepts a surrogate pair written as escapes, and an escaped backslash before "u"', () => {
@@ -85,7 +121,8 @@ describe('parseJson', () => {
 });
 
 describe('decodeJsonBytes', () => {
-  const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
+  const bytes = (...parts: (string | number[])[]) =>
+    Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))));
 
   it('decodes UTF-8, dropping a byte order mark', () => {
     expect(decodeJsonBytes(bytes('{"a":"café – ✓ 😀"}'))).toEqual({ ok: true, text: '{"a":"café – ✓ 😀"}' });
@@ -97,10 +134,13 @@ describe('decodeJsonBytes', () => {
     ['a byte that starts no character', bytes([0xff]), 1, 1, 'FF'],
     ['a Latin-1 letter after UTF-8 text', bytes('{\n  "a": "é', [0xe9]), 2, 10, 'E9'],
     ['a character cut short by the end of the file', bytes('ab\n', [0xe2, 0x82]), 2, 1, 'E2'],
-    ['a lead byte followed by no continuation', bytes('"x', [0xc3], '(') , 1, 3, 'C3'],
+    ['a lead byte followed by no continuation', bytes('"x', [0xc3], '('), 1, 3, 'C3'],
     ['an encoded surrogate', bytes('"', [0xed, 0xa0, 0x80]), 1, 2, 'ED'],
     ['an overlong encoding', bytes([0xc0, 0xaf]), 1, 1, 'C0'],
   ])('says where %s is', (_, input, line, column, byte) => {
-    expect(decodeJsonBytes(input)).toEqual({ ok: false, error: { line, column, message: `byte 0x${byte} is not part of a UTF-8 character` } });
+    expect(decodeJsonBytes(input)).toEqual({
+      ok: false,
+      error: { line, column, message: `byte 0x${byte} is not part of a UTF-8 character` },
+    });
   });
 });

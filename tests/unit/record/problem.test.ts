@@ -9,7 +9,8 @@ describe('formatProblem', () => {
   });
 
   it('escapes what record text could use to forge a line, drive a terminal or reorder the report', () => {
-    const message = 'variant id "a\nrecords/b.svc.json: (record): fine" \u001b[2J bell\u0007 del\u007f csi\u009b ls\u2028 rlo\u202e tab\tkept';
+    const message =
+      'variant id "a\nrecords/b.svc.json: (record): fine" \u001b[2J bell\u0007 del\u007f csi\u009b ls\u2028 rlo\u202e tab\tkept';
     expect(formatProblem({ severity: 'error', file: 'a.json', pointer: '', message })).toBe(
       'a.json: (record): variant id "a\\u000Arecords/b.svc.json: (record): fine" \\u001B[2J bell\\u0007 del\\u007F csi\\u009B ls\\u2028 rlo\\u202E tab\tkept',
     );

@@ -47,7 +47,11 @@ describe('the garment-access/2.4.0 schema', () => {
   });
 
   it('matches the TypeScript types generated from it', () => {
-    const generated = execFileSync(path.join(projectRoot, 'node_modules/.bin/json2ts'), ['-i', 'src/schema/garment-access-2.4.0.schema.json', '--unknownAny', '--unreachableDefinitions'], { cwd: projectRoot, encoding: 'utf8' });
+    const generated = execFileSync(
+      path.join(projectRoot, 'node_modules/.bin/json2ts'),
+      ['-i', 'src/schema/garment-access-2.4.0.schema.json', '--unknownAny', '--unreachableDefinitions'],
+      { cwd: projectRoot, encoding: 'utf8' },
+    );
     const committed = readFileSync(path.join(projectRoot, 'src/lib/record/schema-types.ts'), 'utf8');
     expect(committed.trim(), 'run npm run generate:types').toBe(generated.trim());
   });

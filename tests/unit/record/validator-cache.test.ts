@@ -6,13 +6,21 @@ import { describe, expect, it } from 'vitest';
 import { cachedValidator } from '../../../src/lib/record/validator-cache.ts';
 
 // minLength needs one of ajv's runtime helpers, which the cached code must find from any folder.
-const schema = { type: 'object', additionalProperties: false, required: ['name'], properties: { name: { type: 'string', minLength: 1 }, size: { enum: ['S', 'M'] } } };
+const schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
+  properties: { name: { type: 'string', minLength: 1 }, size: { enum: ['S', 'M'] } },
+};
 const options = { strict: true, allErrors: true, verbose: true };
 const values = [{ name: 'Tee' }, { name: '' }, { size: 'XL', extra: 1 }, 'not an object'];
 
 /** What a validator says of each value, without the schema objects its errors point to. */
 function verdicts(validate: ReturnType<typeof cachedValidator>) {
-  return values.map((value) => [validate(value), (validate.errors ?? []).map(({ schema: _, parentSchema: __, ...error }: ErrorObject) => error)]);
+  return values.map((value) => [
+    validate(value),
+    (validate.errors ?? []).map(({ schema: _, parentSchema: __, ...error }: ErrorObject) => error),
+  ]);
 }
 
 const cacheFiles = (dir: string) => readdirSync(dir).filter((file) => file.endsWith('.cjs'));

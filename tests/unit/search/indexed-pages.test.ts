@@ -19,12 +19,24 @@ describe('readIndexedPages', () => {
   afterEach(() => rmSync(bundle, { recursive: true, force: true }));
 
   it('gives each page’s text, metadata and filters by URL', () => {
-    write('en_1.pf_fragment', fragment({ url: '/garments/a/', content: 'Heavy tee.', word_count: 2, filters: { color: ['Navy'] }, meta: { title: 'A', names: 'RK-1' }, anchors: [] }));
+    write(
+      'en_1.pf_fragment',
+      fragment({
+        url: '/garments/a/',
+        content: 'Heavy tee.',
+        word_count: 2,
+        filters: { color: ['Navy'] },
+        meta: { title: 'A', names: 'RK-1' },
+        anchors: [],
+      }),
+    );
     write('en_2.pf_fragment', fragment({ url: '/garments/b/', content: 'Tech.', word_count: 1, filters: {}, meta: {}, anchors: [] }));
-    expect(readIndexedPages(bundle)).toEqual(new Map([
-      ['/garments/a/', { content: 'Heavy tee.', filters: { color: ['Navy'] }, meta: { title: 'A', names: 'RK-1' } }],
-      ['/garments/b/', { content: 'Tech.', filters: {}, meta: {} }],
-    ]));
+    expect(readIndexedPages(bundle)).toEqual(
+      new Map([
+        ['/garments/a/', { content: 'Heavy tee.', filters: { color: ['Navy'] }, meta: { title: 'A', names: 'RK-1' } }],
+        ['/garments/b/', { content: 'Tech.', filters: {}, meta: {} }],
+      ]),
+    );
   });
 
   it('leaves out anything that is not a page fragment as Pagefind 1 writes them, so its record is read again', () => {

@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { findKeptResult, KEPT_RESULTS_LIMIT, KEPT_RESULTS_SIZE, keepResult, keptResultKey, readKeptResults, type KeptResult } from '../../../src/lib/search/kept-results.ts';
+import {
+  findKeptResult,
+  KEPT_RESULTS_LIMIT,
+  KEPT_RESULTS_SIZE,
+  keepResult,
+  keptResultKey,
+  readKeptResults,
+  type KeptResult,
+} from '../../../src/lib/search/kept-results.ts';
 import type { GarmentQuery } from '../../../src/lib/search/shard-search.ts';
 
 const LIST = '{"count":2,"shards":["/pagefind/0.en_a/","/pagefind/1.en_b/"]}';
 const SCRIPT = 'https://example.test/_astro/SearchBox.abc123.js';
 
-const query = (words: string, more: Partial<GarmentQuery> = {}): GarmentQuery => ({ words, filters: {}, sort: null, counts: false, ...more });
+const query = (words: string, more: Partial<GarmentQuery> = {}): GarmentQuery => ({
+  words,
+  filters: {},
+  sort: null,
+  counts: false,
+  ...more,
+});
 
 const result = (count: number, urls: string[] = ['/garments/a/']): KeptResult => ({
   search: { count, filters: null, searched: 'fleece', corrected: false, suggestions: [] },
@@ -59,7 +73,16 @@ describe('readKeptResults', () => {
     for (const stored of [null, '', '{"list":', 'null', '[]', JSON.stringify({ list: LIST, script: SCRIPT, searches: 'x' })]) {
       expect(readKeptResults(stored, LIST, SCRIPT).searches).toEqual([]);
     }
-    const odd = JSON.stringify({ list: LIST, script: SCRIPT, searches: [['a', null], [1, result(1)], ['b', { search: {}, first: [] }], ['c', result(1)]] });
+    const odd = JSON.stringify({
+      list: LIST,
+      script: SCRIPT,
+      searches: [
+        ['a', null],
+        [1, result(1)],
+        ['b', { search: {}, first: [] }],
+        ['c', result(1)],
+      ],
+    });
     expect(readKeptResults(odd, LIST, SCRIPT).searches.map(([key]) => key)).toEqual(['c']);
   });
 });
@@ -92,7 +115,10 @@ describe('keepResult', () => {
   });
 
   it(`keeps the ${KEPT_RESULTS_LIMIT} latest searches, dropping the oldest`, () => {
-    const searches = Array.from({ length: KEPT_RESULTS_LIMIT + 3 }, (_, at): [GarmentQuery, KeptResult] => [query(`word${at}`), result(at)]);
+    const searches = Array.from({ length: KEPT_RESULTS_LIMIT + 3 }, (_, at): [GarmentQuery, KeptResult] => [
+      query(`word${at}`),
+      result(at),
+    ]);
     const kept = readKeptResults(keptAfter(searches), LIST, SCRIPT);
     expect(kept.searches).toHaveLength(KEPT_RESULTS_LIMIT);
     expect(findKeptResult(kept, query('word2'))).toBeNull();

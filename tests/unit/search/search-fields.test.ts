@@ -75,7 +75,9 @@ describe('searchFields', () => {
     expect(meta.status).toBe(fieldsOf(commerce).filters.status![0]);
     expect(meta.price).toMatch(/^\$\d+\.\d\d$/);
     expect(meta.sizes).toMatch(/^\S+(–\S+|(, \S+)*)$/);
-    const technical = sampleRecords().map(({ record }) => record).find((record) => record.projection === 'tech')!;
+    const technical = sampleRecords()
+      .map(({ record }) => record)
+      .find((record) => record.projection === 'tech')!;
     const tech = fieldsOf(technical).meta;
     expect(tech.fabric).toMatch(/\d+% /);
     expect(tech.weight).toMatch(/g\/m²/);
@@ -106,7 +108,10 @@ describe('searchFields', () => {
     const record = copyOf(commerce);
     record.published_at = '2026-11-08T12:00:00Z';
     const { sort, meta } = fieldsOf(record);
-    expect(sort).toEqual({ title: meta.title.toLocaleLowerCase('en').replace(/\d+/g, (n) => `${String(n.length).padStart(3, '0')}${n}`), published: '2026-11-08T12:00:00.000Z' });
+    expect(sort).toEqual({
+      title: meta.title.toLocaleLowerCase('en').replace(/\d+/g, (n) => `${String(n.length).padStart(3, '0')}${n}`),
+      published: '2026-11-08T12:00:00.000Z',
+    });
   });
 
   it('sorts titles with numbers by their value, as a reader counts', () => {

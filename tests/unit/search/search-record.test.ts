@@ -50,13 +50,37 @@ describe('searchRecord', () => {
 
   it('adds the names a searcher types: style code, aliases, brand, manufacturer, category, colours, materials, fibres, decoration', () => {
     const record = copyOf(commerce);
-    Object.assign(record.data.identity, { style_code: 'ZX-900', aliases: ['Quillback crew'], brand: 'Brandnova', manufacturer: 'Makerco', category: 'Outerwearish' });
+    Object.assign(record.data.identity, {
+      style_code: 'ZX-900',
+      aliases: ['Quillback crew'],
+      brand: 'Brandnova',
+      manufacturer: 'Makerco',
+      category: 'Outerwearish',
+    });
     record.data.colors[0]!.manufacturer_name = 'Heather Lagoon';
-    Object.assign(record.data.material_profiles[0]!, { name: 'Loopback terry shell', fiber_names: ['Yakwool'], fabric_construction: 'Waffle knit' });
+    Object.assign(record.data.material_profiles[0]!, {
+      name: 'Loopback terry shell',
+      fiber_names: ['Yakwool'],
+      fabric_construction: 'Waffle knit',
+    });
     const base = record.data.decoration_methods[0]!;
-    record.data.decoration_methods = [{ ...base, method: 'screen_print', supported: true }, { ...base, id: 'x', method: 'cut_and_sew_print', supported: false }];
+    record.data.decoration_methods = [
+      { ...base, method: 'screen_print', supported: true },
+      { ...base, id: 'x', method: 'cut_and_sew_print', supported: false },
+    ];
     const { content } = recordOf(record);
-    for (const word of ['ZX-900', 'Quillback crew', 'Brandnova', 'Makerco', 'Outerwearish', 'Heather Lagoon', 'Loopback terry shell', 'yakwool', 'waffle knit', 'screen print']) {
+    for (const word of [
+      'ZX-900',
+      'Quillback crew',
+      'Brandnova',
+      'Makerco',
+      'Outerwearish',
+      'Heather Lagoon',
+      'Loopback terry shell',
+      'yakwool',
+      'waffle knit',
+      'screen print',
+    ]) {
       expect(content).toContain(word);
     }
     expect(content).not.toMatch(/cut.and.sew/i);
@@ -65,7 +89,9 @@ describe('searchRecord', () => {
   it('leaves out a name the text already says, as whole words in any case', () => {
     const record = copyOf(technical);
     record.page.sections.overview = [block('Dyed in Heather Lagoon and navy.')];
-    record.data.colors = record.data.colors.slice(0, 3).map((color, i) => ({ ...color, manufacturer_name: ['heather lagoon', 'Navy', 'Nav'][i]! }));
+    record.data.colors = record.data.colors
+      .slice(0, 3)
+      .map((color, i) => ({ ...color, manufacturer_name: ['heather lagoon', 'Navy', 'Nav'][i]! }));
     const { content } = recordOf(record);
     expect(content.match(/heather lagoon/gi)).toHaveLength(1);
     expect(content.match(/\bnavy\b/gi)).toHaveLength(1);
@@ -79,7 +105,8 @@ describe('searchRecord', () => {
     record.data.offers[0]!.notes = 'Offernotemarker';
     record.data.measurements[0]!.landmarks = 'Landmarkmarker';
     const { content } = recordOf(record);
-    for (const marker of ['Sourcetitlemarker', 'Claimscopemarker', 'Offernotemarker', 'Landmarkmarker']) expect(content).not.toContain(marker);
+    for (const marker of ['Sourcetitlemarker', 'Claimscopemarker', 'Offernotemarker', 'Landmarkmarker'])
+      expect(content).not.toContain(marker);
   });
 
   it('stays a few kilobytes for every sample record, however large its tables', () => {
@@ -136,7 +163,12 @@ describe('garmentPage', () => {
       const records = pair.map(({ record }) => searchRecord(siteEntryOf(record, 'record.json'), record));
       const page = garmentPage(records.toReversed());
       expect(page.url).toBe(`/garments/${pair[0]!.record.slug}/`);
-      expect(page.meta.projections).toBe(records.map((r) => r.projection).sort().join(' '));
+      expect(page.meta.projections).toBe(
+        records
+          .map((r) => r.projection)
+          .sort()
+          .join(' '),
+      );
       for (const made of records) for (const sentence of made.reading) expect(page.content).toContain(sentence);
       const title = records[0]!.reading[0]!;
       expect(page.content.split(title).length - 1).toBe(1);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { garmentQuery, isSearchable, parseSearchState, searchQueryString, searchTerm, selectedFilters } from '../../../src/lib/search/search-state.ts';
+import {
+  garmentQuery,
+  isSearchable,
+  parseSearchState,
+  searchQueryString,
+  searchTerm,
+  selectedFilters,
+} from '../../../src/lib/search/search-state.ts';
 
 const params = (query: string) => new URLSearchParams(query);
 
@@ -20,8 +27,12 @@ describe('parseSearchState', () => {
     });
   });
 
-  it('reads the filters\' former names (colour, fibre) from addresses kept before they took the schema\'s spelling', () => {
-    expect(parseSearchState(params('colour=Navy&fibre=cotton&color=Black'))).toEqual({ query: '', filters: { color: ['Navy', 'Black'], fiber: ['cotton'] }, sort: null });
+  it("reads the filters' former names (colour, fibre) from addresses kept before they took the schema's spelling", () => {
+    expect(parseSearchState(params('colour=Navy&fibre=cotton&color=Black'))).toEqual({
+      query: '',
+      filters: { color: ['Navy', 'Black'], fiber: ['cotton'] },
+      sort: null,
+    });
   });
 
   it('reads back what searchQueryString writes', () => {
@@ -32,8 +43,9 @@ describe('parseSearchState', () => {
 
 describe('searchQueryString', () => {
   it('writes q first, the filters in the order the search shows them, then the sort', () => {
-    expect(searchQueryString({ query: 'fleece', filters: { size: ['S'], projection: ['Technical'] }, sort: 'title' }))
-      .toBe('q=fleece&projection=Technical&size=S&sort=title');
+    expect(searchQueryString({ query: 'fleece', filters: { size: ['S'], projection: ['Technical'] }, sort: 'title' })).toBe(
+      'q=fleece&projection=Technical&size=S&sort=title',
+    );
   });
 
   it('writes nothing for an empty search', () => {
@@ -53,7 +65,9 @@ describe('isSearchable', () => {
 
 describe('selectedFilters', () => {
   it('keeps the filters with values selected', () => {
-    expect(selectedFilters({ query: 'x', filters: { color: ['Navy', 'Black'], size: [] }, sort: null })).toEqual({ color: ['Navy', 'Black'] });
+    expect(selectedFilters({ query: 'x', filters: { color: ['Navy', 'Black'], size: [] }, sort: null })).toEqual({
+      color: ['Navy', 'Black'],
+    });
   });
 });
 

@@ -9,9 +9,41 @@ describe('textWords', () => {
   it('splits as the Unicode definition does: marks, other scripts, digits beyond ASCII, characters outside the BMP, lone surrogates', () => {
     // The definition, written as one expression: what Pagefind's word splitting amounts to for the word lists.
     const defined = (text: string) => [
-      ...new Set(text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('en').split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 1 && word.length <= 40)),
+      ...new Set(
+        text
+          .normalize('NFD')
+          .replace(/\p{M}/gu, '')
+          .toLocaleLowerCase('en')
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter((word) => word.length > 1 && word.length <= 40),
+      ),
     ];
-    const pool = ['a', 'Z', '7', ' ', '-', '²', 'é', 'E\u0301', '\u0301', 'Σ', 'ΟΔΟΣ', '.', '日本', '٣', '𝐀', '😀', '\ud800', '\udc00', 'ß', 'İ', 'ǅ', '–', '\u00a0', 'x'.repeat(41)];
+    const pool = [
+      'a',
+      'Z',
+      '7',
+      ' ',
+      '-',
+      '²',
+      'é',
+      'E\u0301',
+      '\u0301',
+      'Σ',
+      'ΟΔΟΣ',
+      '.',
+      '日本',
+      '٣',
+      '𝐀',
+      '😀',
+      '\ud800',
+      '\udc00',
+      'ß',
+      'İ',
+      'ǅ',
+      '–',
+      '\u00a0',
+      'x'.repeat(41),
+    ];
     const texts = ['Ωmega ΟΔΟΣ. Α', 'naïve CAFÉ 𝐀𝐁c', '\u0301start mid\u0301dle', 'a\ud800b \udc00cd', 'x'.repeat(40), 'x'.repeat(41)];
     let seed = 7;
     for (let n = 0; n < 300; n++) {

@@ -16,7 +16,10 @@ describe('queryWords', () => {
 
 describe('mergeFilterCounts', () => {
   it('sums the counts of each filter value over several searches', () => {
-    expect(mergeFilterCounts([{ color: { Navy: 2, Black: 1 } }, undefined, { color: { Navy: 3 }, size: { M: 1 } }])).toEqual({ color: { Navy: 5, Black: 1 }, size: { M: 1 } });
+    expect(mergeFilterCounts([{ color: { Navy: 2, Black: 1 } }, undefined, { color: { Navy: 3 }, size: { M: 1 } }])).toEqual({
+      color: { Navy: 5, Black: 1 },
+      size: { M: 1 },
+    });
   });
 });
 
@@ -39,12 +42,21 @@ describe('sortedHits', () => {
     const byTitle = sortedHits([a, b], { key: 'title', direction: 'asc' });
     const shown: string[] = [];
     const batches = await Promise.all([byTitle.next(2, (data) => shown.push(data.url)), byTitle.next(2, (data) => shown.push(data.url))]);
-    expect(batches.map((batch) => batch.map((d) => d.url))).toEqual([['/a/', '/b/'], ['/c/', '/d/']]);
+    expect(batches.map((batch) => batch.map((d) => d.url))).toEqual([
+      ['/a/', '/b/'],
+      ['/c/', '/d/'],
+    ]);
     expect(shown).toEqual(['/a/', '/b/', '/c/', '/d/']);
   });
 
   it('merges by the latest publication, newest first', async () => {
-    const newest = sortedHits([[a[0]!, a[1]!], [b[0]!, b[1]!]], { key: 'published', direction: 'desc' });
+    const newest = sortedHits(
+      [
+        [a[0]!, a[1]!],
+        [b[0]!, b[1]!],
+      ],
+      { key: 'published', direction: 'desc' },
+    );
     expect((await newest.next(4)).map((d) => d.url)).toEqual(['/b/', '/a/', '/d/', '/c/']);
   });
 });

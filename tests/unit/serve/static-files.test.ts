@@ -30,8 +30,16 @@ function get(rawPath: string, method = 'GET', headers: Record<string, string> = 
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {
         const raw = Buffer.concat(chunks);
-        const body = response.headers['content-encoding'] === 'gzip' && raw.length > 0 ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
-        resolve({ status: response.statusCode!, type: response.headers['content-type'], location: response.headers.location, headers: response.headers, raw, body });
+        const body =
+          response.headers['content-encoding'] === 'gzip' && raw.length > 0 ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
+        resolve({
+          status: response.statusCode!,
+          type: response.headers['content-type'],
+          location: response.headers.location,
+          headers: response.headers,
+          raw,
+          body,
+        });
       });
     });
     req.on('error', reject).end();
@@ -136,7 +144,10 @@ describe('serveStaticFiles', () => {
     expect(await get('/garments/tee/svc/', 'GET', { 'If-None-Match': etag! })).toMatchObject({ status: 304, body: '' });
     expect(await get('/garments/tee/svc/', 'GET', { 'If-None-Match': `"other", ${etag!.slice(2)}` })).toMatchObject({ status: 304 });
     expect(await get('/garments/tee/svc/', 'GET', { 'If-Modified-Since': lastModified! })).toMatchObject({ status: 304, body: '' });
-    expect(await get('/garments/tee/svc/', 'GET', { 'If-None-Match': 'W/"other"', 'If-Modified-Since': lastModified! })).toMatchObject({ status: 200, body: '<h1>Tee</h1>' });
+    expect(await get('/garments/tee/svc/', 'GET', { 'If-None-Match': 'W/"other"', 'If-Modified-Since': lastModified! })).toMatchObject({
+      status: 200,
+      body: '<h1>Tee</h1>',
+    });
     // What is not an HTTP-date is ignored (RFC 9110 §13.1.3), however late it would read.
     for (const notADate of ['3000', '2099-01-01', 'Dec 31 2099']) {
       expect(await get('/garments/tee/svc/', 'GET', { 'If-Modified-Since': notADate })).toMatchObject({ status: 200 });
@@ -169,7 +180,11 @@ describe('serveStaticFiles', () => {
     const fragment = await get('/pagefind/fragment/en_1.pf_fragment', 'GET', { 'Accept-Encoding': 'gzip' });
     expect(fragment.headers['content-encoding']).toBeUndefined();
     expect(fragment.raw).toEqual(Buffer.alloc(4096, 7));
-    expect(await get('/garments/jacket/svc/', 'HEAD', { 'Accept-Encoding': 'gzip' })).toMatchObject({ status: 200, body: '', headers: { 'content-encoding': 'gzip' } });
+    expect(await get('/garments/jacket/svc/', 'HEAD', { 'Accept-Encoding': 'gzip' })).toMatchObject({
+      status: 200,
+      body: '',
+      headers: { 'content-encoding': 'gzip' },
+    });
   });
 
   it('sends a file as large as it was when the answer began, so bytes added meanwhile cannot spill past the answer', async () => {
@@ -179,12 +194,17 @@ describe('serveStaticFiles', () => {
     // A raw connection, paused once the answer starts, so the server is mid-file when the file grows.
     const received = await new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
-      const socket = connect(Number(new URL(site.url).port), '127.0.0.1', () => socket.write('GET /growing.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      const socket = connect(Number(new URL(site.url).port), '127.0.0.1', () =>
+        socket.write('GET /growing.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+      );
       socket.once('data', () => {
         socket.pause();
         setTimeout(() => (appendFileSync(file, Buffer.alloc(4096, 2)), socket.resume()), 200);
       });
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+      socket
+        .on('data', (chunk: Buffer) => chunks.push(chunk))
+        .on('end', () => resolve(Buffer.concat(chunks)))
+        .on('error', reject);
     });
     const headerEnd = received.indexOf('\r\n\r\n') + 4;
     expect(received.subarray(0, headerEnd).toString('latin1')).toContain(`Content-Length: ${size}\r\n`);
@@ -224,11 +244,17 @@ describe('contentTypeOf', () => {
 });
 
 describe('httpDate', () => {
-  it.each(['Sun, 06 Nov 1994 08:49:37 GMT', 'Sunday, 06-Nov-94 08:49:37 GMT', 'Sun Nov  6 08:49:37 1994'])('reads %j, one of the three forms RFC 9110 names', (value) => {
-    expect(httpDate(value)).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
-  });
+  it.each(['Sun, 06 Nov 1994 08:49:37 GMT', 'Sunday, 06-Nov-94 08:49:37 GMT', 'Sun Nov  6 08:49:37 1994'])(
+    'reads %j, one of the three forms RFC 9110 names',
+    (value) => {
+      expect(httpDate(value)).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
+    },
+  );
 
-  it.each(['3000', '2099-01-01', 'Dec 31 2099', 'Sun, 6 Nov 1994 08:49:37 GMT', 'Sun, 06 Nov 1994 08:49:37 UTC', '', undefined])('reads %j as no date', (value) => {
-    expect(httpDate(value)).toBeUndefined();
-  });
+  it.each(['3000', '2099-01-01', 'Dec 31 2099', 'Sun, 6 Nov 1994 08:49:37 GMT', 'Sun, 06 Nov 1994 08:49:37 UTC', '', undefined])(
+    'reads %j as no date',
+    (value) => {
+      expect(httpDate(value)).toBeUndefined();
+    },
+  );
 });

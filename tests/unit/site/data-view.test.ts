@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { GarmentRecord } from '../../../src/lib/record/index.ts';
 import {
-  collectionViews, emptyCollections, fieldViews, identityFields, itemIdsOf, itemTitle, urlPart, type ClaimLink, type FieldView, type Part,
+  collectionViews,
+  emptyCollections,
+  fieldViews,
+  identityFields,
+  itemIdsOf,
+  itemTitle,
+  urlPart,
+  type ClaimLink,
+  type FieldView,
+  type Part,
 } from '../../../src/lib/site/data-view.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
@@ -33,7 +42,9 @@ describe('collectionViews', () => {
       material_profiles: [{ id: 'mp', name: 'Jersey' }],
     });
     expect(views(record).map((view) => [view.heading, view.anchor])).toEqual([
-      ['Material profiles', 'data-material_profiles'], ['Colors', 'data-colors'], ['Offers', 'data-offers'],
+      ['Material profiles', 'data-material_profiles'],
+      ['Colors', 'data-colors'],
+      ['Offers', 'data-offers'],
     ]);
     expect(emptyCollections(record)).toContain('Reviews');
     expect(emptyCollections(record)).not.toContain('Colors');
@@ -46,7 +57,12 @@ describe('collectionViews', () => {
   });
 
   it('names an item by its naming field, which it does not repeat, and by its id only when nothing names it', () => {
-    const record = withData(commerceSample, { colors: [{ id: 'black', name: 'Black', hex: '#000000' }, { id: 'c-2', hex: '#FFFFFF' }] });
+    const record = withData(commerceSample, {
+      colors: [
+        { id: 'black', name: 'Black', hex: '#000000' },
+        { id: 'c-2', hex: '#FFFFFF' },
+      ],
+    });
     const [colors] = views(record);
     expect(colors!.items.map((item) => item.title)).toEqual(['Black', 'c-2']);
     expect(colors!.items[0]!.fields.map((field) => field.name)).toEqual(['hex']);
@@ -54,7 +70,16 @@ describe('collectionViews', () => {
 
   it('lays out two items or more as a table, and a lone item with many fields as a card', () => {
     const many = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`note_${i}`, `value ${i}`]));
-    expect(views(withData(commerceSample, { colors: [{ id: 'a', name: 'A' }, { id: 'b', name: 'B' }] }))[0]!.layout).toBe('table');
+    expect(
+      views(
+        withData(commerceSample, {
+          colors: [
+            { id: 'a', name: 'A' },
+            { id: 'b', name: 'B' },
+          ],
+        }),
+      )[0]!.layout,
+    ).toBe('table');
     expect(views(withData(commerceSample, { colors: [{ id: 'a', name: 'A', hex: '#111111' }] }))[0]!.layout).toBe('table');
     expect(views(withData(commerceSample, { colors: [{ id: 'a', name: 'A', ...many }] }))[0]!.layout).toBe('cards');
   });
@@ -66,7 +91,12 @@ describe('collectionViews', () => {
   });
 
   it('gives a table a column for every field any item shows, in order of first appearance, and each row its cell or a gap', () => {
-    const record = withData(commerceSample, { colors: [{ id: 'a', name: 'A', hex: '#111111' }, { id: 'b', name: 'B', family: 'blue', hex: '#0000FF' }] });
+    const record = withData(commerceSample, {
+      colors: [
+        { id: 'a', name: 'A', hex: '#111111' },
+        { id: 'b', name: 'B', family: 'blue', hex: '#0000FF' },
+      ],
+    });
     const [colors] = views(record);
     expect(colors!.columns.map((column) => column.name)).toEqual(['hex', 'family']);
     expect(colors!.items[0]!.cells.map((cell) => cell && shown([cell])[0]![1])).toEqual(['#111111', null]);
@@ -74,7 +104,14 @@ describe('collectionViews', () => {
   });
 
   it('anchors an item by its collection and id, once: a repeated id gets no second anchor to clash', () => {
-    const [colors] = views(withData(commerceSample, { colors: [{ id: 'navy', name: 'Navy' }, { id: 'navy', name: 'Navy again' }] }));
+    const [colors] = views(
+      withData(commerceSample, {
+        colors: [
+          { id: 'navy', name: 'Navy' },
+          { id: 'navy', name: 'Navy again' },
+        ],
+      }),
+    );
     expect(colors!.items.map((item) => item.anchor)).toEqual(['colors-navy', '']);
   });
 
@@ -94,13 +131,19 @@ describe('collectionViews', () => {
     const [measurements] = views(record);
     expect(measurements!.grids).toHaveLength(1);
     expect(measurements!.grids![0]!.sizes).toEqual(['S', 'M']);
-    expect(measurements!.grids![0]!.rows[0]!.cells.map((cell) => [cell!.text, cell!.anchor])).toEqual([['50', 'measurements-m-s'], ['53', 'measurements-m-m']]);
+    expect(measurements!.grids![0]!.rows[0]!.cells.map((cell) => [cell!.text, cell!.anchor])).toEqual([
+      ['50', 'measurements-m-s'],
+      ['53', 'measurements-m-m'],
+    ]);
   });
 });
 
 describe('itemTitle', () => {
   it('names an enumerated item in words, and says which field named it', () => {
-    expect(itemTitle({ id: 'dm-1', method: 'dtg' }, 'decoration_methods')).toEqual({ title: 'DTG (direct to garment)', titleField: 'method' });
+    expect(itemTitle({ id: 'dm-1', method: 'dtg' }, 'decoration_methods')).toEqual({
+      title: 'DTG (direct to garment)',
+      titleField: 'method',
+    });
   });
 
   it('leaves a free-text method as written outside decoration methods', () => {
@@ -115,24 +158,44 @@ describe('fieldViews', () => {
   });
 
   it('joins a number to its unit, and still shows a unit given without a number', () => {
-    expect(shown(fieldViews({ id: 'm', weight_original: 6.5, weight_original_unit: 'oz/yd²' }, noLookup, 'material_profiles')).map(([, value]) => value)).toEqual(['6.5 oz/yd²']);
-    expect(fieldViews({ id: 'm', weight_original: null, weight_original_unit: 'oz/yd²' }, noLookup, 'material_profiles').map((field) => field.name)).toEqual(['weight_original_unit']);
+    expect(
+      shown(fieldViews({ id: 'm', weight_original: 6.5, weight_original_unit: 'oz/yd²' }, noLookup, 'material_profiles')).map(
+        ([, value]) => value,
+      ),
+    ).toEqual(['6.5 oz/yd²']);
+    expect(
+      fieldViews({ id: 'm', weight_original: null, weight_original_unit: 'oz/yd²' }, noLookup, 'material_profiles').map(
+        (field) => field.name,
+      ),
+    ).toEqual(['weight_original_unit']);
   });
 
   it('joins a minimum and a maximum into one range', () => {
-    expect(shown(fieldViews({ id: 'o', quantity_min: 1, quantity_max: 24 }, noLookup, 'offers')).map(([, value]) => value)).toEqual(['1 to 24']);
-    expect(shown(fieldViews({ id: 'o', quantity_min: 12, quantity_max: null }, noLookup, 'offers')).map(([, value]) => value)).toEqual(['12 or more']);
+    expect(shown(fieldViews({ id: 'o', quantity_min: 1, quantity_max: 24 }, noLookup, 'offers')).map(([, value]) => value)).toEqual([
+      '1 to 24',
+    ]);
+    expect(shown(fieldViews({ id: 'o', quantity_min: 12, quantity_max: null }, noLookup, 'offers')).map(([, value]) => value)).toEqual([
+      '12 or more',
+    ]);
   });
 
   it('shows fibres with their shares as one composition', () => {
-    const fields = fieldViews({ id: 'mp', fiber_names: ['cotton', 'polyester'], fiber_percentages: [60, 40] }, noLookup, 'material_profiles');
+    const fields = fieldViews(
+      { id: 'mp', fiber_names: ['cotton', 'polyester'], fiber_percentages: [60, 40] },
+      noLookup,
+      'material_profiles',
+    );
     expect(fields.map((field) => field.parts.map((part) => part.text))).toEqual([['60% cotton', '40% polyester']]);
   });
 
   it('links a reference to the item it names on the page, and leaves one naming nothing as text', () => {
     const record = withData(commerceSample, { variants: [{ id: 'var-1', size_label: 'S' }] });
     const lookup = { ids: itemIdsOf(record), sourceIds: new Set(['src-1']) };
-    const parts = fieldViews({ id: 'o', variant_id: 'var-1', provider_variant_id: 'pv-gone', source_id: 'src-1' }, lookup, 'offers').flatMap((field) => field.parts);
+    const parts = fieldViews(
+      { id: 'o', variant_id: 'var-1', provider_variant_id: 'pv-gone', source_id: 'src-1' },
+      lookup,
+      'offers',
+    ).flatMap((field) => field.parts);
     expect(parts).toEqual<Part[]>([
       { kind: 'link', text: 'var-1', href: '#variants-var-1', external: false },
       { kind: 'text', text: 'pv-gone' },
@@ -141,7 +204,11 @@ describe('fieldViews', () => {
   });
 
   it('links an http(s) address out, and shows any other address as text marked not linked', () => {
-    const parts = fieldViews({ id: 'o', price_url: 'https://shop.example/p', template_url: 'javascript:alert(1)' }, noLookup, 'offers').flatMap((field) => field.parts);
+    const parts = fieldViews(
+      { id: 'o', price_url: 'https://shop.example/p', template_url: 'javascript:alert(1)' },
+      noLookup,
+      'offers',
+    ).flatMap((field) => field.parts);
     expect(parts).toEqual<Part[]>([
       { kind: 'link', text: 'https://shop.example/p', href: 'https://shop.example/p', external: true },
       { kind: 'text', text: 'javascript:alert(1) (not linked)' },
@@ -149,15 +216,35 @@ describe('fieldViews', () => {
   });
 
   it('says yes and no, signs tolerances, rates out of the scale, dates in words, and codes as code', () => {
-    const fields = fieldViews({
-      id: 'x', includes_blank: true, tolerance_plus: 1, tolerance_minus: 1, rating_value: 4.5, rating_scale_max: 5, observed_at: '2026-11-04T15:20:00Z', gtin: '00012345678905',
-    }, noLookup, 'offers');
-    expect(fields.map((field) => field.parts.map((part) => part.text).join())).toEqual(['Yes', '+1', '−1', '4.5 / 5', 'November 4, 2026', '00012345678905']);
+    const fields = fieldViews(
+      {
+        id: 'x',
+        includes_blank: true,
+        tolerance_plus: 1,
+        tolerance_minus: 1,
+        rating_value: 4.5,
+        rating_scale_max: 5,
+        observed_at: '2026-11-04T15:20:00Z',
+        gtin: '00012345678905',
+      },
+      noLookup,
+      'offers',
+    );
+    expect(fields.map((field) => field.parts.map((part) => part.text).join())).toEqual([
+      'Yes',
+      '+1',
+      '−1',
+      '4.5 / 5',
+      'November 4, 2026',
+      '00012345678905',
+    ]);
     expect(fields.at(-1)!.parts[0]!.kind).toBe('code');
   });
 
   it('leaves out the id and every empty value', () => {
-    expect(fieldViews({ id: 'x', notes: null, name: '', variant_ids: [], scope: 'All' }, noLookup, 'offers').map((field) => field.name)).toEqual(['scope']);
+    expect(
+      fieldViews({ id: 'x', notes: null, name: '', variant_ids: [], scope: 'All' }, noLookup, 'offers').map((field) => field.name),
+    ).toEqual(['scope']);
   });
 });
 
@@ -167,7 +254,10 @@ describe('identityFields', () => {
     const identity = record.data.identity as unknown as Item;
     for (const key of Object.keys(identity)) identity[key] = null;
     Object.assign(identity, { brand: 'Ridgeline', style_code: 'RK-6210' });
-    expect(shown(identityFields(record))).toEqual([['Brand', 'Ridgeline'], ['Style code', 'RK-6210']]);
+    expect(shown(identityFields(record))).toEqual([
+      ['Brand', 'Ridgeline'],
+      ['Style code', 'RK-6210'],
+    ]);
   });
 });
 

@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import {
-  decimalFromMinor, enumLabel, fieldLabel, formatBoolean, formatDate, formatDuration, formatMoney, formatNumber, formatRange, formatValue, isoDate,
-  researchStatusLabel, researchStatusNote,
+  decimalFromMinor,
+  enumLabel,
+  fieldLabel,
+  formatBoolean,
+  formatDate,
+  formatDuration,
+  formatMoney,
+  formatNumber,
+  formatRange,
+  formatValue,
+  isoDate,
+  researchStatusLabel,
+  researchStatusNote,
 } from '../../../src/lib/site/format.ts';
 import { fieldViews } from '../../../src/lib/site/data-view.ts';
 
 describe('formatDuration', () => {
   it('says a duration in the largest unit that says it exactly, one or many', () => {
-    expect([60_000, 300_000, 3_600_000, 7_200_000, 90_000, 1_000].map(formatDuration)).toEqual(['1 minute', '5 minutes', '1 hour', '2 hours', '90 seconds', '1 second']);
+    expect([60_000, 300_000, 3_600_000, 7_200_000, 90_000, 1_000].map(formatDuration)).toEqual([
+      '1 minute',
+      '5 minutes',
+      '1 hour',
+      '2 hours',
+      '90 seconds',
+      '1 second',
+    ]);
   });
 });
 
@@ -106,7 +124,19 @@ describe('formatDate', () => {
   });
 
   it('gives no date for days, hours or offsets that do not exist', () => {
-    for (const value of ['2026-02-29', '2026-13', '2026-00-10', '2026-04-31', '2026-11-08T24:00:00Z', '2026-11-08T10:60Z', '2026-11-08T10:00+19:00', '2026-11-08T12:00:00+05:60', '2026-11-08T12:00+0599', '0000-01-01', 'soon']) {
+    for (const value of [
+      '2026-02-29',
+      '2026-13',
+      '2026-00-10',
+      '2026-04-31',
+      '2026-11-08T24:00:00Z',
+      '2026-11-08T10:60Z',
+      '2026-11-08T10:00+19:00',
+      '2026-11-08T12:00:00+05:60',
+      '2026-11-08T12:00+0599',
+      '0000-01-01',
+      'soon',
+    ]) {
       expect(isoDate(value), value).toBeNull();
       expect(formatDate(value), value).toBe(value);
     }
@@ -133,7 +163,25 @@ describe('formatNumber and formatRange', () => {
 
   it('writes every number as Intl does, whether or not it takes the fast path', () => {
     const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
-    const numbers = [0, -0, 7, -42, 999, 1000, -1000, 0.1 + 0.2, 19.5, -3.25, 999.9999995, 0.000001, 5e-7, 123.4567891, 1e21, Number.NaN, Infinity];
+    const numbers = [
+      0,
+      -0,
+      7,
+      -42,
+      999,
+      1000,
+      -1000,
+      0.1 + 0.2,
+      19.5,
+      -3.25,
+      999.9999995,
+      0.000001,
+      5e-7,
+      123.4567891,
+      1e21,
+      Number.NaN,
+      Infinity,
+    ];
     for (const value of numbers) expect(formatNumber(value), String(value)).toBe(intl.format(value));
   });
 
@@ -143,7 +191,12 @@ describe('formatNumber and formatRange', () => {
   });
 
   it('says the same of a repeated date each time', () => {
-    expect([formatDate('2026-01-02'), formatDate('2026-01-02'), formatDate('later'), formatDate('later')]).toEqual(['January 2, 2026', 'January 2, 2026', 'later', 'later']);
+    expect([formatDate('2026-01-02'), formatDate('2026-01-02'), formatDate('later'), formatDate('later')]).toEqual([
+      'January 2, 2026',
+      'January 2, 2026',
+      'later',
+      'later',
+    ]);
   });
 
   it('joins a minimum and a maximum, or shows the one given', () => {
@@ -197,7 +250,11 @@ describe('labels', () => {
   });
 
   it('keeps the labels of one value in different groups apart', () => {
-    expect([enumLabel('decoration_method', 'dtg'), enumLabel('stance', 'dtg'), enumLabel('decoration_method', 'dtg')]).toEqual(['DTG (direct to garment)', 'Dtg', 'DTG (direct to garment)']);
+    expect([enumLabel('decoration_method', 'dtg'), enumLabel('stance', 'dtg'), enumLabel('decoration_method', 'dtg')]).toEqual([
+      'DTG (direct to garment)',
+      'Dtg',
+      'DTG (direct to garment)',
+    ]);
   });
 
   it('labels every research status and explains every unfinished one', () => {
@@ -218,7 +275,13 @@ describe('labels', () => {
 });
 
 describe('fieldViews', () => {
-  const lookup = { ids: new Map([['offers', new Map([['o1', 0]])], ['provider_listings', new Map([['pl', 0]])]]), sourceIds: new Set(['s1']) };
+  const lookup = {
+    ids: new Map([
+      ['offers', new Map([['o1', 0]])],
+      ['provider_listings', new Map([['pl', 0]])],
+    ]),
+    sourceIds: new Set(['s1']),
+  };
 
   it('formats money fields from minor units and leaves out the currency and exponent', () => {
     const fields = fieldViews({ id: 'o1', currency: 'JPY', minor_unit_exponent: 0, base_amount_minor: 1800, notes: null }, lookup);
@@ -244,20 +307,35 @@ describe('fieldViews', () => {
 
   it('signs a tolerance by its side, unless it carries a sign of its own', () => {
     const texts = (item: Record<string, unknown>) => fieldViews(item, lookup).map((f) => f.parts[0]);
-    expect(texts({ id: 'm', tolerance_plus: 0.5, tolerance_minus: 0.25, tolerance_unit: 'in' })).toEqual([{ kind: 'text', text: '+0.5 in' }, { kind: 'text', text: '−0.25 in' }]);
+    expect(texts({ id: 'm', tolerance_plus: 0.5, tolerance_minus: 0.25, tolerance_unit: 'in' })).toEqual([
+      { kind: 'text', text: '+0.5 in' },
+      { kind: 'text', text: '−0.25 in' },
+    ]);
     expect(texts({ id: 'm', tolerance_minus: -0.5, tolerance_unit: 'in' })).toEqual([{ kind: 'text', text: '-0.5 in' }]);
   });
 
   it('links a URL only when it is http(s)', () => {
-    const fields = fieldViews({ id: 'x', product_url: 'https://example.org/p', price_url: 'javascript:alert(1)', template_url: 'data:text/html,x' }, lookup);
+    const fields = fieldViews(
+      { id: 'x', product_url: 'https://example.org/p', price_url: 'javascript:alert(1)', template_url: 'data:text/html,x' },
+      lookup,
+    );
     expect(fields.map((f) => f.parts[0]!.kind)).toEqual(['link', 'text', 'text']);
     expect(fields[1]!.parts[0]).toEqual({ kind: 'text', text: 'javascript:alert(1) (not linked)' });
   });
 
   it('joins numbers to their units, ranges to one value and fibres to their shares', () => {
-    const fields = fieldViews({
-      id: 'x', value: 52, unit: 'cm', transit_days_min: 2, transit_days_max: 5, fiber_names: ['cotton', 'polyester'], fiber_percentages: [90, 10],
-    }, lookup);
+    const fields = fieldViews(
+      {
+        id: 'x',
+        value: 52,
+        unit: 'cm',
+        transit_days_min: 2,
+        transit_days_max: 5,
+        fiber_names: ['cotton', 'polyester'],
+        fiber_percentages: [90, 10],
+      },
+      lookup,
+    );
     expect(fields.map((f) => [f.label, f.parts.map((p) => p.text).join(', ')])).toEqual([
       ['Value', '52 cm'],
       ['Transit days', '2 to 5'],

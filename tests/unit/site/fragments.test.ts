@@ -5,7 +5,10 @@ import type { Html } from '../../../src/lib/site/html.ts';
 import type { ClaimView } from '../../../src/lib/site/page-view.ts';
 
 // The tests read each fragment's markup.
-const markupOf = <Args extends unknown[]>(build: (...args: Args) => Html) => (...args: Args) => build(...args).markup;
+const markupOf =
+  <Args extends unknown[]>(build: (...args: Args) => Html) =>
+  (...args: Args) =>
+    build(...args).markup;
 const partsHtml = markupOf(fragments.partsHtml);
 const fieldRowsHtml = markupOf(fragments.fieldRowsHtml);
 const claimLinksHtml = markupOf(fragments.claimLinksHtml);
@@ -35,14 +38,16 @@ function textOf(html: string): string {
 
 describe('partsHtml', () => {
   it('joins text, links and code with commas', () => {
-    expect(partsHtml([
-      { kind: 'text', text: 'Navy' },
-      { kind: 'link', text: 'v1', href: '#variants-v1', external: false },
-      { kind: 'link', text: 'https://example.org/a?b=1&c=2', href: 'https://example.org/a?b=1&c=2', external: true },
-      { kind: 'code', text: 'sha-1' },
-    ])).toBe(
-      'Navy, <a href="#variants-v1">v1</a>, '
-      + '<a href="https://example.org/a?b=1&amp;c=2" class="external" rel="noopener noreferrer">https://example.org/a?b=1&amp;c=2</a>, <code>sha-1</code>',
+    expect(
+      partsHtml([
+        { kind: 'text', text: 'Navy' },
+        { kind: 'link', text: 'v1', href: '#variants-v1', external: false },
+        { kind: 'link', text: 'https://example.org/a?b=1&c=2', href: 'https://example.org/a?b=1&c=2', external: true },
+        { kind: 'code', text: 'sha-1' },
+      ]),
+    ).toBe(
+      'Navy, <a href="#variants-v1">v1</a>, ' +
+        '<a href="https://example.org/a?b=1&amp;c=2" class="external" rel="noopener noreferrer">https://example.org/a?b=1&amp;c=2</a>, <code>sha-1</code>',
     );
   });
 
@@ -66,8 +71,9 @@ describe('partsHtml', () => {
 
 describe('fieldRowsHtml', () => {
   it('writes a labelled row per field', () => {
-    expect(fieldRowsHtml([{ name: 'color', label: 'Colour', parts: [{ kind: 'text', text: 'Navy & white' }] }]))
-      .toBe('<div><dt>Colour</dt><dd>Navy &amp; white</dd></div>');
+    expect(fieldRowsHtml([{ name: 'color', label: 'Colour', parts: [{ kind: 'text', text: 'Navy & white' }] }])).toBe(
+      '<div><dt>Colour</dt><dd>Navy &amp; white</dd></div>',
+    );
   });
 
   it.each(HOSTILE)('escapes a hostile label and value: %s', (hostile) => {
@@ -78,17 +84,22 @@ describe('fieldRowsHtml', () => {
 });
 
 describe('claimLinksHtml', () => {
-  const links = [{ number: 1, href: '#claim-c1', id: 'c1' }, { number: 4, href: '#claim-c~20~2', id: 'c 2' }];
+  const links = [
+    { number: 1, href: '#claim-c1', id: 'c1' },
+    { number: 4, href: '#claim-c~20~2', id: 'c 2' },
+  ];
 
-  it('writes markers after text, numbers only (the brackets are the style\'s), the cluster spoken as claims', () => {
+  it("writes markers after text, numbers only (the brackets are the style's), the cluster spoken as claims", () => {
     expect(claimLinksHtml(links, 'marker')).toBe(
-      '<span class="claim-refs claim-refs--marker"><span class="visually-hidden">Claims </span>'
-      + '<a href="#claim-c1" class="claim-ref">1</a>, <a href="#claim-c~20~2" class="claim-ref">4</a></span>',
+      '<span class="claim-refs claim-refs--marker"><span class="visually-hidden">Claims </span>' +
+        '<a href="#claim-c1" class="claim-ref">1</a>, <a href="#claim-c~20~2" class="claim-ref">4</a></span>',
     );
   });
 
-  it('writes inline markers in a list of facts, after the list\'s own label', () => {
-    expect(claimLinksHtml(links.slice(0, 1), 'inline')).toBe('<span class="claim-refs claim-refs--inline"><a href="#claim-c1" class="claim-ref">1</a></span>');
+  it("writes inline markers in a list of facts, after the list's own label", () => {
+    expect(claimLinksHtml(links.slice(0, 1), 'inline')).toBe(
+      '<span class="claim-refs claim-refs--inline"><a href="#claim-c1" class="claim-ref">1</a></span>',
+    );
   });
 
   it('sorts a cluster, says each number once and merges runs of three or more: [1–3, 7]', () => {
@@ -112,7 +123,9 @@ describe('claimLinksHtml', () => {
 
 describe('targetHtml', () => {
   it('names a target in words where the page knows them, links it where the page shows it, and leaves a bare path as code', () => {
-    expect(targetHtml({ text: 'offers/o1', href: '#offers-o1', label: 'podone, Black M' })).toBe('<a href="#offers-o1">podone, Black M</a>');
+    expect(targetHtml({ text: 'offers/o1', href: '#offers-o1', label: 'podone, Black M' })).toBe(
+      '<a href="#offers-o1">podone, Black M</a>',
+    );
     expect(targetHtml({ text: 'offers/o1', href: '#offers-o1' })).toBe('<a href="#offers-o1"><code>offers/o1</code></a>');
     expect(targetHtml({ text: 'nowhere', href: null })).toBe('<code>nowhere</code>');
   });
@@ -132,29 +145,37 @@ describe('itemCardsHtml and itemRowsHtml', () => {
     anchor: 'data-colors',
     heading: 'Colors',
     layout,
-    columns: [{ name: 'name', label: 'Name' }, { name: 'hex', label: 'Hex' }],
+    columns: [
+      { name: 'name', label: 'Name' },
+      { name: 'hex', label: 'Hex' },
+    ],
     items,
     folded: false,
     grids: null,
   });
   const hex = { name: 'hex', label: 'Hex', parts: [{ kind: 'code' as const, text: '#000080' }] };
-  const navy = { id: 'navy', anchor: 'colors-navy', title: 'Navy', fields: [hex], claims: [{ number: 3, href: '#claim-c3', id: 'c3' }], cells: [null, hex] };
+  const navy = {
+    id: 'navy',
+    anchor: 'colors-navy',
+    title: 'Navy',
+    fields: [hex],
+    claims: [{ number: 3, href: '#claim-c3', id: 'c3' }],
+    cells: [null, hex],
+  };
   const plain = { id: 'white', anchor: '', title: 'white', fields: [], claims: [], cells: [null, null] };
 
   it('writes a card per item: anchor, title (the id small under it, never in the heading), fields and claims', () => {
     expect(itemCardsHtml(collection([navy, plain], 'cards'), [navy, plain], true)).toBe(
-      '<article id="colors-navy" class="item-card" aria-label="Colors: Navy"><h4>Navy</h4><p class="item-id"><code>navy</code></p>'
-      + '<dl class="fields"><div><dt>Hex</dt><dd><code>#000080</code></dd></div></dl>'
-      + '<p class="item-claims">Claims: <span class="claim-refs claim-refs--inline"><a href="#claim-c3" class="claim-ref">3</a></span></p></article>'
-      + '<article class="item-card" aria-label="Colors: white"><h4>white</h4></article>',
+      '<article id="colors-navy" class="item-card" aria-label="Colors: Navy"><h4>Navy</h4><p class="item-id"><code>navy</code></p>' +
+        '<dl class="fields"><div><dt>Hex</dt><dd><code>#000080</code></dd></div></dl>' +
+        '<p class="item-claims">Claims: <span class="claim-refs claim-refs--inline"><a href="#claim-c3" class="claim-ref">3</a></span></p></article>' +
+        '<article class="item-card" aria-label="Colors: white"><h4>white</h4></article>',
     );
   });
 
   it('writes a row per item, a dash for a missing value and a claims cell when any item has claims', () => {
     expect(itemRowsHtml(collection([navy, plain], 'table'), [plain], true)).toBe(
-      '<tr><th scope="row"><code>white</code></th>'
-      + '<td class="not-stated">–</td>'.repeat(2)
-      + '<td></td></tr>',
+      '<tr><th scope="row"><code>white</code></th>' + '<td class="not-stated">–</td>'.repeat(2) + '<td></td></tr>',
     );
   });
 
@@ -198,46 +219,75 @@ describe('claimEntryHtml', () => {
 
   it('writes the preview (number as permalink, what it is about with its value, verification, kind and scope), the facts and a note when no text cites the claim', () => {
     expect(claimEntryHtml(claim())).toBe(
-      '<li id="claim-c1" class="claim"><p class="claim-head"><a href="#claim-c1" class="claim-number">2</a>'
-      + '<span class="claim-value"><span class="claim-subject">Body jersey: weight (g/m²):</span> 220 g/m²</span><span class="badge badge--ok">Checked against source</span></p>'
-      + '<p class="claim-scope">Calculation · Scope: All colours</p>'
-      + '<dl class="fields fields--inline"><div><dt>About</dt><dd><a href="#colors-navy"><code>colors/navy</code></a></dd></div></dl>'
-      + '<p class="backlinks">Not cited in the text above.</p></li>',
+      '<li id="claim-c1" class="claim"><p class="claim-head"><a href="#claim-c1" class="claim-number">2</a>' +
+        '<span class="claim-value"><span class="claim-subject">Body jersey: weight (g/m²):</span> 220 g/m²</span><span class="badge badge--ok">Checked against source</span></p>' +
+        '<p class="claim-scope">Calculation · Scope: All colours</p>' +
+        '<dl class="fields fields--inline"><div><dt>About</dt><dd><a href="#colors-navy"><code>colors/navy</code></a></dd></div></dl>' +
+        '<p class="backlinks">Not cited in the text above.</p></li>',
     );
   });
 
   it('writes references with their hosts, locators and excerpts, and backlinks', () => {
-    const html = claimEntryHtml(claim({
-      verification: 'not_verified',
-      references: [
-        { sourceHref: '#source-s1', sourceTitle: 'Line sheet', url: 'https://example.org/a', host: 'example.org', locator: 'p. 2', excerpt: '6.5 oz' },
-        { sourceHref: null, sourceTitle: 'Unknown source s9', url: null, host: null, locator: 'row 3', excerpt: null },
-      ],
-      derivedFrom: [{ number: 1, href: '#claim-c0', id: 'c0' }, { text: 'Unknown claim c8', href: null }],
-      conflicts: [{ href: '#conflict-x', text: 'colors/navy' }],
-      citedBy: [{ href: '#text-3', place: 'Overview' }],
-    }));
+    const html = claimEntryHtml(
+      claim({
+        verification: 'not_verified',
+        references: [
+          {
+            sourceHref: '#source-s1',
+            sourceTitle: 'Line sheet',
+            url: 'https://example.org/a',
+            host: 'example.org',
+            locator: 'p. 2',
+            excerpt: '6.5 oz',
+          },
+          { sourceHref: null, sourceTitle: 'Unknown source s9', url: null, host: null, locator: 'row 3', excerpt: null },
+        ],
+        derivedFrom: [
+          { number: 1, href: '#claim-c0', id: 'c0' },
+          { text: 'Unknown claim c8', href: null },
+        ],
+        conflicts: [{ href: '#conflict-x', text: 'colors/navy' }],
+        citedBy: [{ href: '#text-3', place: 'Overview' }],
+      }),
+    );
     expect(html).toContain('<span class="badge badge--warn">');
     // The first reference is in the preview; the others follow the facts.
-    expect(html).toContain('<ul class="references" aria-label="References"><li><a href="#source-s1">Line sheet</a> '
-      + '(<a href="https://example.org/a" class="external" rel="noopener noreferrer">example.org</a>), at p. 2'
-      + '<blockquote class="excerpt"><p>6.5 oz</p></blockquote></li></ul><dl');
+    expect(html).toContain(
+      '<ul class="references" aria-label="References"><li><a href="#source-s1">Line sheet</a> ' +
+        '(<a href="https://example.org/a" class="external" rel="noopener noreferrer">example.org</a>), at p. 2' +
+        '<blockquote class="excerpt"><p>6.5 oz</p></blockquote></li></ul><dl',
+    );
     expect(html).toContain('<ul class="references" aria-label="More references"><li>Unknown source s9, at row 3</li></ul>');
-    expect(html).toContain('<dd><span class="claim-refs claim-refs--inline"><a href="#claim-c0" class="claim-ref">1</a></span> Unknown claim c8</dd>');
+    expect(html).toContain(
+      '<dd><span class="claim-refs claim-refs--inline"><a href="#claim-c0" class="claim-ref">1</a></span> Unknown claim c8</dd>',
+    );
     expect(html).toContain('<div><dt>Conflicts</dt><dd><a href="#conflict-x">colors/navy</a></dd></div>');
     expect(html).toContain('Cited by: <a href="#text-3" class="backlink">Overview</a></p></li>');
   });
 
   it.each(HOSTILE)('escapes every piece of hostile record text: %s', (hostile) => {
-    const html = claimEntryHtml(claim({
-      id: hostile, anchor: hostile, subject: hostile, value: hostile, scope: hostile, kindLabel: hostile, verificationLabel: hostile,
-      targets: [{ text: hostile, href: hostile }, { text: hostile, href: null }],
-      references: [{ sourceHref: hostile, sourceTitle: hostile, url: hostile, host: hostile, locator: hostile, excerpt: hostile }],
-      derivedFrom: [{ text: hostile, href: null }],
-      calculation: hostile, checkedAt: hostile, checkNote: hostile,
-      conflicts: [{ href: hostile, text: hostile }],
-      citedBy: [{ href: hostile, place: hostile }],
-    }));
+    const html = claimEntryHtml(
+      claim({
+        id: hostile,
+        anchor: hostile,
+        subject: hostile,
+        value: hostile,
+        scope: hostile,
+        kindLabel: hostile,
+        verificationLabel: hostile,
+        targets: [
+          { text: hostile, href: hostile },
+          { text: hostile, href: null },
+        ],
+        references: [{ sourceHref: hostile, sourceTitle: hostile, url: hostile, host: hostile, locator: hostile, excerpt: hostile }],
+        derivedFrom: [{ text: hostile, href: null }],
+        calculation: hostile,
+        checkedAt: hostile,
+        checkNote: hostile,
+        conflicts: [{ href: hostile, text: hostile }],
+        citedBy: [{ href: hostile, place: hostile }],
+      }),
+    );
     const allowed = ['li', 'p', 'span', 'dl', 'div', 'dt', 'dd', 'a', 'code', 'ul', 'blockquote'];
     expect(tagsOf(html).filter((tag) => !allowed.includes(tag))).toEqual([]);
     expect(textOf(html)).not.toMatch(/[<>"']/);

@@ -11,7 +11,9 @@ describe('html', () => {
 
   it('keeps markup it built or was trusted with, joins arrays and leaves out null, undefined and false', () => {
     const items = ['a<b', 'c'].map((item) => html`<li>${item}</li>`);
-    expect(html`<ul>${items}</ul>${null}${undefined}${false}${0}${trustedHtml('<br>')}`.markup).toBe('<ul><li>a&lt;b</li><li>c</li></ul>0<br>');
+    expect(html`<ul>${items}</ul>${null}${undefined}${false}${0}${trustedHtml('<br>')}`.markup).toBe(
+      '<ul><li>a&lt;b</li><li>c</li></ul>0<br>',
+    );
   });
 
   it('nests: an inner template is not escaped twice', () => {
@@ -22,7 +24,14 @@ describe('html', () => {
 describe('markupPieces', () => {
   it('keeps a piece per item of nested lists, in order, escaping text and leaving out what html leaves out', () => {
     const part: HtmlValue[] = [html`<section>`, [html`<p>${'a<b'}</p>`, false, null], 'c&d', html`</section>`];
-    expect(markupPieces([html`<main>`, part, undefined, html`</main>`])).toEqual(['<main>', '<section>', '<p>a&lt;b</p>', 'c&amp;d', '</section>', '</main>']);
+    expect(markupPieces([html`<main>`, part, undefined, html`</main>`])).toEqual([
+      '<main>',
+      '<section>',
+      '<p>a&lt;b</p>',
+      'c&amp;d',
+      '</section>',
+      '</main>',
+    ]);
     expect(markupPieces(part).join('')).toBe(html`${part}`.markup);
   });
 

@@ -10,13 +10,14 @@ describe('imageAlt', () => {
     expect(imageAlt({ kind: 'blank', view: 'label', color_name: null }, 'Tee')).toBe('Tee: blank, label view');
   });
 
-  it.each(sampleRecords().filter(({ record }) => record.images.length > 0).map(({ file, record }) => [file, record] as const))(
-    '%s: the picture on cards, the garment page and search results says what the record page says of the same image',
-    (file, record) => {
-      const entry = siteEntryOf(record, file);
-      const page = pageView(record, { otherProjectionExists: false });
-      expect(entry.image).not.toBeNull();
-      expect(page.images.find((image) => image.src === entry.image!.url)!.alt).toBe(entry.image!.alt);
-    },
-  );
+  it.each(
+    sampleRecords()
+      .filter(({ record }) => record.images.length > 0)
+      .map(({ file, record }) => [file, record] as const),
+  )('%s: the picture on cards, the garment page and search results says what the record page says of the same image', (file, record) => {
+    const entry = siteEntryOf(record, file);
+    const page = pageView(record, { otherProjectionExists: false });
+    expect(entry.image).not.toBeNull();
+    expect(page.images.find((image) => image.src === entry.image!.url)!.alt).toBe(entry.image!.alt);
+  });
 });

@@ -32,10 +32,16 @@ describe('garmentListView', () => {
   it('lists every garment of a site the home page can hold, with every filter', () => {
     const list = garmentListView(site(6), small);
     expect(list.count).toBe(6);
-    expect(list.groups.map((g) => [g.label, g.garments.length, g.more])).toEqual([['outerwear', 2, null], ['tops', 4, null]]);
+    expect(list.groups.map((g) => [g.label, g.garments.length, g.more])).toEqual([
+      ['outerwear', 2, null],
+      ['tops', 4, null],
+    ]);
     expect(list.filters.categories.map((f) => f.href)).toEqual(list.groups.map((g) => `#${g.anchor}`));
     expect(list.filters.projections.map((f) => [f.label, f.count])).toEqual([['Commerce', 6]]);
-    expect(list.filters.statuses.map((f) => [f.label, f.count])).toEqual([['Complete', 3], ['In progress', 3]]);
+    expect(list.filters.statuses.map((f) => [f.label, f.count])).toEqual([
+      ['Complete', 3],
+      ['In progress', 3],
+    ]);
     expect(categoryPages(site(6), small)).toEqual([]);
   });
 
@@ -58,7 +64,9 @@ describe('garmentListView', () => {
   it('by default lists up to 200 garments on the home page', () => {
     expect(LISTING_LIMITS.homeGarments).toBe(200);
     expect(garmentListView(site(200)).groups.every((g) => g.more === null)).toBe(true);
-    expect(garmentListView(site(201)).groups.every((g) => g.more !== null && g.garments.length === LISTING_LIMITS.categoryPreview)).toBe(true);
+    expect(garmentListView(site(201)).groups.every((g) => g.more !== null && g.garments.length === LISTING_LIMITS.categoryPreview)).toBe(
+      true,
+    );
   });
 });
 
@@ -67,7 +75,12 @@ describe('indexEntries', () => {
     const titled = (title: string, slug: string): SiteEntry => ({ ...base, title, slug });
     const index = indexEntries([titled('Tee 10', 'a'), titled('tee 2', 'b'), titled('Tee 1', 'c'), titled('Hoodie', 'd')]);
     expect(index.entries.map((e) => e.title)).toEqual(['Hoodie', 'Tee 1', 'tee 2', 'Tee 10']);
-    expect(garmentListView(index).groups.flatMap((group) => group.garments.map((card) => card.title))).toEqual(['Hoodie', 'Tee 1', 'tee 2', 'Tee 10']);
+    expect(garmentListView(index).groups.flatMap((group) => group.garments.map((card) => card.title))).toEqual([
+      'Hoodie',
+      'Tee 1',
+      'tee 2',
+      'Tee 10',
+    ]);
   });
 });
 
@@ -86,7 +99,10 @@ describe('categoryPages', () => {
     const [first] = categoryPages(site(10), small);
     expect(first!.list.count).toBe(3);
     expect(first!.list.filters.categories).toEqual([]);
-    expect(first!.list.filters.statuses.map((f) => [f.label, f.count])).toEqual([['Complete', 2], ['In progress', 1]]);
+    expect(first!.list.filters.statuses.map((f) => [f.label, f.count])).toEqual([
+      ['Complete', 2],
+      ['In progress', 1],
+    ]);
   });
 
   it('links each page to its neighbours', () => {
@@ -99,25 +115,45 @@ describe('categoryPages', () => {
 
   it('gives categories that read alike distinct addresses, and record text no way out of /categories/', () => {
     const labels = ['T-shirts', 't shirts', '../../etc', '<script>', '丁寧'];
-    const paths = categoryPages(site(10, (n) => labels[n % labels.length]!), small).filter((p) => p.first === 1).map((p) => p.path);
-    expect(paths).toEqual(['/categories/etc/', '/categories/script/', '/categories/t-shirts/', '/categories/t-shirts-2/', '/categories/other/']);
+    const paths = categoryPages(
+      site(10, (n) => labels[n % labels.length]!),
+      small,
+    )
+      .filter((p) => p.first === 1)
+      .map((p) => p.path);
+    expect(paths).toEqual([
+      '/categories/etc/',
+      '/categories/script/',
+      '/categories/t-shirts/',
+      '/categories/t-shirts-2/',
+      '/categories/other/',
+    ]);
   });
 
   it('keeps a category’s address short enough for a file name, however long the category', () => {
     const long = 'a'.repeat(300);
-    const paths = categoryPages(site(10, (n) => (n % 2 ? long : `${long}b`)), small).filter((p) => p.first === 1).map((p) => p.path);
+    const paths = categoryPages(
+      site(10, (n) => (n % 2 ? long : `${long}b`)),
+      small,
+    )
+      .filter((p) => p.first === 1)
+      .map((p) => p.path);
     expect(paths).toEqual([`/categories/${'a'.repeat(80)}/`, `/categories/${'a'.repeat(80)}-2/`]);
   });
 
   it('puts garments without a category last, as uncategorised', () => {
-    const pages = categoryPages(site(10, (n) => (n < 8 ? 'tops' : null)), small);
+    const pages = categoryPages(
+      site(10, (n) => (n < 8 ? 'tops' : null)),
+      small,
+    );
     expect(pages.at(-1)).toMatchObject({ path: '/categories/uncategorised/', label: 'Uncategorised', total: 2 });
   });
 });
 
 describe('pagination', () => {
   const href = (page: number) => `/p/${page}/`;
-  const numbers = (page: number, pages: number) => pagination(page, pages, href).links.map((link) => (link ? (link.current ? `[${link.page}]` : link.page) : '…'));
+  const numbers = (page: number, pages: number) =>
+    pagination(page, pages, href).links.map((link) => (link ? (link.current ? `[${link.page}]` : link.page) : '…'));
 
   it('links the first and last page and two on each side of the current one, marking gaps', () => {
     expect(numbers(5, 9)).toEqual([1, '…', 3, 4, '[5]', 6, 7, '…', 9]);

@@ -30,7 +30,10 @@ describe('recordJsonLd', () => {
     other.data.identity.country_of_origin = ['MX', 'VN'];
     other.published_at = '2026-02-30T10:00:00Z';
     const ld = recordJsonLd(other, links);
-    expect((ld.about as Record<string, unknown>).countryOfOrigin).toEqual([{ '@type': 'Country', name: 'MX' }, { '@type': 'Country', name: 'VN' }]);
+    expect((ld.about as Record<string, unknown>).countryOfOrigin).toEqual([
+      { '@type': 'Country', name: 'MX' },
+      { '@type': 'Country', name: 'VN' },
+    ]);
     expect(ld).not.toHaveProperty('datePublished');
   });
 
@@ -58,7 +61,11 @@ describe('recordJsonLd', () => {
 
 describe('scriptSafeJson', () => {
   it('cannot close the script element or open a comment, and parses back to the same value', () => {
-    const value = { name: '</script><script>alert(1)</script>', note: '<!-- x --> & \u2028 \u2029', forbidden: '\u0001 \u007F \u0085 \uFDD0 \uFFFF' };
+    const value = {
+      name: '</script><script>alert(1)</script>',
+      note: '<!-- x --> & \u2028 \u2029',
+      forbidden: '\u0001 \u007F \u0085 \uFDD0 \uFFFF',
+    };
     const json = scriptSafeJson(value);
     // Nothing HTML forbids in a document either: C0 controls JSON escapes itself, the rest are escaped here.
     expect(json).not.toMatch(/[<>&\u2028\u2029\0-\x1F\x7F-\x9F\uFDD0-\uFDEF\uFFFE\uFFFF]/);

@@ -12,7 +12,13 @@ const hoodieTech = () => sample('hoodie', 'tech') as TechnicalRecord;
 
 describe('targetPath', () => {
   it('reads every spelling of a target the same way', () => {
-    for (const target of ['offers/o1/currency', 'data/offers/o1/currency', '/data/offers/o1/currency', 'data.offers[o1].currency', 'garment:x#offers/o1/currency']) {
+    for (const target of [
+      'offers/o1/currency',
+      'data/offers/o1/currency',
+      '/data/offers/o1/currency',
+      'data.offers[o1].currency',
+      'garment:x#offers/o1/currency',
+    ]) {
       expect(targetPath(target, 'garment:x')).toEqual({ head: 'offers', item: 'o1', field: 'currency' });
     }
   });
@@ -41,7 +47,11 @@ describe('claimsByData', () => {
 
 describe('claimsOn', () => {
   it('gives the claims on the named fields and on whole items, once each', () => {
-    const index = new Map([['colors/black', ['c1']], ['colors/black/color_values', ['c2', 'c1']], ['colors/black/notes', ['c3']]]);
+    const index = new Map([
+      ['colors/black', ['c1']],
+      ['colors/black/color_values', ['c2', 'c1']],
+      ['colors/black/notes', ['c3']],
+    ]);
     expect(claimsOn(index, 'colors', ['black'], ['color_values'])).toEqual(['c1', 'c2']);
     expect(claimsOn(new Map([['identity/brand', ['c4']]]), 'identity', [], ['brand'])).toEqual(['c4']);
   });
@@ -99,7 +109,12 @@ describe('commerceFacts', () => {
   it('keeps every priced offer in exactly one range', () => {
     const record = tee();
     const inRanges = commerceFacts(record).prices.flatMap((p) => p.ranges.flatMap((r) => r.offerIds));
-    expect(inRanges.sort()).toEqual(record.data.offers.filter((o) => o.base_amount_minor !== null).map((o) => o.id).sort());
+    expect(inRanges.sort()).toEqual(
+      record.data.offers
+        .filter((o) => o.base_amount_minor !== null)
+        .map((o) => o.id)
+        .sort(),
+    );
   });
 
   it('gives the lowest public price as the price from, not a cheaper price of another basis', () => {
@@ -133,7 +148,11 @@ describe('commerceFacts', () => {
     const record = tee();
     const facts = commerceFacts(record);
     expect(facts.sizes).toEqual({
-      value: { labels: record.data.size_ranges[0]!.labels, system: record.data.size_ranges[0]!.size_system, fit: record.data.size_ranges[0]!.manufacturer_fit_term },
+      value: {
+        labels: record.data.size_ranges[0]!.labels,
+        system: record.data.size_ranges[0]!.size_system,
+        fit: record.data.size_ranges[0]!.manufacturer_fit_term,
+      },
       claimIds: ['clm-sizes'],
     });
     expect(facts.colors.map((c) => c.name)).toEqual(record.data.colors.map((c) => c.manufacturer_name));
@@ -185,7 +204,9 @@ describe('technicalFacts', () => {
     });
     expect(fabric.construction.value).toBe(profile.fabric_construction);
     expect(fabric.knitOrWoven.value).toBe(profile.knit_or_weave);
-    const weightClaims = record.claims.filter((c) => c.targets.some((t) => /^material_profiles\/[^/]+\/weight_/.test(t) && t.includes(`/${profile.id}/`)));
+    const weightClaims = record.claims.filter((c) =>
+      c.targets.some((t) => /^material_profiles\/[^/]+\/weight_/.test(t) && t.includes(`/${profile.id}/`)),
+    );
     expect(fabric.weight.claimIds.sort()).toEqual(weightClaims.map((c) => c.id).sort());
   });
 
@@ -206,12 +227,19 @@ describe('technicalFacts', () => {
     const names = [...new Set(record.data.measurements.map((m) => m.measurement_name).filter(Boolean))];
     expect(facts.measurePoints.map((p) => p.name)).toEqual(names);
     const first = facts.measurePoints[0]!;
-    expect(first.sizes).toEqual([...new Set(record.data.measurements.filter((m) => m.measurement_name === first.name).map((m) => m.size_label))]);
+    expect(first.sizes).toEqual([
+      ...new Set(record.data.measurements.filter((m) => m.measurement_name === first.name).map((m) => m.size_label)),
+    ]);
     expect(facts.assets.map((a) => a.id)).toEqual(record.data.assets.map((a) => a.id));
     const asset = record.data.assets[0]!;
     expect(facts.assets[0]).toMatchObject({
       licenseStatus: asset.license_status,
-      rights: { redistribution: asset.redistribution_allowed, training: asset.training_allowed, manufacturing: asset.manufacturing_allowed, derivatives: asset.derivatives_allowed },
+      rights: {
+        redistribution: asset.redistribution_allowed,
+        training: asset.training_allowed,
+        manufacturing: asset.manufacturing_allowed,
+        derivatives: asset.derivatives_allowed,
+      },
     });
   });
 });

@@ -6,7 +6,7 @@ import { readingOrder, type GarmentRecord, type TextBlock } from '../../../src/l
 import { linksFor } from '../../../src/lib/site/links.ts';
 import { footnoteLabels, frontMatterYaml, recordMarkdown } from '../../../src/lib/site/markdown.ts';
 import { plainText } from '../../../src/lib/site/text.ts';
-import { nodesOf, pageText, parseMarkdown, parseTwin, textOf } from '../../support/markdown.ts';
+import { nodesOf, pageText, type parseMarkdown, parseTwin, textOf } from '../../support/markdown.ts';
 import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
 
 const SITE = 'https://garments.example.org';
@@ -14,10 +14,12 @@ const hostileDir = path.join(projectRoot, 'tests/fixtures/hostile');
 /** The sample records, and the hostile fixtures whose every free-text string is an attack. */
 const samples = [
   ...sampleRecords(),
-  ...readdirSync(hostileDir).filter((name) => name.endsWith('.json')).map((name) => ({
-    file: `tests/fixtures/hostile/${name}`,
-    record: JSON.parse(readFileSync(path.join(hostileDir, name), 'utf8')) as GarmentRecord,
-  })),
+  ...readdirSync(hostileDir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => ({
+      file: `tests/fixtures/hostile/${name}`,
+      record: JSON.parse(readFileSync(path.join(hostileDir, name), 'utf8')) as GarmentRecord,
+    })),
 ];
 const tee = samples.find(({ record }) => record.slug === 'ridgeline-rk6210-heavyweight-tee' && record.projection === 'svc')!.record;
 /** The commerce sample without its data collections: quicker to parse where only text matters. */
@@ -49,9 +51,9 @@ function blockTexts(tree: ReturnType<typeof parseMarkdown>): string[] {
 /** Counts of the block constructs that record text must never create. */
 function structure(tree: ReturnType<typeof parseMarkdown>) {
   return Object.fromEntries(
-    (['heading', 'table', 'list', 'listItem', 'blockquote', 'code', 'html', 'thematicBreak', 'definition', 'footnoteDefinition'] as const).map(
-      (type) => [type, nodesOf(tree, type).length],
-    ),
+    (
+      ['heading', 'table', 'list', 'listItem', 'blockquote', 'code', 'html', 'thematicBreak', 'definition', 'footnoteDefinition'] as const
+    ).map((type) => [type, nodesOf(tree, type).length]),
   );
 }
 
@@ -87,56 +89,76 @@ const HOSTILE = [
 ].join('\n');
 
 describe('recordMarkdown', () => {
-  it.each(samples.map(({ file, record }) => [file, record] as const))('%s: every text block appears as the page shows it', (_file, record) => {
-    const { tree } = sampleTwin(record);
-    const texts = blockTexts(tree);
-    for (const { pointer, block } of readingOrder(record)) {
-      const expected = pageText(block.text);
-      expect(texts.some((text) => text.includes(expected)), `${pointer}: ${expected}`).toBe(true);
-    }
-  });
+  it.each(samples.map(({ file, record }) => [file, record] as const))(
+    '%s: every text block appears as the page shows it',
+    (_file, record) => {
+      const { tree } = sampleTwin(record);
+      const texts = blockTexts(tree);
+      for (const { pointer, block } of readingOrder(record)) {
+        const expected = pageText(block.text);
+        expect(
+          texts.some((text) => text.includes(expected)),
+          `${pointer}: ${expected}`,
+        ).toBe(true);
+      }
+    },
+  );
 
-  it.each(samples.map(({ file, record }) => [file, record] as const))('%s: every claim has a referenced footnote naming it', (_file, record) => {
-    const { tree } = sampleTwin(record);
-    const labels = footnoteLabels(record.claims.map((c) => c.id));
-    const definitions = new Map(nodesOf(tree, 'footnoteDefinition').map((d) => [d.identifier, d]));
-    const referenced = new Set(nodesOf(tree, 'footnoteReference').map((r) => r.identifier));
-    for (const claim of record.claims) {
-      const label = labels.get(claim.id)!.toLowerCase();
-      expect(definitions.has(label), claim.id).toBe(true);
-      expect(referenced.has(label), claim.id).toBe(true);
-      expect(textOf(definitions.get(label)!)).toContain(claim.id);
-    }
-    expect(definitions.size).toBe(record.claims.length);
-  });
+  it.each(samples.map(({ file, record }) => [file, record] as const))(
+    '%s: every claim has a referenced footnote naming it',
+    (_file, record) => {
+      const { tree } = sampleTwin(record);
+      const labels = footnoteLabels(record.claims.map((c) => c.id));
+      const definitions = new Map(nodesOf(tree, 'footnoteDefinition').map((d) => [d.identifier, d]));
+      const referenced = new Set(nodesOf(tree, 'footnoteReference').map((r) => r.identifier));
+      for (const claim of record.claims) {
+        const label = labels.get(claim.id)!.toLowerCase();
+        expect(definitions.has(label), claim.id).toBe(true);
+        expect(referenced.has(label), claim.id).toBe(true);
+        expect(textOf(definitions.get(label)!)).toContain(claim.id);
+      }
+      expect(definitions.size).toBe(record.claims.length);
+    },
+  );
 
-  it.each(samples.map(({ file, record }) => [file, record] as const))('%s: holds no raw HTML and links only to http(s) or mailto', (_file, record) => {
-    const { tree } = sampleTwin(record);
-    expect(nodesOf(tree, 'html')).toEqual([]);
-    for (const node of [...nodesOf(tree, 'link'), ...nodesOf(tree, 'image')]) expect(node.url).toMatch(/^(https?:|mailto:)/);
-    expect(nodesOf(tree, 'image')).toEqual([]);
-  });
+  it.each(samples.map(({ file, record }) => [file, record] as const))(
+    '%s: holds no raw HTML and links only to http(s) or mailto',
+    (_file, record) => {
+      const { tree } = sampleTwin(record);
+      expect(nodesOf(tree, 'html')).toEqual([]);
+      for (const node of [...nodesOf(tree, 'link'), ...nodesOf(tree, 'image')]) expect(node.url).toMatch(/^(https?:|mailto:)/);
+      expect(nodesOf(tree, 'image')).toEqual([]);
+    },
+  );
 
-  it.each(samples.map(({ file, record }) => [file, record] as const))('%s: says the call to action as the page does, or nothing', (_file, record) => {
-    // Said once, among the key facts, as the page's key facts say it.
-    const paragraphs = nodesOf(sampleTwin(record).tree, 'paragraph').map(textOf);
-    const said = paragraphs.filter((text) => text.startsWith('Next step: '));
-    const url = record.catalog?.launch_url;
-    if (record.projection === 'tech' && !record.page.cta_label && !url) expect(said).toEqual([]);
-    else expect(said).toEqual([`Next step: ${record.page.cta_label ?? (url ? 'Go to the product' : 'Not stated')}`]);
-  });
+  it.each(samples.map(({ file, record }) => [file, record] as const))(
+    '%s: says the call to action as the page does, or nothing',
+    (_file, record) => {
+      // Said once, among the key facts, as the page's key facts say it.
+      const paragraphs = nodesOf(sampleTwin(record).tree, 'paragraph').map(textOf);
+      const said = paragraphs.filter((text) => text.startsWith('Next step: '));
+      const url = record.catalog?.launch_url;
+      if (record.projection === 'tech' && !record.page.cta_label && !url) expect(said).toEqual([]);
+      else expect(said).toEqual([`Next step: ${record.page.cta_label ?? (url ? 'Go to the product' : 'Not stated')}`]);
+    },
+  );
 
   it('says each text block’s kind first, as the page does, and cites a claim once however often the block names it', () => {
     const record = copyOf(slimTee);
     const blocks = readingOrder(record).filter(({ part }) => part !== 'title');
-    blocks.forEach(({ block }, n) => Object.assign(block, { text: `Block ${n}.`, kind: (['fact', 'interpretation', 'generic_navigation'] as const)[n % 3] }));
+    blocks.forEach(({ block }, n) =>
+      Object.assign(block, { text: `Block ${n}.`, kind: (['fact', 'interpretation', 'generic_navigation'] as const)[n % 3] }),
+    );
     const { block: first } = blocks[0]!;
     first.claim_ids = [record.claims[0]!.id, record.claims[0]!.id];
     const { tree } = twin(record);
     const paragraphs = nodesOf(tree, 'paragraph').map(textOf);
     blocks.forEach(({ pointer }, n) => {
       const kind = ['Fact', 'Interpretation', 'Navigation'][n % 3];
-      expect(paragraphs.some((text) => text.startsWith(`${kind}: Block ${n}.`)), pointer).toBe(true);
+      expect(
+        paragraphs.some((text) => text.startsWith(`${kind}: Block ${n}.`)),
+        pointer,
+      ).toBe(true);
     });
     const firstParagraph = nodesOf(tree, 'paragraph').find((paragraph) => textOf(paragraph).startsWith('Fact: Block 0.'))!;
     expect(nodesOf(firstParagraph, 'footnoteReference')).toHaveLength(1);
@@ -144,7 +166,9 @@ describe('recordMarkdown', () => {
 
   it('says, as the page does, that prices are observations and a missing asset proves nothing', () => {
     const quotes = nodesOf(twin(copyOf(slimTee)).tree, 'blockquote').map(textOf);
-    expect(quotes).toEqual(['Research snapshots: prices are timestamped observations, not quotes. The absence of an asset does not prove that none exists.']);
+    expect(quotes).toEqual([
+      'Research snapshots: prices are timestamped observations, not quotes. The absence of an asset does not prove that none exists.',
+    ]);
   });
 
   it('puts schema_version, slug, projection, revision, published_at, research status and links in YAML front matter', () => {
@@ -169,8 +193,17 @@ describe('recordMarkdown', () => {
     const h2 = headings.filter((h) => h.depth === 2).map(textOf);
     expect(h2[0]).toBe('Key facts');
     expect(h2.slice(1, 12)).toEqual([
-      'Overview', 'When it fits', 'Fit and sizing', 'Fabric and colors', 'Decoration', 'Standard pricing',
-      'Customer evidence', 'Trade-offs', 'Alternatives', 'Sample before launch', 'Technical handoff',
+      'Overview',
+      'When it fits',
+      'Fit and sizing',
+      'Fabric and colors',
+      'Decoration',
+      'Standard pricing',
+      'Customer evidence',
+      'Trade-offs',
+      'Alternatives',
+      'Sample before launch',
+      'Technical handoff',
     ]);
   });
 
@@ -192,12 +225,16 @@ describe('recordMarkdown', () => {
     for (const link of nodesOf(attacked.tree, 'link')) expect(link.url).toMatch(/^(https?:|mailto:)/);
 
     const expected = pageText(HOSTILE);
-    const paragraphs = nodesOf(attacked.tree, 'paragraph').map(textOf).map((text) => text.replace(/^(Fact|Interpretation|Navigation): /, ''));
+    const paragraphs = nodesOf(attacked.tree, 'paragraph')
+      .map(textOf)
+      .map((text) => text.replace(/^(Fact|Interpretation|Navigation): /, ''));
     expect(paragraphs.filter((text) => text === expected).length).toBeGreaterThanOrEqual(readingOrder(hostile).length - 1);
     // The title is a heading; its claim references follow the text.
     expect(textOf(nodesOf(attacked.tree, 'heading')[0]!)).toBe(expected);
     // FAQ questions are plain data, shown exactly.
-    const questions = nodesOf(attacked.tree, 'heading').filter((h) => h.depth === 3).map(textOf);
+    const questions = nodesOf(attacked.tree, 'heading')
+      .filter((h) => h.depth === 3)
+      .map(textOf);
     expect(questions.filter((q) => q === HOSTILE.replace(/\s+/g, ' '))).toHaveLength(hostile.page.faq.length);
   });
 
@@ -255,7 +292,13 @@ describe('recordMarkdown', () => {
 
   it('makes site-relative links in text absolute from the page address', () => {
     const record = copyOf(slimTee);
-    record.page.sections.overview = [{ text: 'See the [tech page](/garments/x/tech/) and [that part](#claims).', claim_ids: [], kind: 'generic_navigation' } as unknown as TextBlock];
+    record.page.sections.overview = [
+      {
+        text: 'See the [tech page](/garments/x/tech/) and [that part](#claims).',
+        claim_ids: [],
+        kind: 'generic_navigation',
+      } as unknown as TextBlock,
+    ];
     const { tree } = twin(record);
     const urls = nodesOf(tree, 'link').map((link) => link.url);
     expect(urls).toContain('https://garments.example.org/garments/x/tech/');
@@ -309,7 +352,9 @@ describe('frontMatterYaml', () => {
   });
 
   it('writes every string double-quoted and empty nested fields as an empty map', () => {
-    expect(frontMatterYaml({ slug: 'no', published_at: '2026-11-21', links: {} })).toBe('slug: "no"\npublished_at: "2026-11-21"\nlinks: {}\n');
+    expect(frontMatterYaml({ slug: 'no', published_at: '2026-11-21', links: {} })).toBe(
+      'slug: "no"\npublished_at: "2026-11-21"\nlinks: {}\n',
+    );
   });
 });
 

@@ -15,10 +15,18 @@ describe('pageParts', () => {
   it.each(sampleRecords().map(({ file, record }) => [file, record] as const))(
     '%s: shows the parts holding text blocks in reading order, so claim numbers rise down the page',
     (_file, record) => {
-      const read = [...new Set(readingOrder(record).map(partOf).filter((key) => key !== null))];
+      const read = [
+        ...new Set(
+          readingOrder(record)
+            .map(partOf)
+            .filter((key) => key !== null),
+        ),
+      ];
       const keys = pageParts(record).map((part) => part.key);
       const shown = keys.filter((key) => read.includes(key));
-      expect(shown, 'a part holding text moved in page-parts.ts: move it in readingOrder (src/lib/record/reading-order.ts) too').toEqual(read);
+      expect(shown, 'a part holding text moved in page-parts.ts: move it in readingOrder (src/lib/record/reading-order.ts) too').toEqual(
+        read,
+      );
     },
   );
 });

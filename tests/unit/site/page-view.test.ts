@@ -43,7 +43,17 @@ function smallRecord(): CommerceRecord {
   record.selection_summary.suitable_for = [];
   record.selection_summary.tradeoffs = [];
   record.claims = [claim('c-a'), claim('c-b'), claim('c-c'), claim('c-title'), claim('c-unused'), claim('c-only-conflict')];
-  record.conflicts = [{ id: 'k1', target: 'identity/brand', claim_ids: ['c-a', 'c-only-conflict'], resolution: 'unresolved', selected_claim_id: null, reason: 'r', follow_up: null }];
+  record.conflicts = [
+    {
+      id: 'k1',
+      target: 'identity/brand',
+      claim_ids: ['c-a', 'c-only-conflict'],
+      resolution: 'unresolved',
+      selected_claim_id: null,
+      reason: 'r',
+      follow_up: null,
+    },
+  ];
   record.decisions = [];
   return record;
 }
@@ -206,7 +216,11 @@ describe('pageView', () => {
     const record = smallRecord();
     const value = (size: string, v: string, min: string, max: string) => ({ size, value: v, min_value: min, max_value: max });
     record.catalog!.measurement_tables = [
-      { type: 'finished', unit: 'in', rows: [{ label: 'Chest', values: [value('S', '20', '20', '20'), value('M', '22', '20', '20'), value('L', '24', '23', '25')] }] },
+      {
+        type: 'finished',
+        unit: 'in',
+        rows: [{ label: 'Chest', values: [value('S', '20', '20', '20'), value('M', '22', '20', '20'), value('L', '24', '23', '25')] }],
+      },
     ];
     const view = pageView(record, { otherProjectionExists: false });
     expect(view.catalog!.tables[0]!.rows[0]!.cells).toEqual(['20', '22 (20–20)', '24 (23–25)']);
@@ -236,22 +250,38 @@ describe('pageView', () => {
   it('gives repeated conflict, decision and gap ids distinct anchors, the first keeping the one links name', () => {
     const record = smallRecord();
     record.conflicts = [record.conflicts[0]!, { ...record.conflicts[0]! }];
-    const gap = { id: 'g1', target: 'offers', reason: 'not_found', impact: 'i', next_action: 'n', owner: 'research', priority: 'future' } as const;
+    const gap = {
+      id: 'g1',
+      target: 'offers',
+      reason: 'not_found',
+      impact: 'i',
+      next_action: 'n',
+      owner: 'research',
+      priority: 'future',
+    } as const;
     record.gaps = [gap, { ...gap, priority: 'blocking' }, { ...gap, id: 'g1-2' }];
     const view = pageView(record, { otherProjectionExists: false });
     const conflictId = anchorToken(record.conflicts[0]!.id);
     expect(view.conflicts.map((c) => c.anchor)).toEqual([`conflict-${conflictId}`, `conflict-${conflictId}-2`]);
     // The third gap's own id takes gap-g1-2, so the repeat of g1 takes gap-g1-3.
-    expect(view.gapGroups.flatMap((g) => g.gaps.map((x) => [x.id, x.anchor]))).toEqual([['g1', 'gap-g1-3'], ['g1', 'gap-g1'], ['g1-2', 'gap-g1-2']]);
+    expect(view.gapGroups.flatMap((g) => g.gaps.map((x) => [x.id, x.anchor]))).toEqual([
+      ['g1', 'gap-g1-3'],
+      ['g1', 'gap-g1'],
+      ['g1-2', 'gap-g1-2'],
+    ]);
   });
 
   it('shows a measurement method as the free text it is, and a decoration method by its label', () => {
     const record = smallRecord();
     const measurement = record.data.measurements[0]!;
-    record.data.measurements = [{ ...measurement, method: 'ISO 3635-1981 steel_tape, laid flat' }, { ...measurement, id: `${measurement.id}-b`, method: 'dtg' }];
+    record.data.measurements = [
+      { ...measurement, method: 'ISO 3635-1981 steel_tape, laid flat' },
+      { ...measurement, id: `${measurement.id}-b`, method: 'dtg' },
+    ];
     record.data.decoration_methods = [{ ...record.data.decoration_methods[0]!, method: 'dtg' }];
     const view = pageView(record, { otherProjectionExists: false });
-    const methods = (name: string) => view.collections.find((c) => c.name === name)!.items.map((i) => i.fields.find((f) => f.name === 'method')?.parts[0]?.text ?? i.title);
+    const methods = (name: string) =>
+      view.collections.find((c) => c.name === name)!.items.map((i) => i.fields.find((f) => f.name === 'method')?.parts[0]?.text ?? i.title);
     expect(methods('measurements')).toEqual(['ISO 3635-1981 steel_tape, laid flat', 'dtg']);
     expect(methods('decoration_methods')).toEqual(['DTG (direct to garment)']);
   });
@@ -260,8 +290,13 @@ describe('pageView', () => {
     const record = smallRecord();
     record.research.product_input = 'podtwo blueprint 3107, provider 63';
     record.research.seed = {
-      unit: 'podtwo_native', catalog_title: 'Work Jacket', category_code: null, svc_skus: [], podone_product_id: null,
-      podtwo_blueprint_ids: ['3107'], podtwo_print_provider_ids: ['63', '64'],
+      unit: 'podtwo_native',
+      catalog_title: 'Work Jacket',
+      category_code: null,
+      svc_skus: [],
+      podone_product_id: null,
+      podtwo_blueprint_ids: ['3107'],
+      podtwo_print_provider_ids: ['63', '64'],
     };
     const { research, seed } = pageView(record, { otherProjectionExists: false });
     expect(research.productInput).toBe('podtwo blueprint 3107, provider 63');
@@ -299,7 +334,10 @@ describe('pageView', () => {
     record.page.faq = [];
     record.conflicts = [];
     const view = pageView(record, { otherProjectionExists: false });
-    expect(view.sources.map((s) => [s.url, s.unlinkedUrl])).toEqual([['https://example.org/spec', null], [null, 'javascript:alert(1)']]);
+    expect(view.sources.map((s) => [s.url, s.unlinkedUrl])).toEqual([
+      ['https://example.org/spec', null],
+      [null, 'javascript:alert(1)'],
+    ]);
     expect(view.claims[0]!.references[0]).toMatchObject({ sourceHref: '#source-s-js', url: null });
     expect(view.sources[1]!.citedBy.map((c) => c.id)).toEqual(['c-a']);
   });
@@ -307,9 +345,16 @@ describe('pageView', () => {
   it('groups gaps by priority, most urgent first, leaving out empty groups', () => {
     const record = smallRecord();
     const gap = { target: 'offers', reason: 'not_found', impact: 'i', next_action: 'n', owner: 'research' } as const;
-    record.gaps = [{ id: 'g1', priority: 'future', ...gap }, { id: 'g2', priority: 'blocking', ...gap }, { id: 'g3', priority: 'future', ...gap }];
+    record.gaps = [
+      { id: 'g1', priority: 'future', ...gap },
+      { id: 'g2', priority: 'blocking', ...gap },
+      { id: 'g3', priority: 'future', ...gap },
+    ];
     const view = pageView(record, { otherProjectionExists: false });
-    expect(view.gapGroups.map((g) => [g.priority, g.gaps.map((x) => x.id)])).toEqual([['blocking', ['g2']], ['future', ['g1', 'g3']]]);
+    expect(view.gapGroups.map((g) => [g.priority, g.gaps.map((x) => x.id)])).toEqual([
+      ['blocking', ['g2']],
+      ['future', ['g1', 'g3']],
+    ]);
     expect(view.research.gapSummary).toBe('3 gaps (1 blocking)');
   });
 
@@ -321,7 +366,9 @@ describe('pageView', () => {
     const item = view.collections.find((c) => c.name === 'offers')!.items.find((i) => i.id === offer.id)!;
     expect(item.anchor).toBe(`offers-${offer.id}`);
     expect(item.claims.map((c) => c.href)).toEqual([`#${claimAnchor('c-a')}`]);
-    expect(view.claims[0]!.targets).toEqual([{ text: `offers/${offer.id}/base_amount_minor`, href: `#offers-${offer.id}`, label: expect.stringMatching(/: base price$/) }]);
+    expect(view.claims[0]!.targets).toEqual([
+      { text: `offers/${offer.id}/base_amount_minor`, href: `#offers-${offer.id}`, label: expect.stringMatching(/: base price$/) },
+    ]);
   });
 });
 
@@ -361,7 +408,9 @@ describe('resolveTarget', () => {
     blank.claims[0]!.targets = ['identity/style_code'];
     const view = pageView(blank, { otherProjectionExists: false });
     expect(view.identity).toEqual([]);
-    expect(view.claims.find((claim) => claim.id === blank.claims[0]!.id)!.targets).toEqual([{ text: 'identity/style_code', href: null, label: 'Style code' }]);
+    expect(view.claims.find((claim) => claim.id === blank.claims[0]!.id)!.targets).toEqual([
+      { text: 'identity/style_code', href: null, label: 'Style code' },
+    ]);
   });
 });
 
@@ -378,24 +427,48 @@ describe('anchorToken', () => {
 });
 
 describe('measurementGrids', () => {
-  const measurement = (id: string, size: string, name: string, value: number | null, extra: Record<string, unknown> = {}) =>
-    ({ id, size_label: size, measurement_name: name, value, unit: 'in', dataset_id: 'chart', scope: null, measurement_kind: 'finished_garment', ...extra });
+  const measurement = (id: string, size: string, name: string, value: number | null, extra: Record<string, unknown> = {}) => ({
+    id,
+    size_label: size,
+    measurement_name: name,
+    value,
+    unit: 'in',
+    dataset_id: 'chart',
+    scope: null,
+    measurement_kind: 'finished_garment',
+    ...extra,
+  });
   const views = (items: { id: string }[]) => items.map((i) => ({ id: i.id, anchor: `measurements-${i.id}`, claims: [] }));
 
   it('lays measurements out as a size chart with each cell anchored as its item', () => {
-    const items = [measurement('c-s', 'S', 'chest_width_flat', 19.5), measurement('c-m', 'M', 'chest_width_flat', 21), measurement('l-m', 'M', 'body_length_hps', 29)];
-    expect(measurementGrids(items, views(items))).toEqual([{
-      caption: 'chart',
-      sizes: ['S', 'M'],
-      rows: [
-        { label: 'Chest width flat, in', cells: [{ text: '19.5', anchor: 'measurements-c-s', claims: [] }, { text: '21', anchor: 'measurements-c-m', claims: [] }] },
-        { label: 'Body length (HPS), in', cells: [null, { text: '29', anchor: 'measurements-l-m', claims: [] }] },
-      ],
-    }]);
+    const items = [
+      measurement('c-s', 'S', 'chest_width_flat', 19.5),
+      measurement('c-m', 'M', 'chest_width_flat', 21),
+      measurement('l-m', 'M', 'body_length_hps', 29),
+    ];
+    expect(measurementGrids(items, views(items))).toEqual([
+      {
+        caption: 'chart',
+        sizes: ['S', 'M'],
+        rows: [
+          {
+            label: 'Chest width flat, in',
+            cells: [
+              { text: '19.5', anchor: 'measurements-c-s', claims: [] },
+              { text: '21', anchor: 'measurements-c-m', claims: [] },
+            ],
+          },
+          { label: 'Body length (HPS), in', cells: [null, { text: '29', anchor: 'measurements-l-m', claims: [] }] },
+        ],
+      },
+    ]);
   });
 
   it('gives each dataset its own chart', () => {
-    const items = [measurement('a', 'M', 'chest_width_flat', 21), measurement('b', 'M', 'chest_width_flat', 53, { dataset_id: 'sample', unit: 'cm' })];
+    const items = [
+      measurement('a', 'M', 'chest_width_flat', 21),
+      measurement('b', 'M', 'chest_width_flat', 53, { dataset_id: 'sample', unit: 'cm' }),
+    ];
     expect(measurementGrids(items, views(items))!.map((g) => g.caption)).toEqual(['chart', 'sample']);
   });
 

@@ -45,12 +45,19 @@ describe('publishedJson', () => {
   });
 
   it('replaces only a top-level links, wherever the key is written', () => {
-    for (const source of ['{"a":{"links":1}}', '{"a":[{"links":1}] }', '{"a":{"b":{}, "links":1}\n}', '{"links" :\n1, "x": 2,\t"y": {"links":3}}']) {
+    for (const source of [
+      '{"a":{"links":1}}',
+      '{"a":[{"links":1}] }',
+      '{"a":{"b":{}, "links":1}\n}',
+      '{"links" :\n1, "x": 2,\t"y": {"links":3}}',
+    ]) {
       const expected = JSON.parse(source);
       if ('links' in expected) expected.links = links;
       expect(JSON.parse(twin(source)), source).toEqual(expected);
     }
-    expect(twin('{"a": "\\"links\\"", "b":{"links" : 1}, "links": 2 }')).toBe(`{"a": "\\"links\\"", "b":{"links" : 1}, "links": ${JSON.stringify(links)} }`);
+    expect(twin('{"a": "\\"links\\"", "b":{"links" : 1}, "links": 2 }')).toBe(
+      `{"a": "\\"links\\"", "b":{"links" : 1}, "links": ${JSON.stringify(links)} }`,
+    );
   });
 
   it('refuses bytes that are not a JSON object', () => {

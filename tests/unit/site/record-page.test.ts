@@ -16,7 +16,9 @@ function page(record: GarmentRecord): string {
   return recordPageHtml(record, pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET).join('');
 }
 
-const hostile = ['svc', 'tech'].map((projection) => JSON.parse(readFileSync(`tests/fixtures/hostile/hostile-tee.${projection}.json`, 'utf8')) as GarmentRecord);
+const hostile = ['svc', 'tech'].map(
+  (projection) => JSON.parse(readFileSync(`tests/fixtures/hostile/hostile-tee.${projection}.json`, 'utf8')) as GarmentRecord,
+);
 
 describe('recordPageHtml', () => {
   it('makes a whole document: one h1, landmarks, the stylesheet, alternates and canonical address', () => {
@@ -24,10 +26,18 @@ describe('recordPageHtml', () => {
       const markup = page(record);
       expect(markup.startsWith('<!DOCTYPE html><html lang="en"><head>')).toBe(true);
       expect(markup.match(/<h1\b/g)).toHaveLength(1);
-      for (const landmark of ['<header class="site-header">', '<main id="main" tabindex="-1">', '<footer class="site-footer">', '<nav class="contents"']) expect(markup).toContain(landmark);
+      for (const landmark of [
+        '<header class="site-header">',
+        '<main id="main" tabindex="-1">',
+        '<footer class="site-footer">',
+        '<nav class="contents"',
+      ])
+        expect(markup).toContain(landmark);
       expect(markup).toContain(`<link rel="stylesheet" href="${STYLESHEET}">`);
       expect(markup).toContain(`<link rel="canonical" href="${SITE}/garments/${record.slug}/${record.projection}/">`);
-      expect(markup).toContain(`<link rel="alternate" type="application/json" href="${SITE}/garments/${record.slug}/${record.projection}.json">`);
+      expect(markup).toContain(
+        `<link rel="alternate" type="application/json" href="${SITE}/garments/${record.slug}/${record.projection}.json">`,
+      );
       expect(markup.endsWith('</footer></body></html>')).toBe(true);
     }
   });
@@ -50,7 +60,10 @@ describe('recordPageHtml', () => {
 
   it('gives every element its own id, whatever ids the record gives its decisions', () => {
     const record = structuredClone(sampleRecords().find(({ record }) => record.decisions.length > 0)!.record);
-    record.decisions = [{ ...record.decisions[0]!, id: 'x-heading' }, { ...record.decisions[0]!, id: 'x' }];
+    record.decisions = [
+      { ...record.decisions[0]!, id: 'x-heading' },
+      { ...record.decisions[0]!, id: 'x' },
+    ];
     const ids = [...page(record).matchAll(/\sid="([^"]*)"/g)].map((match) => match[1]);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
@@ -95,7 +108,7 @@ describe('recordPageHtml', () => {
     }
   });
 
-  it('shows the page\'s call to action as written among the key facts, a link only to a web address, and says so when the record has none', () => {
+  it("shows the page's call to action as written among the key facts, a link only to a web address, and says so when the record has none", () => {
     const calls = sampleRecords().map(({ record }) => [record, page(record)] as const);
     expect(calls.filter(([record]) => record.page.cta_label).length).toBeGreaterThan(0);
     for (const [record, markup] of calls) {
@@ -108,17 +121,23 @@ describe('recordPageHtml', () => {
       const nextStep = row![1]!;
       const label = record.page.cta_label;
       const url = record.catalog?.launch_url;
-      if (url) expect(nextStep).toBe(`<ul><li><a href="${escapeHtml(url)}" class="external next-step" rel="noopener noreferrer">${escapeHtml(label ?? 'Go to the product')}</a></li></ul>`);
+      if (url)
+        expect(nextStep).toBe(
+          `<ul><li><a href="${escapeHtml(url)}" class="external next-step" rel="noopener noreferrer">${escapeHtml(label ?? 'Go to the product')}</a></li></ul>`,
+        );
       else if (label) expect(nextStep).toBe(`<ul><li>${escapeHtml(label)}</li></ul>`);
       else expect(nextStep).toBe('<span class="not-stated">Not stated</span>');
     }
     expect(page(hostile[0]!)).toContain('&lt;script&gt;alert(&quot;cta&quot;)&lt;/script&gt;');
   });
 
-  it('lets no hostile record text become markup: two scripts (the JSON-LD and the site\'s own file), no event handlers, no javascript: or data: addresses', () => {
+  it("lets no hostile record text become markup: two scripts (the JSON-LD and the site's own file), no event handlers, no javascript: or data: addresses", () => {
     for (const record of hostile) {
       const markup = page(record);
-      expect([...markup.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual(['<script type="application/ld+json">', '<script src="/scripts/record-page.js" defer>']);
+      expect([...markup.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual([
+        '<script type="application/ld+json">',
+        '<script src="/scripts/record-page.js" defer>',
+      ]);
       const tags = [...markup.matchAll(/<([a-zA-Z][\w-]*)((?:\s+[\w-]+(?:="[^"]*")?)*)\s*>/g)];
       for (const [, name, attributes] of tags) {
         expect(['iframe', 'object', 'embed', 'svg', 'math', 'style', 'form', 'base']).not.toContain(name!.toLowerCase());
@@ -128,7 +147,9 @@ describe('recordPageHtml', () => {
         }
       }
       // Outside tags and the JSON-LD, no markup character is left unescaped.
-      const text = markup.replace(/<script type="application\/ld\+json">[\s\S]*?<\/script>/, '').replace(/<\/?[a-zA-Z][\w-]*(?:\s+[\w-]+(?:="[^"]*")?)*\s*>|<!DOCTYPE html>/g, '');
+      const text = markup
+        .replace(/<script type="application\/ld\+json">[\s\S]*?<\/script>/, '')
+        .replace(/<\/?[a-zA-Z][\w-]*(?:\s+[\w-]+(?:="[^"]*")?)*\s*>|<!DOCTYPE html>/g, '');
       expect(text).not.toMatch(/[<>]/);
     }
   });

@@ -5,7 +5,16 @@ import type { CommerceRecord, GarmentRecord } from '../../../src/lib/record/type
 import { markupPieces, type HtmlValue } from '../../../src/lib/site/html.ts';
 import { pageView, type PageView } from '../../../src/lib/site/page-view.ts';
 import {
-  claimsHtml, conflictsHtml, dataCollectionsHtml, gapsHtml, keyFactsHtml, keyFactsPanelHtml, scrollingTable, sectionHtml, sourcesHtml, textBlockHtml,
+  claimsHtml,
+  conflictsHtml,
+  dataCollectionsHtml,
+  gapsHtml,
+  keyFactsHtml,
+  keyFactsPanelHtml,
+  scrollingTable,
+  sectionHtml,
+  sourcesHtml,
+  textBlockHtml,
 } from '../../../src/lib/site/record-parts.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
@@ -17,14 +26,18 @@ const tee = () => sample('ridgeline-rk6210-heavyweight-tee.svc.json') as Commerc
 /** The rows of a table's body, each row's cells as text. */
 function bodyRows(table: string): string[][] {
   const body = table.slice(table.indexOf('<tbody>'), table.indexOf('</tbody>'));
-  return [...body.matchAll(/<tr\b[^>]*>(.*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<t[hd]\b[^>]*>(.*?)<\/t[hd]>/g)].map((cell) => cell[1]!.replace(/<[^>]+>/g, '')));
+  return [...body.matchAll(/<tr\b[^>]*>(.*?)<\/tr>/g)].map((row) =>
+    [...row[1]!.matchAll(/<t[hd]\b[^>]*>(.*?)<\/t[hd]>/g)].map((cell) => cell[1]!.replace(/<[^>]+>/g, '')),
+  );
 }
 
 describe('keyFactsHtml', () => {
   it('opens with the key facts heading, the twins beside it, and a row per fact', () => {
     const view = viewOf(tee());
     const panel = markup(keyFactsHtml(view));
-    expect(panel).toMatch(/^<section id="key-facts" class="key-facts" aria-labelledby="key-facts-heading"><div class="key-facts-top"><h2 id="key-facts-heading">Key facts<\/h2>/);
+    expect(panel).toMatch(
+      /^<section id="key-facts" class="key-facts" aria-labelledby="key-facts-heading"><div class="key-facts-top"><h2 id="key-facts-heading">Key facts<\/h2>/,
+    );
     expect(panel).toContain(`<a href="/garments/${view.slug}/svc.json">JSON</a>`);
     expect(panel).toContain(`<a href="/garments/${view.slug}/svc.md">Markdown</a>`);
     for (const key of ['price', 'sizes', 'colors', 'stock']) expect(panel).toContain(`<div data-fact="${key}"><dt>`);
@@ -34,16 +47,30 @@ describe('keyFactsHtml', () => {
     const record = tee();
     record.data.decoration_methods = [];
     const panel = markup(keyFactsHtml(viewOf(record)));
-    for (const color of record.data.colors) expect(panel).toMatch(new RegExp(`<span class="swatch" style="background-color:#[0-9a-f]{6}" aria-hidden="true"></span>${color.manufacturer_name}`));
+    for (const color of record.data.colors)
+      expect(panel).toMatch(
+        new RegExp(`<span class="swatch" style="background-color:#[0-9a-f]{6}" aria-hidden="true"></span>${color.manufacturer_name}`),
+      );
     expect(panel).toMatch(/<div data-fact="decoration"><dt>Decoration<\/dt><dd><span class="not-stated">Not stated<\/span><\/dd><\/div>/);
   });
 
   it('links the next step out of the site when it has an address, else writes it as text', () => {
     const panel = (href: string | null) => {
-      const facts = { rows: [{ key: 'next-step', label: 'Next step', layout: 'list' as const, lines: [{ text: 'Order', detail: null, swatch: null, href, claims: [] }] }] };
+      const facts = {
+        rows: [
+          {
+            key: 'next-step',
+            label: 'Next step',
+            layout: 'list' as const,
+            lines: [{ text: 'Order', detail: null, swatch: null, href, claims: [] }],
+          },
+        ],
+      };
       return markup(keyFactsPanelHtml(facts, 'x-key-facts', 3));
     };
-    expect(panel('https://shop.example/order')).toContain('<a href="https://shop.example/order" class="external next-step" rel="noopener noreferrer">Order</a>');
+    expect(panel('https://shop.example/order')).toContain(
+      '<a href="https://shop.example/order" class="external next-step" rel="noopener noreferrer">Order</a>',
+    );
     expect(panel(null)).toContain('<li>Order</li>');
     expect(panel(null)).toContain('<h3 id="x-key-facts-heading">');
   });
@@ -53,14 +80,23 @@ describe('dataCollectionsHtml', () => {
   it('shows the offers as one table to compare providers, a row per offer anchored as the offer, the price written as money', () => {
     const record = tee();
     const data = markup(dataCollectionsHtml(viewOf(record)));
-    const table = data.slice(data.indexOf('<table class="offers-table">'), data.indexOf('</table>', data.indexOf('<table class="offers-table">')));
+    const table = data.slice(
+      data.indexOf('<table class="offers-table">'),
+      data.indexOf('</table>', data.indexOf('<table class="offers-table">')),
+    );
     const rows = bodyRows(table);
     expect(rows).toHaveLength(record.data.offers.length);
     for (const offer of record.data.offers) expect(table).toContain(`<tr id="offers-${offer.id}">`);
     const first = record.data.offers[0]!;
-    const price = new Intl.NumberFormat('en-US', { style: 'currency', currency: first.currency!, minimumFractionDigits: first.minor_unit_exponent ?? 2 }).format(first.base_amount_minor! / 10 ** (first.minor_unit_exponent ?? 2));
+    const price = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: first.currency!,
+      minimumFractionDigits: first.minor_unit_exponent ?? 2,
+    }).format(first.base_amount_minor! / 10 ** (first.minor_unit_exponent ?? 2));
     expect(rows[0]!.join(' ')).toContain(price);
-    expect(table).toMatch(/<thead><tr><th scope="col">Provider<\/th><th scope="col">Size<\/th><th scope="col">Color<\/th><th scope="col">Price<\/th>/);
+    expect(table).toMatch(
+      /<thead><tr><th scope="col">Provider<\/th><th scope="col">Size<\/th><th scope="col">Color<\/th><th scope="col">Price<\/th>/,
+    );
   });
 
   it('lays the variants out as a colour × size grid, a row per colour, each cell the variant’s stock', () => {
@@ -96,7 +132,11 @@ describe('conflictsHtml', () => {
     const withValues = view.conflicts.find((c) => c.values.length >= 2)!;
     expect(conflicts).toContain(`<li id="${withValues.anchor}"`);
     const values = conflicts.slice(conflicts.indexOf('<p class="conflict-values">', conflicts.indexOf(`id="${withValues.anchor}"`)));
-    expect(values).toMatch(new RegExp(`^<p class="conflict-values"><span class="conflict-value">${escapeForPattern(withValues.values[0]!.value)}<span class="claim-refs claim-refs--marker">.*?</span></span> vs <span class="conflict-value">`));
+    expect(values).toMatch(
+      new RegExp(
+        `^<p class="conflict-values"><span class="conflict-value">${escapeForPattern(withValues.values[0]!.value)}<span class="claim-refs claim-refs--marker">.*?</span></span> vs <span class="conflict-value">`,
+      ),
+    );
     expect(conflicts).not.toMatch(/<p class="entry-title"><code>/);
   });
 });
@@ -116,7 +156,9 @@ describe('gapsHtml', () => {
     const view = viewOf(tee());
     const gaps = markup(gapsHtml(view.gapGroups));
     for (const group of view.gapGroups) {
-      expect(gaps).toContain(`<h3 id="gaps-${group.priority}">${group.label} <span class="count">(${group.gaps.length} gap${group.gaps.length === 1 ? '' : 's'})</span></h3>`);
+      expect(gaps).toContain(
+        `<h3 id="gaps-${group.priority}">${group.label} <span class="count">(${group.gaps.length} gap${group.gaps.length === 1 ? '' : 's'})</span></h3>`,
+      );
     }
     expect(gaps).not.toMatch(/<p class="entry-title"><code>/);
   });
@@ -139,7 +181,11 @@ describe('record text', () => {
     const view = viewOf(tee());
     const block = view.sections.flatMap((s) => s.blocks).find((b) => b.citations.length >= 1)!;
     const paragraph = markup(textBlockHtml(block));
-    expect(paragraph).toMatch(new RegExp(`^<p id="${block.anchor}" class="text-block text-block--${block.kind}"><span class="text-kind">${block.kindLabel}<span class="visually-hidden">:</span></span> <span class="text-body" dir="auto">`));
+    expect(paragraph).toMatch(
+      new RegExp(
+        `^<p id="${block.anchor}" class="text-block text-block--${block.kind}"><span class="text-kind">${block.kindLabel}<span class="visually-hidden">:</span></span> <span class="text-body" dir="auto">`,
+      ),
+    );
     const shown = [...paragraph.matchAll(/class="claim-ref">([\d–]+)<\/a>/g)].map((m) => m[1]!);
     const numbers = shown.flatMap((text) => text.split('–').map(Number));
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));

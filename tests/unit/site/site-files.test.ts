@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { indexEntries, siteEntryOf } from '../../../src/lib/site/site-index.ts';
-import { entryLinks, jsonFile, llmsTxt, MissingSiteError, recordsIndex, siteOf, sitemapIndexXml, sitemapPages, sitemapParts, sitemapXml, SITEMAP_URLS } from '../../../src/lib/site/site-files.ts';
+import {
+  entryLinks,
+  jsonFile,
+  llmsTxt,
+  MissingSiteError,
+  recordsIndex,
+  siteOf,
+  sitemapIndexXml,
+  sitemapPages,
+  sitemapParts,
+  sitemapXml,
+  SITEMAP_URLS,
+} from '../../../src/lib/site/site-files.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const SITE = 'https://garments.example.org';
@@ -25,7 +37,9 @@ describe('recordsIndex', () => {
     const body = recordsIndex(index, SITE);
     expect(body.count).toBe(samples.length);
     expect(body.schema).toBe(`${SITE}/schema/garment-access-2.4.0.json`);
-    expect(body.records.map((r) => `${r.slug}/${r.projection}`).sort()).toEqual(samples.map((s) => `${s.record.slug}/${s.record.projection}`).sort());
+    expect(body.records.map((r) => `${r.slug}/${r.projection}`).sort()).toEqual(
+      samples.map((s) => `${s.record.slug}/${s.record.projection}`).sort(),
+    );
     const tee = body.records.find((r) => r.slug === samples[0]!.record.slug && r.projection === samples[0]!.record.projection)!;
     const record = samples[0]!.record;
     expect(tee).toEqual({
@@ -37,7 +51,11 @@ describe('recordsIndex', () => {
       record_revision: record.record_revision,
       published_at: record.published_at,
       research_status: record.research.status,
-      links: entryLinks(index.garments.get(record.slug)!, index.entries.find((e) => e.slug === record.slug && e.projection === record.projection)!, SITE),
+      links: entryLinks(
+        index.garments.get(record.slug)!,
+        index.entries.find((e) => e.slug === record.slug && e.projection === record.projection)!,
+        SITE,
+      ),
     });
   });
 });
@@ -64,7 +82,8 @@ describe('llmsTxt', () => {
 
   it('lists every Markdown twin, the docs, the schema and records.json', () => {
     for (const entry of withLone.entries) expect(text).toContain(`(${SITE}/garments/${entry.slug}/${entry.projection}.md)`);
-    for (const path of ['/docs/api/', '/docs/webhooks/', '/docs/mcp/', '/schema/garment-access-2.4.0.json', '/records.json']) expect(text).toContain(`(${SITE}${path})`);
+    for (const path of ['/docs/api/', '/docs/webhooks/', '/docs/mcp/', '/schema/garment-access-2.4.0.json', '/records.json'])
+      expect(text).toContain(`(${SITE}${path})`);
   });
 
   it('escapes record text, so a title cannot add Markdown or HTML', () => {
@@ -99,9 +118,16 @@ describe('sitemapPages', () => {
   });
 
   it('lists the category pages of a site too large for the home page to list every garment', () => {
-    const many = indexEntries(Array.from({ length: 450 }, (_, i) => ({ ...index.entries[0]!, slug: `g-${i}`, category: i % 2 ? 'tops' : 'outerwear' })));
+    const many = indexEntries(
+      Array.from({ length: 450 }, (_, i) => ({ ...index.entries[0]!, slug: `g-${i}`, category: i % 2 ? 'tops' : 'outerwear' })),
+    );
     const paths = sitemapPages([], many).map((p) => p.path);
-    expect(paths.filter((p) => p.startsWith('/categories/'))).toEqual(['/categories/outerwear/', '/categories/outerwear/2/', '/categories/tops/', '/categories/tops/2/']);
+    expect(paths.filter((p) => p.startsWith('/categories/'))).toEqual([
+      '/categories/outerwear/',
+      '/categories/outerwear/2/',
+      '/categories/tops/',
+      '/categories/tops/2/',
+    ]);
     expect(sitemapPages([], index).some((p) => p.path.startsWith('/categories/'))).toBe(false);
   });
 
@@ -110,11 +136,14 @@ describe('sitemapPages', () => {
     expect(page.lastmod).toBe(new Date(index.entries[0]!.publishedAt).toISOString());
   });
 
-  it.each(['2026-02-30', '2026-13-45', '2026-11-18T1Z', '2026-02-30T25:99:99Z', 'yesterday'])('leaves out the date of a record published at %j, which no calendar has', (publishedAt) => {
-    const entry = { ...index.entries[0]!, publishedAt };
-    const page = sitemapPages([], indexEntries([entry])).find((p) => p.path === `/garments/${entry.slug}/${entry.projection}/`)!;
-    expect(page).not.toHaveProperty('lastmod');
-  });
+  it.each(['2026-02-30', '2026-13-45', '2026-11-18T1Z', '2026-02-30T25:99:99Z', 'yesterday'])(
+    'leaves out the date of a record published at %j, which no calendar has',
+    (publishedAt) => {
+      const entry = { ...index.entries[0]!, publishedAt };
+      const page = sitemapPages([], indexEntries([entry])).find((p) => p.path === `/garments/${entry.slug}/${entry.projection}/`)!;
+      expect(page).not.toHaveProperty('lastmod');
+    },
+  );
 });
 
 describe('sitemapXml', () => {

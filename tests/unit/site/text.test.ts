@@ -59,8 +59,8 @@ describe('renderInline', () => {
 
   it('renders emphasis, code and safe links', () => {
     expect(renderInline('**b** _i_ `c` [s](https://example.org) [m](mailto:a@example.org) [r](/garments/tee/)')).toBe(
-      '<strong>b</strong> <em>i</em> <code>c</code> <a href="https://example.org/" rel="noopener noreferrer nofollow">s</a> '
-        + '<a href="mailto:a@example.org">m</a> <a href="/garments/tee/">r</a>',
+      '<strong>b</strong> <em>i</em> <code>c</code> <a href="https://example.org/" rel="noopener noreferrer nofollow">s</a> ' +
+        '<a href="mailto:a@example.org">m</a> <a href="/garments/tee/">r</a>',
     );
   });
 
@@ -97,8 +97,22 @@ describe('isPlainText', () => {
   const corpus = [
     ...sampleRecords().flatMap(({ record }) => stringsOf(record)),
     ...HOSTILE.map(([, payload]) => payload),
-    'a\\*b', 'a*b*', 'a_b_', '`c`', '~~d~~', '[l](x)', '![i](x)', '<b>', 'a &amp; b', 'see https://x.org', 'www.x.org',
-    'mail a@x.org', 'line  \nbreak', 'back\\\nslash', 'ftp://x.org', 'Fits "true" to size, it\'s 5 > 4',
+    'a\\*b',
+    'a*b*',
+    'a_b_',
+    '`c`',
+    '~~d~~',
+    '[l](x)',
+    '![i](x)',
+    '<b>',
+    'a &amp; b',
+    'see https://x.org',
+    'www.x.org',
+    'mail a@x.org',
+    'line  \nbreak',
+    'back\\\nslash',
+    'ftp://x.org',
+    'Fits "true" to size, it\'s 5 > 4',
   ];
 
   it('holds for text the Markdown lexer reads as plain text alone, which the fast paths rely on', () => {
@@ -118,7 +132,21 @@ describe('isPlainText', () => {
   });
 
   it('is false for every kind of inline syntax', () => {
-    for (const text of ['a*b*', 'a_b_', '`c`', '~~d~~', '[l](x)', '![i](x)', '<b>', 'a &amp; b', 'see https://x.org', 'www.x.org', 'mail a@x.org', 'line\nbreak', 'a\\*']) {
+    for (const text of [
+      'a*b*',
+      'a_b_',
+      '`c`',
+      '~~d~~',
+      '[l](x)',
+      '![i](x)',
+      '<b>',
+      'a &amp; b',
+      'see https://x.org',
+      'www.x.org',
+      'mail a@x.org',
+      'line\nbreak',
+      'a\\*',
+    ]) {
       expect(isPlainText(text), text).toBe(false);
     }
     expect(isPlainText('Midweight 6.5 oz cotton, fits true to size.')).toBe(true);

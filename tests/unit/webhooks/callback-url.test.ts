@@ -177,7 +177,10 @@ describe('silentRepair (issue 25: a callback URL is taken as written or refused)
     [' https://hooks.example.com/x', 'starts with whitespace or a control character; remove it'],
     ['https://hooks.example.com/x\n', 'ends with whitespace or a control character; remove it'],
     ['https://hooks.example.com/a\tb', 'holds a control character (U+0009) at index 27, which URL parsing would drop or encode; remove it'],
-    ['https://hooks.example.com/a\u0085b', 'holds a control character (U+0085) at index 27, which URL parsing would drop or encode; remove it'],
+    [
+      'https://hooks.example.com/a\u0085b',
+      'holds a control character (U+0085) at index 27, which URL parsing would drop or encode; remove it',
+    ],
     ['https://hooks.example.com/a b', 'holds a space at index 27; percent-encode it as %20'],
     ['https://hooks.example.com\\x', 'holds a backslash, which URL parsing reads as /; write / or %5C'],
     ['https:hooks.example.com/x', 'expected // after https:'],
@@ -191,17 +194,25 @@ describe('silentRepair (issue 25: a callback URL is taken as written or refused)
     expect(checkCallbackUrlForm(url)).toEqual({ allowed: false, reason });
   });
 
-  it.each(['https://hooks.example.com/x?a=1&b=%20#frag', 'https://HOOKS.example.com:443/x', 'https://bücher.example/hook', 'https://hooks.example.com/a|b'])(
-    'takes %j as written (what parsing changes there is the same address)',
-    (url) => {
-      expect(silentRepair(url)).toBeUndefined();
-      expect(checkCallbackUrlForm(url).allowed).toBe(true);
-    },
-  );
+  it.each([
+    'https://hooks.example.com/x?a=1&b=%20#frag',
+    'https://HOOKS.example.com:443/x',
+    'https://bücher.example/hook',
+    'https://hooks.example.com/a|b',
+  ])('takes %j as written (what parsing changes there is the same address)', (url) => {
+    expect(silentRepair(url)).toBeUndefined();
+    expect(checkCallbackUrlForm(url).allowed).toBe(true);
+  });
 
   it('refuses an IPv4 host in a short or hexadecimal form, naming the address it stands for', () => {
-    expect(checkCallbackUrlForm('https://8.8.2056/x')).toEqual({ allowed: false, reason: 'host 8.8.2056 is an unusual IPv4 form that URL parsing reads as 8.8.8.8; write 8.8.8.8' });
-    expect(checkCallbackUrlForm('https://0x8.8.8.8/x')).toEqual({ allowed: false, reason: 'host 0x8.8.8.8 is an unusual IPv4 form that URL parsing reads as 8.8.8.8; write 8.8.8.8' });
+    expect(checkCallbackUrlForm('https://8.8.2056/x')).toEqual({
+      allowed: false,
+      reason: 'host 8.8.2056 is an unusual IPv4 form that URL parsing reads as 8.8.8.8; write 8.8.8.8',
+    });
+    expect(checkCallbackUrlForm('https://0x8.8.8.8/x')).toEqual({
+      allowed: false,
+      reason: 'host 0x8.8.8.8 is an unusual IPv4 form that URL parsing reads as 8.8.8.8; write 8.8.8.8',
+    });
   });
 });
 

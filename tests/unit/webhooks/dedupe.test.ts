@@ -23,10 +23,14 @@ describe('createEventDeduplicator', () => {
     const dedupe = createEventDeduplicator();
     let runs = 0;
     let finish = () => {};
-    const first = dedupe.processOnce('h1', () => new Promise<void>((resolve) => {
-      runs += 1;
-      finish = resolve;
-    }));
+    const first = dedupe.processOnce(
+      'h1',
+      () =>
+        new Promise<void>((resolve) => {
+          runs += 1;
+          finish = resolve;
+        }),
+    );
     const second = dedupe.processOnce('h1', () => {
       runs += 1;
     });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { assertCompletionEvent, buildEventBody, parseEventBody } from '../../../src/lib/webhooks/event-body.ts';
 
-const DATA_JSON = '{ "handle": "7c9e6679-7425-40de-944b-e07fc1f90ae7",\n  "status": "complete", "progress": 1.0, "stage": "Fertig ✓", "error": "" }';
+const DATA_JSON =
+  '{ "handle": "7c9e6679-7425-40de-944b-e07fc1f90ae7",\n  "status": "complete", "progress": 1.0, "stage": "Fertig ✓", "error": "" }';
 const EVENT = {
   event: 'design.completed',
   handle: '7c9e6679-7425-40de-944b-e07fc1f90ae7',

@@ -5,13 +5,18 @@ import { signPayload, SignatureVerificationError } from '../../../src/lib/webhoo
 
 const SECRET = 'whsec_receiver_test';
 const NOW = Date.UTC(2026, 4, 1);
-const BODY = Buffer.from(buildEventBody({
-  event: 'design.failed',
-  handle: '3f2b8c1e-0d4a-4f6e-9b7a-2c1d0e9f8a7b',
-  tool: 'design.generate',
-  organizationId: 'org_7',
-  dataJson: '{"status":"failed","done":true,"error":"prompt rejected"}',
-}, new Date(NOW)));
+const BODY = Buffer.from(
+  buildEventBody(
+    {
+      event: 'design.failed',
+      handle: '3f2b8c1e-0d4a-4f6e-9b7a-2c1d0e9f8a7b',
+      tool: 'design.generate',
+      organizationId: 'org_7',
+      dataJson: '{"status":"failed","done":true,"error":"prompt rejected"}',
+    },
+    new Date(NOW),
+  ),
+);
 const HEADER = signPayload(SECRET, NOW / 1000, BODY);
 const options = { secrets: [SECRET], now: () => NOW };
 

@@ -9,10 +9,26 @@ const AT_T = () => T * 1000;
 
 // Expected values were computed once with Python's hmac module, independently of this code.
 const VECTORS = [
-  { name: 'unicode text', body: Buffer.from('{"stage":"Fertig ✓ — 完成 🎉","prompt":"naïve café"}', 'utf8'), v1: 'cef156ae173e0a5f9467bc155a0aaefcaf543fcd8d5dcc63e8029e33b50c320c' },
-  { name: 'CRLF line endings', body: Buffer.from('{\r\n  "a": 1\r\n}\r\n', 'utf8'), v1: 'e2dc27c6dfc968652cfbeaba69d0ae01e603bb6ea231f93d4696d5828c12195b' },
-  { name: 'a byte order mark', body: Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('{"a":1}')]), v1: '73a57f2b668d3bcdf90aaadf2d4f559380e08abcbe6129e7f3a36a2abd7f8fb2' },
-  { name: 'trailing whitespace', body: Buffer.from('{"a":1} \t\n', 'utf8'), v1: 'd7d3b80fbaaa6e641df00013e5e3586cbf4b03ea4e64230480799b6c8543fae1' },
+  {
+    name: 'unicode text',
+    body: Buffer.from('{"stage":"Fertig ✓ — 完成 🎉","prompt":"naïve café"}', 'utf8'),
+    v1: 'cef156ae173e0a5f9467bc155a0aaefcaf543fcd8d5dcc63e8029e33b50c320c',
+  },
+  {
+    name: 'CRLF line endings',
+    body: Buffer.from('{\r\n  "a": 1\r\n}\r\n', 'utf8'),
+    v1: 'e2dc27c6dfc968652cfbeaba69d0ae01e603bb6ea231f93d4696d5828c12195b',
+  },
+  {
+    name: 'a byte order mark',
+    body: Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('{"a":1}')]),
+    v1: '73a57f2b668d3bcdf90aaadf2d4f559380e08abcbe6129e7f3a36a2abd7f8fb2',
+  },
+  {
+    name: 'trailing whitespace',
+    body: Buffer.from('{"a":1} \t\n', 'utf8'),
+    v1: 'd7d3b80fbaaa6e641df00013e5e3586cbf4b03ea4e64230480799b6c8543fae1',
+  },
   { name: 'an empty body', body: Buffer.alloc(0), v1: '51906ae4f0c04432fd5427c8658d4f86ff8ad42fe9219458568997dc895915a5' },
 ];
 
@@ -135,7 +151,10 @@ describe('verifySignature', () => {
       accepted: false,
       reason: 'timestamp too old: signed 300.999 s ago, tolerance is 300 s',
     });
-    expect(verifyAt(HEADER, BODY, { now: () => (T - 300) * 1000 - 1 })).toMatchObject({ accepted: false, reason: 'timestamp in the future: signed 300.001 s ahead, tolerance is 300 s' });
+    expect(verifyAt(HEADER, BODY, { now: () => (T - 300) * 1000 - 1 })).toMatchObject({
+      accepted: false,
+      reason: 'timestamp in the future: signed 300.001 s ahead, tolerance is 300 s',
+    });
   });
 
   it('rejects a timestamp further in the future than the tolerance', () => {
@@ -165,7 +184,11 @@ describe('verifySignature', () => {
     ['a non-numeric t', `t=soon,v1=${'a'.repeat(64)}`, 't is not a whole number of Unix seconds: "soon"'],
     ['a fractional t', `t=1714000000.5,v1=${'a'.repeat(64)}`, 't is not a whole number of Unix seconds: "1714000000.5"'],
     ['a negative t', `t=-5,v1=${'a'.repeat(64)}`, 't is not a whole number of Unix seconds: "-5"'],
-    ['a t in milliseconds beyond safe integers', `t=99999999999999999999,v1=${'a'.repeat(64)}`, 't is not a whole number of Unix seconds: "99999999999999999999"'],
+    [
+      'a t in milliseconds beyond safe integers',
+      `t=99999999999999999999,v1=${'a'.repeat(64)}`,
+      't is not a whole number of Unix seconds: "99999999999999999999"',
+    ],
     ['spaces after the commas', `t=${T}, v1=${'a'.repeat(64)}`, 'signature header has no v1 (remove the spaces around the commas)'],
     ['uppercase hex', replaceV1(HEADER, HEADER.slice(-64).toUpperCase()), 'v1 must be lowercase hex'],
     ['a v1 one character short', replaceV1(HEADER, HEADER.slice(-63)), 'v1 must be 64 hex characters, got 63'],
@@ -181,8 +204,9 @@ describe('verifySignature', () => {
   });
 
   it('never puts a secret or a signature in a rejection reason', () => {
-    const reasons = [verifyAt(`t=${T},${HEADER.slice(-64)}`), verifyAt(HEADER, 'x'), verifyAt(HEADER.toUpperCase())]
-      .map((check) => (check.accepted ? '' : check.reason));
+    const reasons = [verifyAt(`t=${T},${HEADER.slice(-64)}`), verifyAt(HEADER, 'x'), verifyAt(HEADER.toUpperCase())].map((check) =>
+      check.accepted ? '' : check.reason,
+    );
     for (const reason of reasons) {
       expect(reason).not.toContain(SECRET);
       expect(reason).not.toContain(HEADER.slice(-64));

@@ -6,10 +6,7 @@ import type { ReceivedEvent } from '../../../../src/lib/webhooks/index.ts';
 import type { TestCertificate } from './tls.ts';
 
 /** How the receiver answers one request. */
-export type Reply =
-  | { status: number; body?: string; headers?: Record<string, string> }
-  | 'hang'
-  | 'reset';
+export type Reply = { status: number; body?: string; headers?: Record<string, string> } | 'hang' | 'reset';
 
 /** One request as the receiver saw it, with the library's verdict on its signature. */
 export interface ReceivedRequest {

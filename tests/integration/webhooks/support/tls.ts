@@ -15,10 +15,28 @@ export function createTestCertificate(): TestCertificate {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-tls-'));
   const keyPath = join(dir, 'key.pem');
   const certPath = join(dir, 'cert.pem');
-  execFileSync('/usr/bin/openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', '/CN=garment-press test receiver',
-    '-addext', 'subjectAltName=DNS:localhost,DNS:hooks.example.com,IP:127.0.0.1,IP:::1',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    '/usr/bin/openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=garment-press test receiver',
+      '-addext',
+      'subjectAltName=DNS:localhost,DNS:hooks.example.com,IP:127.0.0.1,IP:::1',
+    ],
+    { stdio: 'ignore' },
+  );
   return { key: readFileSync(keyPath), cert: readFileSync(certPath), certPath };
 }
