@@ -115,10 +115,13 @@ export function createPublisher(options: PublisherOptions): Publisher {
     return `${what}; this is not a problem in your record (incident ${id}, in the service's log). Publish again later, or quote the incident id to the operator.`;
   };
 
-  const handOverEvent = (task: Task) => {
+  /** Queues a finished task's event; tracked, so stopping waits for it to be stored. */
+  const handOverEvent = (task: Task) => track(queueEvent(task));
+
+  const queueEvent = async (task: Task) => {
     if (task.callbackUrl === null || task.resultJson === null) return;
     try {
-      const { created } = outbox.enqueue({
+      const { created } = await outbox.enqueue({
         event: task.status === 'complete' ? PUBLISH_EVENTS.complete : PUBLISH_EVENTS.failed,
         handle: task.handle,
         tool: task.tool,
