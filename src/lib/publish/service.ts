@@ -1,7 +1,7 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
-import { checkOutputFolder } from '../build/output-folder.ts';
+import { checkOutputFolder } from '../pipeline/output-folder.ts';
 import { GarmentPressError } from '../errors.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
