@@ -13,7 +13,7 @@ import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
 import type { Publisher } from './publisher.ts';
 import { readPublishRequest } from './publish-request.ts';
 import { readGeneration, submitPublish, type SubmissionContext } from './submission.ts';
-import { DEFAULT_BODY_LIMIT_BYTES, discardRest, readBody } from './request-body.ts';
+import { closeLingering, DEFAULT_BODY_LIMIT_BYTES, discardRest, readBody } from './request-body.ts';
 import type { PublishStore } from './store.ts';
 import { projectTask, PUBLISH_TOOL } from './tasks.ts';
 
@@ -346,25 +346,6 @@ async function bodyDiscarded(request: IncomingMessage, limitBytes: number): Prom
   if (!unreadBody) return true;
   if (Number(request.headers['content-length'] ?? 0) > limitBytes) return false;
   return discardRest(request, limitBytes);
-}
-
-/** How long a connection refused mid-body still reads, and drops, what its client sends after the answer. */
-const LINGER_MS = 2000;
-
-/**
- * Has the connection of a request whose body is still coming close gently after the answer. Node
- * would close the socket at once, and closing with input unread sends a reset, which can destroy
- * the answer before the client has read it. So the write side closes first, what still comes is
- * read and dropped, and the socket closes when the client stops or after LINGER_MS.
- */
-function closeLingering(request: IncomingMessage): void {
-  const { socket } = request;
-  socket.destroySoon = () => {
-    socket.end();
-    request.resume();
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    socket.once('close', () => clearTimeout(timer));
-  };
 }
 
 function sendJson(response: ServerResponse, status: number, json: string, headers: Record<string, string> = {}) {

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildFingerprint, changedGarments, restoredCheck, storedChecks } from '../../../src/lib/build/build-state.ts';
-import { missingOutput } from '../../../src/lib/build/carry-over.ts';
+import { buildFingerprint, changedGarments, restoredCheck, storedChecks } from '../../../src/lib/pipeline/build-state.ts';
+import { missingOutput } from '../../../src/lib/pipeline/carry-over.ts';
 import type { FileCheck } from '../../../src/lib/record/index.ts';
 import type { SiteEntry } from '../../../src/lib/site/site-index.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeSiteFiles } from '../../../src/lib/build/record-files.ts';
+import { writeSiteFiles } from '../../../src/lib/pipeline/record-files.ts';
 
 describe('writeSiteFiles', () => {
   it('writes text as UTF-8 (a lone surrogate as U+FFFD) and bytes as they are, making folders', () => {

@@ -8,7 +8,7 @@ import {
   writeRecordOutputs,
   type CheckedFiles,
   type PlannedRecord,
-} from '../../../src/lib/build/record-outputs.ts';
+} from '../../../src/lib/pipeline/record-outputs.ts';
 import { namedRecord } from '../../../src/lib/record/index.ts';
 import { siteEntryOf } from '../../../src/lib/site/site-index.ts';
 import { projectRoot, sampleRecords } from '../../support/records.ts';

@@ -40,6 +40,7 @@ import {
   type RecordOutputsSummary,
 } from './record-outputs.ts';
 import { counted } from '../counted.ts';
+import { archiveReplacedRecords } from '../revisions/archive.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
 export interface BuildOptions {
@@ -115,6 +116,8 @@ export async function buildSite({
   const last = await readBuildState(target);
   const listing = last && listSite(target);
   if (last) checkNoAddedFiles(target, last, listing!);
+  // Before anything is read: a record replacing one readers have seen keeps that one as a revision.
+  if (last) await archiveReplacedRecords({ recordsDir: recordsRoot, siteDir: target, checks: last.checks });
   const previous = fresh ? undefined : last;
   const reusable = previous?.fingerprint === fingerprint && hasSiteFiles(previous, listing!.siteFiles, onProgress) ? previous : undefined;
   const storedByFile = new Map(reusable?.checks.map((check) => [check.file, check]));
