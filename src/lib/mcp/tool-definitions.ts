@@ -4,7 +4,7 @@ import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 
 import { LONG_POLL_CAP_SECONDS } from '../publish/long-poll.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../publish/store.ts';
 import { PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/tasks.ts';
-import { SEARCH_FILTERS } from '../search/search-keys.ts';
+import { SEARCH_FILTERS } from '../search/query/search-keys.ts';
 import { formatDuration } from '../site/format.ts';
 import type { JsonSchema, ToolDefinition } from './tool-call.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SEARCH_FILTERS } from '../../../src/lib/search/search-keys.ts';
-import { countMessage, fillMessage, searchMessages } from '../../../src/lib/search/search-messages.ts';
+import { SEARCH_FILTERS } from '../../../../src/lib/search/query/search-keys.ts';
+import { countMessage, fillMessage, searchMessages } from '../../../../src/lib/search/query/search-messages.ts';
 
 describe('searchMessages', () => {
   it('names every filter', () => {

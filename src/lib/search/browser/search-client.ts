@@ -1,11 +1,11 @@
 // The search box in the browser: the site's search (shard-search.ts) behind plain fields. The
 // fields are the search state, mirrored in the query string (`?q=fleece&projection=Technical&sort=title`).
 import { findKeptResult, keepResult, readKeptResults, type KeptResult } from './kept-results.ts';
-import type { FilterCounts, PagefindResultData } from './pagefind-api.ts';
-import { filterValueOrder, resultFacts, resultView, type ResultView } from './result-view.ts';
-import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
-import { countMessage, fillMessage, type SearchMessages } from './search-messages.ts';
-import { SHARD_LIST_PATH, type ShardList } from './search-shards.ts';
+import type { FilterCounts, PagefindResultData } from '../query/pagefind-api.ts';
+import { filterValueOrder, resultFacts, resultView, type ResultView } from '../query/result-view.ts';
+import { SEARCH_FILTERS, type SearchFilter } from '../query/search-keys.ts';
+import { countMessage, fillMessage, type SearchMessages } from '../query/search-messages.ts';
+import { SHARD_LIST_PATH, type ShardList } from '../query/shard-list.ts';
 import {
   garmentQuery,
   isSearchable,
@@ -14,9 +14,9 @@ import {
   searchTerm,
   selectedFilters,
   type SearchState,
-} from './search-state.ts';
+} from '../query/search-state.ts';
 import { openInThread, type ThreadIndex } from './search-thread.ts';
-import { NO_HITS, type GarmentQuery, type GarmentSearch, type ShardHits } from './shard-search.ts';
+import { NO_HITS, type GarmentQuery, type GarmentSearch, type ShardHits } from '../query/shard-search.ts';
 
 /** Garments whose data is loaded at once; more on request. */
 const PAGE_SIZE = 10;

@@ -1,11 +1,11 @@
-import { readingOrder } from '../record/reading-order.ts';
-import type { GarmentRecord, Projection } from '../record/types.ts';
-import { keyFacts, type KeyFacts } from '../site/key-facts.ts';
-import type { SiteEntry } from '../site/site-index.ts';
-import { plainText } from '../site/text.ts';
-import { garmentPath, pagePath } from '../site/urls.ts';
+import { readingOrder } from '../../record/reading-order.ts';
+import type { GarmentRecord, Projection } from '../../record/types.ts';
+import { keyFacts, type KeyFacts } from '../../site/key-facts.ts';
+import type { SiteEntry } from '../../site/site-index.ts';
+import { plainText } from '../../site/text.ts';
+import { garmentPath, pagePath } from '../../site/urls.ts';
 import { distinctValues, garmentMeta, searchFields, type SearchMeta } from './search-fields.ts';
-import { GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchSort } from './search-keys.ts';
+import { GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchSort } from '../query/search-keys.ts';
 
 /**
  * What one record page gives the search index, made where the record is read (a record thread):

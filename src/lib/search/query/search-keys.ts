@@ -1,7 +1,7 @@
 // The names (and the title's sort key) the index and the browser share. This module imports
 // nothing but types, so the search script can use it without pulling the site's formatting and
 // Markdown code into the browser (which takes only SEARCH_FILTERS; the readers stay out of its bundle).
-import type { GarmentRecord } from '../record/types.ts';
+import type { GarmentRecord } from '../../record/types.ts';
 
 /** The filters every record page offers the search, in the order the search UI shows them. */
 export const SEARCH_FILTERS = [

@@ -2,9 +2,9 @@
 // there in the worker's own thread, and the page is sent what it shows (the count, the garments of a
 // batch, the filter counts), never every hit. With Pagefind's own worker, a word in 50,000 garments
 // sent the page 50,000 hits to copy and wrap, a third of a second of its main thread.
-import type { PagefindResultData } from './pagefind-api.ts';
-import type { ShardList } from './search-shards.ts';
-import type { GarmentQuery, GarmentSearch } from './shard-search.ts';
+import type { PagefindResultData } from '../query/pagefind-api.ts';
+import type { ShardList } from '../query/shard-list.ts';
+import type { GarmentQuery, GarmentSearch } from '../query/shard-search.ts';
 
 /** What the page asks of the thread: to open the index a shard list names, to search it, the next hits of a search, or to load every filter file. */
 export type ThreadRequest = { id: number } & (

@@ -6,7 +6,7 @@ import {
   searchQueryString,
   searchTerm,
   selectedFilters,
-} from '../../../src/lib/search/search-state.ts';
+} from '../../../../src/lib/search/query/search-state.ts';
 
 const params = (query: string) => new URLSearchParams(query);
 

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../support/records.ts';
-import { node } from '../../support/run.ts';
+import { projectRoot } from '../../../support/records.ts';
+import { node } from '../../../support/run.ts';
 
 /** Runs a module script in a process of its own, importing pagefindAnswer; returns what it printed and its exit code. */
 function run(body: string) {
-  const module = path.join(projectRoot, 'src/lib/search/pagefind-process.ts');
+  const module = path.join(projectRoot, 'src/lib/search/index/pagefind-process.ts');
   const script = `const { pagefindAnswer } = await import(${JSON.stringify(module)});\n${body}`;
   const result = spawnSync(node, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
   return { status: result.status, stdout: result.stdout.trim() };

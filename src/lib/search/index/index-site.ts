@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
-import { GarmentPressError } from '../errors.ts';
-import type { RecordKey } from '../record/index.ts';
-import { linkFiles } from '../link-files.ts';
-import { readRecord, type SiteEntry } from '../site/site-index.ts';
-import { garmentPath } from '../site/urls.ts';
-import type { FilterCounts, PagefindEntry } from './pagefind-api.ts';
+import { GarmentPressError } from '../../errors.ts';
+import type { RecordKey } from '../../record/index.ts';
+import { linkFiles } from '../../link-files.ts';
+import { readRecord, type SiteEntry } from '../../site/site-index.ts';
+import { garmentPath } from '../../site/urls.ts';
+import type { FilterCounts, PagefindEntry } from '../query/pagefind-api.ts';
 import { pagefindAnswer, pagefindUsage, type PagefindUsage } from './pagefind-process.ts';
 import { readIndexedPages } from './indexed-pages.ts';
 import { garmentPage, reindexedPage, searchRecord, type GarmentPage, type IndexedPage, type SearchRecord } from './search-record.ts';
@@ -17,13 +17,12 @@ import {
   shardNumber,
   shardOf,
   shardPath,
-  SHARD_LIST_PATH,
   SHARD_SUMMARY_FILE,
   WORDS_PATH,
-  type ShardList,
   type ShardSummary,
-} from './search-shards.ts';
-import { textWords, wordKey, type WordList } from './search-words.ts';
+} from './shard-layout.ts';
+import { SHARD_LIST_PATH, type ShardList } from '../query/shard-list.ts';
+import { textWords, wordKey, type WordList } from '../query/search-words.ts';
 
 /** Pagefind could not build the search index; the site being built must not be published. */
 export class SearchIndexError extends GarmentPressError {}

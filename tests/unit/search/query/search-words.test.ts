@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, nearestWords, textWords, wordKey } from '../../../src/lib/search/search-words.ts';
+import { editDistance, nearestWords, textWords, wordKey } from '../../../../src/lib/search/query/search-words.ts';
 
 describe('textWords', () => {
   it('gives the distinct words of a text in lower case, without accents, split at anything but letters and digits', () => {

@@ -1,4 +1,4 @@
-import { humanize, lookup, projectionLabel, t } from '../site/strings.ts';
+import { humanize, lookup, projectionLabel, t } from '../../site/strings.ts';
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 
 /**

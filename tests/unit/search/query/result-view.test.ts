@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { filterValueOrder, plainExcerpt, resultFacts, resultView, safeExcerpt } from '../../../src/lib/search/result-view.ts';
-import { searchMessages } from '../../../src/lib/search/search-messages.ts';
+import { filterValueOrder, plainExcerpt, resultFacts, resultView, safeExcerpt } from '../../../../src/lib/search/query/result-view.ts';
+import { searchMessages } from '../../../../src/lib/search/query/search-messages.ts';
 
 const hit = (overrides: { url?: string; excerpt?: string; meta?: Record<string, string> } = {}) => ({
   url: '/garments/tee/',

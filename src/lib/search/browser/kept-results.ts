@@ -3,9 +3,9 @@
 // the index it was found in and the code that found and ranked it: kept results name the shard list's
 // text and the search script's address (content-hashed by the build), and any other list or script
 // reads as nothing kept.
-import type { PagefindResultData } from './pagefind-api.ts';
+import type { PagefindResultData } from '../query/pagefind-api.ts';
 import type { ThreadSearch } from './search-thread.ts';
-import type { GarmentQuery } from './shard-search.ts';
+import type { GarmentQuery } from '../query/shard-search.ts';
 
 /** Searches kept, the most recent first; older ones are dropped. */
 export const KEPT_RESULTS_LIMIT = 16;

@@ -13,7 +13,7 @@ import type {
   PagefindSearchOptions,
 } from './pagefind-api.ts';
 import { GARMENT_META, titleSortKey, type SearchSort } from './search-keys.ts';
-import type { ShardList } from './search-shards.ts';
+import type { ShardList } from './shard-list.ts';
 import { nearestWords, wordKey, type WordList } from './search-words.ts';
 
 /** The hits of a search, in order, their data loaded as they are shown. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entryFiles, type ShardList } from '../../../src/lib/search/search-shards.ts';
+import { entryFiles, type ShardList } from '../../../../src/lib/search/query/shard-list.ts';
 
 const entry = (hash: string) => ({ version: '1.6.0', languages: { en: { hash, wasm: 'en', page_count: 3 } }, include_characters: ['_'] });
 const list: ShardList = {

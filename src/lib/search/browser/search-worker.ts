@@ -1,10 +1,10 @@
 // The search thread's script (search-thread.ts starts it): opens the site's index with Pagefind
 // running in this thread (Pagefind starts no worker of its own where there is no window), searches
 // it, and sends the page what it shows.
-import type { PagefindApi } from './pagefind-api.ts';
-import { entryFiles } from './search-shards.ts';
+import type { PagefindApi } from '../query/pagefind-api.ts';
+import { entryFiles } from '../query/shard-list.ts';
 import type { ThreadReply, ThreadRequest } from './search-thread.ts';
-import { NO_HITS, openSearchIndex, searchGarments, type SearchIndex, type ShardHits } from './shard-search.ts';
+import { NO_HITS, openSearchIndex, searchGarments, type SearchIndex, type ShardHits } from '../query/shard-search.ts';
 
 /** Searches whose hits can still be read on: the page reads on the one it shows, and counts with others. */
 const KEPT_SEARCHES = 8;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readIndexedPages } from '../../../src/lib/search/indexed-pages.ts';
+import { readIndexedPages } from '../../../../src/lib/search/index/indexed-pages.ts';
 
 /** A fragment file as Pagefind writes one: gzipped signature and JSON. */
 const fragment = (data: unknown, signature = 'pagefind_dcd') => gzipSync(Buffer.from(`${signature}${JSON.stringify(data)}`));

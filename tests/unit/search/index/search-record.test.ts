@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CommerceRecord, GarmentRecord, TextBlock } from '../../../src/lib/record/index.ts';
-import { searchFields } from '../../../src/lib/search/search-fields.ts';
-import { garmentPage, reindexedPage, searchRecord } from '../../../src/lib/search/search-record.ts';
-import { siteEntryOf } from '../../../src/lib/site/site-index.ts';
-import { plainText } from '../../../src/lib/site/text.ts';
-import { copyOf, sampleRecords } from '../../support/records.ts';
+import type { CommerceRecord, GarmentRecord, TextBlock } from '../../../../src/lib/record/index.ts';
+import { searchFields } from '../../../../src/lib/search/index/search-fields.ts';
+import { garmentPage, reindexedPage, searchRecord } from '../../../../src/lib/search/index/search-record.ts';
+import { siteEntryOf } from '../../../../src/lib/site/site-index.ts';
+import { plainText } from '../../../../src/lib/site/text.ts';
+import { copyOf, sampleRecords } from '../../../support/records.ts';
 
 /** A record's search record, with its reading text and names as one text, as the index searches them. */
 function recordOf(record: GarmentRecord) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PagefindResult } from '../../../src/lib/search/pagefind-api.ts';
-import { mergeFilterCounts, queryWords, sortedHits } from '../../../src/lib/search/shard-search.ts';
+import type { PagefindResult } from '../../../../src/lib/search/query/pagefind-api.ts';
+import { mergeFilterCounts, queryWords, sortedHits } from '../../../../src/lib/search/query/shard-search.ts';
 
 /** A hit as Pagefind gives it: its score, and its data loaded on demand (counted). */
 function hit(url: string, score: number, title: string, published: string, loads: string[]): PagefindResult {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CommerceRecord, GarmentRecord } from '../../../src/lib/record/index.ts';
-import { distinctValues, searchFields } from '../../../src/lib/search/search-fields.ts';
-import { siteEntryOf } from '../../../src/lib/site/site-index.ts';
-import { copyOf, sampleRecords } from '../../support/records.ts';
+import type { CommerceRecord, GarmentRecord } from '../../../../src/lib/record/index.ts';
+import { distinctValues, searchFields } from '../../../../src/lib/search/index/search-fields.ts';
+import { siteEntryOf } from '../../../../src/lib/site/site-index.ts';
+import { copyOf, sampleRecords } from '../../../support/records.ts';
 
 function fieldsOf(record: GarmentRecord) {
   return searchFields(siteEntryOf(record, 'record.json'), record);

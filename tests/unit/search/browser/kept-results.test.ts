@@ -7,8 +7,8 @@ import {
   keptResultKey,
   readKeptResults,
   type KeptResult,
-} from '../../../src/lib/search/kept-results.ts';
-import type { GarmentQuery } from '../../../src/lib/search/shard-search.ts';
+} from '../../../../src/lib/search/browser/kept-results.ts';
+import type { GarmentQuery } from '../../../../src/lib/search/query/shard-search.ts';
 
 const LIST = '{"count":2,"shards":["/pagefind/0.en_a/","/pagefind/1.en_b/"]}';
 const SCRIPT = 'https://example.test/_astro/SearchBox.abc123.js';
