@@ -185,6 +185,8 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     ...submission,
     log,
     outDir,
+    site,
+    listenHost: host,
     maxBodyBytes,
     longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS,
   });
