@@ -5,7 +5,7 @@ import { checkOutputFolder } from '../pipeline/output-folder.ts';
 import { GarmentPressError } from '../errors.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
-import { openOutbox, type AttemptSummary } from '../webhooks/index.ts';
+import { describeAttempt, openOutbox } from '../webhooks/index.ts';
 import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from '../mcp/index.ts';
 import { createApiHandler } from './api.ts';
 import { LONG_POLL_CAP_SECONDS } from './long-poll.ts';
@@ -74,7 +74,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   mkdirSync(dataDir, { recursive: true });
   const store = openPublishStore(path.join(dataDir, 'publish.db'));
   const policy = { allowLoopback: options.allowLoopbackCallbacks === true };
-  const outbox = openOutbox(path.join(dataDir, 'outbox.db'), {
+  const outbox = await openOutbox(path.join(dataDir, 'outbox.db'), {
     secretFor: (organizationId) => store.signingSecret(organizationId),
     policy,
     ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
@@ -185,6 +185,8 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     ...submission,
     log,
     outDir,
+    site,
+    listenHost: host,
     maxBodyBytes,
     longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS,
   });
@@ -211,12 +213,4 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       store.close();
     },
   };
-}
-
-function describeAttempt(attempt: AttemptSummary): string {
-  const answer =
-    attempt.status === null
-      ? attempt.error
-      : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}${attempt.retryAfter === null ? '' : `, Retry-After ${attempt.retryAfter}`}`;
-  return `webhook ${attempt.handle} attempt ${attempt.attemptNumber}: ${attempt.accepted ? 'accepted' : 'failed'}, ${answer}, ${attempt.durationMs} ms`;
 }
