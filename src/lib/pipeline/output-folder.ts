@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
 import { isReplaceable } from '../replaceable-folder.ts';
+import { garmentFeedPaths } from '../revisions/feeds.ts';
 import { STATE_FILE, type BuildState } from './build-state.ts';
 
 /** The output folder given would replace something that is not a site this tool built. */
@@ -79,6 +80,7 @@ export function addedFiles(state: BuildState, { topNames, siteFiles, garmentFile
     for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`])
       made.add(path.join('garments', record.slug, name));
     revisionFolders.add(path.join('garments', record.slug, record.projection, 'revisions'));
+    for (const feed of Object.values(garmentFeedPaths(record.slug))) made.add(feed.slice(1));
   }
   // A record's revision files are as many as its revisions: any file of its revisions folder is the build's.
   const isMade = (file: string) => made.has(file) || [...parentFolders(file)].some((folder) => revisionFolders.has(folder));
