@@ -44,7 +44,9 @@ describe.each(outboxDatabases)('outbox on $name', (database) => {
         return reply;
       },
     });
-    const outbox = await openOutbox(await database.create(), {
+    const created = await database.create();
+  cleanups.push(() => created.close());
+  const outbox = await openOutbox(created.database, {
       secretFor: () => secret,
       policy: { allowLoopback: true },
       trustedCa: certificate.cert,
@@ -327,14 +329,18 @@ describe.each(outboxDatabases)('outbox on $name', (database) => {
 
     it('refuses a loopback callback URL by default', async () => {
       const { receiver } = await setUp([]);
-      const strict = await openOutbox(await database.create(), { secretFor: () => secret });
+      const created = await database.create();
+    cleanups.push(() => created.close());
+    const strict = await openOutbox(created.database, { secretFor: () => secret });
       cleanups.push(() => strict.close());
       await expect(enqueue(strict, receiver)).rejects.toThrow(CallbackUrlError);
       await expect(enqueue(strict, receiver)).rejects.toThrow('callback URL refused: address 127.0.0.1 is loopback');
     });
 
     it('refuses a lease that a slow attempt could outlast', async () => {
-      await expect(openOutbox(await database.create(), { secretFor: () => secret, timeoutMs: 10_000, leaseMs: 10_000 })).rejects.toThrow(
+      const created = await database.create();
+    cleanups.push(() => created.close());
+    await expect(openOutbox(created.database, { secretFor: () => secret, timeoutMs: 10_000, leaseMs: 10_000 })).rejects.toThrow(
         'leaseMs (10000) must exceed timeoutMs (10000), or a slow attempt could be sent twice',
       );
     });
