@@ -4,8 +4,8 @@ import type { PoolClient } from 'pg';
 import { migratePostgres, type PostgresDatabase, type PostgresMigration } from '../database/index.ts';
 import { ATTEMPT_COLUMNS, attemptFromRow, entryColumns, entryFromRow } from './delivery-record.ts';
 import type { AttemptRow, EntryRow } from './delivery-record.ts';
-import type { Clock, ExpiredClaim, OutboxStore } from './outbox-store.ts';
-import { INTERRUPTED } from './outbox-store.ts';
+import type { Clock, ExpiredClaimRow, OutboxStore } from './outbox-store.ts';
+import { expiredClaimFromRow, expiredClaimsQuery, INTERRUPTED } from './outbox-store.ts';
 import { MAX_ATTEMPTS, type RetryDecision } from './retry-schedule.ts';
 
 /** The outbox tables' numbered migrations, recorded under the store name `webhooks`. Times are epoch milliseconds. */
@@ -221,23 +221,7 @@ export async function openPostgresOutboxStore(database: PostgresDatabase, clock:
     },
 
     async expiredClaims() {
-      const { rows } = await pool.query<
-        EntryRow & { attempt_id: number | null; attempt_number: number | null; attempt_started_at: number | null }
-      >(
-        `SELECT ${entryColumns('o')}, a.id AS attempt_id, a.attempt_number, a.started_at AS attempt_started_at
-         FROM webhook_outbox o LEFT JOIN webhook_attempts a ON a.id = o.leased_attempt_id
-         WHERE o.state = 'pending' AND o.lease_until <= $1`,
-        [clock()],
-      );
-      return rows.map(
-        (row): ExpiredClaim => ({
-          entry: entryFromRow(row),
-          attempt:
-            row.attempt_id === null
-              ? null
-              : { id: row.attempt_id, attemptNumber: row.attempt_number!, startedAt: new Date(row.attempt_started_at!).toISOString() },
-        }),
-      );
+      return (await pool.query<ExpiredClaimRow>(expiredClaimsQuery('$1'), [clock()])).rows.map(expiredClaimFromRow);
     },
 
     async settleExpiredClaim(claim, decision) {

@@ -2,8 +2,8 @@
 import { openMigratedSqlite, type SqliteMigration } from '../database/index.ts';
 import { ATTEMPT_COLUMNS, attemptFromRow, entryColumns, entryFromRow } from './delivery-record.ts';
 import type { AttemptRow, EntryRow } from './delivery-record.ts';
-import type { Clock, ExpiredClaim, OutboxStore, ResendResult } from './outbox-store.ts';
-import { INTERRUPTED } from './outbox-store.ts';
+import type { Clock, ExpiredClaimRow, OutboxStore, ResendResult } from './outbox-store.ts';
+import { expiredClaimFromRow, expiredClaimsQuery, INTERRUPTED } from './outbox-store.ts';
 import { MAX_ATTEMPTS } from './retry-schedule.ts';
 
 /**
@@ -97,10 +97,7 @@ export function openSqliteOutboxStore(path: string, clock: Clock): OutboxStore {
     postpone: db.prepare(`
       UPDATE webhook_outbox SET next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
       WHERE id = ? AND lease_owner = ? AND state = 'pending' AND leased_attempt_id IS NULL`),
-    expired: db.prepare(`
-      SELECT ${entryColumns('o')}, a.id AS attempt_id, a.attempt_number, a.started_at AS attempt_started_at
-      FROM webhook_outbox o LEFT JOIN webhook_attempts a ON a.id = o.leased_attempt_id
-      WHERE o.state = 'pending' AND o.lease_until <= ?`),
+    expired: db.prepare(expiredClaimsQuery('?')),
     release: db.prepare(
       'UPDATE webhook_outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_until <= ? AND leased_attempt_id IS NULL',
     ),
@@ -230,18 +227,7 @@ export function openSqliteOutboxStore(path: string, clock: Clock): OutboxStore {
     },
 
     async expiredClaims() {
-      const rows = sql.expired.all(clock()) as unknown as Array<
-        EntryRow & { attempt_id: number | null; attempt_number: number | null; attempt_started_at: number | null }
-      >;
-      return rows.map(
-        (row): ExpiredClaim => ({
-          entry: entryFromRow(row),
-          attempt:
-            row.attempt_id === null
-              ? null
-              : { id: row.attempt_id, attemptNumber: row.attempt_number!, startedAt: new Date(row.attempt_started_at!).toISOString() },
-        }),
-      );
+      return (sql.expired.all(clock()) as unknown as ExpiredClaimRow[]).map(expiredClaimFromRow);
     },
 
     async settleExpiredClaim(claim, decision) {
