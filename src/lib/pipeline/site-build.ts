@@ -14,8 +14,8 @@ import {
   type Problem,
   type RecordCheck,
 } from '../record/index.ts';
-import { PAGEFIND_PROCESS } from '../search/pagefind-process.ts';
-import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
+import { PAGEFIND_PROCESS } from '../search/index/pagefind-process.ts';
+import { SEARCH_BUNDLE_PATH } from '../search/query/search-keys.ts';
 import { listsByCategory } from '../site/index-view.ts';
 import { siteEntryOf, type SiteEntry } from '../site/site-index.ts';
 import { stylesheetOf } from '../site/stylesheet.ts';
@@ -49,7 +49,7 @@ export interface BuildOptions {
   site: string;
   /** Ignore the previous build's output and render everything. */
   fresh?: boolean;
-  /** Pages per search index shard aimed at (default SHARD_PAGES, search-shards.ts). */
+  /** Pages per search index shard aimed at (default SHARD_PAGES, search/index/shard-layout.ts). */
   searchShardPages?: number;
   /** Called with one line per stage as the build goes. */
   onProgress?: (line: string) => void;
@@ -70,7 +70,7 @@ export interface BuildResult {
   rendered: number;
 }
 
-const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** A records folder without a single record file: a mistyped folder must not replace a site with an empty one. */
 export class NoRecordsError extends GarmentPressError {

@@ -7,7 +7,7 @@ import { GarmentPressError } from '../errors.ts';
 import { requireDatabaseFile, watchDatabaseFile } from '../sqlite-database.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
-import { openOutbox, type AttemptSummary } from '../webhooks/index.ts';
+import { describeAttempt, openOutbox } from '../webhooks/index.ts';
 import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from '../mcp/index.ts';
 import { createApiHandler } from './api.ts';
 import { LONG_POLL_CAP_SECONDS } from './long-poll.ts';
@@ -81,18 +81,18 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   if (existsSync(outboxDb)) requireDatabaseFile(publishDb, `${outboxDb} beside it shows this data folder has served before`);
   const reserve = spaceReserve(path.join(dataDir, '.space-reserve'), options.spaceReserveBytes ?? 4 * 1024 * 1024);
   /** Opens a database, giving up the space reserve once if the disk is too full for it to open. */
-  const openOnFullDisk = <T>(open: () => T): T => {
+  const openOnFullDisk = async <T>(open: () => T | Promise<T>): Promise<T> => {
     try {
-      return open();
+      return await open();
     } catch (error) {
       if (!isDiskFull(error) || !reserve.release()) throw error;
       log(`the disk is full: ${dataDir}/.space-reserve released so the databases open; free some space, then publishing resumes`);
       return open();
     }
   };
-  const store = openOnFullDisk(() => openPublishStore(publishDb));
+  const store = await openOnFullDisk(() => openPublishStore(publishDb));
   const policy = { allowLoopback: options.allowLoopbackCallbacks === true };
-  const outbox = openOnFullDisk(() =>
+  const outbox = await openOnFullDisk(() =>
     openOutbox(outboxDb, {
       secretFor: (organizationId) => store.signingSecret(organizationId),
       policy,
@@ -219,6 +219,8 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     ...submission,
     log,
     outDir,
+    site,
+    listenHost: host,
     maxBodyBytes,
     longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS,
   });
@@ -245,12 +247,4 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       store.close();
     },
   };
-}
-
-function describeAttempt(attempt: AttemptSummary): string {
-  const answer =
-    attempt.status === null
-      ? attempt.error
-      : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}${attempt.retryAfter === null ? '' : `, Retry-After ${attempt.retryAfter}`}`;
-  return `webhook ${attempt.handle} attempt ${attempt.attemptNumber}: ${attempt.accepted ? 'accepted' : 'failed'}, ${answer}, ${attempt.durationMs} ms`;
 }

@@ -206,7 +206,7 @@ function isNamedByContent(sitePath: string): boolean {
     sitePath.startsWith('/_astro/') ||
     /^\/styles\/site\.[0-9a-f]+\.css$/.test(sitePath) ||
     /\.pf_[a-z]+$/.test(sitePath) ||
-    // A search shard's folder is named by its index's hash, and the word lists by their own (search-shards.ts).
+    // A search shard's folder is named by its index's hash, and the word lists by their own (search/index/shard-layout.ts).
     /^\/pagefind\/\d+\.[\w-]+\//.test(sitePath) ||
     /^\/pagefind\/words\/\w+\.[0-9a-f]+\.json$/.test(sitePath)
   );
