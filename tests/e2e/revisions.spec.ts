@@ -14,6 +14,8 @@ for (const [width, height] of [
 
     for (const [name, path] of Object.entries(pages)) {
       test(`${name} has no serious or critical accessibility violations and does not scroll sideways`, async ({ page }) => {
+        // axe checks the contrast of every text node, slowly on a loaded machine.
+        test.setTimeout(180_000);
         await page.goto(path);
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
         expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);

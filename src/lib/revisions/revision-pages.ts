@@ -68,7 +68,7 @@ function trailHtml(context: RevisionPagesContext, last: { href: string; label: s
     { href: pagePath(slug, projection), label: t(`projection.${projection}`) },
     ...last,
   ];
-  return html`<nav aria-label="${t('nav.breadcrumb')}" class="breadcrumb"><ol>${steps.map(
+  return html`<nav aria-label="${t('nav.breadcrumb')}" class="breadcrumb breadcrumb--long"><ol>${steps.map(
     (step, i) =>
       html`<li><a href="${step.href}"${i === steps.length - 1 ? html` aria-current="page"` : ''}><bdi>${step.label}</bdi></a></li>`,
   )}</ol></nav>`;
