@@ -3,8 +3,7 @@
 // every tool; one without gets the read-only tools; a key that is unknown or revoked is refused.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { bearerToken } from '../publish/keys.ts';
-import type { SubmissionContext } from '../publish/submission.ts';
+import { bearerToken, type SubmissionContext } from '../publish/index.ts';
 import { openPublishedSite } from './published-site.ts';
 import { publishTools } from './publish-tools.ts';
 import { readTools } from './read-tools.ts';
@@ -57,7 +56,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
             { 'WWW-Authenticate': 'Bearer realm="garment-press"' },
           );
         }
-        organizationId = store.organizationForKey(key);
+        organizationId = await store.organizationForKey(key);
         if (organizationId === undefined) {
           return refuse(response, 401, 'invalid_api_key', 'the API key is unknown or revoked', {
             'WWW-Authenticate': 'Bearer realm="garment-press", error="invalid_token"',

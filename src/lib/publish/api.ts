@@ -32,6 +32,15 @@ export interface ApiOptions {
   longPollCapSeconds?: number;
   /** How long `POST /api/webhooks/test` waits for its attempt's answer; default 12 s (the 10 s delivery timeout and some). */
   testEventWaitMs?: number;
+  /** This instance, its database and the build lease, as health reports them; default: none reported. */
+  instanceHealth?: () => Promise<InstanceHealth>;
+}
+
+/** What health says of the instance answering, its database and the build lease. */
+export interface InstanceHealth {
+  instance: string;
+  database: { kind: 'sqlite' | 'postgresql'; answers: boolean; error?: string };
+  build_lease: { holder: string | null; held_here: boolean };
 }
 
 /** A handler for requests under `/api/`. */
@@ -78,16 +87,17 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     maxBodyBytes = DEFAULT_BODY_LIMIT_BYTES,
     longPollCapSeconds = LONG_POLL_CAP_SECONDS,
     testEventWaitMs = 12_000,
+    instanceHealth,
   } = options;
 
-  const authenticate = (request: IncomingMessage): string => {
+  const authenticate = async (request: IncomingMessage): Promise<string> => {
     const key = bearerToken(request.headers.authorization);
     if (key === undefined) {
       throw new ApiRefusal(401, 'unauthorized', 'send the API key as "Authorization: Bearer <key>"', {
         'WWW-Authenticate': 'Bearer realm="garment-press"',
       });
     }
-    const organizationId = store.organizationForKey(key);
+    const organizationId = await store.organizationForKey(key);
     if (organizationId === undefined) {
       throw new ApiRefusal(401, 'invalid_api_key', 'the API key is unknown or revoked', {
         'WWW-Authenticate': 'Bearer realm="garment-press", error="invalid_token"',
@@ -111,7 +121,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 
   const publish = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
-    const organizationId = authenticate(request);
+    const organizationId = await authenticate(request);
     const bytes = await readRequestBody(request);
     if (bytes === undefined) return;
     const read = readPublishRequest(bytes, url.searchParams.get('callback_url'));
@@ -132,7 +142,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 
   const getGeneration = async (request: IncomingMessage, response: ServerResponse, url: URL, asked: string) => {
-    const organizationId = authenticate(request);
+    const organizationId = await authenticate(request);
     const wait = parseWait(url.searchParams.get('wait'), longPollCapSeconds);
     if (!wait.ok) throw new ApiRefusal(400, 'invalid_wait', wait.message);
     const gone = new AbortController();
@@ -145,8 +155,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     sendJson(response, 200, outcome.text);
   };
 
-  const listDeliveries = (request: IncomingMessage, response: ServerResponse, url: URL) => {
-    const organizationId = authenticate(request);
+  const listDeliveries = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
+    const organizationId = await authenticate(request);
     const query = url.searchParams;
     const unknown = [...new Set(query.keys())].filter((name) => !['handle', 'event', 'outcome', 'limit', 'before'].includes(name));
     if (unknown.length > 0)
@@ -186,8 +196,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     sendJson(response, 200, JSON.stringify(page));
   };
 
-  const resend = (request: IncomingMessage, response: ServerResponse, _url: URL, asked: string) => {
-    const organizationId = authenticate(request);
+  const resend = async (request: IncomingMessage, response: ServerResponse, _url: URL, asked: string) => {
+    const organizationId = await authenticate(request);
     const resent = outbox.resend(organizationId, asked.toLowerCase());
     if (!resent.ok && resent.reason === 'not_found')
       throw new ApiRefusal(404, 'not_found', `no delivery for handle ${JSON.stringify(asked.slice(0, 64))} for this organization`);
@@ -200,7 +210,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 
   const sendTestEvent = async (request: IncomingMessage, response: ServerResponse) => {
-    const organizationId = authenticate(request);
+    const organizationId = await authenticate(request);
     const bytes = await readRequestBody(request);
     if (bytes === undefined) return;
     let body: unknown;
@@ -233,24 +243,35 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     sendJson(response, 200, JSON.stringify({ delivery: describeDelivery(delivery!) }));
   };
 
-  const revealSecret = (request: IncomingMessage, response: ServerResponse) => {
-    const organizationId = authenticate(request);
-    sendJson(response, 200, JSON.stringify({ organization_id: organizationId, signing_secret: store.signingSecret(organizationId) }));
+  const revealSecret = async (request: IncomingMessage, response: ServerResponse) => {
+    const organizationId = await authenticate(request);
+    sendJson(response, 200, JSON.stringify({ organization_id: organizationId, signing_secret: await store.signingSecret(organizationId) }));
   };
 
-  const rotateSecret = (request: IncomingMessage, response: ServerResponse) => {
-    const organizationId = authenticate(request);
-    sendJson(response, 200, JSON.stringify({ organization_id: organizationId, signing_secret: store.rotateSigningSecret(organizationId) }));
+  const rotateSecret = async (request: IncomingMessage, response: ServerResponse) => {
+    const organizationId = await authenticate(request);
+    sendJson(
+      response,
+      200,
+      JSON.stringify({ organization_id: organizationId, signing_secret: await store.rotateSigningSecret(organizationId) }),
+    );
   };
 
-  const health = (_request: IncomingMessage, response: ServerResponse) => {
-    const builds = store.buildCounts();
+  const health = async (_request: IncomingMessage, response: ServerResponse) => {
+    const instance = await instanceHealth?.();
+    // A database that does not answer is not ok, whatever else holds.
+    if (instance !== undefined && !instance.database.answers) {
+      sendJson(response, 503, JSON.stringify({ status: 'unavailable', ...instance }));
+      return;
+    }
+    const builds = await store.buildCounts();
     const broken = publisher.brokenRecordFiles;
     sendJson(
       response,
       200,
       JSON.stringify({
         status: broken.length === 0 ? 'ok' : 'attention',
+        ...instance,
         builds: { ...builds, this_run: publisher.buildsStarted },
         records_folder: {
           set_aside: broken.map((file) => ({ file: file.file, set_aside_as: file.setAsideAs, problems: file.problems, at: file.at })),
