@@ -77,3 +77,16 @@ export async function freshPostgresDatabase(): Promise<string> {
   }
   return socketUrl(socketFolder, name);
 }
+
+/** Drops a database made by freshPostgresDatabase, closing its connections first: a database gone from under its users. */
+export async function dropPostgresDatabase(url: string): Promise<void> {
+  const name = /^postgresql:\/\/postgres@\/(\w+)\?/.exec(url)?.[1];
+  if (name === undefined) throw new Error(`not a test database: ${url}`);
+  const admin = new pg.Client({ connectionString: socketUrl(clusterSocketFolder(), 'postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}

@@ -84,9 +84,13 @@ export interface ServiceWorkspace {
 /**
  * A service test's workspace: a temporary folder (named from `prefix`) with a copy of records/, an
  * output and a data folder, a certificate for 127.0.0.1, and an organization made by the admin CLI
- * for each name, with its API key and its signing secret revealed.
+ * for each name, with its API key and its signing secret revealed; in `databaseUrl` when given.
  */
-export async function serviceWorkspace(prefix: string, organizationNames: readonly string[]): Promise<ServiceWorkspace> {
+export async function serviceWorkspace(
+  prefix: string,
+  organizationNames: readonly string[],
+  { databaseUrl }: { databaseUrl?: string } = {},
+): Promise<ServiceWorkspace> {
   const work = mkdtempSync(path.join(tmpdir(), prefix));
   const recordsDir = path.join(work, 'records');
   const dataDir = path.join(work, 'data');
@@ -94,9 +98,17 @@ export async function serviceWorkspace(prefix: string, organizationNames: readon
   const certificate = makeCertificate(work);
   const adminRun = async (args: string[]): Promise<AdminRun> => {
     try {
-      const { stdout, stderr } = await execFileAsync(node, [path.join(projectRoot, 'src/cli/admin.ts'), ...args, '--data', dataDir], {
-        cwd: projectRoot,
-      });
+      const { stdout, stderr } = await execFileAsync(
+        node,
+        [
+          path.join(projectRoot, 'src/cli/admin.ts'),
+          ...args,
+          ...(databaseUrl === undefined ? ['--data', dataDir] : ['--database', databaseUrl]),
+        ],
+        {
+          cwd: projectRoot,
+        },
+      );
       return { status: 0, stdout, stderr };
     } catch (error) {
       const failed = error as { code: number; stdout: string; stderr: string };
