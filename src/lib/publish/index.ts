@@ -13,7 +13,7 @@ export type { GenerationProjection, RecordProblem, TaskStatus } from './tasks.ts
 export { OwnershipChangeError } from './garment-owners.ts';
 export type { GarmentOwner, GarmentOwners, OwnershipOrigin } from './garment-owners.ts';
 export { submitPublish, readGeneration, statusUrlOf } from './submission.ts';
-export type { PublishOutcome, PublishSubmission, Refusal, SubmissionContext } from './submission.ts';
+export type { PublishOutcome, PublishSubmission, Refusal, SubmissionContext, TaskStage } from './submission.ts';
 export { createPublisher } from './publisher.ts';
 export type { Publisher } from './publisher.ts';
 export { createApiHandler, TEST_EVENT, TEST_TOOL } from './api.ts';
@@ -21,6 +21,6 @@ export type { InstanceHealth } from './api.ts';
 export { readGarmentSlugs } from './records-folder.ts';
 export { bearerToken } from './keys.ts';
 export { LONG_POLL_CAP_SECONDS } from './long-poll.ts';
-export { DEFAULT_BODY_LIMIT_BYTES } from './request-body.ts';
+export { DEFAULT_BODY_LIMIT_BYTES, declaresTooLarge, refuseTooLarge } from './request-body.ts';
 export { runSiteBuildProcess } from './site-build-process.ts';
 export type { SiteBuildOutcome, SiteBuildTarget } from './site-build-process.ts';

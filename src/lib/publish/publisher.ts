@@ -60,6 +60,8 @@ export interface Publisher {
   resume(): void;
   /** Resolves when the task ends, `waitMs` passes, or `signal` aborts. */
   waitUntilDone(handle: string, waitMs: number, signal?: AbortSignal): Promise<void>;
+  /** Resolves when the task moves to another stage or ends, `waitMs` passes, or `signal` aborts. */
+  waitForStageChange(handle: string, waitMs: number, signal?: AbortSignal): Promise<void>;
   /** Builds started by this process. */
   readonly buildsStarted: number;
   /** Broken record files that builds of this process found and set aside, oldest first. */
@@ -97,6 +99,7 @@ export function checkSubmittedRecord(recordText: string): SubmittedRecordCheck {
 export function createPublisher(options: PublisherOptions): Publisher {
   const { store, coordination, outbox, recordsDir, site, buildSite, gatherMs = 150, log = () => {} } = options;
   const watchers = createTaskWatchers();
+  const stageWatchers = createTaskWatchers();
   const work = new Set<Promise<void>>();
   // Aborted on shutdown, and when the build lease is lost (the next builder resumes the tasks).
   let abortBuild = new AbortController();
@@ -110,7 +113,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
   };
 
   const moveTo = async (handle: string, stage: StageName, fields?: { resourceId?: string; buildId?: number }) => {
-    if (await store.setStage(handle, stage, fields)) log(`task ${handle} ${STAGES[stage].status}: ${STAGES[stage].stage}`);
+    if (!(await store.setStage(handle, stage, fields))) return;
+    log(`task ${handle} ${STAGES[stage].status}: ${STAGES[stage].stage}`);
+    stageWatchers.notify(handle);
   };
 
   /** Logs what went wrong for the operator under a new incident id; returns the caller's text, which names no path. */
@@ -120,7 +125,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
     return `${what}; this is not a problem in your record (incident ${id}, in the service's log). Publish again later, or quote the incident id to the operator.`;
   };
 
-  const handOverEvent = async (task: Task) => {
+  /** Queues a finished task's event; tracked, so stopping waits for it to be stored. */
+  const handOverEvent = (task: Task) => track(queueEvent(task));
+
+  const queueEvent = async (task: Task) => {
     if (task.callbackUrl === null || task.resultJson === null) return;
     try {
       const { created } = await outbox.enqueue({
@@ -152,10 +160,11 @@ export function createPublisher(options: PublisherOptions): Publisher {
     const resultJson = JSON.stringify(projectTask({ handle, ...outcome, stage, progress, problems: ending.problems ?? [] }));
     if (!(await store.finishTask(handle, { ...outcome, resultJson }))) return;
     log(`task ${handle} ${status}${status === 'complete' ? `: ${outcome.pageUrl}` : `: ${firstLine(outcome.error)}`}`);
+    stageWatchers.notify(handle);
     await coordination
       .announceTaskEnded(handle)
       .catch((error: unknown) => log(`task ${handle}: could not announce its end: ${messageOf(error)}`));
-    await handOverEvent((await store.getTask(handle))!);
+    handOverEvent((await store.getTask(handle))!);
   };
 
   /** Puts back what the given tasks wrote, latest write first; returns the files that could not be put back. */
@@ -312,7 +321,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
   /** On taking the lease: hand over events a crash left, then run every unfinished task, whoever took it. */
   const resumeAsBuilder = async () => {
-    for (const task of await store.tasksAwaitingEvent()) await handOverEvent(task);
+    for (const task of await store.tasksAwaitingEvent()) handOverEvent(task);
     const unfinished = await store.unfinishedTasks();
     if (unfinished.length > 0) log(`resuming ${counted(unfinished.length, 'unfinished task')}`);
     for (const task of unfinished) track(runTask(task.handle));
@@ -355,7 +364,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
     resume() {
       coordination.listen({
-        taskEnded: (handle) => watchers.notify(handle),
+        taskEnded: (handle) => {
+          watchers.notify(handle);
+          stageWatchers.notify(handle);
+        },
         taskWaiting: (handle) => {
           if (stopping) return;
           const built = queue.submit(handle).then(
@@ -385,6 +397,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       if (task === undefined || isTerminal(task.status)) watchers.notify(handle);
       await waiting;
     },
+    waitForStageChange: (handle, waitMs, signal) => stageWatchers.wait(handle, waitMs, signal),
 
     get buildsStarted() {
       return buildsStarted;
@@ -397,6 +410,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     async stop({ graceMs = 30_000 } = {}) {
       stopping = true;
       watchers.releaseAll();
+      stageWatchers.releaseAll();
       const closing = queue.close();
       const timer = setTimeout(() => abortBuild.abort(), graceMs);
       await closing;

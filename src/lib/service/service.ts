@@ -12,9 +12,11 @@ import {
   createApiHandler,
   createPublisher,
   DEFAULT_BODY_LIMIT_BYTES,
+  declaresTooLarge,
   type InstanceHealth,
   LONG_POLL_CAP_SECONDS,
   readGarmentSlugs,
+  refuseTooLarge,
   runSiteBuildProcess,
   type SiteBuildOutcome,
   type SiteBuildTarget,
@@ -22,7 +24,7 @@ import {
 } from '../publish/index.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
-import { type AttemptSummary, openOutbox } from '../webhooks/index.ts';
+import { describeAttempt, openOutbox } from '../webhooks/index.ts';
 import { openServiceStores, type ServiceStores } from './stores.ts';
 
 /** How the publish service is set up. Test-only settings say so. */
@@ -43,6 +45,8 @@ export interface PublishServiceOptions {
   /** The site's absolute address; default http://localhost:<port>. */
   site?: string;
   maxBodyBytes?: number;
+  /** How long a client may take to send a whole request once it starts (a slow body holds a connection); default 30 s. */
+  bodyTimeoutMs?: number;
   longPollCapSeconds?: number;
   /** How long an idle service gathers publishes into one build; default 150 ms. */
   gatherMs?: number;
@@ -98,7 +102,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   });
   const { store, coordination } = stores;
   const policy = { allowLoopback: options.allowLoopbackCallbacks === true };
-  const outbox = openOutbox(path.join(dataDir, 'outbox.db'), {
+  const outbox = await openOutbox(path.join(dataDir, 'outbox.db'), {
     secretFor: (organizationId) => store.signingSecret(organizationId),
     policy,
     ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
@@ -121,7 +125,14 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   const serveStatic = staticFilesHandler(outDir);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT_BYTES;
 
-  const server = createServer((request, response) => {
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
+  // Node answers 408 and closes a connection whose request is not whole by requestTimeout, checked every interval.
+  const timeouts = {
+    requestTimeout: bodyTimeoutMs,
+    headersTimeout: Math.min(60_000, bodyTimeoutMs),
+    connectionsCheckingInterval: Math.min(1000, Math.ceil(bodyTimeoutMs / 4)),
+  };
+  const server = createServer(timeouts, (request, response) => {
     const started = performance.now();
     const pathname = (request.url ?? '/').split('?')[0]!;
     // The query string is left out: a callback URL may carry a token.
@@ -137,6 +148,10 @@ export async function startPublishService(options: PublishServiceOptions): Promi
         return;
       }
     }
+    if (declaresTooLarge(request, maxBodyBytes)) {
+      refuseTooLarge(request, response, maxBodyBytes);
+      return;
+    }
     const handle = pathname === '/api' || pathname.startsWith('/api/') ? handleApi! : pathname === MCP_PATH ? mcp!.handle : serveStatic;
     handle(request, response).catch((error: unknown) => {
       log(
@@ -150,10 +165,9 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       }
     });
   });
-  // A client announcing a body over the limit gets its 413 before sending it.
+  // A client announcing a body over the limit gets 413 instead of 100, and sends none of it.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (!(declared > maxBodyBytes)) response.writeContinue();
+    if (!declaresTooLarge(request, maxBodyBytes)) response.writeContinue();
     server.emit('request', request, response);
   });
 
@@ -208,6 +222,8 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     ...submission,
     log,
     outDir,
+    site,
+    listenHost: host,
     maxBodyBytes,
     longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS,
   });
@@ -237,14 +253,6 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       await stores.close();
     },
   };
-}
-
-function describeAttempt(attempt: AttemptSummary): string {
-  const answer =
-    attempt.status === null
-      ? attempt.error
-      : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}${attempt.retryAfter === null ? '' : `, Retry-After ${attempt.retryAfter}`}`;
-  return `webhook ${attempt.handle} attempt ${attempt.attemptNumber}: ${attempt.accepted ? 'accepted' : 'failed'}, ${answer}, ${attempt.durationMs} ms`;
 }
 
 /** How long health waits for the database before saying it does not answer. */
