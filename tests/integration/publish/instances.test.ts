@@ -124,7 +124,7 @@ describe('two instances on one PostgreSQL database', () => {
       expect(received[0]!.rejection).toBeUndefined();
       expect(received[0]!.event).toMatchObject({ event: 'publish.completed', handle, organizationId: acme.id });
     }
-  });
+  }, 240_000);
 
   it('wakes a long poll on one instance within a second of the task ending on the other', async () => {
     const { a, b } = instances as { a: ServeProcess; b: ServeProcess };
@@ -137,7 +137,7 @@ describe('two instances on one PostgreSQL database', () => {
     // The poll was waiting before the task ended, and woke soon after (LISTEN/NOTIFY, no polling).
     expect(pollStarted).toBeLessThan(ended);
     expect(answeredAt - ended).toBeLessThan(1000);
-  });
+  }, 240_000);
 
   it('finishes the tasks of a builder killed mid-build on the other instance, and delivers their events once', async () => {
     const { a, b } = instances as { a: ServeProcess; b: ServeProcess };
@@ -169,5 +169,5 @@ describe('two instances on one PostgreSQL database', () => {
         handle,
       ).toHaveLength(1);
     for (const slug of slugs) expect((await call(b.url, `/garments/${slug}/svc/`)).status, slug).toBe(200);
-  });
+  }, 240_000);
 });
