@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkCallbackUrl, deliveryToWire, stateFromWire, type CallbackUrlPolicy, type Outbox } from '../webhooks/index.ts';
+import { DISK_FULL_ANSWER, type DiskReport, isDiskFull } from '../disk-space.ts';
+import type { DatabaseHealth } from '../sqlite-database.ts';
 import { bearerToken } from './keys.ts';
 import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
 import type { Publisher } from './publisher.ts';
@@ -27,6 +29,8 @@ export interface ApiOptions {
   testEventWaitMs?: number;
   /** This instance, its database and the build lease, as health reports them; default: none reported. */
   instanceHealth?: () => Promise<InstanceHealth>;
+  /** The databases' state and the disks' free space, for `GET /api/health`; nothing is reported without it. */
+  checkStorage?: () => StorageReport;
 }
 
 /** What health says of the instance answering, its database and the build lease. */
@@ -34,6 +38,12 @@ export interface InstanceHealth {
   instance: string;
   database: { kind: 'sqlite' | 'postgresql'; answers: boolean; error?: string };
   build_lease: { holder: string | null; held_here: boolean };
+}
+
+/** What health reports of storage: each database's state (sqlite-database.ts) and the disks' free space (disk-space.ts). */
+export interface StorageReport {
+  databases: DatabaseHealth[];
+  disk: DiskReport;
 }
 
 /** A handler for requests under `/api/`. */
@@ -248,10 +258,20 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 
   const health = async (_request: IncomingMessage, response: ServerResponse) => {
+    const storage = options.checkStorage?.();
     const instance = await instanceHealth?.();
-    // A database that does not answer is not ok, whatever else holds.
-    if (instance !== undefined && !instance.database.answers) {
-      sendJson(response, 503, JSON.stringify({ status: 'unavailable', ...instance }));
+    // Never "ok" while requests fail: a database in trouble is reported before the store is asked anything.
+    const failing = (storage?.databases.some((database) => database.state !== 'ok') ?? false) || instance?.database.answers === false;
+    if (failing) {
+      sendJson(
+        response,
+        503,
+        JSON.stringify({
+          status: 'failing',
+          ...instance,
+          ...(storage === undefined ? {} : { databases: storage.databases, disk: storage.disk }),
+        }),
+      );
       return;
     }
     const builds = await store.buildCounts();
@@ -260,8 +280,9 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       response,
       200,
       JSON.stringify({
-        status: broken.length === 0 ? 'ok' : 'attention',
+        status: broken.length === 0 && storage?.disk.state !== 'full' ? 'ok' : 'attention',
         ...instance,
+        ...storage,
         builds: { ...builds, this_run: publisher.buildsStarted },
         records_folder: {
           set_aside: broken.map((file) => ({ file: file.file, set_aside_as: file.setAsideAs, problems: file.problems, at: file.at })),
@@ -300,7 +321,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
         return;
       }
       throw new ApiRefusal(404, 'not_found', `no API route ${request.method} ${url.pathname.slice(0, 200)}`);
-    } catch (error) {
+    } catch (thrown) {
+      const error = isDiskFull(thrown) ? new ApiRefusal(507, 'insufficient_storage', DISK_FULL_ANSWER) : thrown;
       if (!(error instanceof ApiRefusal)) throw error;
       const discarded = await bodyDiscarded(request, 2 * maxBodyBytes);
       if (!discarded) closeLingering(request);

@@ -42,6 +42,6 @@ it('says ok with the instance, the database and the lease while the database ans
   await dropPostgresDatabase(databaseUrl);
   const gone = await call(service.url, '/api/health');
   expect(gone.status).toBe(503);
-  expect(gone.json()).toMatchObject({ status: 'unavailable', instance: 'health-test', database: { kind: 'postgresql', answers: false } });
+  expect(gone.json()).toMatchObject({ status: 'failing', instance: 'health-test', database: { kind: 'postgresql', answers: false } });
   expect(gone.json().database.error).toMatch(/does not exist|terminat/);
 });
