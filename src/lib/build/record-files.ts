@@ -9,7 +9,9 @@ import { publishedJson } from '../site/published-json.ts';
 import { recordPageHtml } from '../site/record-page.ts';
 import type { GarmentEntries, SiteEntry } from '../site/site-index.ts';
 import { entryLinks } from '../site/site-files.ts';
-import { garmentPath, jsonPath, markdownPath, pagePath } from '../site/urls.ts';
+import { csvText } from '../site/csv.ts';
+import { pageTables } from '../site/table-csv.ts';
+import { csvPath, garmentPath, jsonPath, markdownPath, pagePath } from '../site/urls.ts';
 
 /** A file of a site: its path on the site and its text, whole or in pieces (see markupPieces), or its bytes. */
 export interface SiteFile {
@@ -27,7 +29,7 @@ export interface RecordFilesOptions {
 
 /**
  * A record's files, from one view of it: its page, its JSON twin (the record file's bytes with
- * `links` filled) and its Markdown twin; `facts` are its key facts, when read already.
+ * `links` filled), its Markdown twin and a CSV of each of its page's tables; `facts` are its key facts, when read already.
  */
 export function recordFiles(
   garment: GarmentEntries,
@@ -43,6 +45,10 @@ export function recordFiles(
     { sitePath: `${pagePath(entry.slug, entry.projection)}index.html`, content: recordPageHtml(record, view, links, site, stylesheet) },
     { sitePath: jsonPath(entry.slug, entry.projection), content: publishedJson(source, links) },
     { sitePath: markdownPath(entry.slug, entry.projection), content: recordMarkdown(record, links, view) },
+    ...pageTables(view).map((table) => ({
+      sitePath: csvPath(entry.slug, entry.projection, table.name),
+      content: csvText(table.header, table.rows()),
+    })),
   ];
 }
 
