@@ -1,5 +1,5 @@
 import { OFFER_COLUMNS, offerCells } from './comparison-view.ts';
-import type { ClaimLink, CollectionView, FieldView, MeasurementGrid } from './data-view.ts';
+import { COLLECTION_ORDER, type ClaimLink, type CollectionView, type FieldView, type MeasurementGrid } from './data-view.ts';
 import { markerGroups } from './fragments.ts';
 import type { CatalogView, PageView } from './page-view.ts';
 import { t } from './strings.ts';
@@ -47,6 +47,13 @@ export function pageTables(view: PageView): PageTable[] {
   }
   return tables;
 }
+
+/** Names a CSV of a record page's tables can have: a collection's, a size chart's or a catalog table's (`offers`, `size-chart-2`). */
+export function isPageTableName(name: string): boolean {
+  return /^(?:size-chart|catalog-table)-[1-9]\d*$/.test(name) || TABLE_COLLECTIONS.has(name);
+}
+
+const TABLE_COLLECTIONS = new Set<string>([...COLLECTION_ORDER.svc, ...COLLECTION_ORDER.tech]);
 
 /** The name of the n-th (from 1) size chart of the measurements, as a file and as the table's title's id. */
 export function sizeChartName(n: number): string {
