@@ -1,4 +1,4 @@
-// Binds Astro's pages to the build that runs them: its site context (src/lib/build/site-pages.ts) and the stylesheet.
+// Binds Astro's pages to the build that runs them: its site context (src/lib/pipeline/site-pages.ts) and the stylesheet.
 import context from 'virtual:garment-press/site-context';
 import { sitemapPages, sitemapParts, type SitemapPage } from './lib/site/site-files.ts';
 import { indexEntries, type SiteIndex } from './lib/site/site-index.ts';

@@ -49,7 +49,7 @@ if (searchShardPages !== undefined && !(Number.isInteger(searchShardPages) && se
 
 shareCompiledCode();
 // Astro loads slowly, so it is imported only once the arguments are known to be good.
-const { buildSite } = await import('../lib/build/site-build.ts');
+const { buildSite } = await import('../lib/pipeline/site-build.ts');
 const out = options.out.endsWith('/') ? options.out : `${options.out}/`;
 stopQuietlyWhenOutputCloses();
 const started = performance.now();

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../src/lib/build/site-build.ts';
+import { buildSite } from '../../src/lib/pipeline/site-build.ts';
 import { projectRoot } from '../support/records.ts';
 import { runCli } from '../support/run.ts';
 

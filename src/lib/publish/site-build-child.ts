@@ -1,6 +1,6 @@
 // The site build as the publish service runs it: the build CLI's work, with its result (every
 // record problem, or the error that stopped it) sent to the parent as data rather than text.
-import { buildSite } from '../build/site-build.ts';
+import { buildSite } from '../pipeline/site-build.ts';
 import type { SiteBuildTarget } from './site-build-process.ts';
 import type { ChildBuildResult } from './site-build-process.ts';
 

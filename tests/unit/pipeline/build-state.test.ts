@@ -1,0 +1,71 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildFingerprint, changedGarments, restoredCheck, storedChecks } from '../../../src/lib/pipeline/build-state.ts';
+import { missingOutput } from '../../../src/lib/pipeline/carry-over.ts';
+import type { FileCheck } from '../../../src/lib/record/index.ts';
+import type { SiteEntry } from '../../../src/lib/site/site-index.ts';
+
+function check(file: string, slug: string, projection: 'svc' | 'tech', mtimeMs = 1): FileCheck<SiteEntry> {
+  const summary = { slug, projection, file } as SiteEntry;
+  return { file, size: 100, mtimeMs, problems: [], record: { file, slug, projection, summary } };
+}
+
+describe('changedGarments', () => {
+  it('finds nothing when every record has the same size and modification time', () => {
+    const checks = [check('a.svc.json', 'a', 'svc'), check('a.tech.json', 'a', 'tech')];
+    expect(changedGarments(checks, [...checks])).toEqual(new Set());
+  });
+
+  it('names the garment of a changed, added or removed record, and no other', () => {
+    const before = [check('a.svc.json', 'a', 'svc'), check('b.svc.json', 'b', 'svc'), check('c.svc.json', 'c', 'svc')];
+    const after = [check('a.svc.json', 'a', 'svc', 2), check('b.svc.json', 'b', 'svc'), check('d.tech.json', 'd', 'tech')];
+    expect(changedGarments(before, after)).toEqual(new Set(['a', 'c', 'd']));
+  });
+
+  it('names a garment whose record moved to another file', () => {
+    expect(changedGarments([check('a.json', 'a', 'svc')], [check('renamed.json', 'a', 'svc')])).toEqual(new Set(['a']));
+  });
+});
+
+describe('storedChecks and restoredCheck', () => {
+  it('store paths relative to the records folder and restore them as the build names them', () => {
+    const records = path.resolve('/data/records');
+    const [stored] = storedChecks([check(path.join(records, 'a.svc.json'), 'a', 'svc')], records);
+    expect(stored!.file).toBe('a.svc.json');
+    expect(stored!.record!.summary.file).toBe('a.svc.json');
+    const restored = restoredCheck(stored!, 'records/a.svc.json', records);
+    expect(restored.file).toBe('records/a.svc.json');
+    expect(restored.record!.summary.file).toBe(path.join(records, 'a.svc.json'));
+  });
+});
+
+describe('buildFingerprint', () => {
+  it('changes when a source file or a setting changes, and only then', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'fingerprint-'));
+    mkdirSync(path.join(root, 'src'));
+    writeFileSync(path.join(root, 'src', 'page.astro'), '<h1>a</h1>');
+    const first = await buildFingerprint(root, { site: 'https://a.example' });
+    expect(await buildFingerprint(root, { site: 'https://a.example' })).toBe(first);
+    expect(await buildFingerprint(root, { site: 'https://b.example' })).not.toBe(first);
+    writeFileSync(path.join(root, 'src', 'page.astro'), '<h1>b</h1>');
+    expect(await buildFingerprint(root, { site: 'https://a.example' })).not.toBe(first);
+  });
+});
+
+describe('missingOutput', () => {
+  it('names a garment whose page, JSON or Markdown is missing from the previous build', () => {
+    const entries = [
+      { slug: 'a', projection: 'svc' },
+      { slug: 'b', projection: 'tech' },
+    ] as SiteEntry[];
+    const complete = (slug: string, projection: string) =>
+      ['index.html', `${projection}/index.html`, `${projection}.json`, `${projection}.md`].map((name) => path.join('garments', slug, name));
+    const output = new Map([
+      ['a', complete('a', 'svc')],
+      ['b', complete('b', 'tech').filter((file) => !file.endsWith('.md'))],
+    ]);
+    expect(missingOutput(entries, output)).toEqual(new Set(['b']));
+  });
+});
