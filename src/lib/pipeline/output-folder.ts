@@ -76,18 +76,28 @@ export function addedFiles(state: BuildState, { topNames, siteFiles, garmentFile
   const made = new Set(state.siteFiles);
   // A record's tables' CSVs, named as the build names them, beside its page.
   const tables = new Set<string>();
+  const revisionFolders = new Set<string>();
   for (const { record } of state.checks) {
     if (!record) continue;
     for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`])
       made.add(path.join('garments', record.slug, name));
     tables.add(path.join('garments', record.slug, record.projection));
+    revisionFolders.add(path.join('garments', record.slug, record.projection, 'revisions'));
   }
-  const madeFile = (file: string) =>
-    made.has(file) || (file.endsWith('.csv') && tables.has(path.dirname(file)) && isPageTableName(path.basename(file, '.csv')));
+  // A record's revision files are as many as its revisions: any file of its revisions folder is the build's.
+  const isMade = (file: string) =>
+    made.has(file) ||
+    (file.endsWith('.csv') && tables.has(path.dirname(file)) && isPageTableName(path.basename(file, '.csv'))) ||
+    [...parentFolders(file)].some((folder) => revisionFolders.has(folder));
   const stateFolder = STATE_FILE.split(path.sep)[0];
   return [
     ...topNames.filter((name) => name.startsWith('.') && name !== stateFolder),
     ...siteFiles.filter((file) => !made.has(file)),
-    ...[...garmentFiles.values()].flat().filter((file) => !madeFile(file)),
+    ...[...garmentFiles.values()].flat().filter((file) => !isMade(file)),
   ];
+}
+
+/** The folders a relative path lies in, innermost first. */
+function* parentFolders(file: string): Generator<string> {
+  for (let folder = path.dirname(file); folder !== '.'; folder = path.dirname(folder)) yield folder;
 }

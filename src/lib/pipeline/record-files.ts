@@ -12,6 +12,9 @@ import { entryLinks } from '../site/site-files.ts';
 import { csvText } from '../site/csv.ts';
 import { pageTables } from '../site/table-csv.ts';
 import { csvPath, garmentPath, jsonPath, markdownPath, pagePath } from '../site/urls.ts';
+import { asPublished, recordRevisions } from '../revisions/record-revisions.ts';
+import { revisionFiles } from '../revisions/revision-pages.ts';
+import type { RevisionView } from '../revisions/revision-view.ts';
 
 /** A file of a site: its path on the site and its text, whole or in pieces (see markupPieces), or its bytes. */
 export interface SiteFile {
@@ -29,7 +32,9 @@ export interface RecordFilesOptions {
 
 /**
  * A record's files, from one view of it: its page, its JSON twin (the record file's bytes with
- * `links` filled), its Markdown twin and a CSV of each of its page's tables; `facts` are its key facts, when read already.
+ * `links` filled), its Markdown twin, a CSV of each of its page's tables, and its revisions' history,
+ * JSON and pages (`revisions`: see recordRevisions; by default it is its only one); `facts` are its
+ * key facts, when read already.
  */
 export function recordFiles(
   garment: GarmentEntries,
@@ -38,17 +43,21 @@ export function recordFiles(
   source: Uint8Array,
   { site, stylesheet }: RecordFilesOptions,
   facts: KeyFacts = keyFacts(record),
+  revisions: readonly RevisionView[] = recordRevisions(undefined, record, source),
 ): SiteFile[] {
   const links = entryLinks(garment, entry, site);
   const view = pageView(record, { otherProjectionExists: links.other_projection !== null, facts });
+  const published = publishedJson(source, links);
+
   return [
     { sitePath: `${pagePath(entry.slug, entry.projection)}index.html`, content: recordPageHtml(record, view, links, site, stylesheet) },
-    { sitePath: jsonPath(entry.slug, entry.projection), content: publishedJson(source, links) },
+    { sitePath: jsonPath(entry.slug, entry.projection), content: published },
     { sitePath: markdownPath(entry.slug, entry.projection), content: recordMarkdown(record, links, view) },
     ...pageTables(view).map((table) => ({
       sitePath: csvPath(entry.slug, entry.projection, table.name),
       content: csvText(table.header, table.rows()),
     })),
+    ...revisionFiles(asPublished(revisions, source, published), { record, site, stylesheet }),
   ];
 }
 

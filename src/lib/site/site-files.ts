@@ -14,6 +14,9 @@ import {
   MCP_DOCS_PATH,
   otherProjection,
   pagePath,
+  revisionJsonPath,
+  revisionPath,
+  revisionsPath,
   SCHEMA_PATH,
   SITEMAP_PATH,
   WEBHOOK_DOCS_PATH,
@@ -44,6 +47,9 @@ export interface RecordsIndexEntry {
   published_at: string;
   research_status: SiteEntry['researchStatus'];
   links: Links;
+  /** How many revisions the site keeps of the record (src/lib/revisions/), and the last one's change. */
+  revision_count: number;
+  last_change: { revision: number; published_at: string | null; summary: string; changes: string; json: string };
 }
 
 /** The body of /records.json: every published record, so a program can mirror the site without scraping. */
@@ -58,6 +64,8 @@ export function recordsIndex(index: SiteIndex, site: string | URL) {
     published_at: entry.publishedAt,
     research_status: entry.researchStatus,
     links: entryLinks(index.garments.get(entry.slug)!, entry, site),
+    revision_count: entry.revisions.count,
+    last_change: lastChange(entry, site),
   }));
   return {
     schema_version: SCHEMA_VERSION,
@@ -95,6 +103,18 @@ export function recordsCsv(index: SiteIndex, site: string | URL): string {
     return RECORDS_CSV_COLUMNS.map((column) => values[column] ?? '');
   });
   return csvText(RECORDS_CSV_COLUMNS, rows);
+}
+
+/** A record's latest revision for records.json: its number, date and summary, and the addresses of its changes and its JSON. */
+function lastChange(entry: SiteEntry, site: string | URL): RecordsIndexEntry['last_change'] {
+  const last = entry.revisions.revisions.at(-1)!;
+  return {
+    revision: last.number,
+    published_at: last.publishedAt,
+    summary: last.summary,
+    changes: absoluteUrl(revisionPath(entry.slug, entry.projection, last.number), site),
+    json: absoluteUrl(revisionJsonPath(entry.slug, entry.projection, last.number), site),
+  };
 }
 
 /** JSON as the site publishes it: 2-space indent, trailing newline. */
@@ -175,6 +195,13 @@ export function sitemapPages(routeFiles: string[], index: SiteIndex): SitemapPag
   for (const entry of index.entries) {
     const lastmod = lastmodOf(entry.publishedAt);
     pages.push(lastmod ? { path: pagePath(entry.slug, entry.projection), lastmod } : { path: pagePath(entry.slug, entry.projection) });
+    // Its history, and what each revision changed (src/lib/revisions/revision-pages.ts).
+    pages.push({ path: revisionsPath(entry.slug, entry.projection) });
+    for (const { number, publishedAt } of entry.revisions.revisions) {
+      const changed = publishedAt === null ? undefined : lastmodOf(publishedAt);
+      const path = revisionPath(entry.slug, entry.projection, number);
+      pages.push(changed ? { path, lastmod: changed } : { path });
+    }
   }
   return pages;
 }
