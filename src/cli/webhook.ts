@@ -1,5 +1,5 @@
 // Command-line face of src/lib/webhooks: sign and verify deliveries, check callback URLs,
-// and run the outbox worker. Exit codes: 0 accepted/allowed/done, 1 rejected/refused, 2 bad usage.
+// and run the outbox worker. Exit codes: 0 accepted/allowed/done (and --help), 1 rejected/refused, 2 bad usage.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
@@ -22,7 +22,7 @@ const USAGE = `usage:
   webhook sign --secret S --timestamp T --body-file F
   webhook verify --secret S [--secret S2] --header H --body-file F [--now T] [--tolerance SECONDS]
   webhook check-url URL [--resolve HOST=ADDR[,ADDR...]]
-  webhook deliver --db PATH --secrets FILE [--once] [--poll-ms N] [--timeout-ms N]
+  webhook deliver --db PATH|URL --secrets FILE [--once] [--poll-ms N] [--timeout-ms N]
                   [--allow-loopback] [--ca FILE] [--clock-file FILE]
 
   sign       prints the X-Svc-Signature value for the body file's exact bytes, signed at T (Unix seconds)
@@ -194,6 +194,11 @@ function parseWholeNumber(text: string, flag: string): number {
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   const command = name === undefined ? undefined : COMMANDS[name];
+  // `--help` on the command or after any subcommand: the usage, and success.
+  if (argv.some((arg) => arg === '--help' || arg === '-h') || name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   try {
     if (command === undefined) throw new UsageError(name === undefined ? 'no command given' : `unknown command ${name}`);
     return await command(args);
