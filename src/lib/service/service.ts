@@ -31,9 +31,9 @@ import { openServiceStores, type ServiceStores } from './stores.ts';
 
 /** How the publish service is set up. Test-only settings say so. */
 export interface PublishServiceOptions {
-  /** Folder of the SQLite databases (tasks and keys in publish.db, deliveries in outbox.db); created if missing. */
+  /** Folder of the SQLite databases (tasks and keys in publish.db, deliveries in outbox.db) and the space reserve; created if missing. */
   dataDir: string;
-  /** A PostgreSQL database (postgres://…) several instances share, instead of publish.db in dataDir. */
+  /** A PostgreSQL database (postgres://…) several instances share, holding what publish.db and outbox.db hold otherwise. */
   databaseUrl?: string;
   /** This instance's name in health and the build lease; default host:pid. */
   instance?: string;
@@ -124,8 +124,8 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   );
   const { store, coordination } = stores;
   const policy = { allowLoopback: options.allowLoopbackCallbacks === true };
+  // The outbox lives beside the other state: outbox.db in the data folder, or the same PostgreSQL database.
   const outbox = await openOnFullDisk(() =>
-    // On PostgreSQL the outbox shares the stores' pool, so every instance claims from one queue and lists every delivery.
     openOutbox(stores.postgres ?? outboxDb, {
       secretFor: (organizationId) => store.signingSecret(organizationId),
       policy,
