@@ -4,12 +4,11 @@ import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 
 import { LONG_POLL_CAP_SECONDS } from '../publish/long-poll.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../publish/store.ts';
 import { PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/tasks.ts';
+import { PROJECTIONS } from '../record/projections.ts';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../record/slug.ts';
 import { SEARCH_FILTERS } from '../search/query/search-keys.ts';
 import { formatDuration } from '../site/format.ts';
 import type { JsonSchema, ToolDefinition } from './tool-call.ts';
-
-/** A record's slug, as the schema has it. */
-export const SLUG_PATTERN = schema.properties.slug.pattern;
 
 const SEARCH_LIMIT_MAX = 50;
 const LIST_LIMIT_MAX = 200;
@@ -17,13 +16,13 @@ const RESEARCH_STATUSES = schema.$defs.research.properties.status.enum;
 
 const projectionArgument = {
   type: 'string',
-  enum: ['svc', 'tech'],
+  enum: PROJECTIONS,
   description: 'The projection: "svc" (commerce: prices, sizes, colours, stock) or "tech" (technical: fabric, construction, measurements).',
 };
 const slugArgument = {
   type: 'string',
   pattern: SLUG_PATTERN,
-  maxLength: 245,
+  maxLength: SLUG_MAX_LENGTH,
   description: 'The garment\'s slug, as search hits and list entries give it, e.g. "ridgeline-rk6210-heavyweight-tee".',
 };
 const textField = (description: string) => ({ type: 'string', description });
@@ -49,7 +48,7 @@ const searchGarmentSchema: JsonSchema = {
         type: 'object',
         required: ['code', 'name', 'url', 'status'],
         properties: {
-          code: { type: 'string', enum: ['svc', 'tech'], description: "The projection's code, for garments.get_record." },
+          code: { type: 'string', enum: PROJECTIONS, description: "The projection's code, for garments.get_record." },
           name: textField("The projection's name: Commerce or Technical."),
           url: textField("The record's page."),
           status: textField('The record\'s research status, as the page words it ("Complete").'),
@@ -164,7 +163,7 @@ export const GET_RECORD: ToolDefinition = {
     required: ['slug', 'projection', 'format', 'url', 'page_url', 'mime_type', 'text'],
     properties: {
       slug: textField("The garment's slug."),
-      projection: { type: 'string', enum: ['svc', 'tech'] },
+      projection: { type: 'string', enum: PROJECTIONS },
       format: { type: 'string', enum: ['json', 'markdown'] },
       url: textField("The twin's address on the site, also its MCP resource URI."),
       page_url: textField("The record's page on the site."),
@@ -181,7 +180,7 @@ const listEntrySchema: JsonSchema = {
   required: ['slug', 'projection', 'title', 'category', 'brand', 'record_revision', 'published_at', 'research_status', 'links'],
   properties: {
     slug: { type: 'string' },
-    projection: { type: 'string', enum: ['svc', 'tech'] },
+    projection: { type: 'string', enum: PROJECTIONS },
     title: { type: 'string' },
     category: { type: 'string' },
     brand: { type: 'string' },

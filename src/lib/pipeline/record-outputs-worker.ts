@@ -8,6 +8,7 @@ import { siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-i
 import { garmentPath } from '../site/urls.ts';
 import { garmentFile, recordFiles, writeSiteFiles } from './record-files.ts';
 import type { PlannedRecord, RecordThreadData, RecordThreadMessage } from './record-outputs.ts';
+import { errorMessage } from '../errors.ts';
 
 /**
  * A record file's bytes, when it still has the size and time it was planned (or checked) with: a
@@ -69,6 +70,6 @@ if (parentPort) {
     }
     say({ type: 'done', records });
   } catch (error) {
-    say({ type: 'failed', message: `pages: failed while ${step} ${current}: ${(error as Error).message ?? String(error)}` });
+    say({ type: 'failed', message: `pages: failed while ${step} ${current}: ${errorMessage(error)}` });
   }
 }

@@ -19,6 +19,7 @@ import {
   type TerminalStatus,
 } from './tasks.ts';
 import { counted } from '../counted.ts';
+import { errorMessage, errorReport } from '../errors.ts';
 
 /** What the publisher works with. */
 export interface PublisherOptions {
@@ -137,7 +138,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       store.markEventEnqueued(task.handle);
       if (created) log(`task ${task.handle}: event queued for delivery`);
     } catch (error) {
-      log(`task ${task.handle}: could not queue its event (retried at the next start): ${messageOf(error)}`);
+      log(`task ${task.handle}: could not queue its event (retried at the next start): ${errorMessage(error)}`);
     }
   };
 
@@ -164,7 +165,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const restore = async (handles: string[]): Promise<string[]> => {
     const failures: string[] = [];
     for (const { file, replacedText } of store.writtenRecords(handles)) {
-      await replaceFile(file, replacedText).catch((error: unknown) => failures.push(`${file}: could not be put back: ${messageOf(error)}`));
+      await replaceFile(file, replacedText).catch((error: unknown) =>
+        failures.push(`${file}: could not be put back: ${errorMessage(error)}`),
+      );
     }
     return failures;
   };
@@ -186,7 +189,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
           `records folder: ${entry.file} is no valid record and no publish brought it; set aside as ${entry.setAsideAs} so publishes go on (fix it, then rename it back): ${lines.join(' | ')}`,
         );
       } catch (error) {
-        log(`records folder: ${file} is broken and could not be set aside: ${messageOf(error)}`);
+        log(`records folder: ${file} is broken and could not be set aside: ${errorMessage(error)}`);
       }
     }
   };
@@ -225,7 +228,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
         end(handle, 'failed', {
           error: incident(
             `the record could not be written`,
-            `${placement.file}: could not write the record of task ${handle}: ${messageOf(error)}`,
+            `${placement.file}: could not write the record of task ${handle}: ${errorMessage(error)}`,
           ),
           resourceId,
         });
@@ -325,10 +328,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await queue.submit(handle);
     } catch (error) {
       end(handle, 'failed', {
-        error: incident(
-          'publishing failed inside the service',
-          `task ${handle}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        ),
+        error: incident('publishing failed inside the service', `task ${handle}: internal error: ${errorReport(error)}`),
         resourceId: store.getTask(handle)?.resourceId ?? '',
       });
     }
@@ -368,10 +368,6 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await Promise.all([...work]);
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function firstLine(text: string): string {

@@ -2,7 +2,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { checkOutputFolder } from '../pipeline/output-folder.ts';
-import { GarmentPressError } from '../errors.ts';
+import { errorMessage, errorReport, GarmentPressError } from '../errors.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
 import { describeAttempt, openOutbox } from '../webhooks/index.ts';
@@ -81,7 +81,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     now: () => Date.now() + webhookClockOffsetMs,
     ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
     onAttempt: (attempt) => log(describeAttempt(attempt)),
-    onError: (error) => log(`webhook outbox error: ${error instanceof Error ? error.message : String(error)}`),
+    onError: (error) => log(`webhook outbox error: ${errorMessage(error)}`),
   });
 
   // Garments already in the folder belong to nobody until an operator names an owner (admin `garment adopt` or `grant`).
@@ -126,9 +126,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     }
     const handle = pathname === '/api' || pathname.startsWith('/api/') ? handleApi! : pathname === MCP_PATH ? mcp!.handle : serveStatic;
     handle(request, response).catch((error: unknown) => {
-      log(
-        `http ${request.method} ${pathname.slice(0, 200)}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
+      log(`http ${request.method} ${pathname.slice(0, 200)}: internal error: ${errorReport(error)}`);
       if (!response.headersSent) {
         response.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
         response.end(JSON.stringify({ error: { code: 'internal_error', message: 'the service failed to answer; see its log' } }));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { GarmentPressError } from '../errors.ts';
+import { errorMessage, GarmentPressError } from '../errors.ts';
 import { checkCallbackUrlForm, CallbackUrlError } from './callback-url.ts';
 import type { CallbackUrlPolicy } from './callback-url.ts';
 import type { Attempt, Delivery, DeliveryFilter, OutboxEntry } from './delivery-record.ts';
@@ -94,7 +94,7 @@ export function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox
     pollIntervalMs = 1000,
     concurrency = 8,
     onAttempt,
-    onError = (error: unknown) => console.error(`webhook outbox: ${error instanceof Error ? error.message : String(error)}`),
+    onError = (error: unknown) => console.error(`webhook outbox: ${errorMessage(error)}`),
   } = options;
   if (leaseMs <= timeoutMs) {
     throw new GarmentPressError(`leaseMs (${leaseMs}) must exceed timeoutMs (${timeoutMs}), or a slow attempt could be sent twice`);
@@ -115,7 +115,7 @@ export function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox
       return secret ? { secret } : { missing: `no signing secret for organization ${organizationId}` };
     } catch (error) {
       return {
-        missing: `the signing secret of organization ${organizationId} could not be read (${error instanceof Error ? error.message : String(error)})`,
+        missing: `the signing secret of organization ${organizationId} could not be read (${errorMessage(error)})`,
       };
     }
   };
