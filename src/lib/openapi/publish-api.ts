@@ -195,6 +195,11 @@ const responses: Json = {
     description: 'callback_url is not https, too long, or points at a loopback, private, .internal or .local host.',
     content: errorContent,
   },
+  RequestTimeout: { description: 'The request was not whole within the body timeout (30 s by default); the connection is closed.' },
+  InsufficientStorage: {
+    description: "The service's disk is full: nothing was written; publish again once the operator has freed space.",
+    content: errorContent,
+  },
   ShuttingDown: {
     description: 'The service is stopping; send again in a moment.',
     headers: retryAfter('Seconds to wait.'),
@@ -259,10 +264,12 @@ const paths: Json = {
           content: errorContent,
         },
         '409': { description: 'The Idempotency-Key was used in the last 24 hours for another request.', content: errorContent },
+        '408': responseRef('RequestTimeout'),
         '413': responseRef('PayloadTooLarge'),
         '415': responseRef('UnsupportedMediaType'),
         '422': responseRef('CallbackRefused'),
         '503': responseRef('ShuttingDown'),
+        '507': responseRef('InsufficientStorage'),
       },
     },
   },
@@ -361,6 +368,7 @@ const paths: Json = {
         '200': { description: 'The test delivery and its attempt.', content: json(ref('DeliveryAnswer')) },
         '400': responseRef('BadRequest'),
         '401': responseRef('Unauthorized'),
+        '408': responseRef('RequestTimeout'),
         '413': responseRef('PayloadTooLarge'),
         '415': responseRef('UnsupportedMediaType'),
         '422': responseRef('CallbackRefused'),
@@ -393,7 +401,13 @@ const paths: Json = {
       operationId: 'health',
       summary: "The service's state",
       security: [],
-      responses: { '200': { description: 'The state.', content: json(ref('Health')) } },
+      responses: {
+        '200': { description: 'The state.', content: json(ref('Health')) },
+        '503': {
+          description: 'A database does not answer or is failing: the service cannot serve requests.',
+          content: json(ref('Health')),
+        },
+      },
     },
   },
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,6 +41,8 @@ import {
 } from './record-outputs.ts';
 import { counted } from '../counted.ts';
 import { archiveReplacedRecords } from '../revisions/archive.ts';
+import { recordRevisions } from '../revisions/record-revisions.ts';
+import { revisionsSummary } from '../revisions/revision-view.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
 export interface BuildOptions {
@@ -137,6 +139,7 @@ export async function buildSite({
   const outputPlace = {
     siteDir: staging,
     site,
+    recordsDir: recordsRoot,
     stylesheet: stylesheet.path,
     ...(searchShardPages ? { shardPages: searchShardPages } : {}),
   };
@@ -188,7 +191,8 @@ export async function buildSite({
     } else {
       check = await timed('validate', () =>
         checkRecords([recordsDir], {
-          summarize: ({ file, record }) => siteEntryOf(record, file),
+          summarize: ({ file, record }) =>
+            siteEntryOf(record, file, revisionsSummary(recordRevisions(recordsRoot, record, readFileSync(file)))),
           reuse: (file, size, mtimeMs) => {
             const stored = storedByFile.get(path.relative(recordsRoot, path.resolve(file)));
             return stored && stored.size === size && stored.mtimeMs === mtimeMs ? restoredCheck(stored, file, recordsRoot) : undefined;

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkCallbackUrl, deliveryToWire, stateFromWire, type CallbackUrlPolicy, type Outbox } from '../webhooks/index.ts';
+import { DISK_FULL_ANSWER, type DiskReport, isDiskFull } from '../disk-space.ts';
+import type { DatabaseHealth } from '../sqlite-database.ts';
 import { bearerToken } from './keys.ts';
 import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
 import type { Publisher } from './publisher.ts';
@@ -25,6 +27,14 @@ export interface ApiOptions {
   longPollCapSeconds?: number;
   /** How long `POST /api/webhooks/test` waits for its attempt's answer; default 12 s (the 10 s delivery timeout and some). */
   testEventWaitMs?: number;
+  /** The databases' state and the disks' free space, for `GET /api/health`; nothing is reported without it. */
+  checkStorage?: () => StorageReport;
+}
+
+/** What health reports of storage: each database's state (sqlite-database.ts) and the disks' free space (disk-space.ts). */
+export interface StorageReport {
+  databases: DatabaseHealth[];
+  disk: DiskReport;
 }
 
 /** A handler for requests under `/api/`. */
@@ -234,13 +244,21 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 
   const health = (_request: IncomingMessage, response: ServerResponse) => {
+    const storage = options.checkStorage?.();
+    const failing = storage?.databases.some((database) => database.state !== 'ok') ?? false;
+    // Never "ok" while requests fail: a database in trouble is reported before the store is asked anything.
+    if (failing) {
+      sendJson(response, 503, JSON.stringify({ status: 'failing', databases: storage!.databases, disk: storage!.disk }));
+      return;
+    }
     const builds = store.buildCounts();
     const broken = publisher.brokenRecordFiles;
     sendJson(
       response,
       200,
       JSON.stringify({
-        status: broken.length === 0 ? 'ok' : 'attention',
+        status: broken.length === 0 && storage?.disk.state !== 'full' ? 'ok' : 'attention',
+        ...storage,
         builds: { ...builds, this_run: publisher.buildsStarted },
         records_folder: {
           set_aside: broken.map((file) => ({ file: file.file, set_aside_as: file.setAsideAs, problems: file.problems, at: file.at })),
@@ -279,7 +297,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
         return;
       }
       throw new ApiRefusal(404, 'not_found', `no API route ${request.method} ${url.pathname.slice(0, 200)}`);
-    } catch (error) {
+    } catch (thrown) {
+      const error = isDiskFull(thrown) ? new ApiRefusal(507, 'insufficient_storage', DISK_FULL_ANSWER) : thrown;
       if (!(error instanceof ApiRefusal)) throw error;
       const discarded = await bodyDiscarded(request, 2 * maxBodyBytes);
       if (!discarded) closeLingering(request);

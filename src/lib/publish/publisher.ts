@@ -19,6 +19,7 @@ import {
   type TerminalStatus,
 } from './tasks.ts';
 import { counted } from '../counted.ts';
+import { DISK_FULL_ANSWER, isDiskFull } from '../disk-space.ts';
 import { errorMessage, errorReport } from '../errors.ts';
 
 /** What the publisher works with. */
@@ -104,8 +105,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
   let buildsStarted = 0;
 
   const track = (promise: Promise<void>) => {
-    work.add(promise);
-    void promise.finally(() => work.delete(promise));
+    // A store that cannot write (a full disk) must not end the process: the task resumes at the next start.
+    const settled = promise.catch((error: unknown) => log(`task work stopped (resumed at the next start): ${errorMessage(error)}`));
+    work.add(settled);
+    void settled.finally(() => work.delete(settled));
   };
 
   const moveTo = (handle: string, stage: StageName, fields?: { resourceId?: string; buildId?: number }) => {
@@ -225,11 +228,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
         store.noteWrite({ handle, file: placement.file, replacedText: await readIfExists(placement.file) });
         await replaceFile(placement.file, task.recordText);
       } catch (error) {
+        const details = `${placement.file}: could not write the record of task ${handle}: ${errorMessage(error)}`;
+        if (isDiskFull(error)) log(details);
         end(handle, 'failed', {
-          error: incident(
-            `the record could not be written`,
-            `${placement.file}: could not write the record of task ${handle}: ${errorMessage(error)}`,
-          ),
+          error: isDiskFull(error) ? DISK_FULL_ANSWER : incident(`the record could not be written`, details),
           resourceId,
         });
         continue;

@@ -1,8 +1,10 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { checkOutputFolder } from '../pipeline/output-folder.ts';
+import { DISK_FULL_ANSWER, diskReport, isDiskFull, spaceReserve } from '../disk-space.ts';
 import { errorMessage, errorReport, GarmentPressError } from '../errors.ts';
+import { requireDatabaseFile, watchDatabaseFile } from '../sqlite-database.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
 import { describeAttempt, openOutbox } from '../webhooks/index.ts';
@@ -39,6 +41,8 @@ export interface PublishServiceOptions {
   trustedCa?: string | Buffer;
   /** Test only: shifts the outbox clock, so a retry scheduled minutes ahead is due now. */
   webhookClockOffsetMs?: number;
+  /** Bytes kept free in the data folder (`.space-reserve`) for the databases to open on a full disk; default 4 MiB. */
+  spaceReserveBytes?: number;
   /** Test only: how long a delivery attempt may take; default 10 s (spec section 8). */
   webhookTimeoutMs?: number;
   /** How the site is rebuilt; default the build CLI in a child process. */
@@ -72,17 +76,46 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   // Compiling the schema takes about a second; do it before the first publish waits on it.
   recordValidator();
   mkdirSync(dataDir, { recursive: true });
-  const store = openPublishStore(path.join(dataDir, 'publish.db'));
+  const publishDb = path.join(dataDir, 'publish.db');
+  const outboxDb = path.join(dataDir, 'outbox.db');
+  if (existsSync(outboxDb)) requireDatabaseFile(publishDb, `${outboxDb} beside it shows this data folder has served before`);
+  const reserve = spaceReserve(path.join(dataDir, '.space-reserve'), options.spaceReserveBytes ?? 4 * 1024 * 1024);
+  /** Opens a database, giving up the space reserve once if the disk is too full for it to open. */
+  const openOnFullDisk = async <T>(open: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await open();
+    } catch (error) {
+      if (!isDiskFull(error) || !reserve.release()) throw error;
+      log(`the disk is full: ${dataDir}/.space-reserve released so the databases open; free some space, then publishing resumes`);
+      return open();
+    }
+  };
+  const store = await openOnFullDisk(() => openPublishStore(publishDb));
   const policy = { allowLoopback: options.allowLoopbackCallbacks === true };
-  const outbox = await openOutbox(path.join(dataDir, 'outbox.db'), {
-    secretFor: (organizationId) => store.signingSecret(organizationId),
-    policy,
-    ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
-    now: () => Date.now() + webhookClockOffsetMs,
-    ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
-    onAttempt: (attempt) => log(describeAttempt(attempt)),
-    onError: (error) => log(`webhook outbox error: ${errorMessage(error)}`),
-  });
+  const outbox = await openOnFullDisk(() =>
+    openOutbox(outboxDb, {
+      secretFor: (organizationId) => store.signingSecret(organizationId),
+      policy,
+      ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
+      now: () => Date.now() + webhookClockOffsetMs,
+      ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
+      onAttempt: (attempt) => log(describeAttempt(attempt)),
+      onError: (error) => log(`webhook outbox error: ${errorMessage(error)}`),
+    }),
+  );
+
+  reserve.keep();
+  const storageFolders = { data: dataDir, records: recordsDir };
+  const databaseChecks = [watchDatabaseFile(publishDb), watchDatabaseFile(outboxDb)];
+  const checkStorage = () => ({ databases: databaseChecks.map((check) => check()), disk: diskReport(storageFolders, reserve) });
+  /** Refuses publishes while a disk is full (or the reserve is given up), telling the operator which. */
+  const spaceProblem = () => {
+    const disk = diskReport(storageFolders, reserve);
+    if (disk.state === 'ok') return undefined;
+    const free = disk.folders.map((folder) => `${folder.name} folder has ${folder.free_bytes} bytes free`).join('; ');
+    log(`publish refused: the disk is full: ${free}; space reserve ${disk.reserve}`);
+    return DISK_FULL_ANSWER;
+  };
 
   // Garments already in the folder belong to nobody until an operator names an owner (admin `garment adopt` or `grant`).
   const found = store.owners.noteFound(await readGarmentSlugs(recordsDir));
@@ -169,7 +202,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     ...(options.gatherMs === undefined ? {} : { gatherMs: options.gatherMs }),
     log,
   });
-  const submission: SubmissionContext = { store, publisher, recordsDir, callbackPolicy: policy, log };
+  const submission: SubmissionContext = { store, publisher, recordsDir, callbackPolicy: policy, log, spaceProblem };
   handleApi = createApiHandler({
     store,
     submission,
@@ -177,6 +210,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     outbox,
     callbackPolicy: policy,
     maxBodyBytes,
+    checkStorage,
     ...(options.longPollCapSeconds === undefined ? {} : { longPollCapSeconds: options.longPollCapSeconds }),
   });
   mcp = createMcpEndpoint({

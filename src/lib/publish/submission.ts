@@ -3,6 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { DISK_FULL_ANSWER, isDiskFull } from '../disk-space.ts';
 import { recordFileName } from '../record/index.ts';
 import { PROJECTIONS } from '../record/projections.ts';
 import { isSlug } from '../record/slug.ts';
@@ -27,7 +28,7 @@ export interface PublishSubmission {
 
 /** Why a request was refused before any task: the HTTP status, an error code and a message for people. */
 export interface Refusal {
-  status: 400 | 403 | 404 | 409 | 422;
+  status: 400 | 403 | 404 | 409 | 422 | 507;
   code: string;
   message: string;
 }
@@ -66,6 +67,8 @@ export interface SubmissionContext {
   callbackPolicy: CallbackUrlPolicy;
   /** The operator's log (tasks queued, ownership refusals). */
   log?: (line: string) => void;
+  /** Why no publish can be taken now for want of disk space (disk-space.ts), or undefined when there is room. */
+  spaceProblem?: () => string | undefined;
 }
 
 const CALLBACK_URL_MAX_LENGTH = 2048;
@@ -141,18 +144,27 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
           );
     }
   }
+  const noSpace = context.spaceProblem?.();
+  if (noSpace !== undefined) return refuse(507, 'insufficient_storage', noSpace);
   const requestDigest = createHash('sha256')
     .update(JSON.stringify([tool, callbackUrl, recordText]))
     .digest('hex');
   const handle = randomUUID();
-  const inserted = store.insertTask({
-    handle,
-    organizationId,
-    tool,
-    callbackUrl,
-    recordText,
-    ...(idempotencyKey === null ? {} : { idempotency: { key: idempotencyKey, requestDigest } }),
-  });
+  let inserted: ReturnType<PublishStore['insertTask']>;
+  try {
+    inserted = store.insertTask({
+      handle,
+      organizationId,
+      tool,
+      callbackUrl,
+      recordText,
+      ...(idempotencyKey === null ? {} : { idempotency: { key: idempotencyKey, requestDigest } }),
+    });
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    log(`publish refused: the disk is full: ${(error as Error).message}`);
+    return refuse(507, 'insufficient_storage', DISK_FULL_ANSWER);
+  }
   if (inserted.kind === 'key_reused') {
     return refuse(
       409,
