@@ -1,5 +1,5 @@
 // Command-line face of src/lib/webhooks: sign and verify deliveries, check callback URLs,
-// and run the outbox worker. Exit codes: 0 accepted/allowed/done, 1 rejected/refused, 2 bad usage.
+// and run the outbox worker. Exit codes: 0 accepted/allowed/done (and --help), 1 rejected/refused, 2 bad usage.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
@@ -194,6 +194,11 @@ function parseWholeNumber(text: string, flag: string): number {
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   const command = name === undefined ? undefined : COMMANDS[name];
+  // `--help` on the command or after any subcommand: the usage, and success.
+  if (argv.some((arg) => arg === '--help' || arg === '-h') || name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   try {
     if (command === undefined) throw new UsageError(name === undefined ? 'no command given' : `unknown command ${name}`);
     return await command(args);
