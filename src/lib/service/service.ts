@@ -31,9 +31,9 @@ import { openServiceStores, type ServiceStores } from './stores.ts';
 
 /** How the publish service is set up. Test-only settings say so. */
 export interface PublishServiceOptions {
-  /** Folder of the SQLite databases (tasks and keys in publish.db, deliveries in outbox.db); created if missing. */
+  /** Folder of the SQLite databases (tasks and keys in publish.db, deliveries in outbox.db) and the space reserve; created if missing. */
   dataDir: string;
-  /** A PostgreSQL database (postgres://…) several instances share, instead of publish.db in dataDir. */
+  /** A PostgreSQL database (postgres://…) several instances share, holding what publish.db and outbox.db hold otherwise. */
   databaseUrl?: string;
   /** This instance's name in health and the build lease; default host:pid. */
   instance?: string;
@@ -124,8 +124,9 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   );
   const { store, coordination } = stores;
   const policy = { allowLoopback: options.allowLoopbackCallbacks === true };
+  // The outbox lives beside the other state: outbox.db in the data folder, or the same PostgreSQL database.
   const outbox = await openOnFullDisk(() =>
-    openOutbox(outboxDb, {
+    openOutbox(stores.postgres ?? outboxDb, {
       secretFor: (organizationId) => store.signingSecret(organizationId),
       policy,
       ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
@@ -139,7 +140,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   reserve.keep();
   const storageFolders = { data: dataDir, records: recordsDir };
   // PostgreSQL's state is its server's to report (health's database.answers); the SQLite files are watched here.
-  const databaseChecks = (location.kind === 'sqlite' ? [publishDb, outboxDb] : [outboxDb]).map((file) => watchDatabaseFile(file));
+  const databaseChecks = (location.kind === 'sqlite' ? [publishDb, outboxDb] : []).map((file) => watchDatabaseFile(file));
   const checkStorage = () => ({ databases: databaseChecks.map((check) => check()), disk: diskReport(storageFolders, reserve) });
   /** Refuses publishes while a disk is full (or the reserve is given up), telling the operator which. */
   const spaceProblem = () => {
