@@ -6,8 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
-import { bearerToken } from '../publish/keys.ts';
-import type { SubmissionContext } from '../publish/submission.ts';
+import { bearerToken, type SubmissionContext } from '../publish/index.ts';
 import { openPublishedSite } from './published-site.ts';
 import { publishTools } from './publish-tools.ts';
 import { readTools } from './read-tools.ts';
@@ -79,7 +78,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
             { 'WWW-Authenticate': 'Bearer realm="garment-press"' },
           );
         }
-        organizationId = store.organizationForKey(key);
+        organizationId = await store.organizationForKey(key);
         if (organizationId === undefined) {
           return refuse(response, 401, 'invalid_api_key', 'the API key is unknown or revoked', {
             'WWW-Authenticate': 'Bearer realm="garment-press", error="invalid_token"',

@@ -113,18 +113,18 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     if (!check.allowed) return refuse(422, 'callback_url_refused', `callback_url refused: ${check.reason}`);
   }
 
-  // Nothing below waits, so no other request comes between the ownership check and the task.
+  // Another request may come between this check and the task; the builder checks the owner again before writing.
   const slug = slugOf(recordText);
   if (slug !== undefined) {
     const owners = store.owners;
     // A garment whose file was dropped in the folder after the service started is nobody's, not the first publisher's.
     if (
-      owners.ownerOf(slug) === undefined &&
+      (await owners.ownerOf(slug)) === undefined &&
       ['svc', 'tech'].some((projection) => existsSync(path.join(recordsDir, recordFileName(slug, projection))))
     ) {
-      owners.noteFound([slug]);
+      await owners.noteFound([slug]);
     }
-    const current = owners.ownerOf(slug);
+    const current = await owners.ownerOf(slug);
     if (current !== undefined && current.organizationId !== organizationId) {
       log(
         `publish refused: organization ${organizationId} may not publish garment ${slug} (${current.organizationId === null ? 'no owner' : 'owned by another organization'})`,
@@ -148,9 +148,9 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     .update(JSON.stringify([tool, callbackUrl, recordText]))
     .digest('hex');
   const handle = randomUUID();
-  let inserted: ReturnType<PublishStore['insertTask']>;
+  let inserted: Awaited<ReturnType<PublishStore['insertTask']>>;
   try {
-    inserted = store.insertTask({
+    inserted = await store.insertTask({
       handle,
       organizationId,
       tool,
@@ -171,7 +171,7 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     );
   }
   if (inserted.kind === 'replayed') return accepted(inserted.task, true);
-  if (slug !== undefined) store.owners.claimForPublish(slug, organizationId);
+  if (slug !== undefined) await store.owners.claimForPublish(slug, organizationId);
   log(`task ${handle} queued for organization ${organizationId} through ${tool}${callbackUrl === null ? '' : ' with a callback'}`);
   publisher.start(handle);
   return accepted(inserted.task, false);
@@ -186,13 +186,13 @@ export async function readGeneration(context: SubmissionContext, request: Genera
   const { store, publisher } = context;
   // A UUID's hex digits are case-insensitive on input (RFC 9562); handles are issued in lower case.
   const handle = request.handle.toLowerCase();
-  const task = UUID.test(handle) ? store.getTask(handle) : undefined;
+  const task = UUID.test(handle) ? await store.getTask(handle) : undefined;
   if (task === undefined || task.organizationId !== request.organizationId) {
     return refuse(404, 'not_found', `no generation with handle ${JSON.stringify(request.handle.slice(0, 64))} for this organization`);
   }
   if (request.onStage !== undefined) await followStages(context, handle, request.waitMs, request.onStage, request.signal);
   else if (!isTerminal(task.status) && request.waitMs > 0) await publisher.waitUntilDone(handle, request.waitMs, request.signal);
-  return { ok: true, text: generationText(store.getTask(handle)!) };
+  return { ok: true, text: generationText((await store.getTask(handle))!) };
 }
 
 /** Tells `onStage` the task's stage, then each change, until it ends, `waitMs` passes or `signal` aborts. */
@@ -206,7 +206,7 @@ async function followStages(
   const deadline = Date.now() + waitMs;
   let told: string | undefined;
   for (;;) {
-    const { status, stage, progress } = store.getTask(handle)!;
+    const { status, stage, progress } = (await store.getTask(handle))!;
     if (`${status}/${stage}` !== told) {
       told = `${status}/${stage}`;
       await onStage({ status, stage, progress });

@@ -86,7 +86,7 @@ export function pageParts(record: GarmentRecord): PagePart[] {
       t('part.catalog'),
       'reading',
       record.catalog !== null,
-      (view) => pageHtml.catalogHtml(view.catalog!),
+      (view) => pageHtml.catalogHtml(view.catalog!, pageHtml.csvLinker(view)),
       twinParts.catalogMarkdown,
     ),
     part(

@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, openSync, rmSync, truncateSync, writeSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPublishService } from '../../../src/lib/publish/index.ts';
+import { startPublishService } from '../../../src/lib/service/index.ts';
 import { projectRoot } from '../../support/records.ts';
 import { node } from '../../support/run.ts';
 import { call, type ServiceWorkspace, serviceWorkspace } from '../publish/support.ts';

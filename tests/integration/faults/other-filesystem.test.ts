@@ -3,7 +3,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPublishService } from '../../../src/lib/publish/index.ts';
+import { startPublishService } from '../../../src/lib/service/index.ts';
 import { runCli } from '../../support/run.ts';
 import { mountSmallFilesystem, type SmallFilesystem } from '../../support/small-filesystem.ts';
 import { call, type ServiceWorkspace, sampleRecordAs, serviceWorkspace } from '../publish/support.ts';
