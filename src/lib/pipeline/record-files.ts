@@ -40,9 +40,9 @@ export function recordFiles(
   const links = entryLinks(garment, entry, site);
   const view = pageView(record, { otherProjectionExists: links.other_projection !== null, facts });
   return [
-    { sitePath: `${pagePath(entry.slug, entry.projection)}index.html`, content: recordPageHtml(record, view, links, site, stylesheet) },
+    { sitePath: `${pagePath(entry.slug, entry.projection)}index.html`, content: recordPageHtml(view, links, site, stylesheet) },
     { sitePath: jsonPath(entry.slug, entry.projection), content: publishedJson(source, links) },
-    { sitePath: markdownPath(entry.slug, entry.projection), content: recordMarkdown(record, links, view) },
+    { sitePath: markdownPath(entry.slug, entry.projection), content: recordMarkdown(view, links) },
   ];
 }
 
