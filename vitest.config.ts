@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     // Integration suites build a site before their tests; on a busy 2-core machine that can pass 10 s.
     hookTimeout: 60_000,
-    globalSetup: ['tests/support/temp-root.ts'],
+    // The PostgreSQL cluster first: its folder must sit in a /tmp the postgres user can enter.
+    globalSetup: ['tests/support/postgres.ts', 'tests/support/temp-root.ts'],
   },
 });

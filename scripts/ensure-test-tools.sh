@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# The tests need Debian's Chromium (Playwright cannot download here) and a Java runtime for the
-# Nu Html Checker (vnu-jar); install whichever is missing.
+# The tests need Debian's Chromium (Playwright cannot download here), a Java runtime for the
+# Nu Html Checker (vnu-jar) and PostgreSQL's server for a throwaway cluster; install whichever is missing.
 set -euo pipefail
 chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
 missing=()
 [ -x "$chromium" ] || missing+=(chromium)
 command -v java >/dev/null || missing+=(default-jre-headless)
+[ -n "${POSTGRES_BIN:-}" ] || compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-  echo "Missing for the tests: ${missing[*]}. Install Debian's packages of that name (for Chromium elsewhere, set CHROMIUM_PATH)." >&2
+  echo "Missing for the tests: ${missing[*]}. Install Debian's packages of that name (elsewhere, set CHROMIUM_PATH for Chromium and POSTGRES_BIN for the folder of initdb and pg_ctl)." >&2
   exit 1
 fi
 echo "Installing ${missing[*]} from Debian's packages..."

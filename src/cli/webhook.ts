@@ -5,8 +5,15 @@ import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
 import { GarmentPressError } from '../lib/errors.ts';
-import { checkCallbackUrl, openOutbox, resolveWithSystemDns, signPayload, verifySignature } from '../lib/webhooks/index.ts';
-import type { AttemptSummary, HostResolver } from '../lib/webhooks/index.ts';
+import {
+  checkCallbackUrl,
+  describeAttempt,
+  openOutbox,
+  resolveWithSystemDns,
+  signPayload,
+  verifySignature,
+} from '../lib/webhooks/index.ts';
+import type { HostResolver } from '../lib/webhooks/index.ts';
 
 class UsageError extends GarmentPressError {}
 
@@ -102,7 +109,7 @@ const COMMANDS: Record<string, Command> = {
     readInputFile(secretsPath, '--secrets', readSecrets);
     if (clockPath !== undefined) readInputFile(clockPath, '--clock-file', readClock);
     const trustedCa = values.ca === undefined ? undefined : readInputFile(values.ca, '--ca', (file) => readFileSync(file));
-    const outbox = openOutbox(dbPath, {
+    const outbox = await openOutbox(dbPath, {
       secretFor: (organizationId) => readSecrets(secretsPath)[organizationId] ?? '',
       policy: { allowLoopback: values['allow-loopback'] === true },
       ...(trustedCa === undefined ? {} : { trustedCa }),
@@ -142,15 +149,6 @@ function createResolver(entries: string[]): HostResolver {
     answers.set(host, addresses);
   }
   return async (hostname) => answers.get(hostname) ?? resolveWithSystemDns(hostname);
-}
-
-function describeAttempt(attempt: AttemptSummary): string {
-  const answer =
-    attempt.status === null
-      ? attempt.error
-      : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}${attempt.retryAfter === null ? '' : `, Retry-After ${attempt.retryAfter}`}`;
-  const verdict = attempt.accepted ? 'accepted' : 'failed';
-  return `attempt ${attempt.attemptNumber} for handle ${attempt.handle} (organization ${attempt.organizationId}): ${verdict}, ${answer}, ${attempt.durationMs} ms`;
 }
 
 function readSecrets(path: string): Record<string, string> {

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { TYPING_RUN_MS } from '../../src/lib/search/browser/search-box-state.ts';
 import { expect, test } from './fixtures.ts';
 import { watchForScripts } from './script-watch.ts';
 import { builtRecords } from './site.ts';
@@ -239,6 +240,8 @@ test('values of one filter are alternatives, and each value counts what selectin
 });
 
 test('Back and Forward go through the searches asked for, one history entry for a run of typing', async ({ page }) => {
+  // The page's clock, moved past a pause in typing rather than waited out.
+  await page.clock.install();
   await page.goto('/search/');
   const box = page.getByRole('searchbox', { name: 'Search garments' });
   await box.fill('twill');
@@ -248,7 +251,7 @@ test('Back and Forward go through the searches asked for, one history entry for 
   await box.pressSequentially('flee');
   // A pause keeps the search shown: the next letters make an entry of their own.
   await hitPaths(page);
-  await page.waitForTimeout(1600);
+  await page.clock.fastForward(TYPING_RUN_MS + 100);
   await box.press('End');
   await box.pressSequentially('ce');
   const fleece = await hitPaths(page);
@@ -344,7 +347,9 @@ test.describe('a hostile record’s text in results', () => {
       for (const summary of await page.locator('.search-filter summary').all()) await summary.click();
       await page.mouse.move(300, 300);
       await page.mouse.move(700, 500);
-      await page.waitForTimeout(300);
+      // Opening the filters loads their files and counts every value: done once no count is blank.
+      await expect(page.locator('.search-filter .count')).not.toHaveCount(0);
+      await expect(page.locator('.search-filter .count').filter({ hasText: /^$/ })).toHaveCount(0);
 
       expect(dialogs).toEqual([]);
       expect(errors).toEqual([]);

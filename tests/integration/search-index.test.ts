@@ -6,16 +6,16 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordFiles } from '../../src/lib/pipeline/record-files.ts';
 import { RecordFilesError, writeRecordOutputs } from '../../src/lib/pipeline/record-outputs.ts';
-import { buildSearchIndex, pageFromRecord, SearchIndexError } from '../../src/lib/search/index-site.ts';
-import { garmentPage, searchRecord } from '../../src/lib/search/search-record.ts';
-import { shardOf } from '../../src/lib/search/search-shards.ts';
+import { buildSearchIndex, pageFromRecord, SearchIndexError } from '../../src/lib/search/index/index-site.ts';
+import { garmentPage, searchRecord } from '../../src/lib/search/index/search-record.ts';
+import { shardOf } from '../../src/lib/search/index/shard-layout.ts';
 import {
   openSearchIndex,
   searchGarments,
   type GarmentQuery,
   type GarmentSearch,
   type SearchIndex,
-} from '../../src/lib/search/shard-search.ts';
+} from '../../src/lib/search/query/shard-search.ts';
 import { indexEntries, readRecord, siteEntryOf, type SiteEntry } from '../../src/lib/site/site-index.ts';
 import { t } from '../../src/lib/site/strings.ts';
 import { projectRoot, sampleRecords } from '../support/records.ts';
@@ -289,7 +289,7 @@ describe('buildSearchIndex', () => {
     writeFileSync(
       script,
       `
-      import { buildSearchIndex } from ${JSON.stringify(path.join(projectRoot, 'src/lib/search/index-site.ts'))};
+      import { buildSearchIndex } from ${JSON.stringify(path.join(projectRoot, 'src/lib/search/index/index-site.ts'))};
       const entries = Array.from({ length: 600 }, (_, i) => ({ file: 'g' + i + '.svc.json', slug: 'g' + String(i).padStart(4, '0'), projection: 'svc' as const }));
       const pageOf = async (entry: { slug: string }) => {
         if (entry.slug === 'g0400') throw new Error('this page cannot be made');

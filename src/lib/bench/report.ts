@@ -1,4 +1,4 @@
-import { PAGEFIND_PROCESS } from '../search/pagefind-process.ts';
+import { PAGEFIND_PROCESS } from '../search/index/pagefind-process.ts';
 import type { BenchReport } from './bench.ts';
 
 /**

@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GarmentRecord } from '../record/types.ts';
-import { buildSearchIndex, type SearchIndexSummary } from '../search/index-site.ts';
-import { searchRecord, type SearchRecord } from '../search/search-record.ts';
+import { buildSearchIndex, type SearchIndexSummary } from '../search/index/index-site.ts';
+import { searchRecord, type SearchRecord } from '../search/index/search-record.ts';
 import { siteEntryOf, type SiteEntry } from '../site/site-index.ts';
 import { syntheticRecords } from './synthetic-records.ts';
 
-const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const node = path.join(projectRoot, 'node_modules/.bin/node');
 
 /**
@@ -163,7 +163,7 @@ export async function measureSearchCpu(
   // Pagefind's script fetches its files: here they are read from the site's folder.
   globalThis.fetch = (async (url: string | URL) => new Response(await readFile(file(String(url))))) as typeof fetch;
   try {
-    const { openSearchIndex, searchGarments } = await import('../search/shard-search.ts');
+    const { openSearchIndex, searchGarments } = await import('../search/query/shard-search.ts');
     const list = JSON.parse(await readFile(file('/pagefind/shards.json'), 'utf8'));
     const index = await openSearchIndex(list, {
       pagefind: (bundle) => import(path.join(file(bundle), 'pagefind.js')),

@@ -1,8 +1,11 @@
-// `/mcp` on the publish service: MCP over Streamable HTTP, stateless (each POST is one exchange,
-// so any number of clients and restarts need no session state). A request with an API key gets
-// every tool; one without gets the read-only tools; a key that is unknown or revoked is refused.
+// `/mcp` on the publish service: MCP over Streamable HTTP without sessions, for clients of protocol
+// 2026-07-28 (each request carries its own _meta envelope) and of 2025-11-25 (initialize, then each
+// POST answered by a fresh server: the SDK's stateless fallback), so any number of clients and
+// restarts need no session state. A request with an API key gets every tool; one without gets the
+// read-only tools; a key that is unknown or revoked is refused.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { bearerToken } from '../publish/keys.ts';
 import type { SubmissionContext } from '../publish/submission.ts';
 import { openPublishedSite } from './published-site.ts';
@@ -15,6 +18,10 @@ import { openSiteSearch } from './site-search.ts';
 export interface McpEndpointOptions extends SubmissionContext {
   /** The built site the read-only tools read. */
   outDir: string;
+  /** The site's configured address: its host is, with the loopback names, the only one a request may name. */
+  site: string;
+  /** The address the service listens on: on a loopback one, the Host header is checked too (a proxy in front of a public one may rename it). */
+  listenHost: string;
   /** Largest record the publish API accepts, in bytes. */
   maxBodyBytes: number;
   longPollCapSeconds: number;
@@ -24,12 +31,15 @@ export interface McpEndpointOptions extends SubmissionContext {
 /** The `/mcp` endpoint. */
 export interface McpEndpoint {
   handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
-  /** Stops the search's index server. */
+  /** Ends the exchanges in hand and stops the search's index server. */
   close(): Promise<void>;
 }
 
 /** Where the endpoint is mounted. */
 export const MCP_PATH = '/mcp';
+
+/** The caller, as the endpoint hands it to the server it makes for a request. */
+const ORGANIZATION = 'organizationId';
 
 /** Returns the endpoint. */
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
@@ -37,13 +47,38 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const published = openPublishedSite(options.outDir);
   const search = openSiteSearch(options.outDir);
   const tools = [...readTools({ published, search }), ...publishTools(options)];
+  // A DNS-rebinding page names its own host in both Origin and Host: compare them with what the service is.
+  const ownHostnames = [...localhostAllowedHostnames(), new URL(options.site).hostname];
+  const checkHost = isLoopback(options.listenHost);
+  // A record sent as JSON text is escaped inside the message: allow for that above the API's limit.
+  const maxRequestBodySize = 2 * options.maxBodyBytes;
+  const onerror = (error: Error) => log(`mcp: ${error.message}`);
+  const mcp = createMcpHandler(
+    ({ authInfo }) =>
+      createGarmentsServer({ tools, published, organizationId: authInfo?.extra?.[ORGANIZATION] as string | undefined, log }),
+    { legacy: 'stateless', maxRequestBodySize, onerror },
+  );
+  const serve = toNodeHandler(mcp, { maxRequestBodySize, onerror });
 
   return {
     async handle(request, response) {
-      const origin = request.headers.origin;
-      // A page of another site must not drive the service through its reader's browser (DNS rebinding too).
-      if (origin !== undefined && URL.parse(origin)?.host !== request.headers.host) {
-        return refuse(response, 403, 'cross_origin', 'requests from a web page of another origin are refused');
+      const origin = validateOriginHeader(request.headers.origin, ownHostnames);
+      if (!origin.ok)
+        return refuse(
+          response,
+          403,
+          'origin_refused',
+          `requests from a page of ${origin.message.replace(/^Invalid Origin: /, '')} are refused`,
+        );
+      if (checkHost) {
+        const host = validateHostHeader(request.headers.host, ownHostnames);
+        if (!host.ok)
+          return refuse(
+            response,
+            403,
+            'host_refused',
+            `this service does not answer to the host ${host.hostname ?? request.headers.host ?? '(none)'}`,
+          );
       }
       let organizationId: string | undefined;
       if (request.headers.authorization !== undefined) {
@@ -65,23 +100,27 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         }
       }
       if (request.method !== 'POST') {
-        // Stateless: no stream to open (GET) and no session to end (DELETE).
+        // No sessions: no stream to open (GET) and no session to end (DELETE).
         return refuse(response, 405, 'method_not_allowed', `${MCP_PATH} accepts POST (MCP Streamable HTTP, without sessions)`, {
           Allow: 'POST',
         });
       }
-      const server = createGarmentsServer({ tools, published, organizationId, log });
-      // A record sent as JSON text is escaped inside the message: allow for that above the API's limit.
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: 2 * options.maxBodyBytes });
-      response.once('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(request, response);
+      const auth =
+        organizationId === undefined
+          ? {}
+          : { auth: { token: '', clientId: organizationId, scopes: [], extra: { [ORGANIZATION]: organizationId } } };
+      await serve(Object.assign(request, auth), response);
     },
-    close: () => search.close(),
+    async close() {
+      await mcp.close();
+      await search.close();
+    },
   };
+}
+
+/** Whether a listening address is a loopback one. @example isLoopback('127.0.0.1') → true; isLoopback('0.0.0.0') → false */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function refuse(response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {

@@ -1,9 +1,9 @@
 // The tools that need an API key: garments.publish and garments.get_generation, on the same task
 // path as POST /api/publish and GET /api/generations/<handle> (submission.ts).
 import { checkRecordBytes } from '../record/index.ts';
-import { readGeneration, submitPublish, type Refusal, type SubmissionContext } from '../publish/submission.ts';
+import { readGeneration, submitPublish, type Refusal, type SubmissionContext, type TaskStage } from '../publish/submission.ts';
 import { PUBLISH_TOOL } from '../publish/tasks.ts';
-import { toolError, type Tool, type ToolOutcome } from './tool-call.ts';
+import { toolError, type Tool, type ToolCallContext, type ToolOutcome } from './tool-call.ts';
 import { GET_GENERATION, PUBLISH } from './tool-definitions.ts';
 
 /** What the publishing tools work with. */
@@ -37,24 +37,41 @@ const publishTool = (context: PublishToolsContext): Tool => ({
       tool: PUBLISH_TOOL,
     });
     if (!outcome.ok) return refused(outcome.refusal);
-    return { ok: true, result: { handle: outcome.handle, status_url: outcome.statusUrl, replayed: outcome.replayed } };
+    const accepted = { handle: outcome.handle, status_url: outcome.statusUrl, replayed: outcome.replayed };
+    if (args.wait_seconds === undefined) return { ok: true, result: accepted };
+    const generation = await followGeneration(context, outcome.handle, args.wait_seconds as number, call);
+    return generation.ok ? { ok: true, result: { ...accepted, generation: generation.result } } : generation;
   },
 });
 
 const getGenerationTool = (context: PublishToolsContext): Tool => ({
   ...GET_GENERATION,
-  async run(args, call) {
-    const waitSeconds = Math.min((args.wait_seconds as number | undefined) ?? 0, context.longPollCapSeconds);
-    const outcome = await readGeneration(context, {
-      organizationId: call.organizationId!,
-      handle: args.handle as string,
-      waitMs: Math.round(waitSeconds * 1000),
-      signal: call.signal,
-    });
-    if (!outcome.ok) return refused(outcome.refusal, '/handle');
-    return { ok: true, result: JSON.parse(outcome.text) as Record<string, unknown>, text: outcome.text };
-  },
+  run: (args, call) => followGeneration(context, args.handle as string, (args.wait_seconds as number | undefined) ?? 0, call),
 });
+
+/**
+ * Where a task stands after waiting up to `waitSeconds` for its end; a caller that sent a
+ * progressToken hears the stage it is at and each change.
+ */
+async function followGeneration(
+  context: PublishToolsContext,
+  handle: string,
+  waitSeconds: number,
+  call: ToolCallContext,
+): Promise<ToolOutcome> {
+  const { reportProgress } = call;
+  const outcome = await readGeneration(context, {
+    organizationId: call.organizationId!,
+    handle,
+    waitMs: Math.round(Math.min(waitSeconds, context.longPollCapSeconds) * 1000),
+    signal: call.signal,
+    ...(reportProgress === undefined
+      ? {}
+      : { onStage: ({ status, stage, progress }: TaskStage) => reportProgress({ progress, total: 1, message: `${status}: ${stage}` }) }),
+  });
+  if (!outcome.ok) return refused(outcome.refusal, '/handle');
+  return { ok: true, result: JSON.parse(outcome.text) as Record<string, unknown>, text: outcome.text };
+}
 
 /**
  * The text a record given as a JSON value is stored and published as: indented JSON; null for a

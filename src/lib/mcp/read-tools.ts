@@ -1,9 +1,9 @@
 // The read-only tools, over a built site: garments.search (the site's own search), garments.get_record
 // (a record's JSON or Markdown twin) and garments.list (the records of /records.json, page by page).
-import { resultFacts } from '../search/result-view.ts';
-import { SEARCH_PAGE_PATH, type SearchSort } from '../search/search-keys.ts';
-import { searchMessages } from '../search/search-messages.ts';
-import { isSearchable, parseSearchState, searchQueryString } from '../search/search-state.ts';
+import { resultFacts } from '../search/query/result-view.ts';
+import { SEARCH_PAGE_PATH, type SearchSort } from '../search/query/search-keys.ts';
+import { searchMessages } from '../search/query/search-messages.ts';
+import { isSearchable, parseSearchState, searchQueryString } from '../search/query/search-state.ts';
 import { projectionLabel } from '../site/strings.ts';
 import { absoluteUrl, pagePath } from '../site/urls.ts';
 import { cursorOf, readCursor } from './page-cursor.ts';

@@ -1,7 +1,14 @@
 // Every published twin as an MCP resource: the record's JSON and its Markdown, named by their
 // addresses on the site (the record's links.self and links.markdown), listed a page at a time.
-import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ReadResourceResult,
+  type Resource,
+  ResourceNotFoundError,
+} from '@modelcontextprotocol/server';
 import type { Projection } from '../record/index.ts';
 import { cursorOf, readCursor } from './page-cursor.ts';
 import { TWIN_MEDIA_TYPES, type PublishedRecord, type PublishedSite, type TwinFormat } from './published-site.ts';
@@ -9,15 +16,13 @@ import { TWIN_MEDIA_TYPES, type PublishedRecord, type PublishedSite, type TwinFo
 /** Records per page of resources/list (each gives two resources). */
 const RECORDS_PER_PAGE = 50;
 
-/** MCP's code for a resource that does not exist (specification, Resources, Error Handling). */
-const RESOURCE_NOT_FOUND = -32002;
-
 const TWIN_PATH = /^\/garments\/([^/]+)\/(svc|tech)\.(json|md)$/;
 
 /** One page of every twin, in the order /records.json lists the records. */
 export async function listResources(published: PublishedSite, cursor: string | undefined): Promise<ListResourcesResult> {
   const offset = cursor === undefined ? 0 : readCursor(cursor);
-  if (offset === undefined) throw new McpError(ErrorCode.InvalidParams, 'invalid cursor: pass the nextCursor of a previous page, or none');
+  if (offset === undefined)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'invalid cursor: pass the nextCursor of a previous page, or none');
   const records = await published.records();
   const page = records.slice(offset, offset + RECORDS_PER_PAGE);
   const resources = page.flatMap((record) => [twinResource(record, 'json'), twinResource(record, 'markdown')]);
@@ -48,13 +53,13 @@ export async function listResourceTemplates(published: PublishedSite): Promise<L
   };
 }
 
-/** A twin by its address; an address of no published twin is MCP's "resource not found". */
+/** A twin by its address; an address of no published twin is "resource not found" (-32602 with the uri, on every protocol version). */
 export async function readResource(published: PublishedSite, uri: string): Promise<ReadResourceResult> {
   const site = new URL(await published.site());
   const url = URL.parse(uri);
   const match = url !== null && url.origin === site.origin && url.search === '' ? TWIN_PATH.exec(url.pathname) : null;
   const twin = match ? await published.readTwin(match[1]!, match[2] as Projection, match[3] === 'md' ? 'markdown' : 'json') : undefined;
-  if (twin === undefined) throw new McpError(RESOURCE_NOT_FOUND, `resource not found: ${uri.slice(0, 300)}`, { uri: uri.slice(0, 300) });
+  if (twin === undefined) throw new ResourceNotFoundError(uri.slice(0, 300), `resource not found: ${uri.slice(0, 300)}`);
   return { contents: [{ uri: twin.url, mimeType: twin.mimeType, text: twin.text }] };
 }
 

@@ -7,12 +7,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { resolveRequestPath, staticFilesHandler } from '../serve/static-files.ts';
-import type { FilterCounts, PagefindApi } from '../search/pagefind-api.ts';
-import { plainExcerpt, resultView, type ResultView } from '../search/result-view.ts';
-import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
-import { SHARD_LIST_PATH, type ShardList } from '../search/search-shards.ts';
-import { garmentQuery, type SearchState } from '../search/search-state.ts';
-import { openSearchIndex, searchGarments, type SearchIndex } from '../search/shard-search.ts';
+import type { FilterCounts, PagefindApi } from '../search/query/pagefind-api.ts';
+import { plainExcerpt, resultView, type ResultView } from '../search/query/result-view.ts';
+import { SEARCH_BUNDLE_PATH } from '../search/query/search-keys.ts';
+import { SHARD_LIST_PATH, type ShardList } from '../search/query/shard-list.ts';
+import { garmentQuery, type SearchState } from '../search/query/search-state.ts';
+import { openSearchIndex, searchGarments, type SearchIndex } from '../search/query/shard-search.ts';
 import { SiteUnavailableError } from './published-site.ts';
 
 /** A garment found, as the search page shows it: its view (paths on the site) and its excerpt as plain text. */

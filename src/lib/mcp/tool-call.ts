@@ -1,7 +1,7 @@
 // What a tool is, how its arguments are checked against its input schema, and how what it found
 // becomes an MCP tool result: structured content, or `isError` with every problem.
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describeValue, pointerToken } from '../record/problem.ts';
 
 /** A JSON Schema object, in the subset of keywords draft 7 and 2020-12 read alike, so any client can use it. */
@@ -23,12 +23,21 @@ export interface ToolError {
 /** What a tool's work gave: its structured result (and, if not the result's JSON, the text to show), or an error. */
 export type ToolOutcome = { ok: true; result: Record<string, unknown>; text?: string } | { ok: false; error: ToolError };
 
+/** One progress notification: how far (0 to total) and what is being done. */
+export interface ProgressReport {
+  progress: number;
+  total: number;
+  message: string;
+}
+
 /** What a call knows besides its arguments. */
 export interface ToolCallContext {
   /** Aborted when the client cancels the call or goes away. */
   signal: AbortSignal;
   /** The caller's organization; undefined for an anonymous caller. */
   organizationId: string | undefined;
+  /** Sends the caller a progress notification; undefined when the caller sent no progressToken. */
+  reportProgress: ((report: ProgressReport) => Promise<void>) | undefined;
 }
 
 /** A tool: what tools/list shows of it, who may call it, and its work. */

@@ -4,7 +4,7 @@ import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 
 import { LONG_POLL_CAP_SECONDS } from '../publish/long-poll.ts';
 import { IDEMPOTENCY_WINDOW_MS } from '../publish/store.ts';
 import { PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/tasks.ts';
-import { SEARCH_FILTERS } from '../search/search-keys.ts';
+import { SEARCH_FILTERS } from '../search/query/search-keys.ts';
 import { formatDuration } from '../site/format.ts';
 import type { JsonSchema, ToolDefinition } from './tool-call.ts';
 
@@ -235,6 +235,44 @@ export const GET_GENERATION_TOOL = 'garments.get_generation';
 
 const handleText = { type: 'string', description: 'The handle garments.publish returned (a UUID).' };
 
+/** What garments.get_generation answers: the task's projection, also the completion event's data. */
+const generationSchema: JsonSchema = {
+  type: 'object',
+  required: ['handle', 'resource_id', 'status', 'done', 'progress', 'stage', 'page_url', 'error', 'problems', 'superseded_by'],
+  properties: {
+    handle: handleText,
+    resource_id: { type: 'string', description: '<slug>/<projection> once the record is known to be valid, else "".' },
+    status: {
+      type: 'string',
+      description:
+        "queued, running, complete, failed or superseded (a later publish of the same garment went into the same build: its content is live, this task's never was).",
+    },
+    done: { type: 'boolean', description: 'True at complete, failed and superseded.' },
+    progress: { type: 'number', description: 'From 0 to 1.' },
+    stage: { type: 'string', description: 'What the task is doing.' },
+    page_url: { type: 'string', description: 'The record\'s page once complete, else "".' },
+    error: { type: 'string', description: 'Why the task failed or was superseded, else "".' },
+    problems: {
+      type: 'array',
+      description: 'Every problem of a record that does not validate (pointer into the record, message); [] otherwise.',
+      items: {
+        type: 'object',
+        required: ['pointer', 'message'],
+        properties: { pointer: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+    superseded_by: { type: ['string', 'null'], description: 'For a superseded task, the handle whose publish went live; else null.' },
+  },
+};
+
+const waitSecondsArgument = {
+  type: 'number',
+  minimum: 0,
+  maximum: LONG_POLL_CAP_SECONDS,
+  default: 0,
+  description: `Seconds to wait for the task to end, 0 to ${LONG_POLL_CAP_SECONDS}.`,
+};
+
 /** garments.publish */
 export const PUBLISH: ToolDefinition = {
   name: PUBLISH_TOOL,
@@ -242,7 +280,7 @@ export const PUBLISH: ToolDefinition = {
   description: [
     'Publishes a garment research record (schema garment-access/2.4.0) to the site: it is checked at once (an invalid record is an error listing every problem with its JSON pointer, and nothing is published),',
     "then a task writes it and rebuilds the site, and the call returns at once with the task's handle.",
-    `Follow the task with ${GET_GENERATION_TOOL} (it can wait up to ${LONG_POLL_CAP_SECONDS} s for the end), or pass callback_url: an https address that gets one signed POST`,
+    `Follow the task with ${GET_GENERATION_TOOL} (it can wait up to ${LONG_POLL_CAP_SECONDS} s for the end), or pass wait_seconds to wait here (with progress notifications for a call sent with a progressToken), or pass callback_url: an https address that gets one signed POST`,
     `(event ${PUBLISH_EVENTS.complete} or ${PUBLISH_EVENTS.failed}, tool "${PUBLISH_TOOL}") whose data is exactly what ${GET_GENERATION_TOOL} returns.`,
     'A record sent as JSON text is published byte for byte (only its links are filled in); sent as an object, it is written as indented JSON.',
     `To retry safely after a lost answer, send the same idempotency_key: within ${formatDuration(IDEMPOTENCY_WINDOW_MS)} the same call returns the first call's handle (replayed: true) instead of publishing twice.`,
@@ -261,6 +299,10 @@ export const PUBLISH: ToolDefinition = {
         pattern: '^[\\x21-\\x7E]+$',
         description: "Optional: 1 to 255 visible ASCII characters (a UUID is a good choice), as the HTTP API's Idempotency-Key.",
       },
+      wait_seconds: {
+        ...waitSecondsArgument,
+        description: `Optional: seconds to wait for the task to end (0 to ${LONG_POLL_CAP_SECONDS}), as ${GET_GENERATION_TOOL} would; the answer then carries generation.`,
+      },
     },
   },
   outputSchema: {
@@ -270,6 +312,10 @@ export const PUBLISH: ToolDefinition = {
       handle: { type: 'string', description: `The task's handle: pass it to ${GET_GENERATION_TOOL}.` },
       status_url: { type: 'string', description: 'Where the same task is polled over the HTTP API.' },
       replayed: { type: 'boolean', description: 'True when an earlier call with the same idempotency_key made this task.' },
+      generation: {
+        ...generationSchema,
+        description: `With wait_seconds: where the task stood at the end of the wait, as ${GET_GENERATION_TOOL} answers.`,
+      },
     },
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -283,6 +329,7 @@ export const GET_GENERATION: ToolDefinition = {
   description: [
     `Returns where a task garments.publish started stands: status (queued, running, complete, failed, superseded), done, progress, stage, and at the end page_url or error (with problems, for a record that does not validate, and superseded_by, when a later publish of the same garment went live in its place).`,
     `With wait_seconds (at most ${LONG_POLL_CAP_SECONDS}) it answers as soon as the task ends, or when the wait is over: call again until done is true.`,
+    'While it waits, a call sent with a progressToken gets notifications/progress: the stage the task is at, then each change (progress 0 to 1, message "<status>: <stage>"), the last one at the end.',
     'The JSON text is byte for byte the data field of the completion event and what GET /api/generations/<handle> answers.',
   ].join(' '),
   inputSchema: {
@@ -291,43 +338,10 @@ export const GET_GENERATION: ToolDefinition = {
     required: ['handle'],
     properties: {
       handle: { ...handleText, maxLength: 64 },
-      wait_seconds: {
-        type: 'number',
-        minimum: 0,
-        maximum: LONG_POLL_CAP_SECONDS,
-        default: 0,
-        description: `Seconds to wait for the task to end, 0 to ${LONG_POLL_CAP_SECONDS}.`,
-      },
+      wait_seconds: waitSecondsArgument,
     },
   },
-  outputSchema: {
-    type: 'object',
-    required: ['handle', 'resource_id', 'status', 'done', 'progress', 'stage', 'page_url', 'error', 'problems', 'superseded_by'],
-    properties: {
-      handle: handleText,
-      resource_id: { type: 'string', description: '<slug>/<projection> once the record is known to be valid, else "".' },
-      status: {
-        type: 'string',
-        description:
-          "queued, running, complete, failed or superseded (a later publish of the same garment went into the same build: its content is live, this task's never was).",
-      },
-      done: { type: 'boolean', description: 'True at complete, failed and superseded.' },
-      progress: { type: 'number', description: 'From 0 to 1.' },
-      stage: { type: 'string', description: 'What the task is doing.' },
-      page_url: { type: 'string', description: 'The record\'s page once complete, else "".' },
-      error: { type: 'string', description: 'Why the task failed or was superseded, else "".' },
-      problems: {
-        type: 'array',
-        description: 'Every problem of a record that does not validate (pointer into the record, message); [] otherwise.',
-        items: {
-          type: 'object',
-          required: ['pointer', 'message'],
-          properties: { pointer: { type: 'string' }, message: { type: 'string' } },
-        },
-      },
-      superseded_by: { type: ['string', 'null'], description: 'For a superseded task, the handle whose publish went live; else null.' },
-    },
-  },
+  outputSchema: generationSchema,
   annotations: { readOnlyHint: true, openWorldHint: false },
   access: 'key',
 };

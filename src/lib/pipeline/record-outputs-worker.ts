@@ -2,7 +2,7 @@
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkFileBytes, recordFromBytes, type GarmentRecord } from '../record/index.ts';
-import { searchRecord } from '../search/search-record.ts';
+import { searchRecord } from '../search/index/search-record.ts';
 import { keyFacts } from '../site/key-facts.ts';
 import { siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';

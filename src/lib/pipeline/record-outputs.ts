@@ -3,10 +3,10 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { GarmentPressError } from '../errors.ts';
 import type { FileCheck, FileStat, RecordKey } from '../record/index.ts';
-import { buildSearchIndex, pageFromRecord, type PreviousIndex, type SearchIndexSummary } from '../search/index-site.ts';
-import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
-import { indexingOrder } from '../search/search-shards.ts';
-import type { SearchRecord } from '../search/search-record.ts';
+import { buildSearchIndex, pageFromRecord, type PreviousIndex, type SearchIndexSummary } from '../search/index/index-site.ts';
+import { SEARCH_BUNDLE_PATH } from '../search/query/search-keys.ts';
+import { indexingOrder } from '../search/index/shard-layout.ts';
+import type { SearchRecord } from '../search/index/search-record.ts';
 import { indexEntries, rendersGarment, type SiteEntry } from '../site/site-index.ts';
 import { pagePath } from '../site/urls.ts';
 

@@ -14,8 +14,8 @@ import {
   type Problem,
   type RecordCheck,
 } from '../record/index.ts';
-import { PAGEFIND_PROCESS } from '../search/pagefind-process.ts';
-import { SEARCH_BUNDLE_PATH } from '../search/search-keys.ts';
+import { PAGEFIND_PROCESS } from '../search/index/pagefind-process.ts';
+import { SEARCH_BUNDLE_PATH } from '../search/query/search-keys.ts';
 import { listsByCategory } from '../site/index-view.ts';
 import { siteEntryOf, type SiteEntry } from '../site/site-index.ts';
 import { stylesheetOf } from '../site/stylesheet.ts';
@@ -40,6 +40,7 @@ import {
   type RecordOutputsSummary,
 } from './record-outputs.ts';
 import { counted } from '../counted.ts';
+import { archiveReplacedRecords } from '../revisions/archive.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
 export interface BuildOptions {
@@ -48,7 +49,7 @@ export interface BuildOptions {
   site: string;
   /** Ignore the previous build's output and render everything. */
   fresh?: boolean;
-  /** Pages per search index shard aimed at (default SHARD_PAGES, search-shards.ts). */
+  /** Pages per search index shard aimed at (default SHARD_PAGES, search/index/shard-layout.ts). */
   searchShardPages?: number;
   /** Called with one line per stage as the build goes. */
   onProgress?: (line: string) => void;
@@ -69,7 +70,7 @@ export interface BuildResult {
   rendered: number;
 }
 
-const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** A records folder without a single record file: a mistyped folder must not replace a site with an empty one. */
 export class NoRecordsError extends GarmentPressError {
@@ -115,6 +116,8 @@ export async function buildSite({
   const last = await readBuildState(target);
   const listing = last && listSite(target);
   if (last) checkNoAddedFiles(target, last, listing!);
+  // Before anything is read: a record replacing one readers have seen keeps that one as a revision.
+  if (last) await archiveReplacedRecords({ recordsDir: recordsRoot, siteDir: target, checks: last.checks });
   const previous = fresh ? undefined : last;
   const reusable = previous?.fingerprint === fingerprint && hasSiteFiles(previous, listing!.siteFiles, onProgress) ? previous : undefined;
   const storedByFile = new Map(reusable?.checks.map((check) => [check.file, check]));

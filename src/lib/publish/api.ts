@@ -1,19 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  checkCallbackUrl,
-  type AttemptRecord,
-  type CallbackUrlPolicy,
-  type DeliveryRecord,
-  type EntryState,
-  type Outbox,
-} from '../webhooks/index.ts';
+import { checkCallbackUrl, deliveryToWire, stateFromWire, type CallbackUrlPolicy, type Outbox } from '../webhooks/index.ts';
 import { bearerToken } from './keys.ts';
 import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
 import type { Publisher } from './publisher.ts';
 import { readPublishRequest } from './publish-request.ts';
 import { readGeneration, submitPublish, type SubmissionContext } from './submission.ts';
-import { DEFAULT_BODY_LIMIT_BYTES, discardRest, readBody } from './request-body.ts';
+import { closeLingering, DEFAULT_BODY_LIMIT_BYTES, discardRest, readBody } from './request-body.ts';
 import type { PublishStore } from './store.ts';
 import { projectTask, PUBLISH_TOOL } from './tasks.ts';
 
@@ -45,8 +38,6 @@ export const TEST_TOOL = 'webhooks.send_test';
 const GENERATION_PATH = /^\/api\/generations\/([^/]+)$/;
 const RESEND_PATH = /^\/api\/webhooks\/deliveries\/([^/]+)\/resend\/?$/;
 const DELIVERIES_PAGE_MAX = 100;
-/** Delivery states as the API names them. */
-const DELIVERY_OUTCOMES: Record<EntryState, string> = { pending: 'pending', accepted: 'delivered', given_up: 'given_up' };
 
 /** An answer refused with a status, an error code and a message for people. */
 class ApiRefusal {
@@ -145,7 +136,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     sendJson(response, 200, outcome.text);
   };
 
-  const listDeliveries = (request: IncomingMessage, response: ServerResponse, url: URL) => {
+  const listDeliveries = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
     const organizationId = authenticate(request);
     const query = url.searchParams;
     const unknown = [...new Set(query.keys())].filter((name) => !['handle', 'event', 'outcome', 'limit', 'before'].includes(name));
@@ -158,8 +149,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     const limit = readWholeNumber(query.get('limit'), 'limit', 1, DELIVERIES_PAGE_MAX) ?? 50;
     const before = readWholeNumber(query.get('before'), 'before', 1, Number.MAX_SAFE_INTEGER);
     const outcome = query.get('outcome');
-    const state =
-      outcome === null ? undefined : (Object.keys(DELIVERY_OUTCOMES) as EntryState[]).find((key) => DELIVERY_OUTCOMES[key] === outcome);
+    const state = outcome === null ? undefined : stateFromWire(outcome);
     if (outcome !== null && state === undefined) {
       throw new ApiRefusal(
         400,
@@ -169,7 +159,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     }
     const handle = query.get('handle');
     const event = query.get('event');
-    const deliveries = outbox.listDeliveries(
+    const deliveries = await outbox.listDeliveries(
       organizationId,
       {
         ...(handle === null ? {} : { handle: handle.toLowerCase() }),
@@ -180,23 +170,23 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     );
     const last = deliveries.at(-1);
     const page = {
-      deliveries: deliveries.map(describeDelivery),
+      deliveries: deliveries.map(deliveryToWire),
       next_before: deliveries.length === limit && last !== undefined ? last.id : null,
     };
     sendJson(response, 200, JSON.stringify(page));
   };
 
-  const resend = (request: IncomingMessage, response: ServerResponse, _url: URL, asked: string) => {
+  const resend = async (request: IncomingMessage, response: ServerResponse, _url: URL, asked: string) => {
     const organizationId = authenticate(request);
-    const resent = outbox.resend(organizationId, asked.toLowerCase());
+    const resent = await outbox.resend(organizationId, asked.toLowerCase());
     if (!resent.ok && resent.reason === 'not_found')
       throw new ApiRefusal(404, 'not_found', `no delivery for handle ${JSON.stringify(asked.slice(0, 64))} for this organization`);
     if (!resent.ok)
       throw new ApiRefusal(409, 'attempt_in_flight', 'an attempt at this event is being made now; resend once it is recorded', {
         'Retry-After': '10',
       });
-    const [delivery] = outbox.listDeliveries(organizationId, { handle: resent.entry.handle }, { limit: 1 });
-    sendJson(response, 202, JSON.stringify({ delivery: describeDelivery(delivery!) }));
+    const [delivery] = await outbox.listDeliveries(organizationId, { handle: resent.entry.handle }, { limit: 1 });
+    sendJson(response, 202, JSON.stringify({ delivery: deliveryToWire(delivery!) }));
   };
 
   const sendTestEvent = async (request: IncomingMessage, response: ServerResponse) => {
@@ -224,13 +214,13 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
       error: '',
       supersededBy: null,
     });
-    outbox.enqueue(
+    await outbox.enqueue(
       { event: TEST_EVENT, handle, tool: TEST_TOOL, organizationId, dataJson: JSON.stringify(data), callbackUrl },
       { attemptLimit: 1 },
     );
     await outbox.waitForAttempt(handle, 0, testEventWaitMs);
-    const [delivery] = outbox.listDeliveries(organizationId, { handle }, { limit: 1 });
-    sendJson(response, 200, JSON.stringify({ delivery: describeDelivery(delivery!) }));
+    const [delivery] = await outbox.listDeliveries(organizationId, { handle }, { limit: 1 });
+    sendJson(response, 200, JSON.stringify({ delivery: deliveryToWire(delivery!) }));
   };
 
   const revealSecret = (request: IncomingMessage, response: ServerResponse) => {
@@ -303,39 +293,6 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 }
 
-/** One event's delivery as the API shows it, in wire naming: its state, and every attempt (signatures' v1 already redacted). */
-function describeDelivery(delivery: DeliveryRecord) {
-  return {
-    id: delivery.id,
-    handle: delivery.handle,
-    event: delivery.event,
-    tool: delivery.tool,
-    callback_url: delivery.callbackUrl,
-    outcome: DELIVERY_OUTCOMES[delivery.state],
-    attempts_made: delivery.attemptsMade,
-    next_attempt_at: delivery.nextAttemptAt,
-    created_at: delivery.createdAt,
-    attempts: delivery.attempts.map(describeAttempt),
-  };
-}
-
-function describeAttempt(attempt: AttemptRecord) {
-  return {
-    delivery_id: attempt.deliveryId,
-    attempt_number: attempt.attemptNumber,
-    outcome: attempt.outcome,
-    status: attempt.status,
-    error: attempt.error,
-    retry_after: attempt.retryAfter,
-    retry_after_honoured: attempt.retryAfterHonoured,
-    request: { headers: attempt.requestHeaders, body: attempt.requestBody },
-    response_body_start: attempt.responseBodyStart,
-    duration_ms: attempt.durationMs,
-    started_at: attempt.startedAt,
-    finished_at: attempt.finishedAt,
-  };
-}
-
 /**
  * Reads and discards what is left of a refused request's body, unless it is declared larger than
  * `limitBytes`, so the client can read the answer. False means the connection should be closed.
@@ -346,25 +303,6 @@ async function bodyDiscarded(request: IncomingMessage, limitBytes: number): Prom
   if (!unreadBody) return true;
   if (Number(request.headers['content-length'] ?? 0) > limitBytes) return false;
   return discardRest(request, limitBytes);
-}
-
-/** How long a connection refused mid-body still reads, and drops, what its client sends after the answer. */
-const LINGER_MS = 2000;
-
-/**
- * Has the connection of a request whose body is still coming close gently after the answer. Node
- * would close the socket at once, and closing with input unread sends a reset, which can destroy
- * the answer before the client has read it. So the write side closes first, what still comes is
- * read and dropped, and the socket closes when the client stops or after LINGER_MS.
- */
-function closeLingering(request: IncomingMessage): void {
-  const { socket } = request;
-  socket.destroySoon = () => {
-    socket.end();
-    request.resume();
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    socket.once('close', () => clearTimeout(timer));
-  };
 }
 
 function sendJson(response: ServerResponse, status: number, json: string, headers: Record<string, string> = {}) {

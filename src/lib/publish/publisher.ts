@@ -56,6 +56,8 @@ export interface Publisher {
   resume(): void;
   /** Resolves when the task ends, `waitMs` passes, or `signal` aborts. */
   waitUntilDone(handle: string, waitMs: number, signal?: AbortSignal): Promise<void>;
+  /** Resolves when the task moves to another stage or ends, `waitMs` passes, or `signal` aborts. */
+  waitForStageChange(handle: string, waitMs: number, signal?: AbortSignal): Promise<void>;
   /** Builds started by this process. */
   readonly buildsStarted: number;
   /** Broken record files that builds of this process found and set aside, oldest first. */
@@ -93,6 +95,7 @@ export function checkSubmittedRecord(recordText: string): SubmittedRecordCheck {
 export function createPublisher(options: PublisherOptions): Publisher {
   const { store, outbox, recordsDir, site, buildSite, gatherMs = 150, log = () => {} } = options;
   const watchers = createTaskWatchers();
+  const stageWatchers = createTaskWatchers();
   const work = new Set<Promise<void>>();
   const abortBuild = new AbortController();
   const brokenRecordFiles: BrokenRecordFile[] = [];
@@ -105,7 +108,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
   };
 
   const moveTo = (handle: string, stage: StageName, fields?: { resourceId?: string; buildId?: number }) => {
-    if (store.setStage(handle, stage, fields)) log(`task ${handle} ${STAGES[stage].status}: ${STAGES[stage].stage}`);
+    if (!store.setStage(handle, stage, fields)) return;
+    log(`task ${handle} ${STAGES[stage].status}: ${STAGES[stage].stage}`);
+    stageWatchers.notify(handle);
   };
 
   /** Logs what went wrong for the operator under a new incident id; returns the caller's text, which names no path. */
@@ -115,10 +120,13 @@ export function createPublisher(options: PublisherOptions): Publisher {
     return `${what}; this is not a problem in your record (incident ${id}, in the service's log). Publish again later, or quote the incident id to the operator.`;
   };
 
-  const handOverEvent = (task: Task) => {
+  /** Queues a finished task's event; tracked, so stopping waits for it to be stored. */
+  const handOverEvent = (task: Task) => track(queueEvent(task));
+
+  const queueEvent = async (task: Task) => {
     if (task.callbackUrl === null || task.resultJson === null) return;
     try {
-      const { created } = outbox.enqueue({
+      const { created } = await outbox.enqueue({
         event: task.status === 'complete' ? PUBLISH_EVENTS.complete : PUBLISH_EVENTS.failed,
         handle: task.handle,
         tool: task.tool,
@@ -148,6 +156,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     if (!store.finishTask(handle, { ...outcome, resultJson })) return;
     log(`task ${handle} ${status}${status === 'complete' ? `: ${outcome.pageUrl}` : `: ${firstLine(outcome.error)}`}`);
     watchers.notify(handle);
+    stageWatchers.notify(handle);
     handOverEvent(store.getTask(handle)!);
   };
 
@@ -338,6 +347,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     },
 
     waitUntilDone: (handle, waitMs, signal) => watchers.wait(handle, waitMs, signal),
+    waitForStageChange: (handle, waitMs, signal) => stageWatchers.wait(handle, waitMs, signal),
 
     get buildsStarted() {
       return buildsStarted;
@@ -350,6 +360,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     async stop({ graceMs = 30_000 } = {}) {
       stopping = true;
       watchers.releaseAll();
+      stageWatchers.releaseAll();
       const closing = queue.close();
       const timer = setTimeout(() => abortBuild.abort(), graceMs);
       await closing;

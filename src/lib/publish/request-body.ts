@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 
 /** The largest request body the API reads by default: 5 MiB, well above any real record. */
@@ -64,4 +65,47 @@ function readUpTo(stream: Readable, limitBytes: number, take: (bytes: Buffer) =>
     stream.on('close', onAbort);
     stream.resume();
   });
+}
+
+/** How long a connection refused mid-body still reads, and drops, what its client sends after the answer. */
+const LINGER_MS = 2000;
+
+/**
+ * Has the connection of a request whose body is still coming close gently after the answer. Node
+ * would close the socket at once, and closing with input unread sends a reset, which can destroy
+ * the answer before the client has read it. So the write side closes first, what still comes is
+ * read and dropped, and the socket closes when the client stops or after LINGER_MS.
+ */
+export function closeLingering(request: IncomingMessage): void {
+  const { socket } = request;
+  socket.destroySoon = () => {
+    socket.end();
+    request.resume();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
+
+/** Whether a request declares a body (Content-Length) larger than `limitBytes`. */
+export function declaresTooLarge(request: IncomingMessage, limitBytes: number): boolean {
+  const declared = request.headers['content-length'];
+  return declared !== undefined && /^\d+$/.test(declared) && Number(declared) > limitBytes;
+}
+
+/**
+ * Answers 413 to a request declaring a body over the limit without reading any of it (a client
+ * waiting on `Expect: 100-continue` gets this instead of 100), and closes the connection after.
+ */
+export function refuseTooLarge(request: IncomingMessage, response: ServerResponse, limitBytes: number): void {
+  closeLingering(request);
+  const json = JSON.stringify({
+    error: { code: 'payload_too_large', message: `the request body is larger than the limit of ${limitBytes} bytes` },
+  });
+  response.writeHead(413, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(json),
+    'Cache-Control': 'no-store',
+    Connection: 'close',
+  });
+  response.end(json);
 }

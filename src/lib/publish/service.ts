@@ -5,14 +5,14 @@ import { checkOutputFolder } from '../pipeline/output-folder.ts';
 import { GarmentPressError } from '../errors.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
-import { openOutbox, type AttemptSummary } from '../webhooks/index.ts';
+import { describeAttempt, openOutbox } from '../webhooks/index.ts';
 import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from '../mcp/index.ts';
 import { createApiHandler } from './api.ts';
 import { LONG_POLL_CAP_SECONDS } from './long-poll.ts';
 import { createPublisher } from './publisher.ts';
 import { readGarmentSlugs } from './records-folder.ts';
 import type { SubmissionContext } from './submission.ts';
-import { DEFAULT_BODY_LIMIT_BYTES } from './request-body.ts';
+import { DEFAULT_BODY_LIMIT_BYTES, declaresTooLarge, refuseTooLarge } from './request-body.ts';
 import { runSiteBuildProcess, type SiteBuildOutcome, type SiteBuildTarget } from './site-build-process.ts';
 import { openPublishStore } from './store.ts';
 
@@ -28,6 +28,8 @@ export interface PublishServiceOptions {
   /** The site's absolute address; default http://localhost:<port>. */
   site?: string;
   maxBodyBytes?: number;
+  /** How long a client may take to send a whole request once it starts (a slow body holds a connection); default 30 s. */
+  bodyTimeoutMs?: number;
   longPollCapSeconds?: number;
   /** How long an idle service gathers publishes into one build; default 150 ms. */
   gatherMs?: number;
@@ -72,7 +74,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   mkdirSync(dataDir, { recursive: true });
   const store = openPublishStore(path.join(dataDir, 'publish.db'));
   const policy = { allowLoopback: options.allowLoopbackCallbacks === true };
-  const outbox = openOutbox(path.join(dataDir, 'outbox.db'), {
+  const outbox = await openOutbox(path.join(dataDir, 'outbox.db'), {
     secretFor: (organizationId) => store.signingSecret(organizationId),
     policy,
     ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
@@ -95,7 +97,14 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   const serveStatic = staticFilesHandler(outDir);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT_BYTES;
 
-  const server = createServer((request, response) => {
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
+  // Node answers 408 and closes a connection whose request is not whole by requestTimeout, checked every interval.
+  const timeouts = {
+    requestTimeout: bodyTimeoutMs,
+    headersTimeout: Math.min(60_000, bodyTimeoutMs),
+    connectionsCheckingInterval: Math.min(1000, Math.ceil(bodyTimeoutMs / 4)),
+  };
+  const server = createServer(timeouts, (request, response) => {
     const started = performance.now();
     const pathname = (request.url ?? '/').split('?')[0]!;
     // The query string is left out: a callback URL may carry a token.
@@ -111,6 +120,10 @@ export async function startPublishService(options: PublishServiceOptions): Promi
         return;
       }
     }
+    if (declaresTooLarge(request, maxBodyBytes)) {
+      refuseTooLarge(request, response, maxBodyBytes);
+      return;
+    }
     const handle = pathname === '/api' || pathname.startsWith('/api/') ? handleApi! : pathname === MCP_PATH ? mcp!.handle : serveStatic;
     handle(request, response).catch((error: unknown) => {
       log(
@@ -124,10 +137,9 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       }
     });
   });
-  // A client announcing a body over the limit gets its 413 before sending it.
+  // A client announcing a body over the limit gets 413 instead of 100, and sends none of it.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (!(declared > maxBodyBytes)) response.writeContinue();
+    if (!declaresTooLarge(request, maxBodyBytes)) response.writeContinue();
     server.emit('request', request, response);
   });
 
@@ -173,6 +185,8 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     ...submission,
     log,
     outDir,
+    site,
+    listenHost: host,
     maxBodyBytes,
     longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS,
   });
@@ -199,12 +213,4 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       store.close();
     },
   };
-}
-
-function describeAttempt(attempt: AttemptSummary): string {
-  const answer =
-    attempt.status === null
-      ? attempt.error
-      : `${attempt.status}${attempt.error === null ? '' : ` (${attempt.error})`}${attempt.retryAfter === null ? '' : `, Retry-After ${attempt.retryAfter}`}`;
-  return `webhook ${attempt.handle} attempt ${attempt.attemptNumber}: ${attempt.accepted ? 'accepted' : 'failed'}, ${answer}, ${attempt.durationMs} ms`;
 }

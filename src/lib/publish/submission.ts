@@ -41,10 +41,23 @@ export type PublishOutcome =
 /** A generation's projection text (what get_generation answers), or why not. */
 export type GenerationOutcome = { ok: true; text: string } | { ok: false; refusal: Refusal };
 
+/** Where a task stands, as a follower is told at each change. */
+export type TaskStage = Pick<Task, 'status' | 'stage' | 'progress'>;
+
+/** A get_generation request: whose, which handle, how long to wait, and who hears each stage. */
+export interface GenerationRequest {
+  organizationId: string;
+  handle: string;
+  waitMs: number;
+  signal?: AbortSignal;
+  /** Told the stage the task is at, then each change until it ends or the wait is over. */
+  onStage?: (stage: TaskStage) => Promise<void> | void;
+}
+
 /** What making a publish task works with. */
 export interface SubmissionContext {
   store: PublishStore;
-  publisher: Pick<Publisher, 'start' | 'waitUntilDone'>;
+  publisher: Pick<Publisher, 'start' | 'waitUntilDone' | 'waitForStageChange'>;
   /** The records folder: a garment whose file is there but has no owner is nobody's. */
   recordsDir: string;
   /** Which callback URLs are accepted; loopback only in tests. */
@@ -157,10 +170,7 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
  * (less when `signal` aborts). Another organization's handle gets the very answer an unknown one
  * gets: existence is not leaked.
  */
-export async function readGeneration(
-  context: SubmissionContext,
-  request: { organizationId: string; handle: string; waitMs: number; signal?: AbortSignal },
-): Promise<GenerationOutcome> {
+export async function readGeneration(context: SubmissionContext, request: GenerationRequest): Promise<GenerationOutcome> {
   const { store, publisher } = context;
   // A UUID's hex digits are case-insensitive on input (RFC 9562); handles are issued in lower case.
   const handle = request.handle.toLowerCase();
@@ -168,8 +178,33 @@ export async function readGeneration(
   if (task === undefined || task.organizationId !== request.organizationId) {
     return refuse(404, 'not_found', `no generation with handle ${JSON.stringify(request.handle.slice(0, 64))} for this organization`);
   }
-  if (!isTerminal(task.status) && request.waitMs > 0) await publisher.waitUntilDone(handle, request.waitMs, request.signal);
+  if (request.onStage !== undefined) await followStages(context, handle, request.waitMs, request.onStage, request.signal);
+  else if (!isTerminal(task.status) && request.waitMs > 0) await publisher.waitUntilDone(handle, request.waitMs, request.signal);
   return { ok: true, text: generationText(store.getTask(handle)!) };
+}
+
+/** Tells `onStage` the task's stage, then each change, until it ends, `waitMs` passes or `signal` aborts. */
+async function followStages(
+  { store, publisher }: SubmissionContext,
+  handle: string,
+  waitMs: number,
+  onStage: NonNullable<GenerationRequest['onStage']>,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const deadline = Date.now() + waitMs;
+  let told: string | undefined;
+  for (;;) {
+    const { status, stage, progress } = store.getTask(handle)!;
+    if (`${status}/${stage}` !== told) {
+      told = `${status}/${stage}`;
+      await onStage({ status, stage, progress });
+      // Read again: the task may have moved on while the caller was told.
+      continue;
+    }
+    const left = deadline - Date.now();
+    if (isTerminal(status) || left <= 0 || signal?.aborted) return;
+    await publisher.waitForStageChange(handle, left, signal);
+  }
 }
 
 function accepted(task: Task, replayed: boolean): PublishOutcome {

@@ -1,6 +1,9 @@
 import path from 'node:path';
 import type { Projection } from './types.ts';
 
+/** The folder of a records folder that holds the revisions its records replaced (see src/lib/revisions/archive.ts): no record files. */
+export const REVISIONS_FOLDER = '.revisions';
+
 /** The name a record's file takes in a records folder: `<slug>.<projection>.json`. */
 export function recordFileName(slug: string, projection: string): string {
   return `${slug}.${projection}.json`;

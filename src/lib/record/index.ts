@@ -28,5 +28,5 @@ export {
 export { readingOrder, SECTION_ORDER, type ReadingBlock, type ReadingPart } from './reading-order.ts';
 export { recordSchema, recordValidator, validateRecord } from './validate.ts';
 export { formatProblem, type Problem } from './problem.ts';
-export { namedRecord, recordFileName } from './file-names.ts';
+export { namedRecord, recordFileName, REVISIONS_FOLDER } from './file-names.ts';
 export * from './types.ts';

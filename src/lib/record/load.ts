@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
 import { checkFileBytes, type CheckedRecord, type FileCheck, type FileStat } from './check-record.ts';
+import { REVISIONS_FOLDER } from './file-names.ts';
 import { checkSiteIntegrity, type RecordFile } from './integrity.ts';
 import type { Problem } from './problem.ts';
 
@@ -32,7 +33,7 @@ export interface RecordCheck<Summary = undefined> {
 
 /**
  * Lists the `.json` files under the given files and folders (folders recursively, links to files
- * included), sorted. A link to nothing is listed too, so that reading it fails naming it, rather
+ * included; a folder's revisions archive, `.revisions/`, is no records), sorted. A link to nothing is listed too, so that reading it fails naming it, rather
  * than its record dropping out of the site without a word.
  */
 export async function listRecordFiles(paths: string[]): Promise<string[]> {
@@ -49,6 +50,7 @@ export async function listRecordFiles(paths: string[]): Promise<string[]> {
     for (const entry of entries) {
       if (!entry.name.endsWith('.json')) continue;
       const file = path.join(entry.parentPath, entry.name);
+      if (path.relative(given, file).split(path.sep).includes(REVISIONS_FOLDER)) continue;
       // A link to a file counts as that file; links to folders are not followed, since they could loop.
       if (entry.isFile() || (entry.isSymbolicLink() && !(await stat(file).catch(() => undefined))?.isDirectory())) files.push(file);
     }

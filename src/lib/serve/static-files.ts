@@ -1,9 +1,10 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createReadStream, type Stats } from 'node:fs';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
-import { createGzip } from 'node:zlib';
+import { byteRange, type RangeAnswer } from './byte-range.ts';
+import { chooseCoding, compressor, type ContentCoding, PRECOMPRESSED_SUFFIX } from './content-coding.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -62,8 +63,9 @@ const PLAIN_TEXT = { 'Content-Type': 'text/plain; charset=utf-8', ...NO_SNIFF };
 /**
  * A request handler serving a built site: directory indexes, `/x` → `/x/` redirects,
  * the site's 404 page, HEAD, correct content types, validators (ETag, Last-Modified) with 304
- * answers, and gzip for text when the client accepts it. It reads `root` per request, so a
- * rebuilt site swapped into place is served at once.
+ * answers, single byte ranges, and brotli, zstd or gzip for text when the client accepts it (a file
+ * the build precompressed when there is one). It reads `root` per request, so a rebuilt site
+ * swapped into place is served at once; a symbolic link leading out of it is not followed.
  */
 export function staticFilesHandler(rootDir: string): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const root = path.resolve(rootDir);
@@ -83,11 +85,12 @@ export function staticFilesHandler(rootDir: string): (request: IncomingMessage, 
       .relative(root, file)
       .split(path.sep)
       .some((segment) => segment.startsWith('.'));
-    const info = hidden ? undefined : await stat(file).catch(() => undefined);
+    const info = hidden || !(await isInside(root, file)) ? undefined : await stat(file).catch(() => undefined);
     if (info?.isDirectory()) {
       if (!url.pathname.endsWith('/')) {
         // The folder's own path, so the address is the canonical one and starts with a single slash.
-        response.writeHead(301, { Location: `${sitePathOf(root, file)}/${url.search}`, ...NO_SNIFF }).end();
+        const folder = sitePathOf(root, file);
+        response.writeHead(301, { Location: `${folder === '/' ? '' : folder}/${url.search}`, ...NO_SNIFF }).end();
         return;
       }
       return sendFile(request, response, path.join(file, 'index.html'), 200, root);
@@ -97,40 +100,96 @@ export function staticFilesHandler(rootDir: string): (request: IncomingMessage, 
   };
 }
 
+/** Whether a file, its symbolic links followed, is inside root (followed too); false when it does not exist. */
+async function isInside(root: string, file: string): Promise<boolean> {
+  const [realRoot, realFile] = await Promise.all([realpath(root).catch(() => undefined), realpath(file).catch(() => undefined)]);
+  return realRoot !== undefined && realFile !== undefined && (realFile === realRoot || realFile.startsWith(`${realRoot}${path.sep}`));
+}
+
+/** The bytes an answer sends: a file as it is, a precompressed file beside it, or the file compressed as it is sent. */
+interface Representation {
+  file: string;
+  coding: ContentCoding | undefined;
+  /** The size sent, known unless compressed on the fly. */
+  size: number | undefined;
+  /** A validator for exactly these bytes; weak when compressed on the fly. */
+  etag: string;
+}
+
 async function sendFile(request: IncomingMessage, response: ServerResponse, file: string, status: number, root: string): Promise<void> {
-  const info = await stat(file).catch(() => undefined);
+  const info = (await isInside(root, file)) ? await stat(file).catch(() => undefined) : undefined;
   if (!info?.isFile()) {
     if (status === 200) return sendFile(request, response, path.join(root, '404.html'), 404, root);
     response.writeHead(404, PLAIN_TEXT).end('not found\n');
     return;
   }
   const compressible = COMPRESSIBLE.has(path.extname(file).toLowerCase());
+  const sent = await representationOf(file, info, compressible ? chooseCoding(request.headers['accept-encoding']) : undefined);
   const headers: OutgoingHttpHeaders = {
     'Content-Type': contentTypeOf(file),
     ...NO_SNIFF,
     'Cache-Control': isNamedByContent(sitePathOf(root, file)) ? 'public, max-age=31536000, immutable' : 'no-cache',
     ...(compressible && { Vary: 'Accept-Encoding' }),
   };
+  let range: RangeAnswer = { kind: 'whole' };
   if (status === 200) {
-    // Size and time name a version: a rebuild rewrites a changed file and links an unchanged one.
-    headers.ETag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+    headers.ETag = sent.etag;
     headers['Last-Modified'] = info.mtime.toUTCString();
-    if (isFresh(request, headers.ETag, info.mtimeMs)) {
+    if (isFresh(request, sent.etag, info.mtimeMs)) {
       response.writeHead(304, headers).end();
       return;
     }
+    if (sent.size !== undefined) {
+      headers['Accept-Ranges'] = 'bytes';
+      if (rangeStillApplies(request.headers['if-range']?.toString(), sent.etag, info.mtimeMs))
+        range = byteRange(request.headers.range, sent.size);
+    }
   }
-  const gzip = compressible && info.size >= COMPRESS_FROM_BYTES && acceptsGzip(request.headers['accept-encoding']);
-  response.writeHead(status, gzip ? { ...headers, 'Content-Encoding': 'gzip' } : { ...headers, 'Content-Length': info.size });
-  if (request.method === 'HEAD' || info.size === 0) {
+  if (range.kind === 'unsatisfiable') {
+    response.writeHead(416, { ...headers, 'Content-Range': `bytes */${sent.size}`, 'Content-Length': 0 }).end();
+    return;
+  }
+  if (sent.coding) headers['Content-Encoding'] = sent.coding;
+  const [start, end] = range.kind === 'part' ? [range.start, range.end] : [0, (sent.size ?? info.size) - 1];
+  if (range.kind === 'part') {
+    response.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${end}/${sent.size}`, 'Content-Length': end - start + 1 });
+  } else {
+    response.writeHead(status, sent.size === undefined ? headers : { ...headers, 'Content-Length': sent.size });
+  }
+  if (request.method === 'HEAD' || end < start) {
     response.end();
     return;
   }
   const onEnd = (error: Error | null) => error && response.destroy(error);
   // The size sent is the size stat gave: a file that grew since must not add bytes after the response.
-  const body = createReadStream(file, { end: info.size - 1 });
-  if (gzip) pipeline(body, createGzip(), response, onEnd);
+  const body = createReadStream(sent.file, { start, end });
+  if (sent.size === undefined && sent.coding) pipeline(body, compressor(sent.coding), response, onEnd);
   else pipeline(body, response, onEnd);
+}
+
+/**
+ * What to send for a file and the coding the client prefers: the precompressed file the build wrote
+ * beside it when it is as new as the file, else the file compressed as it goes out (worth it only
+ * from COMPRESS_FROM_BYTES), else the file itself. Each has its own ETag, so a cache keeps them apart.
+ */
+async function representationOf(file: string, info: Stats, coding: ContentCoding | undefined): Promise<Representation> {
+  const version = `${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}`;
+  if (coding === undefined || info.size < COMPRESS_FROM_BYTES) return { file, coding: undefined, size: info.size, etag: `"${version}"` };
+  const precompressed = `${file}${PRECOMPRESSED_SUFFIX[coding]}`;
+  // lstat: a link beside the file is not the build's.
+  const compressedInfo = await lstat(precompressed).catch(() => undefined);
+  if (compressedInfo?.isFile() && compressedInfo.mtimeMs >= info.mtimeMs) {
+    return { file: precompressed, coding, size: compressedInfo.size, etag: `"${version}-${coding}"` };
+  }
+  return { file, coding, size: undefined, etag: `W/"${version}-${coding}"` };
+}
+
+/** Whether a Range is to be honoured given If-Range (RFC 9110 §13.1.5): no If-Range, or it names this very version. */
+function rangeStillApplies(ifRange: string | undefined, etag: string, mtimeMs: number): boolean {
+  if (ifRange === undefined) return true;
+  const trimmed = ifRange.trim();
+  if (trimmed.startsWith('"')) return !etag.startsWith('W/') && trimmed === etag;
+  return httpDate(trimmed) === Math.floor(mtimeMs / 1000) * 1000;
 }
 
 /** A file's path on the site: `/` and its path under root, each segment percent-encoded. */
@@ -147,7 +206,7 @@ function isNamedByContent(sitePath: string): boolean {
     sitePath.startsWith('/_astro/') ||
     /^\/styles\/site\.[0-9a-f]+\.css$/.test(sitePath) ||
     /\.pf_[a-z]+$/.test(sitePath) ||
-    // A search shard's folder is named by its index's hash, and the word lists by their own (search-shards.ts).
+    // A search shard's folder is named by its index's hash, and the word lists by their own (search/index/shard-layout.ts).
     /^\/pagefind\/\d+\.[\w-]+\//.test(sitePath) ||
     /^\/pagefind\/words\/\w+\.[0-9a-f]+\.json$/.test(sitePath)
   );
@@ -155,7 +214,7 @@ function isNamedByContent(sitePath: string): boolean {
 
 /** Text worth compressing; Pagefind's index files are compressed already and served as they are. */
 const COMPRESSIBLE = new Set(['.html', '.json', '.md', '.txt', '.xml', '.css', '.js', '.mjs', '.svg']);
-/** Below this, gzip's framing outweighs what it saves. */
+/** Below this, compression's framing outweighs what it saves. */
 const COMPRESS_FROM_BYTES = 1024;
 
 /**
@@ -187,21 +246,6 @@ const HTTP_DATE_FORMS = [
   /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
 ];
-
-/**
- * Whether an Accept-Encoding header allows gzip: named, or `*`, with a quality above 0.
- * @example acceptsGzip('br, gzip;q=0.8') → true; acceptsGzip('gzip;q=0, identity') → false
- */
-export function acceptsGzip(header: string | undefined): boolean {
-  const qualities = new Map<string, number>();
-  for (const part of (header ?? '').toLowerCase().split(',')) {
-    const [name = '', ...parameters] = part.split(';').map((piece) => piece.trim());
-    const quality = parameters.find((parameter) => parameter.startsWith('q='));
-    if (name) qualities.set(name, quality ? Number(quality.slice(2)) : 1);
-  }
-  const quality = qualities.get('gzip') ?? qualities.get('*');
-  return quality !== undefined && quality > 0;
-}
 
 /** Serves a built site on loopback; port 0 lets the system choose. `close` stops at once, ending open connections. */
 export async function serveStaticFiles(

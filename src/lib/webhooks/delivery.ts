@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { getCACertificates } from 'node:tls';
 import { checkCallbackUrlForm, createGuardedLookup, CallbackUrlError } from './callback-url.ts';
 import type { CallbackUrlPolicy } from './callback-url.ts';
+import type { AttemptResult } from './delivery-record.ts';
 import { buildEventBody } from './event-body.ts';
 import type { CompletionEvent } from './event-body.ts';
 import { signPayload } from './signature.ts';
@@ -49,21 +50,6 @@ const startRealTimer: StartTimer = (ms, onTimeout) => {
   const timer = setTimeout(onTimeout, ms);
   return () => clearTimeout(timer);
 };
-
-/** What happened to one attempt. */
-export interface AttemptResult {
-  /** True for any 2xx answer. */
-  accepted: boolean;
-  /** HTTP status, or null when no answer arrived. */
-  status: number | null;
-  /** Why the attempt failed short of a status (timeout, connection, policy), or a redirect note. */
-  error: string | null;
-  /** The answer's first bytes, decoded as UTF-8. */
-  responseBodyStart: string;
-  durationMs: number;
-  /** The receiver's Retry-After on a 429 or 503, as sent; null otherwise. */
-  retryAfter: string | null;
-}
 
 /** Builds one attempt's request: spec 2.2 body with `delivered_at` = now, spec 4.3 headers, signed now. */
 export function prepareDelivery(event: CompletionEvent & { callbackUrl: string }, secret: string, now: Date): PreparedDelivery {

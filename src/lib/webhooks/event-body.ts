@@ -1,6 +1,6 @@
 import { GarmentPressError } from '../errors.ts';
 
-/** Thrown when an event handed to the outbox, or a body a receiver got, is not a valid event. */
+/** Thrown when an event handed to the outbox is not a valid event. */
 export class InvalidEventError extends GarmentPressError {}
 
 /** A completion event as the publish service hands it over for delivery. */
@@ -17,20 +17,7 @@ export interface CompletionEvent {
   dataJson: string;
 }
 
-/** A delivered event as a receiver reads it, in camelCase. */
-export interface ReceivedEvent {
-  event: string;
-  handle: string;
-  tool: string;
-  organizationId: string;
-  /** ISO 8601 UTC time the delivery was sent, with milliseconds. */
-  deliveredAt: string;
-  /** The get_generation projection. */
-  data: Record<string, unknown>;
-}
-
 const EVENT_NAME = /^[a-z][a-z0-9_]*\.(completed|failed)$/;
-const WIRE_STRING_FIELDS = ['event', 'handle', 'tool', 'organization_id', 'delivered_at'] as const;
 
 /** Throws InvalidEventError unless the event has a spec event name, non-empty fields and a JSON object as data. */
 export function assertCompletionEvent(event: CompletionEvent): void {
@@ -57,29 +44,6 @@ export function buildEventBody(event: CompletionEvent, deliveredAt: Date): strin
   ];
   const head = fields.map(([name, value]) => `${JSON.stringify(name)}:${JSON.stringify(value)}`).join(',');
   return `{${head},"data":${event.dataJson}}`;
-}
-
-/** Parses a received body into a ReceivedEvent; throws InvalidEventError when a field is missing or mistyped. */
-export function parseEventBody(body: string): ReceivedEvent {
-  let wire: unknown;
-  try {
-    wire = JSON.parse(body);
-  } catch (error) {
-    throw new InvalidEventError('event body is not JSON', { cause: error });
-  }
-  if (!isRecord(wire)) throw new InvalidEventError('event body: expected a JSON object');
-  for (const field of WIRE_STRING_FIELDS) {
-    if (typeof wire[field] !== 'string') throw new InvalidEventError(`event body: ${field}: expected a string`);
-  }
-  if (!isRecord(wire.data)) throw new InvalidEventError('event body: data: expected an object');
-  return {
-    event: wire.event as string,
-    handle: wire.handle as string,
-    tool: wire.tool as string,
-    organizationId: wire.organization_id as string,
-    deliveredAt: wire.delivered_at as string,
-    data: wire.data,
-  };
 }
 
 function isJsonObject(text: string): boolean {

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { GarmentPressError } from '../errors.ts';
 import { checkCallbackUrlForm, CallbackUrlError } from './callback-url.ts';
 import type { CallbackUrlPolicy } from './callback-url.ts';
+import type { Attempt, Delivery, DeliveryFilter, OutboxEntry } from './delivery-record.ts';
 import { prepareDelivery, sendDelivery, DELIVERY_TIMEOUT_MS, type StartTimer } from './delivery.ts';
 import { assertCompletionEvent } from './event-body.ts';
-import type { CompletionEvent } from './event-body.ts';
-import { openOutboxStore } from './outbox-store.ts';
-import type { AttemptRecord, DeliveryFilter, DeliveryRecord, OutboxEntry, ResendResult } from './outbox-store.ts';
+import type { ClaimedEntry, Clock, OutboxEvent, OutboxStore, ResendResult } from './outbox-store.ts';
+import { openSqliteOutboxStore } from './outbox-sqlite.ts';
+import { decideAfterAttempt, MAX_ATTEMPTS } from './retry-schedule.ts';
 
 /** How long an event waits when its organization has no signing secret yet, before the secret is looked up again. */
 export const SECRET_WAIT_MS = 60_000;
@@ -23,70 +24,72 @@ export interface OutboxOptions {
   timeoutMs?: number;
   /** Starts each attempt's timeout; tests pass their own so a timeout fires when they choose, not by the wall clock. */
   startTimer?: StartTimer;
-  /** Current time in epoch milliseconds; decides what is due. Default `Date.now`. */
-  now?: () => number;
+  /** Current time in epoch milliseconds; decides what is due, and the store reads it too. Default `Date.now`. */
+  now?: Clock;
   /** How long a claimed entry stays with its worker before another may recover it; must exceed the timeout. Default 60 s, or twice a longer timeout. */
   leaseMs?: number;
   /** Real milliseconds between polls of a started worker; default 1000. */
   pollIntervalMs?: number;
   /** Attempts sent at once; default 8. */
   concurrency?: number;
-  /** Called after each attempt is recorded. */
-  onAttempt?: (attempt: AttemptSummary) => void;
+  /** Called after each attempt this instance made is recorded. */
+  onAttempt?: (attempt: Attempt) => void;
   /** Called when a polling round fails (a database error); default writes one line to stderr. */
   onError?: (error: unknown) => void;
 }
 
-/** A short account of one attempt, free of secrets and signatures, for logs. */
-export interface AttemptSummary {
-  handle: string;
-  organizationId: string;
-  attemptNumber: number;
-  deliveryId: string;
-  accepted: boolean;
-  status: number | null;
-  error: string | null;
-  /** The receiver's Retry-After on a 429 or 503. */
-  retryAfter: string | null;
-  durationMs: number;
-}
-
-/** The durable queue of completion events and the worker that delivers them. */
+/** The durable queue of completion events and the worker that delivers them; any number of instances may share one store. */
 export interface Outbox {
   /**
    * Stores an event for delivery, due now; a handle already stored is left as it is (one event per
    * task). `attemptLimit` (default 5) is 1 for a test event, which is not retried.
    */
-  enqueue(event: CompletionEvent & { callbackUrl: string }, options?: { attemptLimit?: number }): { entry: OutboxEntry; created: boolean };
+  enqueue(event: OutboxEvent, options?: { attemptLimit?: number }): Promise<{ entry: OutboxEntry; created: boolean }>;
   /** Sends an organization's event again now, with a new round of attempts; refused while an attempt is in flight. */
-  resend(organizationId: string, handle: string): ResendResult;
-  /** Resolves once the entry has a finished attempt numbered over `afterAttempts`, or when `timeoutMs` passes. */
-  waitForAttempt(handle: string, afterAttempts: number, timeoutMs: number): Promise<void>;
+  resend(organizationId: string, handle: string): Promise<ResendResult>;
+  /** Resolves once the entry has a finished attempt numbered over `afterAttempts` (made by any instance), or when `waitMs` passes. */
+  waitForAttempt(handle: string, afterAttempts: number, waitMs: number): Promise<void>;
   /** Lists an organization's deliveries, one per event with its attempts, newest first, for `GET /api/webhooks/deliveries`. */
-  listDeliveries(organizationId: string, filter?: DeliveryFilter, page?: { limit?: number; beforeId?: number }): DeliveryRecord[];
-  /** Sends every attempt due now and records each; resolves to the number of attempts made. */
+  listDeliveries(organizationId: string, filter?: DeliveryFilter, page?: { limit?: number; beforeId?: number }): Promise<Delivery[]>;
+  /** Lists an organization's attempts, newest first. */
+  listAttempts(organizationId: string, page?: { limit?: number; beforeId?: number }): Promise<Attempt[]>;
+  /** Returns the entry for a handle, or undefined. */
+  getEntry(handle: string): Promise<OutboxEntry | undefined>;
+  /** Sends every attempt due now and records each; resolves to the number of attempts this instance made. */
   runDue(): Promise<number>;
   /** Starts polling for due attempts in the background. */
   start(): void;
   /** Stops polling and waits for attempts in progress to be recorded. */
   stop(): Promise<void>;
-  /** Stops, then closes the database. */
+  /** Stops, then closes the store. */
   close(): Promise<void>;
-  /** Returns the entry for a handle, or undefined. */
-  getEntry(handle: string): OutboxEntry | undefined;
-  /** Lists an organization's attempts, newest first, for `GET /api/webhooks/deliveries`. */
-  listAttempts(organizationId: string, page?: { limit?: number; beforeId?: number }): AttemptRecord[];
 }
 
-/** Opens the outbox stored in SQLite at `path` (created if missing); nothing is sent until runDue or start. */
-export function openOutbox(path: string, options: OutboxOptions): Outbox {
+/** Where an outbox keeps its state: the SQLite file at a path. */
+export type OutboxDatabase = string;
+
+/** Opens the outbox stored in `database` (created if missing); nothing is sent until runDue or start. */
+export async function openOutbox(database: OutboxDatabase, options: OutboxOptions): Promise<Outbox> {
+  const { now = Date.now } = options;
+  const clock = () => Math.round(now());
+  const store = openSqliteOutboxStore(database, clock);
+  try {
+    return createOutbox(store, { ...options, now: clock });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** Returns an outbox over an opened store whose clock is `options.now`. */
+export function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox {
   const {
     secretFor,
     policy = {},
     trustedCa,
     timeoutMs = DELIVERY_TIMEOUT_MS,
     startTimer,
-    now = Date.now,
+    now: clock = Date.now,
     leaseMs = Math.max(60_000, 2 * timeoutMs),
     pollIntervalMs = 1000,
     concurrency = 8,
@@ -96,14 +99,14 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
   if (leaseMs <= timeoutMs) {
     throw new GarmentPressError(`leaseMs (${leaseMs}) must exceed timeoutMs (${timeoutMs}), or a slow attempt could be sent twice`);
   }
-  const store = openOutboxStore(path);
   const owner = randomUUID();
-  const clock = () => Math.round(now());
   let polling: Promise<void> | undefined;
   let running = false;
   let wake: (() => void) | undefined;
   /** Attempts being made, at most `concurrency`: a slow receiver holds one slot, never the others. */
   const sending = new Set<Promise<boolean>>();
+  /** Called whenever this instance records an attempt, for waitForAttempt. */
+  const attemptListeners = new Set<() => void>();
 
   /** An organization's signing secret, or why there is none to sign with. */
   const lookUpSecret = async (organizationId: string): Promise<{ secret: string } | { missing: string }> => {
@@ -117,50 +120,60 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
     }
   };
 
-  /** Makes one attempt at a leased entry; false when none was made (no secret yet, or the lease was lost). */
-  const attempt = async (entry: OutboxEntry & { dataJson: string }): Promise<boolean> => {
+  /** Makes one attempt at a claimed entry; false when none was made (no secret yet, or the claim was lost). */
+  const attempt = async (entry: ClaimedEntry): Promise<boolean> => {
     const startedAt = clock();
     const found = await lookUpSecret(entry.organizationId);
     if ('missing' in found) {
       // Nothing unsigned is ever sent, and an attempt not made must not use up one of the five.
-      store.postpone(entry.id, owner, startedAt + SECRET_WAIT_MS);
+      await store.postpone(entry.id, owner, startedAt + SECRET_WAIT_MS);
       onError(
         new GarmentPressError(`${entry.event} ${entry.handle} not sent: ${found.missing}; trying again in ${SECRET_WAIT_MS / 1000} s`),
       );
       return false;
     }
     const prepared = prepareDelivery(entry, found.secret, new Date(startedAt));
-    const { deliveryId } = prepared;
-    const started = store.startAttempt(entry.id, owner, {
-      deliveryId,
+    const started = await store.startAttempt(entry.id, owner, {
+      deliveryId: prepared.deliveryId,
       requestHeaders: prepared.recordedHeaders,
       requestBody: prepared.body,
-      startedAt,
     });
     if (started === undefined) return false;
     const result = await sendDelivery(prepared, { policy, trustedCa, timeoutMs, ...(startTimer === undefined ? {} : { startTimer }) });
-    store.finishAttempt(started.attemptId, { ...result, finishedAt: clock() });
-    onAttempt?.({
-      handle: entry.handle,
-      organizationId: entry.organizationId,
-      attemptNumber: started.attemptNumber,
-      deliveryId,
-      accepted: result.accepted,
-      status: result.status,
-      error: result.error,
-      retryAfter: result.retryAfter,
-      durationMs: result.durationMs,
-    });
+    const decision = decideAfterAttempt(
+      { numberInRound: started.attemptNumber - entry.attemptsBeforeRound, attemptLimit: entry.attemptLimit, endedAt: clock() },
+      result.accepted ? { outcome: 'accepted' } : { outcome: 'failed', retryAfter: result.retryAfter },
+    );
+    const recorded = await store.finishAttempt(started.attemptId, result, decision);
+    for (const listener of attemptListeners) listener();
+    onAttempt?.(recorded);
     return true;
   };
 
+  /** Settles claims whose instance stopped: an unanswered attempt counts as failed, from when it started. */
+  const recoverExpiredClaims = async () => {
+    for (const claim of await store.expiredClaims()) {
+      const decision =
+        claim.attempt === null
+          ? null
+          : decideAfterAttempt(
+              {
+                numberInRound: claim.attempt.attemptNumber - claim.entry.attemptsBeforeRound,
+                attemptLimit: claim.entry.attemptLimit,
+                endedAt: Date.parse(claim.attempt.startedAt),
+              },
+              { outcome: 'interrupted' },
+            );
+      await store.settleExpiredClaim(claim, decision);
+    }
+  };
+
   /** Starts an attempt at as many due entries as there are free slots; each frees its slot and wakes the worker when recorded. */
-  const startDue = (): Promise<boolean>[] => {
-    const current = clock();
-    store.recoverExpiredLeases(current);
+  const startDue = async (): Promise<Promise<boolean>[]> => {
+    await recoverExpiredClaims();
     const free = concurrency - sending.size;
     if (free <= 0) return [];
-    return store.claimDue(current, current + leaseMs, owner, free).map((entry) => {
+    return (await store.claimDue(owner, leaseMs, free)).map((entry) => {
       const sent: Promise<boolean> = attempt(entry)
         .catch((error: unknown) => (onError(error), false))
         .finally(() => {
@@ -176,7 +189,7 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
     let attempts = 0;
     const started = new Set<Promise<unknown>>();
     for (;;) {
-      for (const sent of startDue()) {
+      for (const sent of await startDue()) {
         const counted = sent.then((made) => {
           attempts += made ? 1 : 0;
           started.delete(counted);
@@ -191,7 +204,7 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
   const poll = async () => {
     while (running) {
       try {
-        startDue();
+        await startDue();
       } catch (error) {
         onError(error);
       }
@@ -215,30 +228,49 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
     polling = undefined;
   };
 
+  /** Whether the handle's entry has a finished attempt numbered over `afterAttempts`. */
+  const hasFinishedAttempt = async (handle: string, afterAttempts: number) => {
+    const entry = await store.findEntry(handle);
+    if (entry === undefined) return false;
+    const [delivery] = await store.listDeliveries(entry.organizationId, { handle }, { limit: 1 });
+    return delivery?.attempts.some((made) => made.attemptNumber > afterAttempts && made.outcome !== 'in_flight') === true;
+  };
+
   return {
-    enqueue(event, { attemptLimit } = {}) {
+    async enqueue(event, { attemptLimit = MAX_ATTEMPTS } = {}) {
       assertCompletionEvent(event);
       const formCheck = checkCallbackUrlForm(event.callbackUrl, policy);
       if (!formCheck.allowed) throw new CallbackUrlError(formCheck.reason);
-      const enqueued = store.insertEntry(event, clock(), attemptLimit);
+      const enqueued = await store.insertEntry(event, attemptLimit);
       wake?.();
       return enqueued;
     },
-    resend(organizationId, handle) {
-      const resent = store.resend(organizationId, handle, clock());
+    async resend(organizationId, handle) {
+      const resent = await store.resend(organizationId, handle);
       wake?.();
       return resent;
     },
     async waitForAttempt(handle, afterAttempts, waitMs) {
+      // Woken by this instance's attempts; another instance's are seen by looking again every so often.
       const deadline = performance.now() + waitMs;
-      const finished = () =>
-        store
-          .listDeliveries(store.findEntry(handle)?.organizationId ?? '', { handle }, 1, undefined)[0]
-          ?.attempts.some((made) => made.attemptNumber > afterAttempts && made.outcome !== 'in_flight') === true;
-      while (!finished() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      while (!(await hasFinishedAttempt(handle, afterAttempts))) {
+        const left = deadline - performance.now();
+        if (left <= 0) return;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            attemptListeners.delete(done);
+            resolve();
+          };
+          const timer = setTimeout(done, Math.min(left, WAIT_RECHECK_MS));
+          attemptListeners.add(done);
+        });
+      }
     },
     listDeliveries: (organizationId, filter = {}, page = {}) =>
-      store.listDeliveries(organizationId, filter, page.limit ?? 50, page.beforeId),
+      store.listDeliveries(organizationId, filter, { limit: page.limit ?? 50, beforeId: page.beforeId }),
+    listAttempts: (organizationId, page = {}) => store.listAttempts(organizationId, { limit: page.limit ?? 100, beforeId: page.beforeId }),
+    getEntry: (handle) => store.findEntry(handle),
     runDue,
     start() {
       if (running) return;
@@ -248,9 +280,10 @@ export function openOutbox(path: string, options: OutboxOptions): Outbox {
     stop,
     async close() {
       await stop();
-      store.close();
+      await store.close();
     },
-    getEntry: (handle) => store.findEntry(handle),
-    listAttempts: (organizationId, page = {}) => store.listAttempts(organizationId, page.limit ?? 100, page.beforeId),
   };
 }
+
+/** How often waitForAttempt looks for an attempt another instance made. */
+const WAIT_RECHECK_MS = 250;

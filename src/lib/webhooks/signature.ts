@@ -1,15 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { GarmentPressError } from '../errors.ts';
 
-/** Thrown when a delivery's signature does not verify; `reason` is the short cause. */
-export class SignatureVerificationError extends GarmentPressError {
-  readonly reason: string;
-  constructor(reason: string) {
-    super(`webhook signature rejected: ${reason}`);
-    this.reason = reason;
-  }
-}
-
 /** Receivers' recommended window, in seconds, between signing time and now (spec section 8). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 

@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,8 +107,9 @@ describe('/mcp with an API key', () => {
     }
     const publish = toolNamed(tools, 'garments.publish');
     expect(publish.inputSchema.required).toEqual(['record']);
-    expect(Object.keys(publish.inputSchema.properties!)).toEqual(['record', 'callback_url', 'idempotency_key']);
+    expect(Object.keys(publish.inputSchema.properties!)).toEqual(['record', 'callback_url', 'idempotency_key', 'wait_seconds']);
     expect(publish.outputSchema!.required).toEqual(['handle', 'status_url', 'replayed']);
+    expect(Object.keys(publish.outputSchema!.properties!)).toEqual(['handle', 'status_url', 'replayed', 'generation']);
     expect(publish.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const poll = toolNamed(tools, 'garments.get_generation');
     expect(poll.inputSchema.properties!.wait_seconds).toMatchObject({ type: 'number', minimum: 0, maximum: 50 });
@@ -350,9 +352,13 @@ describe('/mcp with an API key', () => {
     expect(resources.filter((resource) => resource.mimeType === 'application/json')).toHaveLength(6);
     expect(resources.filter((resource) => resource.mimeType === 'text/markdown')).toHaveLength(6);
     expect(resources).toContainEqual(expect.objectContaining({ uri: `${SITE}garments/${SLUG}/tech.md`, name: `${SLUG}/tech.md` }));
-    await expect(client.readResource({ uri: `${SITE}garments/no-such-tee/svc.json` })).rejects.toMatchObject({ code: -32002 });
+    // -32602 with the uri on every protocol version (2026-07-28 asks for it; -32002 is gone).
+    await expect(client.readResource({ uri: `${SITE}garments/no-such-tee/svc.json` })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: `${SITE}garments/no-such-tee/svc.json` },
+    });
     await expect(client.readResource({ uri: `https://elsewhere.example/garments/${SLUG}/svc.json` })).rejects.toMatchObject({
-      code: -32002,
+      code: -32602,
     });
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
@@ -454,4 +460,54 @@ describe('/mcp without a key, or with a wrong one', () => {
     });
     expect(crossOrigin.status).toBe(403);
   });
+
+  it('refuses a DNS-rebinding page (its own name in Host and Origin) and answers the site host and loopback names', async () => {
+    const port = new URL(serve.url).port;
+    const rebinding = await listToolsWith({ Host: `rebind.attacker.example:${port}`, Origin: `http://rebind.attacker.example:${port}` });
+    expect(rebinding.status).toBe(403);
+    expect(JSON.parse(rebinding.body).error).toMatchObject({ code: 'origin_refused' });
+    expect(rebinding.body).not.toContain('garments.search');
+    // Without Origin (a script, not a page), the Host alone names a service this is not.
+    const rebindingHost = await listToolsWith({ Host: `rebind.attacker.example:${port}` });
+    expect(rebindingHost.status).toBe(403);
+    expect(JSON.parse(rebindingHost.body).error).toMatchObject({ code: 'host_refused' });
+
+    for (const headers of [
+      { Host: `127.0.0.1:${port}`, Origin: `http://127.0.0.1:${port}` },
+      { Host: `localhost:${port}`, Origin: `http://localhost:${port}` },
+      { Host: 'garments.example', Origin: 'https://garments.example' },
+    ]) {
+      const answer = await listToolsWith(headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(200);
+      expect(answer.body).toContain('garments.search');
+    }
+    // And a real client on 127.0.0.1 (Host 127.0.0.1:<port>, no Origin) lists the tools.
+    expect((await anonymous.listTools()).tools.length).toBe(3);
+  });
 });
+
+/** A tools/list POST to /mcp with the given Host and Origin (fetch cannot set Host), as a 2025-11-25 client sends it after initialize. */
+function listToolsWith(headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      `${serve.url}/mcp`,
+      {
+        method: 'POST',
+        headers: {
+          ...headers,
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          'MCP-Protocol-Version': '2025-11-25',
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body: text }));
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}

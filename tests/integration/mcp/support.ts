@@ -1,4 +1,7 @@
-// Shared by the MCP tests: the SDK's own client on either transport, and reading tool results.
+// Shared by the MCP tests: the SDK's own clients (v1: protocol 2025-11-25; v2: 2026-07-28) on
+// either transport, and reading tool results.
+import { Client as ClientV2, StreamableHTTPClientTransport as StreamableHTTPClientTransportV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,6 +17,35 @@ export async function httpClient(serviceUrl: string, key?: string): Promise<Clie
     key === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${key}` } } },
   );
   const client = new Client({ name: 'garment-press-tests', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** An SDK v2 client (protocol 2026-07-28) connected to `<serviceUrl>/mcp`; `wire()` gives every response body it has read. */
+export async function httpClientV2(serviceUrl: string, key?: string): Promise<{ client: ClientV2; wire: () => Promise<string[]> }> {
+  const bodies: Promise<string>[] = [];
+  const recording = async (url: string | URL, init?: RequestInit) => {
+    const response = await fetch(url, init);
+    bodies.push(response.clone().text());
+    return response;
+  };
+  const transport = new StreamableHTTPClientTransportV2(new URL('/mcp', serviceUrl), {
+    fetch: recording,
+    ...(key === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+  });
+  const client = new ClientV2({ name: 'garment-press-tests', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(transport);
+  return { client, wire: () => Promise.all(bodies) };
+}
+
+/** An SDK v2 client that starts `node src/cli/mcp.ts --dir <dir>` and talks to it on stdio. */
+export async function stdioClientV2(dir: string): Promise<ClientV2> {
+  const transport = new StdioClientTransportV2({
+    command: node,
+    args: [path.join(projectRoot, 'src/cli/mcp.ts'), '--dir', dir],
+    cwd: projectRoot,
+  });
+  const client = new ClientV2({ name: 'garment-press-tests', version: '2.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(transport);
   return client;
 }

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { readVerifiedEvent, type ReceivedEvent } from '../../../src/lib/webhooks/index.ts';
+import { type ReceivedEvent, readVerifiedEvent } from '../webhooks/support/received-event.ts';
 import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
 import { node } from '../../support/run.ts';
 

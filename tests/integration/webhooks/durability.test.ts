@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -50,8 +51,8 @@ async function setUp(replies: Reply[]): Promise<void> {
     reply: (index) => replies[index] ?? { status: 200 },
   });
   // The test's own handle on the database: it enqueues and reads attempts, and never sends.
-  outbox = openOutbox(join(dir, 'outbox.sqlite'), { secretFor: () => SECRET, policy: { allowLoopback: true }, now: () => now });
-  outbox.enqueue({
+  outbox = await openOutbox(join(dir, 'outbox.sqlite'), { secretFor: () => SECRET, policy: { allowLoopback: true }, now: () => now });
+  await outbox.enqueue({
     event: 'design.completed',
     handle: HANDLE,
     tool: 'design.generate',
@@ -101,24 +102,36 @@ async function killWorker(worker: ChildProcess): Promise<void> {
   await exited;
 }
 
-async function waitFor(condition: () => boolean, what: string): Promise<void> {
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 20_000;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; worker output:\n${workerOutput}`);
     await new Promise((resolveWait) => setTimeout(resolveWait, 20));
   }
 }
 
-/** Lets a live worker poll a good number of times, to show it has nothing to send. */
-function idle(): Promise<void> {
-  return new Promise((resolveWait) => setTimeout(resolveWait, 400));
+/**
+ * Shows a live worker has nothing else to send at the current clock: a marker event, due now, is
+ * delivered, so the worker has looked at everything due since the clock was set.
+ */
+async function waitUntilIdle(): Promise<void> {
+  const handle = randomUUID();
+  await outbox.enqueue({
+    event: 'test.completed',
+    handle,
+    tool: 'webhooks.send_test',
+    organizationId: ORG,
+    callbackUrl: receiver.url('/marker'),
+    dataJson: '{}',
+  });
+  await waitFor(async () => (await outbox.getEntry(handle))?.state === 'accepted', 'the marker event to be delivered');
 }
 
-const outcomes = () =>
-  outbox
-    .listAttempts(ORG)
-    .reverse()
-    .map((attempt) => `${attempt.attemptNumber}:${attempt.outcome}`);
+/** The receiver's requests for the event under test, markers left out. */
+const eventRequests = () => receiver.requests.filter((request) => request.path !== '/marker');
+
+const outcomes = async () =>
+  (await outbox.listDeliveries(ORG, { handle: HANDLE }))[0]!.attempts.map((attempt) => `${attempt.attemptNumber}:${attempt.outcome}`);
 
 // Each test starts several real processes; a loaded machine needs more than the default 30 s.
 describe('outbox worker killed and restarted', { timeout: 90_000 }, () => {
@@ -126,61 +139,63 @@ describe('outbox worker killed and restarted', { timeout: 90_000 }, () => {
     await setUp([{ status: 500 }, { status: 503 }, { status: 200 }]);
 
     const first = startWorker();
-    await waitFor(() => outcomes().length === 1 && outcomes()[0] === '1:failed', 'attempt 1 to be recorded');
+    await waitFor(async () => (await outcomes()).join() === '1:failed', 'attempt 1 to be recorded');
     await killWorker(first);
-
     setClock(T0 + MINUTE);
-    await idle();
-    expect(receiver.requests).toHaveLength(1);
 
     const second = startWorker();
-    await waitFor(() => outcomes().includes('2:failed'), 'attempt 2 to be recorded');
+    await waitFor(async () => (await outcomes()).includes('2:failed'), 'attempt 2 to be recorded');
     await killWorker(second);
-    expect(outbox.getEntry(HANDLE)?.nextAttemptAt).toBe(new Date(T0 + 6 * MINUTE).toISOString());
+    expect((await outbox.getEntry(HANDLE))?.nextAttemptAt).toBe(new Date(T0 + 6 * MINUTE).toISOString());
 
     setClock(T0 + 6 * MINUTE);
     const third = startWorker();
     // The log line is written just after the commit; wait for both before killing.
-    await waitFor(() => outcomes().includes('3:accepted') && workerOutput.includes('attempt 3 for'), 'attempt 3 to be accepted');
+    await waitFor(
+      async () => (await outcomes()).includes('3:accepted') && workerOutput.includes(`webhook ${HANDLE} attempt 3:`),
+      'attempt 3 to be accepted',
+    );
     await killWorker(third);
 
     setClock(T0 + 24 * 60 * MINUTE);
     startWorker();
-    await idle();
+    await waitUntilIdle();
 
-    expect(outcomes()).toEqual(['1:failed', '2:failed', '3:accepted']);
-    expect(outbox.getEntry(HANDLE)).toMatchObject({ state: 'accepted', attemptsMade: 3 });
-    expect(receiver.requests.map((request) => request.event?.deliveredAt)).toEqual(
+    expect(await outcomes()).toEqual(['1:failed', '2:failed', '3:accepted']);
+    expect(await outbox.getEntry(HANDLE)).toMatchObject({ state: 'accepted', attemptsMade: 3 });
+    expect(eventRequests().map((request) => request.event?.deliveredAt)).toEqual(
       [T0, T0 + MINUTE, T0 + 6 * MINUTE].map((time) => new Date(time).toISOString()),
     );
     expect(receiver.requests.every((request) => request.verification === 'accepted')).toBe(true);
-    expect(receiver.processedHandles).toEqual([HANDLE]);
-    expect(workerOutput).toContain(`attempt 3 for handle ${HANDLE} (organization ${ORG}): accepted, 200`);
+    expect(receiver.processedHandles.filter((handle) => handle === HANDLE)).toEqual([HANDLE]);
+    expect(workerOutput).toContain(`webhook ${HANDLE} attempt 3: accepted, 200`);
     expect(workerOutput).not.toContain(SECRET);
     expect(workerOutput).not.toContain('v1=');
   });
 
-  it('retries an attempt cut off by the kill, and the receiver dedupes the repeat on its handle', async () => {
+  it('retries an attempt cut off by the kill, and the receiver dedupes the repeat on its handle and event', async () => {
     await setUp(['hang', { status: 200 }]);
 
     const first = startWorker();
     await waitFor(() => receiver.requests.length === 1, 'the receiver to get attempt 1');
     await killWorker(first);
-    expect(outcomes()).toEqual(['1:in_flight']);
+    expect(await outcomes()).toEqual(['1:in_flight']);
 
     // Past both the 60 s lease of the dead worker and the 1 minute retry delay.
     setClock(T0 + MINUTE);
     startWorker();
-    await waitFor(() => outcomes().includes('2:accepted'), 'attempt 2 to be accepted');
-    await idle();
+    await waitFor(async () => (await outcomes()).includes('2:accepted'), 'attempt 2 to be accepted');
+    await waitUntilIdle();
 
-    const attempts = outbox.listAttempts(ORG).reverse();
+    const [delivery] = await outbox.listDeliveries(ORG, { handle: HANDLE });
+    const attempts = delivery!.attempts;
     expect(attempts.map((attempt) => [attempt.attemptNumber, attempt.outcome, attempt.error])).toEqual([
       [1, 'interrupted', 'interrupted: the worker stopped before the answer was recorded'],
       [2, 'accepted', null],
     ]);
-    expect(receiver.requests).toHaveLength(2);
-    expect(receiver.requests[0]?.headers['x-svc-delivery']).not.toBe(receiver.requests[1]?.headers['x-svc-delivery']);
-    expect(receiver.processedHandles).toEqual([HANDLE]);
+    const [cutOff, retried] = eventRequests();
+    expect(eventRequests()).toHaveLength(2);
+    expect(cutOff?.headers['x-svc-delivery']).not.toBe(retried?.headers['x-svc-delivery']);
+    expect(receiver.processedHandles.filter((handle) => handle === HANDLE)).toEqual([HANDLE]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { PublishedRecord, PublishedSite } from '../../../src/lib/mcp/published-site.ts';
 import { listResources, readResource } from '../../../src/lib/mcp/resources.ts';
 
@@ -53,7 +53,7 @@ describe('listResources', () => {
   });
 
   it('refuses a cursor it did not give with invalid params', async () => {
-    await expect(listResources(siteOf(3), 'garbage')).rejects.toMatchObject({ code: ErrorCode.InvalidParams });
+    await expect(listResources(siteOf(3), 'garbage')).rejects.toMatchObject({ code: ProtocolErrorCode.InvalidParams });
   });
 });
 
@@ -70,7 +70,7 @@ describe('readResource', () => {
     ['another path', `${SITE}garments/tee-1/svc/`],
     ['a query', `${SITE}garments/tee-1/svc.json?x=1`],
     ['not a URL', 'tee-1/svc.json'],
-  ])('answers resource not found (-32002) for %s', async (_, uri) => {
-    await expect(readResource(siteOf(2), uri)).rejects.toMatchObject({ code: -32002 });
+  ])('answers resource not found (-32602 with the uri, as 2026-07-28 asks) for %s', async (_, uri) => {
+    await expect(readResource(siteOf(2), uri)).rejects.toMatchObject({ code: -32602, data: { uri } });
   });
 });

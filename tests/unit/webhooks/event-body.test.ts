@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertCompletionEvent, buildEventBody, parseEventBody } from '../../../src/lib/webhooks/event-body.ts';
+import { assertCompletionEvent, buildEventBody } from '../../../src/lib/webhooks/event-body.ts';
 
 const DATA_JSON =
   '{ "handle": "7c9e6679-7425-40de-944b-e07fc1f90ae7",\n  "status": "complete", "progress": 1.0, "stage": "Fertig ✓", "error": "" }';
@@ -29,24 +29,6 @@ describe('buildEventBody', () => {
   it('escapes string fields as JSON', () => {
     const body = buildEventBody({ ...EVENT, tool: 'say "hi"\n' }, new Date(0));
     expect(JSON.parse(body).tool).toBe('say "hi"\n');
-  });
-});
-
-describe('parseEventBody', () => {
-  it('reads a body back into camelCase fields', () => {
-    expect(parseEventBody(buildEventBody(EVENT, new Date(0)))).toEqual({
-      event: 'design.completed',
-      handle: EVENT.handle,
-      tool: 'design.generate',
-      organizationId: 'org_42',
-      deliveredAt: '1970-01-01T00:00:00.000Z',
-      data: JSON.parse(DATA_JSON),
-    });
-  });
-
-  it('names the field that is missing', () => {
-    expect(() => parseEventBody('{"event":"design.completed"}')).toThrow('event body: handle: expected a string');
-    expect(() => parseEventBody('not json')).toThrow('event body is not JSON');
   });
 });
 

@@ -1,8 +1,7 @@
 import { createServer } from 'node:https';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createEventDeduplicator, readVerifiedEvent } from '../../../../src/lib/webhooks/index.ts';
-import type { ReceivedEvent } from '../../../../src/lib/webhooks/index.ts';
+import { type ReceivedEvent, readVerifiedEvent } from './received-event.ts';
 import type { TestCertificate } from './tls.ts';
 
 /** How the receiver answers one request. */
@@ -18,15 +17,15 @@ export interface ReceivedRequest {
   /** 'accepted', or the rejection message. */
   verification: string;
   event?: ReceivedEvent;
-  /** False when the handle had already been processed. */
-  firstForHandle?: boolean;
+  /** False when the event (its handle and event name) had already been processed. */
+  firstForEvent?: boolean;
 }
 
 /** A real HTTPS receiver on loopback that verifies every request with the library. */
 export interface TestReceiver {
   port: number;
   requests: ReceivedRequest[];
-  /** Handles processed once each, in order, through the dedupe helper. */
+  /** Handles of the events processed, in order: each event once, deduplicated on its handle and event name. */
   processedHandles: string[];
   url(path?: string): string;
   close(): Promise<void>;
@@ -41,11 +40,12 @@ export async function startReceiver(options: {
 }): Promise<TestReceiver> {
   const requests: ReceivedRequest[] = [];
   const processedHandles: string[] = [];
-  const dedupe = createEventDeduplicator();
+  /** Events processed, by handle and event name: every retry of an event carries a new X-Svc-Delivery. */
+  const processed = new Set<string>();
   const server = createServer({ key: options.certificate.key, cert: options.certificate.cert }, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
+    req.on('end', () => {
       const received: ReceivedRequest = {
         path: req.url ?? '',
         headers: req.headers,
@@ -66,9 +66,12 @@ export async function startReceiver(options: {
       }
       if (reply === 'hang') return;
       if (reply.status >= 200 && reply.status < 300 && received.event !== undefined) {
-        const { handle } = received.event;
-        const { duplicate } = await dedupe.processOnce(handle, () => processedHandles.push(handle));
-        received.firstForHandle = !duplicate;
+        const { handle, event } = received.event;
+        received.firstForEvent = !processed.has(`${handle} ${event}`);
+        if (received.firstForEvent) {
+          processed.add(`${handle} ${event}`);
+          processedHandles.push(handle);
+        }
       }
       answer(res, reply);
     });

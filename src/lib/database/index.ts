@@ -1,0 +1,3 @@
+export { migratePostgres, migrateSqlite, type PostgresMigration, SchemaTooNewError, type SqliteMigration } from './migrations.ts';
+export { isPostgresUrl, openPostgresDatabase, type PostgresDatabase } from './postgres.ts';
+export { openMigratedSqlite } from './sqlite.ts';

@@ -1,0 +1,85 @@
+import { humanize, lookup, projectionLabel, t } from '../../site/strings.ts';
+import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
+
+/**
+ * The UI text the search script needs, handed to it as JSON in an attribute so the browser never
+ * loads the whole strings module. Counted and quoted messages keep their `{count}` / `{query}` placeholders.
+ */
+export interface SearchMessages {
+  filters: Record<SearchFilter, string>;
+  prompt: string;
+  loading: string;
+  results: { one: string; many: string };
+  resultsIn: { one: string; many: string };
+  matches: { one: string; many: string };
+  none: string;
+  noneIn: string;
+  noneFiltered: string;
+  corrected: string;
+  suggest: string;
+  suggestFor: string;
+  activeFilters: string;
+  removeFilter: string;
+  priceFrom: string;
+  sizes: string;
+  projections: string;
+  /** A record page's link, by projection code. */
+  projectionLinks: Record<'svc' | 'tech', string>;
+  browseAll: string;
+  clearFilters: string;
+  /** Names the research status beside each hit, for screen readers. */
+  status: string;
+  unavailable: string;
+}
+
+/** The search script's messages, from the strings module; placeholders without a value stay in place. */
+export function searchMessages(): SearchMessages {
+  return {
+    // A filter without a name in strings.ts yet is named by its key in words.
+    filters: Object.fromEntries(SEARCH_FILTERS.map((key) => [key, lookup(`search.filter.${key}`) ?? humanize(key)])) as Record<
+      SearchFilter,
+      string
+    >,
+    prompt: t('search.prompt'),
+    loading: t('search.loading'),
+    results: { one: t('search.results.one'), many: t('search.results.many') },
+    resultsIn: { one: t('search.resultsIn.one'), many: t('search.resultsIn.many') },
+    matches: { one: t('search.matches.one'), many: t('search.matches.many') },
+    none: t('search.none'),
+    noneIn: t('search.noneIn'),
+    noneFiltered: t('search.noneFiltered'),
+    corrected: t('search.corrected'),
+    suggest: t('search.suggest'),
+    suggestFor: t('search.suggestFor'),
+    activeFilters: t('search.activeFilters'),
+    removeFilter: t('search.removeFilter'),
+    priceFrom: t('search.hit.priceFrom'),
+    sizes: t('search.hit.sizes'),
+    projections: t('search.hit.projections'),
+    projectionLinks: {
+      svc: t('search.hit.projectionLink', { projection: projectionLabel('svc') }),
+      tech: t('search.hit.projectionLink', { projection: projectionLabel('tech') }),
+    },
+    browseAll: t('search.browseAll'),
+    clearFilters: t('search.clearFilters'),
+    status: t('record.researchStatus'),
+    unavailable: t('search.unavailable'),
+  };
+}
+
+/**
+ * A message with its named placeholders filled, as the strings module fills them (one pass, so a
+ * value holding `{name}` is never expanded).
+ * @example fillMessage('{count} results for “{query}”', { count: 2, query: 'fleece' }) → '2 results for “fleece”'
+ */
+export function fillMessage(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/**
+ * A counted message: `one` when count is 1, else `many`, with `{count}` formatted.
+ * @example countMessage({ one: '{count} page', many: '{count} pages' }, 1200) → '1,200 pages'
+ */
+export function countMessage(forms: { one: string; many: string }, count: number, values: Record<string, string> = {}): string {
+  return fillMessage(count === 1 ? forms.one : forms.many, { ...values, count: count.toLocaleString('en') });
+}

@@ -1,0 +1,68 @@
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { GarmentRecord } from '../../src/lib/record/index.ts';
+import { projectRoot } from '../support/records.ts';
+import { runCli } from '../support/run.ts';
+
+const SLUG = 'ridgeline-rk6210-heavyweight-tee';
+
+describe('a build keeps the revisions its records replace', () => {
+  let work: string;
+  let records: string;
+  let out: string;
+  const build = () => {
+    const result = runCli('build.ts', ['--records', records, '--out', out, '--site', 'https://garments.example.org']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  };
+  const recordFile = () => path.join(records, `${SLUG}.svc.json`);
+  const published = () => readFileSync(path.join(out, 'garments', SLUG, 'svc.json'));
+  const archive = () => path.join(records, '.revisions', `${SLUG}.svc`);
+  const kept = () => (existsSync(archive()) ? readdirSync(archive()).sort() : []);
+  const edit = (change: (record: GarmentRecord) => void) => {
+    const record = JSON.parse(readFileSync(recordFile(), 'utf8'));
+    change(record);
+    writeFileSync(recordFile(), JSON.stringify(record, null, 2));
+  };
+
+  beforeAll(() => {
+    work = mkdtempSync(path.join(tmpdir(), 'revisions-'));
+    records = path.join(work, 'records');
+    out = path.join(work, 'dist');
+    cpSync(path.join(projectRoot, 'records'), records, { recursive: true });
+    build();
+  });
+
+  it('keeps the bytes published before when a record changes, numbered from the last kept', () => {
+    const before = kept();
+    const first = published();
+    edit((record) => {
+      record.record_revision = 'r-next';
+      record.page.sections.overview.push({ text: 'Now sold in a recycled mailer.', claim_ids: [], kind: 'fact' });
+    });
+    build();
+    const after = kept();
+    expect(after).toEqual([...before, `${before.length + 1}.json`]);
+    expect(readFileSync(path.join(archive(), after.at(-1)!)).equals(first)).toBe(true);
+  });
+
+  it('keeps nothing when no record changed, or when only its links or its file time did', () => {
+    const before = kept();
+    build();
+    edit((record) => {
+      record.links.self = 'https://elsewhere.example/x.json';
+    });
+    build();
+    writeFileSync(recordFile(), readFileSync(recordFile()));
+    build();
+    expect(kept()).toEqual(before);
+  });
+
+  it('is not read as records by the validator', () => {
+    const result = runCli('validate.ts', [records]);
+    expect(result.status).toBe(0);
+    expect(result.stdout + result.stderr).not.toContain('.revisions');
+  });
+});
