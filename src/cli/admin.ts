@@ -1,13 +1,11 @@
 // Administration of the publish service: organizations, API keys, webhook signing secrets and
 // who owns which garment. Exit codes: 0 done, 1 unknown organization, key or garment, or a change
 // that does not fit the garment's owner; 2 bad usage.
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { databaseLocation } from '../lib/database/index.ts';
 import { GarmentPressError } from '../lib/errors.ts';
 import { MissingPathError } from '../lib/record/index.ts';
 import {
-  openPublishStore,
   OwnershipChangeError,
   readGarmentSlugs,
   UnknownOrganizationError,
@@ -15,12 +13,13 @@ import {
   type PublishStore,
 } from '../lib/publish/index.ts';
 import { counted } from '../lib/counted.ts';
+import { openServiceStores, type ServiceStores } from '../lib/service/index.ts';
 
 class UsageError extends GarmentPressError {}
 /** A command that names something (a key prefix) that is not there. */
 class NotFoundError extends GarmentPressError {}
 
-const USAGE = `usage: npm run -s admin -- <command> [--data DIR] [--json]
+const USAGE = `usage: npm run -s admin -- <command> [--data DIR | --database URL] [--json]
 
   org create --name NAME          creates an organization and its first API key
   org list                        lists organizations
@@ -44,7 +43,9 @@ A garment belongs to the organization that first published it through the servic
 found in the records folder belong to no one until adopted or granted.
 
 API keys are shown once, when made; only their SHA-256 is stored.
-  --data DIR   the service's data folder (default $GARMENT_PRESS_DATA, else .garment-press)
+  --data DIR       the service's data folder (default $GARMENT_PRESS_DATA, else .garment-press)
+  --database URL   the PostgreSQL database several instances share, postgres://…
+                   (default $GARMENT_PRESS_DATABASE_URL; without either, the data folder)
   --json       print JSON instead of text`;
 
 interface Context {
@@ -54,18 +55,18 @@ interface Context {
 }
 
 const COMMANDS: Record<string, (context: Context) => void | Promise<void>> = {
-  'org create'({ store, values, print }) {
+  async 'org create'({ store, values, print }) {
     const name = required(values.name, '--name').trim();
     if (name === '') throw new UsageError('--name must not be empty');
-    const organization = store.createOrganization(name);
-    const { key, visiblePrefix } = store.createApiKey(organization.id);
+    const organization = await store.createOrganization(name);
+    const { key, visiblePrefix } = await store.createApiKey(organization.id);
     print(
       `organization ${organization.id} (${organization.name})\napi key      ${key}\n\nThe key is shown only now; keep it somewhere safe.`,
       { organization_id: organization.id, name: organization.name, api_key: key, key_prefix: visiblePrefix },
     );
   },
-  'org list'({ store, print }) {
-    const organizations = store.listOrganizations();
+  async 'org list'({ store, print }) {
+    const organizations = await store.listOrganizations();
     print(
       organizations.map((org) => `${org.id}  ${org.name}  created ${org.createdAt}`).join('\n') || 'no organizations yet',
       organizations.map((org) => ({
@@ -76,17 +77,17 @@ const COMMANDS: Record<string, (context: Context) => void | Promise<void>> = {
       })),
     );
   },
-  'key create'({ store, values, print }) {
+  async 'key create'({ store, values, print }) {
     const organizationId = required(values.org, '--org');
-    const { key, visiblePrefix } = store.createApiKey(organizationId);
+    const { key, visiblePrefix } = await store.createApiKey(organizationId);
     print(`api key ${key}\n\nThe key is shown only now; keep it somewhere safe.`, {
       organization_id: organizationId,
       api_key: key,
       key_prefix: visiblePrefix,
     });
   },
-  'key list'({ store, values, print }) {
-    const keys = store.listApiKeys(required(values.org, '--org'));
+  async 'key list'({ store, values, print }) {
+    const keys = await store.listApiKeys(required(values.org, '--org'));
     print(
       keys
         .map((key) => `${key.visiblePrefix}…  created ${key.createdAt}${key.revokedAt === null ? '' : `  revoked ${key.revokedAt}`}`)
@@ -94,29 +95,29 @@ const COMMANDS: Record<string, (context: Context) => void | Promise<void>> = {
       keys.map((key) => ({ key_prefix: key.visiblePrefix, created_at: key.createdAt, revoked_at: key.revokedAt })),
     );
   },
-  'key revoke'({ store, values, print }) {
+  async 'key revoke'({ store, values, print }) {
     const organizationId = required(values.org, '--org');
     const prefix = required(values.prefix, '--prefix');
-    const revoked = store.revokeApiKey(organizationId, prefix);
+    const revoked = await store.revokeApiKey(organizationId, prefix);
     if (revoked === 0) throw new NotFoundError(`no active key with prefix ${prefix} in organization ${organizationId}; see key list`);
     print(`revoked ${counted(revoked, 'key')}`, { revoked });
   },
-  'secret reveal'({ store, values, print }) {
+  async 'secret reveal'({ store, values, print }) {
     const organizationId = required(values.org, '--org');
-    const secret = store.signingSecret(organizationId);
+    const secret = await store.signingSecret(organizationId);
     print(secret, { organization_id: organizationId, signing_secret: secret });
   },
-  'secret rotate'({ store, values, print }) {
+  async 'secret rotate'({ store, values, print }) {
     const organizationId = required(values.org, '--org');
-    const secret = store.rotateSigningSecret(organizationId);
+    const secret = await store.rotateSigningSecret(organizationId);
     print(`${secret}\n\nThe previous secret no longer verifies, for pending deliveries too.`, {
       organization_id: organizationId,
       signing_secret: secret,
     });
   },
-  'garment list'({ store, values, print }) {
+  async 'garment list'({ store, values, print }) {
     if (values.unowned === true && values.org !== undefined) throw new UsageError('give --org or --unowned, not both');
-    const garments = store.owners.list({
+    const garments = await store.owners.list({
       ...(values.org === undefined ? {} : { organizationId: values.org }),
       unowned: values.unowned === true,
     });
@@ -126,26 +127,26 @@ const COMMANDS: Record<string, (context: Context) => void | Promise<void>> = {
     const organizationId = required(values.org, '--org');
     const recordsDir = values.records ?? 'records';
     const slugs = await readGarmentSlugs(recordsDir);
-    store.owners.noteFound(slugs);
-    const adopted = slugs
-      .filter((slug) => store.owners.ownerOf(slug)?.organizationId === null)
-      .sort()
-      .map((slug) => store.owners.grant(slug, organizationId));
+    await store.owners.noteFound(slugs);
+    const adopted = [];
+    for (const slug of [...slugs].sort()) {
+      if ((await store.owners.ownerOf(slug))?.organizationId === null) adopted.push(await store.owners.grant(slug, organizationId));
+    }
     print(
       `${counted(adopted.length, 'garment')} given to ${organizationId}${adopted.length === 0 ? '' : `: ${adopted.map((owner) => owner.slug).join(', ')}`}`,
       adopted.map(ownerJson),
     );
   },
-  'garment grant'({ store, values, print }) {
-    const owner = store.owners.grant(required(values.slug, '--slug'), required(values.org, '--org'));
+  async 'garment grant'({ store, values, print }) {
+    const owner = await store.owners.grant(required(values.slug, '--slug'), required(values.org, '--org'));
     print(describeOwner(owner), ownerJson(owner));
   },
-  'garment transfer'({ store, values, print }) {
-    const owner = store.owners.transfer(required(values.slug, '--slug'), required(values.org, '--org'));
+  async 'garment transfer'({ store, values, print }) {
+    const owner = await store.owners.transfer(required(values.slug, '--slug'), required(values.org, '--org'));
     print(describeOwner(owner), ownerJson(owner));
   },
-  'garment release'({ store, values, print }) {
-    const owner = store.owners.release(required(values.slug, '--slug'));
+  async 'garment release'({ store, values, print }) {
+    const owner = await store.owners.release(required(values.slug, '--slug'));
     print(describeOwner(owner), ownerJson(owner));
   },
 };
@@ -164,13 +165,14 @@ function required(value: string | undefined, flag: string): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  let store: PublishStore | undefined;
+  let stores: ServiceStores | undefined;
   try {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
         data: { type: 'string', default: process.env.GARMENT_PRESS_DATA ?? '.garment-press' },
+        database: { type: 'string' },
         name: { type: 'string' },
         org: { type: 'string' },
         prefix: { type: 'string' },
@@ -188,10 +190,11 @@ async function main(argv: string[]): Promise<number> {
     const name = positionals.join(' ');
     const command = COMMANDS[name];
     if (command === undefined) throw new UsageError(name === '' ? 'no command given' : `unknown command "${name}"`);
-    mkdirSync(values.data, { recursive: true });
-    store = openPublishStore(path.join(values.data, 'publish.db'));
+    const location = databaseLocation(values.database, values.data);
+    if ('problem' in location) throw new UsageError(location.problem);
+    stores = await openServiceStores(location);
     const print = (text: string, json: unknown) => process.stdout.write(`${values.json ? JSON.stringify(json, null, 2) : text}\n`);
-    await command({ store, values, print });
+    await command({ store: stores.store, values, print });
     return 0;
   } catch (error) {
     const isParseError = String((error as NodeJS.ErrnoException).code).startsWith('ERR_PARSE_ARGS');
@@ -209,7 +212,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw error;
   } finally {
-    store?.close();
+    await stores?.close();
   }
 }
 

@@ -1,7 +1,8 @@
 // The publish service: the built site plus the publish API, until SIGINT or SIGTERM.
 import { readFileSync } from 'node:fs';
 import { shareCompiledCode } from '../lib/compiled-code.ts';
-import { startPublishService, type PublishService } from '../lib/publish/index.ts';
+import { databaseLocation } from '../lib/database/index.ts';
+import { startPublishService, type PublishService } from '../lib/service/index.ts';
 import { siteAddressProblem } from '../lib/site/urls.ts';
 import { readCommandLine, usageError } from './command-line.ts';
 
@@ -19,6 +20,12 @@ no one until \`npm run admin -- garment adopt --org ID\` or \`garment grant\` na
   --records DIR         records folder that publishes write into (default records)
   --out DIR             built site, served and rebuilt (default dist)
   --data DIR            databases: keys, tasks, webhook deliveries (default .garment-press)
+  --database URL        keys, tasks and builds in this PostgreSQL database (postgres://…)
+                        instead, shared by every instance given the same URL, --records
+                        and --out (default $GARMENT_PRESS_DATABASE_URL; see the README's
+                        "Beyond one machine")
+  --instance NAME       this instance's name in /api/health and the build lease
+                        (default host:pid)
   --site URL            the site's absolute address, used in page_url and links
                         (default $SITE_URL, else http://localhost:<port>)
   --max-body-bytes N    largest request body accepted (default 5242880)
@@ -45,6 +52,8 @@ const options = readCommandLine('serve', USAGE, {
     records: { type: 'string', default: 'records' },
     out: { type: 'string', default: 'dist' },
     data: { type: 'string', default: process.env.GARMENT_PRESS_DATA ?? '.garment-press' },
+    database: { type: 'string' },
+    instance: { type: 'string' },
     site: { type: 'string' },
     'max-body-bytes': { type: 'string' },
     'allow-loopback-callbacks': { type: 'boolean', default: false },
@@ -53,6 +62,8 @@ const options = readCommandLine('serve', USAGE, {
     help: { type: 'boolean', short: 'h' },
   },
 }).values;
+const location = databaseLocation(options.database, options.data);
+if ('problem' in location) fail(location.problem);
 const site = options.site ?? process.env.SITE_URL;
 const siteProblem = site === undefined ? undefined : siteAddressProblem(site);
 if (siteProblem) fail(`--site ${siteProblem}`);
@@ -76,6 +87,8 @@ try {
     recordsDir: options.records,
     outDir: options.out,
     dataDir: options.data,
+    ...(location.kind === 'postgresql' ? { databaseUrl: location.url } : {}),
+    ...(options.instance === undefined ? {} : { instance: options.instance }),
     ...(site === undefined ? {} : { site }),
     ...(options['max-body-bytes'] === undefined ? {} : { maxBodyBytes: wholeNumber(options['max-body-bytes'], '--max-body-bytes') }),
     allowLoopbackCallbacks: options['allow-loopback-callbacks'],
@@ -95,7 +108,7 @@ const testOnly = [
   options['webhook-clock-offset-ms'] === undefined ? '' : `webhook clock ${options['webhook-clock-offset-ms']} ms ahead`,
 ].filter(Boolean);
 process.stdout.write(
-  `listening on ${service.url} (site ${service.site}, records ${options.records}, out ${options.out}, data ${options.data})\n`,
+  `listening on ${service.url} (site ${service.site}, records ${options.records}, out ${options.out}, ${location.kind === 'postgresql' ? `database ${service.databaseName}, instance ${service.instance}` : `data ${options.data}`})\n`,
 );
 if (testOnly.length > 0) process.stdout.write(`test-only settings: ${testOnly.join('; ')}\n`);
 

@@ -1,9 +1,10 @@
 // Command-line face of src/lib/webhooks: sign and verify deliveries, check callback URLs,
-// and run the outbox worker. Exit codes: 0 accepted/allowed/done, 1 rejected/refused, 2 bad usage.
+// and run the outbox worker. Exit codes: 0 accepted/allowed/done (and --help), 1 rejected/refused, 2 bad usage.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { parseArgs } from 'node:util';
+import { isPostgresUrl, openPostgresDatabase } from '../lib/database/index.ts';
 import { GarmentPressError } from '../lib/errors.ts';
 import {
   checkCallbackUrl,
@@ -27,7 +28,7 @@ const USAGE = `usage:
   sign       prints the X-Svc-Signature value for the body file's exact bytes, signed at T (Unix seconds)
   verify     prints "accepted" (exit 0) or "rejected: <reason>" (exit 1); --now defaults to the clock
   check-url  prints "allowed" (exit 0) or "refused: <reason>" (exit 1); --resolve stands in for DNS
-  deliver    runs the outbox worker on the SQLite database at PATH; --secrets is a JSON file
+  deliver    runs the outbox worker on the SQLite file PATH, or on a postgres:// URL; --secrets is a JSON file
              {"<organization id>": "whsec_..."} read at each attempt; --allow-loopback, --ca and
              --clock-file (epoch milliseconds, read at every tick) exist for tests`;
 
@@ -109,26 +110,29 @@ const COMMANDS: Record<string, Command> = {
     readInputFile(secretsPath, '--secrets', readSecrets);
     if (clockPath !== undefined) readInputFile(clockPath, '--clock-file', readClock);
     const trustedCa = values.ca === undefined ? undefined : readInputFile(values.ca, '--ca', (file) => readFileSync(file));
-    const outbox = await openOutbox(dbPath, {
-      secretFor: (organizationId) => readSecrets(secretsPath)[organizationId] ?? '',
-      policy: { allowLoopback: values['allow-loopback'] === true },
-      ...(trustedCa === undefined ? {} : { trustedCa }),
-      ...(values['timeout-ms'] === undefined ? {} : { timeoutMs: parseWholeNumber(values['timeout-ms'], '--timeout-ms') }),
-      ...(values['poll-ms'] === undefined ? {} : { pollIntervalMs: parseWholeNumber(values['poll-ms'], '--poll-ms') }),
-      ...(clockPath === undefined ? {} : { now: () => readClock(clockPath) }),
-      onAttempt: (attempt) => process.stdout.write(`${describeAttempt(attempt)}\n`),
-    });
-    if (values.once === true) {
-      await outbox.runDue();
+    const postgres = isPostgresUrl(dbPath) ? openPostgresDatabase(dbPath) : undefined;
+    try {
+      const outbox = await openOutbox(postgres ?? dbPath, {
+        secretFor: (organizationId) => readSecrets(secretsPath)[organizationId] ?? '',
+        policy: { allowLoopback: values['allow-loopback'] === true },
+        ...(trustedCa === undefined ? {} : { trustedCa }),
+        ...(values['timeout-ms'] === undefined ? {} : { timeoutMs: parseWholeNumber(values['timeout-ms'], '--timeout-ms') }),
+        ...(values['poll-ms'] === undefined ? {} : { pollIntervalMs: parseWholeNumber(values['poll-ms'], '--poll-ms') }),
+        ...(clockPath === undefined ? {} : { now: () => readClock(clockPath) }),
+        onAttempt: (attempt) => process.stdout.write(`${describeAttempt(attempt)}\n`),
+      });
+      if (values.once === true) await outbox.runDue();
+      else {
+        outbox.start();
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+      }
       await outbox.close();
-      return 0;
+    } finally {
+      await postgres?.close();
     }
-    outbox.start();
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
-    await outbox.close();
     return 0;
   },
 };
@@ -190,6 +194,11 @@ function parseWholeNumber(text: string, flag: string): number {
 async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
   const command = name === undefined ? undefined : COMMANDS[name];
+  // `--help` on the command or after any subcommand: the usage, and success.
+  if (argv.some((arg) => arg === '--help' || arg === '-h') || name === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   try {
     if (command === undefined) throw new UsageError(name === undefined ? 'no command given' : `unknown command ${name}`);
     return await command(args);

@@ -84,7 +84,9 @@ describe('npm run build', () => {
     const renamed = path.join(work, 'renamed');
     const unconventional = path.join(work, 'unconventional');
     for (const folder of [named, renamed, unconventional]) cpSync(path.join(projectRoot, 'records'), folder, { recursive: true });
-    const [first, second] = readdirSync(named).sort() as [string, string];
+    const [first, second] = readdirSync(named)
+      .filter((name) => name.endsWith('.json'))
+      .sort() as [string, string];
     // One file named after another garment's record, then one not named as a record file at all.
     renameSync(path.join(renamed, first), path.join(renamed, `someone-else.${first.split('.').at(-2)}.json`));
     renameSync(path.join(unconventional, second), path.join(unconventional, 'notes.json'));

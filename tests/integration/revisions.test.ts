@@ -46,6 +46,15 @@ describe('a build keeps the revisions its records replace', () => {
     const after = kept();
     expect(after).toEqual([...before, `${before.length + 1}.json`]);
     expect(readFileSync(path.join(archive(), after.at(-1)!)).equals(first)).toBe(true);
+
+    const revisions = path.join(out, 'garments', SLUG, 'svc', 'revisions');
+    const latest = after.length + 1;
+    expect(readFileSync(path.join(revisions, `${latest - 1}.json`)).equals(first)).toBe(true);
+    expect(readFileSync(path.join(revisions, `${latest}.json`)).equals(published())).toBe(true);
+    const history = readFileSync(path.join(revisions, 'index.html'), 'utf8');
+    expect(history.indexOf(`Revision ${latest}`)).toBeLessThan(history.indexOf(`Revision ${latest - 1}`));
+    const diff = readFileSync(path.join(revisions, String(latest), 'index.html'), 'utf8');
+    expect(diff).toContain('<ins><span class="visually-hidden">[added: </span>Now sold in a recycled mailer.');
   });
 
   it('keeps nothing when no record changed, or when only its links or its file time did', () => {

@@ -6,8 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, localhostAllowedHostnames, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
-import { bearerToken } from '../publish/keys.ts';
-import type { SubmissionContext } from '../publish/submission.ts';
+import { bearerToken, type SubmissionContext } from '../publish/index.ts';
 import { openPublishedSite } from './published-site.ts';
 import { publishTools } from './publish-tools.ts';
 import { readTools } from './read-tools.ts';
@@ -47,7 +46,6 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const published = openPublishedSite(options.outDir);
   const search = openSiteSearch(options.outDir);
   const tools = [...readTools({ published, search }), ...publishTools(options)];
-  // A DNS-rebinding page names its own host in both Origin and Host: compare them with what the service is.
   const ownHostnames = [...localhostAllowedHostnames(), new URL(options.site).hostname];
   const checkHost = isLoopback(options.listenHost);
   // A record sent as JSON text is escaped inside the message: allow for that above the API's limit.
@@ -62,24 +60,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
 
   return {
     async handle(request, response) {
-      const origin = validateOriginHeader(request.headers.origin, ownHostnames);
-      if (!origin.ok)
-        return refuse(
-          response,
-          403,
-          'origin_refused',
-          `requests from a page of ${origin.message.replace(/^Invalid Origin: /, '')} are refused`,
-        );
-      if (checkHost) {
-        const host = validateHostHeader(request.headers.host, ownHostnames);
-        if (!host.ok)
-          return refuse(
-            response,
-            403,
-            'host_refused',
-            `this service does not answer to the host ${host.hostname ?? request.headers.host ?? '(none)'}`,
-          );
-      }
+      // A DNS-rebinding page names its own host in both Origin and Host: both are compared with what the service is.
+      const { origin, host } = request.headers;
+      if (!validateOriginHeader(origin, ownHostnames).ok)
+        return refuse(response, 403, 'origin_refused', `requests from a page of ${String(origin).slice(0, 200)} are refused`);
+      if (checkHost && !validateHostHeader(host, ownHostnames).ok)
+        return refuse(response, 403, 'host_refused', `this service does not answer to the host ${String(host).slice(0, 200)}`);
       let organizationId: string | undefined;
       if (request.headers.authorization !== undefined) {
         const key = bearerToken(request.headers.authorization);
@@ -92,7 +78,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
             { 'WWW-Authenticate': 'Bearer realm="garment-press"' },
           );
         }
-        organizationId = store.organizationForKey(key);
+        organizationId = await store.organizationForKey(key);
         if (organizationId === undefined) {
           return refuse(response, 401, 'invalid_api_key', 'the API key is unknown or revoked', {
             'WWW-Authenticate': 'Bearer realm="garment-press", error="invalid_token"',

@@ -1,8 +1,7 @@
 // The tools that need an API key: garments.publish and garments.get_generation, on the same task
 // path as POST /api/publish and GET /api/generations/<handle> (submission.ts).
 import { checkRecordBytes } from '../record/index.ts';
-import { readGeneration, submitPublish, type Refusal, type SubmissionContext, type TaskStage } from '../publish/submission.ts';
-import { PUBLISH_TOOL } from '../publish/tasks.ts';
+import { PUBLISH_TOOL, readGeneration, submitPublish, type Refusal, type SubmissionContext, type TaskStage } from '../publish/index.ts';
 import { toolError, type Tool, type ToolCallContext, type ToolOutcome } from './tool-call.ts';
 import { GET_GENERATION, PUBLISH } from './tool-definitions.ts';
 

@@ -1,9 +1,7 @@
 // What tools/list shows of each tool: names, descriptions an agent can act on, and JSON Schemas for
 // arguments and results. Apart from the tools' work, so the documentation page shows them as served.
 import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 'json' };
-import { LONG_POLL_CAP_SECONDS } from '../publish/long-poll.ts';
-import { IDEMPOTENCY_WINDOW_MS } from '../publish/store.ts';
-import { PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/tasks.ts';
+import { IDEMPOTENCY_WINDOW_MS, LONG_POLL_CAP_SECONDS, PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/index.ts';
 import { SEARCH_FILTERS } from '../search/query/search-keys.ts';
 import { formatDuration } from '../site/format.ts';
 import type { JsonSchema, ToolDefinition } from './tool-call.ts';

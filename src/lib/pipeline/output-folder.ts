@@ -73,15 +73,24 @@ export function addedFiles(state: BuildState, { topNames, siteFiles, garmentFile
   // A state written before builds listed their site files cannot tell.
   if (state.siteFiles === undefined) return [];
   const made = new Set(state.siteFiles);
+  const revisionFolders = new Set<string>();
   for (const { record } of state.checks) {
-    if (record)
-      for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`])
-        made.add(path.join('garments', record.slug, name));
+    if (!record) continue;
+    for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`])
+      made.add(path.join('garments', record.slug, name));
+    revisionFolders.add(path.join('garments', record.slug, record.projection, 'revisions'));
   }
+  // A record's revision files are as many as its revisions: any file of its revisions folder is the build's.
+  const isMade = (file: string) => made.has(file) || [...parentFolders(file)].some((folder) => revisionFolders.has(folder));
   const stateFolder = STATE_FILE.split(path.sep)[0];
   return [
     ...topNames.filter((name) => name.startsWith('.') && name !== stateFolder),
     ...siteFiles.filter((file) => !made.has(file)),
-    ...[...garmentFiles.values()].flat().filter((file) => !made.has(file)),
+    ...[...garmentFiles.values()].flat().filter((file) => !isMade(file)),
   ];
+}
+
+/** The folders a relative path lies in, innermost first. */
+function* parentFolders(file: string): Generator<string> {
+  for (let folder = path.dirname(file); folder !== '.'; folder = path.dirname(folder)) yield folder;
 }

@@ -10,6 +10,9 @@ import { recordPageHtml } from '../site/record-page.ts';
 import type { GarmentEntries, SiteEntry } from '../site/site-index.ts';
 import { entryLinks } from '../site/site-files.ts';
 import { garmentPath, jsonPath, markdownPath, pagePath } from '../site/urls.ts';
+import { asPublished, recordRevisions } from '../revisions/record-revisions.ts';
+import { revisionFiles } from '../revisions/revision-pages.ts';
+import type { RevisionView } from '../revisions/revision-view.ts';
 
 /** A file of a site: its path on the site and its text, whole or in pieces (see markupPieces), or its bytes. */
 export interface SiteFile {
@@ -27,7 +30,8 @@ export interface RecordFilesOptions {
 
 /**
  * A record's files, from one view of it: its page, its JSON twin (the record file's bytes with
- * `links` filled) and its Markdown twin; `facts` are its key facts, when read already.
+ * `links` filled), its Markdown twin, and its revisions' history, JSON and pages (`revisions`: see
+ * recordRevisions; by default it is its only one); `facts` are its key facts, when read already.
  */
 export function recordFiles(
   garment: GarmentEntries,
@@ -36,13 +40,17 @@ export function recordFiles(
   source: Uint8Array,
   { site, stylesheet }: RecordFilesOptions,
   facts: KeyFacts = keyFacts(record),
+  revisions: readonly RevisionView[] = recordRevisions(undefined, record, source),
 ): SiteFile[] {
   const links = entryLinks(garment, entry, site);
   const view = pageView(record, { otherProjectionExists: links.other_projection !== null, facts });
+  const published = publishedJson(source, links);
+
   return [
     { sitePath: `${pagePath(entry.slug, entry.projection)}index.html`, content: recordPageHtml(view, links, site, stylesheet) },
-    { sitePath: jsonPath(entry.slug, entry.projection), content: publishedJson(source, links) },
+    { sitePath: jsonPath(entry.slug, entry.projection), content: published },
     { sitePath: markdownPath(entry.slug, entry.projection), content: recordMarkdown(view, links) },
+    ...revisionFiles(asPublished(revisions, source, published), { record, site, stylesheet }),
   ];
 }
 

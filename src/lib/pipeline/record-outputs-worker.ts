@@ -6,6 +6,8 @@ import { searchRecord } from '../search/index/search-record.ts';
 import { keyFacts } from '../site/key-facts.ts';
 import { siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
+import { recordRevisions } from '../revisions/record-revisions.ts';
+import { revisionsSummary, type RevisionView } from '../revisions/revision-view.ts';
 import { garmentFile, recordFiles, writeSiteFiles } from './record-files.ts';
 import type { PlannedRecord, RecordThreadData, RecordThreadMessage } from './record-outputs.ts';
 
@@ -27,7 +29,7 @@ function readAsPlanned({ file, size, mtimeMs }: PlannedRecord): Buffer {
 if (parentPort) {
   const port = parentPort;
   const say = (message: RecordThreadMessage) => port.postMessage(message);
-  const { garments, check, renderingStopped, siteDir, site, stylesheet } = workerData as RecordThreadData;
+  const { garments, check, renderingStopped, siteDir, site, stylesheet, recordsDir } = workerData as RecordThreadData;
   const stopped = new Int32Array(renderingStopped);
   const options = { site, stylesheet };
   let records = 0;
@@ -36,17 +38,23 @@ if (parentPort) {
   try {
     for (const keys of garments) {
       const slug = keys[0]!.slug;
-      const read: [SiteEntry, GarmentRecord, Buffer][] = [];
+      const read: [SiteEntry, GarmentRecord, Buffer, RevisionView[]][] = [];
       for (const key of keys) {
         current = key.file;
         step = 'reading';
         const bytes = readAsPlanned(key);
-        const checked = check ? checkFileBytes(key, bytes, ({ file, record }) => siteEntryOf(record, file)) : undefined;
+        // A record's revisions, read once for its entry and its revision pages.
+        let revisions: RevisionView[] = [];
+        const entryOf = (record: GarmentRecord, file: string) => {
+          revisions = recordRevisions(recordsDir, record, bytes);
+          return siteEntryOf(record, file, revisionsSummary(revisions));
+        };
+        const checked = check ? checkFileBytes(key, bytes, ({ file, record }) => entryOf(record, file)) : undefined;
         if (checked) say({ type: 'checked', check: checked.check });
         const record = checked ? checked.record : recordFromBytes(bytes);
-        const entry = checked ? checked.check.record?.summary : siteEntryOf(record!, key.file);
+        const entry = checked ? checked.check.record?.summary : entryOf(record!, key.file);
         // Rendered only when every record is valid and is the one its file's name says.
-        if (record && entry?.slug === key.slug && entry.projection === key.projection) read.push([entry, record, bytes]);
+        if (record && entry?.slug === key.slug && entry.projection === key.projection) read.push([entry, record, bytes, revisions]);
       }
       if (read.length < keys.length || Atomics.load(stopped, 0) === 1) continue;
       current = `the page of ${garmentPath(slug)}`;
@@ -56,9 +64,9 @@ if (parentPort) {
       const facts = read.map(([, record]) => keyFacts(record));
       const files = [garmentFile(slug, garment, facts, options)];
       const pages = [];
-      for (const [i, [entry, record, bytes]] of read.entries()) {
+      for (const [i, [entry, record, bytes, revisions]] of read.entries()) {
         current = entry.file;
-        files.push(...recordFiles(garment, entry, record, bytes, options, facts[i]));
+        files.push(...recordFiles(garment, entry, record, bytes, options, facts[i], revisions));
         pages.push(searchRecord(entry, record, facts[i]));
       }
       current = `the files of ${garmentPath(slug)}`;

@@ -21,6 +21,8 @@ export interface OutputPlace {
   site: string;
   /** The site path of the stylesheet every page links. */
   stylesheet: string;
+  /** The records folder, whose archive holds the revisions its records replaced (see archivedRevisions); without it, each record is its only revision. */
+  recordsDir?: string;
   /** Pages per search index shard aimed at (default SHARD_PAGES). */
   shardPages?: number;
 }
@@ -111,7 +113,7 @@ export async function writeRecordOutputs(
   onProgress: (indexed: number, total: number) => void = () => {},
   signal?: AbortSignal,
 ): Promise<RecordOutputsSummary> {
-  const { siteDir, site, stylesheet, shardPages } = job;
+  const { siteDir, site, stylesheet, recordsDir, shardPages } = job;
   const checked = 'entries' in job ? undefined : new FileChecks(job.unchecked, job.onChecked);
   const index = 'entries' in job ? indexEntries(job.entries, job.renderedSlugs && new Set(job.renderedSlugs)) : undefined;
   const records: readonly RecordKey[] = 'unchecked' in job ? job.unchecked : index!.entries;
@@ -151,6 +153,7 @@ export async function writeRecordOutputs(
         siteDir,
         site,
         stylesheet,
+        recordsDir,
       },
       pages,
       onChecked,

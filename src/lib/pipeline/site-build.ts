@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,6 +43,8 @@ import {
 } from './record-outputs.ts';
 import { counted } from '../counted.ts';
 import { archiveReplacedRecords } from '../revisions/archive.ts';
+import { recordRevisions } from '../revisions/record-revisions.ts';
+import { revisionsSummary } from '../revisions/revision-view.ts';
 
 /** Where the build reads and writes, and the address the site is published at. */
 export interface BuildOptions {
@@ -126,6 +128,7 @@ export async function buildSite({
   const outputPlace = {
     siteDir: staging,
     site,
+    recordsDir: recordsRoot,
     stylesheet: stylesheet.path,
     ...(searchShardPages ? { shardPages: searchShardPages } : {}),
   };
@@ -240,7 +243,7 @@ function checkAgain(recordsDir: string, stored: FileCheck<SiteEntry>[]): Promise
   const recordsRoot = path.resolve(recordsDir);
   const storedByFile = new Map(stored.map((check) => [check.file, check]));
   return checkRecords([recordsDir], {
-    summarize: ({ file, record }) => siteEntryOf(record, file),
+    summarize: ({ file, record }) => siteEntryOf(record, file, revisionsSummary(recordRevisions(recordsRoot, record, readFileSync(file)))),
     reuse: (file, size, mtimeMs) => {
       const kept = storedByFile.get(path.relative(recordsRoot, path.resolve(file)));
       return kept && kept.size === size && kept.mtimeMs === mtimeMs ? restoredCheck(kept, file, recordsRoot) : undefined;

@@ -1,7 +1,9 @@
 // The Astro side of a build: the pages Astro renders (home, categories, search, documentation, site files) and what they are built from.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import type { AstroInlineConfig, AstroIntegration } from 'astro';
 import astroSettings from '../../../astro.config.mjs';
+import { linkFiles } from '../link-files.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 
 /** Everything Astro's pages know of a build, handed to them as the module SITE_CONTEXT_MODULE. */
@@ -77,10 +79,20 @@ export async function renderSitePages(
 ): Promise<void> {
   const workingDir = process.cwd();
   await mkdir(privateDir, { recursive: true });
+  // Astro renames its assets from privateDir into outDir, which fails (EXDEV) across filesystems: it then builds beside privateDir, and the files are copied over.
+  const sameFilesystem = (await stat(privateDir)).dev === (await stat(outDir)).dev;
+  const astroOutDir = sameFilesystem ? outDir : path.join(privateDir, 'site');
   process.chdir(privateDir);
   try {
-    await astro.build(astroConfig(context, projectRoot, outDir));
+    await astro.build(astroConfig(context, projectRoot, astroOutDir));
   } finally {
     process.chdir(workingDir);
   }
+  if (!sameFilesystem) await linkFiles(await listFiles(astroOutDir), astroOutDir, outDir);
+}
+
+/** Every file under a folder, as paths relative to it. */
+async function listFiles(folder: string): Promise<string[]> {
+  const entries = await readdir(folder, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.relative(folder, path.join(entry.parentPath, entry.name)));
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkCallbackUrl, deliveryToWire, stateFromWire, type CallbackUrlPolicy, type Outbox } from '../webhooks/index.ts';
+import { DISK_FULL_ANSWER, type DiskReport, isDiskFull } from '../disk-space.ts';
+import type { DatabaseHealth } from '../sqlite-database.ts';
 import { bearerToken } from './keys.ts';
 import { LONG_POLL_CAP_SECONDS, parseWait } from './long-poll.ts';
 import type { Publisher } from './publisher.ts';
@@ -25,6 +27,23 @@ export interface ApiOptions {
   longPollCapSeconds?: number;
   /** How long `POST /api/webhooks/test` waits for its attempt's answer; default 12 s (the 10 s delivery timeout and some). */
   testEventWaitMs?: number;
+  /** This instance, its database and the build lease, as health reports them; default: none reported. */
+  instanceHealth?: () => Promise<InstanceHealth>;
+  /** The databases' state and the disks' free space, for `GET /api/health`; nothing is reported without it. */
+  checkStorage?: () => StorageReport;
+}
+
+/** What health says of the instance answering, its database and the build lease. */
+export interface InstanceHealth {
+  instance: string;
+  database: { kind: 'sqlite' | 'postgresql'; answers: boolean; error?: string };
+  build_lease: { holder: string | null; held_here: boolean };
+}
+
+/** What health reports of storage: each database's state (sqlite-database.ts) and the disks' free space (disk-space.ts). */
+export interface StorageReport {
+  databases: DatabaseHealth[];
+  disk: DiskReport;
 }
 
 /** A handler for requests under `/api/`. */
@@ -69,16 +88,17 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     maxBodyBytes = DEFAULT_BODY_LIMIT_BYTES,
     longPollCapSeconds = LONG_POLL_CAP_SECONDS,
     testEventWaitMs = 12_000,
+    instanceHealth,
   } = options;
 
-  const authenticate = (request: IncomingMessage): string => {
+  const authenticate = async (request: IncomingMessage): Promise<string> => {
     const key = bearerToken(request.headers.authorization);
     if (key === undefined) {
       throw new ApiRefusal(401, 'unauthorized', 'send the API key as "Authorization: Bearer <key>"', {
         'WWW-Authenticate': 'Bearer realm="garment-press"',
       });
     }
-    const organizationId = store.organizationForKey(key);
+    const organizationId = await store.organizationForKey(key);
     if (organizationId === undefined) {
       throw new ApiRefusal(401, 'invalid_api_key', 'the API key is unknown or revoked', {
         'WWW-Authenticate': 'Bearer realm="garment-press", error="invalid_token"',
@@ -102,7 +122,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 
   const publish = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
-    const organizationId = authenticate(request);
+    const organizationId = await authenticate(request);
     const bytes = await readRequestBody(request);
     if (bytes === undefined) return;
     const read = readPublishRequest(bytes, url.searchParams.get('callback_url'));
@@ -123,7 +143,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 
   const getGeneration = async (request: IncomingMessage, response: ServerResponse, url: URL, asked: string) => {
-    const organizationId = authenticate(request);
+    const organizationId = await authenticate(request);
     const wait = parseWait(url.searchParams.get('wait'), longPollCapSeconds);
     if (!wait.ok) throw new ApiRefusal(400, 'invalid_wait', wait.message);
     const gone = new AbortController();
@@ -137,7 +157,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 
   const listDeliveries = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
-    const organizationId = authenticate(request);
+    const organizationId = await authenticate(request);
     const query = url.searchParams;
     const unknown = [...new Set(query.keys())].filter((name) => !['handle', 'event', 'outcome', 'limit', 'before'].includes(name));
     if (unknown.length > 0)
@@ -177,7 +197,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 
   const resend = async (request: IncomingMessage, response: ServerResponse, _url: URL, asked: string) => {
-    const organizationId = authenticate(request);
+    const organizationId = await authenticate(request);
     const resent = await outbox.resend(organizationId, asked.toLowerCase());
     if (!resent.ok && resent.reason === 'not_found')
       throw new ApiRefusal(404, 'not_found', `no delivery for handle ${JSON.stringify(asked.slice(0, 64))} for this organization`);
@@ -190,7 +210,7 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
   };
 
   const sendTestEvent = async (request: IncomingMessage, response: ServerResponse) => {
-    const organizationId = authenticate(request);
+    const organizationId = await authenticate(request);
     const bytes = await readRequestBody(request);
     if (bytes === undefined) return;
     let body: unknown;
@@ -223,24 +243,46 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
     sendJson(response, 200, JSON.stringify({ delivery: deliveryToWire(delivery!) }));
   };
 
-  const revealSecret = (request: IncomingMessage, response: ServerResponse) => {
-    const organizationId = authenticate(request);
-    sendJson(response, 200, JSON.stringify({ organization_id: organizationId, signing_secret: store.signingSecret(organizationId) }));
+  const revealSecret = async (request: IncomingMessage, response: ServerResponse) => {
+    const organizationId = await authenticate(request);
+    sendJson(response, 200, JSON.stringify({ organization_id: organizationId, signing_secret: await store.signingSecret(organizationId) }));
   };
 
-  const rotateSecret = (request: IncomingMessage, response: ServerResponse) => {
-    const organizationId = authenticate(request);
-    sendJson(response, 200, JSON.stringify({ organization_id: organizationId, signing_secret: store.rotateSigningSecret(organizationId) }));
+  const rotateSecret = async (request: IncomingMessage, response: ServerResponse) => {
+    const organizationId = await authenticate(request);
+    sendJson(
+      response,
+      200,
+      JSON.stringify({ organization_id: organizationId, signing_secret: await store.rotateSigningSecret(organizationId) }),
+    );
   };
 
-  const health = (_request: IncomingMessage, response: ServerResponse) => {
-    const builds = store.buildCounts();
+  const health = async (_request: IncomingMessage, response: ServerResponse) => {
+    const storage = options.checkStorage?.();
+    const instance = await instanceHealth?.();
+    // Never "ok" while requests fail: a database in trouble is reported before the store is asked anything.
+    const failing = (storage?.databases.some((database) => database.state !== 'ok') ?? false) || instance?.database.answers === false;
+    if (failing) {
+      sendJson(
+        response,
+        503,
+        JSON.stringify({
+          status: 'failing',
+          ...instance,
+          ...(storage === undefined ? {} : { databases: storage.databases, disk: storage.disk }),
+        }),
+      );
+      return;
+    }
+    const builds = await store.buildCounts();
     const broken = publisher.brokenRecordFiles;
     sendJson(
       response,
       200,
       JSON.stringify({
-        status: broken.length === 0 ? 'ok' : 'attention',
+        status: broken.length === 0 && storage?.disk.state !== 'full' ? 'ok' : 'attention',
+        ...instance,
+        ...storage,
         builds: { ...builds, this_run: publisher.buildsStarted },
         records_folder: {
           set_aside: broken.map((file) => ({ file: file.file, set_aside_as: file.setAsideAs, problems: file.problems, at: file.at })),
@@ -279,7 +321,8 @@ export function createApiHandler(options: ApiOptions): ApiHandler {
         return;
       }
       throw new ApiRefusal(404, 'not_found', `no API route ${request.method} ${url.pathname.slice(0, 200)}`);
-    } catch (error) {
+    } catch (thrown) {
+      const error = isDiskFull(thrown) ? new ApiRefusal(507, 'insufficient_storage', DISK_FULL_ANSWER) : thrown;
       if (!(error instanceof ApiRefusal)) throw error;
       const discarded = await bodyDiscarded(request, 2 * maxBodyBytes);
       if (!discarded) closeLingering(request);

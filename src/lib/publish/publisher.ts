@@ -7,6 +7,7 @@ import { createCoalescingQueue } from './build-queue.ts';
 import { createTaskWatchers } from './long-poll.ts';
 import { readIfExists, readRecordsFolder, replaceFile, setAside } from './records-folder.ts';
 import type { SiteBuildOutcome } from './site-build-process.ts';
+import type { Coordination } from './coordination.ts';
 import type { PublishStore } from './store.ts';
 import {
   PUBLISH_EVENTS,
@@ -17,12 +18,16 @@ import {
   type StageName,
   type Task,
   type TerminalStatus,
+  isTerminal,
 } from './tasks.ts';
 import { counted } from '../counted.ts';
+import { DISK_FULL_ANSWER, isDiskFull } from '../disk-space.ts';
 
 /** What the publisher works with. */
 export interface PublisherOptions {
   store: PublishStore;
+  /** How this instance hears of the others: ended and waiting tasks, the build lease. */
+  coordination: Coordination;
   /** Where completion events go; only `enqueue` is used. */
   outbox: Pick<Outbox, 'enqueue'>;
   /** The records folder the site is built from. */
@@ -52,7 +57,7 @@ export interface BrokenRecordFile {
 export interface Publisher {
   /** Starts a stored task. */
   start(handle: string): void;
-  /** Picks up what a previous run left: unfinished tasks, and ended tasks whose event never reached the outbox. */
+  /** Listens to the other instances; on taking the build lease, picks up what others left: unfinished tasks, and ended tasks whose event never reached the outbox. */
   resume(): void;
   /** Resolves when the task ends, `waitMs` passes, or `signal` aborts. */
   waitUntilDone(handle: string, waitMs: number, signal?: AbortSignal): Promise<void>;
@@ -93,22 +98,25 @@ export function checkSubmittedRecord(recordText: string): SubmittedRecordCheck {
 
 /** Returns a publisher; nothing runs until `start` or `resume`. */
 export function createPublisher(options: PublisherOptions): Publisher {
-  const { store, outbox, recordsDir, site, buildSite, gatherMs = 150, log = () => {} } = options;
+  const { store, coordination, outbox, recordsDir, site, buildSite, gatherMs = 150, log = () => {} } = options;
   const watchers = createTaskWatchers();
   const stageWatchers = createTaskWatchers();
   const work = new Set<Promise<void>>();
-  const abortBuild = new AbortController();
+  // Aborted on shutdown, and when the build lease is lost (the next builder resumes the tasks).
+  let abortBuild = new AbortController();
   const brokenRecordFiles: BrokenRecordFile[] = [];
   let stopping = false;
   let buildsStarted = 0;
 
   const track = (promise: Promise<void>) => {
-    work.add(promise);
-    void promise.finally(() => work.delete(promise));
+    // A store that cannot write (a full disk) must not end the process: the task resumes at the next start.
+    const settled = promise.catch((error: unknown) => log(`task work stopped (resumed at the next start): ${messageOf(error)}`));
+    work.add(settled);
+    void settled.finally(() => work.delete(settled));
   };
 
-  const moveTo = (handle: string, stage: StageName, fields?: { resourceId?: string; buildId?: number }) => {
-    if (!store.setStage(handle, stage, fields)) return;
+  const moveTo = async (handle: string, stage: StageName, fields?: { resourceId?: string; buildId?: number }) => {
+    if (!(await store.setStage(handle, stage, fields))) return;
     log(`task ${handle} ${STAGES[stage].status}: ${STAGES[stage].stage}`);
     stageWatchers.notify(handle);
   };
@@ -134,15 +142,15 @@ export function createPublisher(options: PublisherOptions): Publisher {
         dataJson: task.resultJson,
         callbackUrl: task.callbackUrl,
       });
-      store.markEventEnqueued(task.handle);
+      await store.markEventEnqueued(task.handle);
       if (created) log(`task ${task.handle}: event queued for delivery`);
     } catch (error) {
       log(`task ${task.handle}: could not queue its event (retried at the next start): ${messageOf(error)}`);
     }
   };
 
-  const end = (handle: string, status: TerminalStatus, ending: Ending) => {
-    const task = store.getTask(handle);
+  const end = async (handle: string, status: TerminalStatus, ending: Ending) => {
+    const task = await store.getTask(handle);
     if (task === undefined) return;
     const outcome = {
       status,
@@ -153,17 +161,19 @@ export function createPublisher(options: PublisherOptions): Publisher {
     };
     const { stage, progress } = STAGES[status];
     const resultJson = JSON.stringify(projectTask({ handle, ...outcome, stage, progress, problems: ending.problems ?? [] }));
-    if (!store.finishTask(handle, { ...outcome, resultJson })) return;
+    if (!(await store.finishTask(handle, { ...outcome, resultJson }))) return;
     log(`task ${handle} ${status}${status === 'complete' ? `: ${outcome.pageUrl}` : `: ${firstLine(outcome.error)}`}`);
-    watchers.notify(handle);
     stageWatchers.notify(handle);
-    handOverEvent(store.getTask(handle)!);
+    await coordination
+      .announceTaskEnded(handle)
+      .catch((error: unknown) => log(`task ${handle}: could not announce its end: ${messageOf(error)}`));
+    handOverEvent((await store.getTask(handle))!);
   };
 
   /** Puts back what the given tasks wrote, latest write first; returns the files that could not be put back. */
   const restore = async (handles: string[]): Promise<string[]> => {
     const failures: string[] = [];
-    for (const { file, replacedText } of store.writtenRecords(handles)) {
+    for (const { file, replacedText } of await store.writtenRecords(handles)) {
       await replaceFile(file, replacedText).catch((error: unknown) => failures.push(`${file}: could not be put back: ${messageOf(error)}`));
     }
     return failures;
@@ -191,42 +201,47 @@ export function createPublisher(options: PublisherOptions): Publisher {
     }
   };
 
-  const runBatch = async (handles: string[]) => {
+  const runBatch = async (submitted: string[]) => {
+    // A lost lease leaves the batch to the next builder; a handle may be submitted twice (announced and resumed).
+    if (!coordination.holdsLease) return;
+    const handles = [...new Set(submitted)];
     const folder = await readRecordsFolder(recordsDir);
-    const found = store.owners.noteFound(folder.slugs());
+    const found = await store.owners.noteFound(folder.slugs());
     if (found.length > 0)
       log(
         `records folder: ${counted(found.length, 'garment')} found with no owner (${found.slice(0, 5).join(', ')}${found.length > 5 ? ', …' : ''}); publishable after an admin grant`,
       );
     let written: Array<{ handle: string; record: GarmentRecord; file: string }> = [];
     for (const handle of handles) {
-      const task = store.getTask(handle);
+      const task = await store.getTask(handle);
       if (task === undefined || task.resultJson !== null) continue;
       const record = JSON.parse(task.recordText) as GarmentRecord;
       const resourceId = resourceIdOf(record.slug, record.projection);
       // Ownership may have moved since the task was accepted (an admin transfer).
-      if (!store.owners.claimForPublish(record.slug, task.organizationId).allowed) {
-        end(handle, 'failed', {
+      if (!(await store.owners.claimForPublish(record.slug, task.organizationId)).allowed) {
+        await end(handle, 'failed', {
           error: `garment ${record.slug} no longer belongs to your organization, so it was not published`,
           resourceId,
         });
         continue;
       }
-      moveTo(handle, 'writing');
+      await moveTo(handle, 'writing');
       const placement = folder.place(record.slug, record.projection);
       if (!placement.ok) {
-        end(handle, 'failed', { error: incident(`the records folder cannot take ${resourceId} as it is`, placement.message), resourceId });
+        await end(handle, 'failed', {
+          error: incident(`the records folder cannot take ${resourceId} as it is`, placement.message),
+          resourceId,
+        });
         continue;
       }
       try {
-        store.noteWrite({ handle, file: placement.file, replacedText: await readIfExists(placement.file) });
+        await store.noteWrite({ handle, file: placement.file, replacedText: await readIfExists(placement.file) });
         await replaceFile(placement.file, task.recordText);
       } catch (error) {
-        end(handle, 'failed', {
-          error: incident(
-            `the record could not be written`,
-            `${placement.file}: could not write the record of task ${handle}: ${messageOf(error)}`,
-          ),
+        const details = `${placement.file}: could not write the record of task ${handle}: ${messageOf(error)}`;
+        if (isDiskFull(error)) log(details);
+        await end(handle, 'failed', {
+          error: isDiskFull(error) ? DISK_FULL_ANSWER : incident(`the record could not be written`, details),
           resourceId,
         });
         continue;
@@ -236,19 +251,20 @@ export function createPublisher(options: PublisherOptions): Publisher {
     }
 
     for (let build = 1; written.length > 0; build++) {
-      const buildId = store.startBuild(written.length);
+      const buildId = await store.startBuild(written.length);
       buildsStarted += 1;
-      for (const { handle } of written) moveTo(handle, 'building', { buildId });
+      for (const { handle } of written) await moveTo(handle, 'building', { buildId });
       log(`build #${buildId} started for ${counted(written.length, 'task')}`);
-      const outcome = await buildSite(abortBuild.signal);
-      store.finishBuild(buildId, outcome.ok, outcome.output);
+      const signal = abortBuild.signal;
+      const outcome = await buildSite(signal);
+      await store.finishBuild(buildId, outcome.ok, outcome.output);
       log(`build #${buildId} ${outcome.ok ? 'succeeded' : 'failed'} in ${outcome.seconds.toFixed(1)} s`);
       if (outcome.ok) {
-        endBuilt(written);
+        await endBuilt(written);
         return;
       }
-      // Stopped for shutdown: the records stay written and the tasks resume on the next start.
-      if (abortBuild.signal.aborted) return;
+      // Stopped for shutdown or a lost lease: the records stay written and the tasks resume with the next builder.
+      if (signal.aborted) return;
 
       const lastWriterOf = new Map(written.map((entry) => [entry.file, entry]));
       const foreign = new Map<string, Problem[]>();
@@ -266,7 +282,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
           `build #${buildId} failed for ${counted(written.length, 'task')} (${written.map((entry) => entry.handle).join(', ')}); ${failures.length === 0 ? 'the records folder was put back' : failures.join('; ')}. Build output:\n${outcome.output}`,
         );
         for (const { handle, record } of written)
-          end(handle, 'failed', { error, resourceId: resourceIdOf(record.slug, record.projection) });
+          await end(handle, 'failed', { error, resourceId: resourceIdOf(record.slug, record.projection) });
         return;
       }
       await setAsideBroken(foreign);
@@ -275,7 +291,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
         const { handle, record } = lastWriterOf.get(file)!;
         for (const line of await restore([handle])) log(`build #${buildId}: ${line}`);
         const shown = problems.map((problem) => ({ pointer: problem.pointer, message: problem.message }));
-        end(handle, 'failed', {
+        await end(handle, 'failed', {
           error: shown.map((problem) => formatProblem({ severity: 'error', file: 'record', ...problem })).join('\n'),
           problems: shown,
           resourceId: resourceIdOf(record.slug, record.projection),
@@ -286,15 +302,15 @@ export function createPublisher(options: PublisherOptions): Publisher {
   };
 
   /** Ends a built batch: the last write of each file went live; earlier writes of it in the batch were superseded. */
-  const endBuilt = (written: Array<{ handle: string; record: GarmentRecord; file: string }>) => {
+  const endBuilt = async (written: Array<{ handle: string; record: GarmentRecord; file: string }>) => {
     const lastWriterOf = new Map(written.map((entry) => [entry.file, entry.handle]));
     for (const { handle, record, file } of written) {
       const resourceId = resourceIdOf(record.slug, record.projection);
       const winner = lastWriterOf.get(file)!;
       if (winner === handle) {
-        end(handle, 'complete', { resourceId, pageUrl: absoluteUrl(pagePath(record.slug, record.projection), site) });
+        await end(handle, 'complete', { resourceId, pageUrl: absoluteUrl(pagePath(record.slug, record.projection), site) });
       } else {
-        end(handle, 'superseded', {
+        await end(handle, 'superseded', {
           resourceId,
           supersededBy: winner,
           error: `a later publish of ${resourceId} (handle ${winner}) went into the same site build, so its content is live and this task's never was`,
@@ -305,31 +321,40 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
   const queue = createCoalescingQueue<string>({ run: runBatch, gatherMs });
 
+  /** On taking the lease: hand over events a crash left, then run every unfinished task, whoever took it. */
+  const resumeAsBuilder = async () => {
+    for (const task of await store.tasksAwaitingEvent()) handOverEvent(task);
+    const unfinished = await store.unfinishedTasks();
+    if (unfinished.length > 0) log(`resuming ${counted(unfinished.length, 'unfinished task')}`);
+    for (const task of unfinished) track(runTask(task.handle));
+  };
+
   const runTask = async (handle: string) => {
     // Let the caller answer 202 before validation takes the event loop.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const task = store.getTask(handle);
+    const task = await store.getTask(handle);
     if (task === undefined || task.resultJson !== null || stopping) return;
     try {
-      moveTo(handle, 'validating');
+      await moveTo(handle, 'validating');
       const checked = checkSubmittedRecord(task.recordText);
       if ('problems' in checked) {
-        end(handle, 'failed', {
+        await end(handle, 'failed', {
           error: checked.problems.map(formatProblem).join('\n'),
           problems: checked.problems.map(({ pointer, message }) => ({ pointer, message })),
           resourceId: '',
         });
         return;
       }
-      moveTo(handle, 'waiting', { resourceId: resourceIdOf(checked.record.slug, checked.record.projection) });
-      await queue.submit(handle);
+      await moveTo(handle, 'waiting', { resourceId: resourceIdOf(checked.record.slug, checked.record.projection) });
+      // The builder gathers it: this instance if it holds the lease, else whichever does (or will).
+      await coordination.announceTaskWaiting(handle);
     } catch (error) {
-      end(handle, 'failed', {
+      await end(handle, 'failed', {
         error: incident(
           'publishing failed inside the service',
           `task ${handle}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
         ),
-        resourceId: store.getTask(handle)?.resourceId ?? '',
+        resourceId: (await store.getTask(handle))?.resourceId ?? '',
       });
     }
   };
@@ -340,13 +365,40 @@ export function createPublisher(options: PublisherOptions): Publisher {
     },
 
     resume() {
-      for (const task of store.tasksAwaitingEvent()) handOverEvent(task);
-      const unfinished = store.unfinishedTasks();
-      if (unfinished.length > 0) log(`resuming ${counted(unfinished.length, 'unfinished task')}`);
-      for (const task of unfinished) track(runTask(task.handle));
+      coordination.listen({
+        taskEnded: (handle) => {
+          watchers.notify(handle);
+          stageWatchers.notify(handle);
+        },
+        taskWaiting: (handle) => {
+          if (stopping) return;
+          const built = queue.submit(handle).then(
+            () => {},
+            (error: unknown) =>
+              end(handle, 'failed', {
+                error: incident('publishing failed inside the service', `task ${handle}: build batch failed: ${messageOf(error)}`),
+                resourceId: '',
+              }),
+          );
+          track(built);
+        },
+        leaseChanged: (held) => {
+          if (held) track(resumeAsBuilder());
+          else {
+            abortBuild.abort();
+            abortBuild = new AbortController();
+          }
+        },
+      });
     },
 
-    waitUntilDone: (handle, waitMs, signal) => watchers.wait(handle, waitMs, signal),
+    async waitUntilDone(handle, waitMs, signal) {
+      const waiting = watchers.wait(handle, waitMs, signal);
+      // It may have ended on another instance between the caller's read and the wait.
+      const task = await store.getTask(handle);
+      if (task === undefined || isTerminal(task.status)) watchers.notify(handle);
+      await waiting;
+    },
     waitForStageChange: (handle, waitMs, signal) => stageWatchers.wait(handle, waitMs, signal),
 
     get buildsStarted() {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, open, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { DiskFullError, isDiskFull } from '../disk-space.ts';
 import { listRecordFiles, namedRecord, recordFileName } from '../record/index.ts';
 import { resourceIdOf } from './tasks.ts';
 
@@ -99,17 +100,19 @@ export async function replaceFile(file: string, text: string | null): Promise<vo
   }
   // Not `.json`, so a build listing the folder meanwhile never picks it up.
   const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temporary, 'wx');
   try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    const handle = await open(temporary, 'wx');
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temporary, file);
   } catch (error) {
+    // Nothing half-written stays behind, a full disk least of all.
     await rm(temporary, { force: true });
+    if (isDiskFull(error)) throw new DiskFullError(`${file}: the disk is full, so the record could not be written`, { cause: error });
     throw error;
   }
 }

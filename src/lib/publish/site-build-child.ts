@@ -5,6 +5,11 @@ import type { SiteBuildTarget } from './site-build-process.ts';
 import type { ChildBuildResult } from './site-build-process.ts';
 
 const target = JSON.parse(process.argv[2] ?? '{}') as SiteBuildTarget;
+let reported = false;
+// A service killed outright (SIGKILL) cannot stop its build: the closed channel tells the build to stop, so the next builder works alone.
+process.on('disconnect', () => {
+  if (!reported) process.exit(1);
+});
 let result: ChildBuildResult;
 try {
   const built = await buildSite({ ...target, onProgress: (line) => process.stdout.write(`${line}\n`) });
@@ -19,4 +24,5 @@ try {
   process.stderr.write(`${message}\n`);
   result = { ok: false, problems: [], error: error instanceof Error ? error.message : String(error) };
 }
+reported = true;
 process.send!(result, () => process.disconnect());

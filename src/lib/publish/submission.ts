@@ -3,6 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { DISK_FULL_ANSWER, isDiskFull } from '../disk-space.ts';
 import { recordFileName } from '../record/index.ts';
 import { decodeJsonBytes, parseJson } from '../record/parse.ts';
 import { formatDuration } from '../site/format.ts';
@@ -25,7 +26,7 @@ export interface PublishSubmission {
 
 /** Why a request was refused before any task: the HTTP status, an error code and a message for people. */
 export interface Refusal {
-  status: 400 | 403 | 404 | 409 | 422;
+  status: 400 | 403 | 404 | 409 | 422 | 507;
   code: string;
   message: string;
 }
@@ -64,6 +65,8 @@ export interface SubmissionContext {
   callbackPolicy: CallbackUrlPolicy;
   /** The operator's log (tasks queued, ownership refusals). */
   log?: (line: string) => void;
+  /** Why no publish can be taken now for want of disk space (disk-space.ts), or undefined when there is room. */
+  spaceProblem?: () => string | undefined;
 }
 
 const CALLBACK_URL_MAX_LENGTH = 2048;
@@ -110,18 +113,18 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     if (!check.allowed) return refuse(422, 'callback_url_refused', `callback_url refused: ${check.reason}`);
   }
 
-  // Nothing below waits, so no other request comes between the ownership check and the task.
+  // Another request may come between this check and the task; the builder checks the owner again before writing.
   const slug = slugOf(recordText);
   if (slug !== undefined) {
     const owners = store.owners;
     // A garment whose file was dropped in the folder after the service started is nobody's, not the first publisher's.
     if (
-      owners.ownerOf(slug) === undefined &&
+      (await owners.ownerOf(slug)) === undefined &&
       ['svc', 'tech'].some((projection) => existsSync(path.join(recordsDir, recordFileName(slug, projection))))
     ) {
-      owners.noteFound([slug]);
+      await owners.noteFound([slug]);
     }
-    const current = owners.ownerOf(slug);
+    const current = await owners.ownerOf(slug);
     if (current !== undefined && current.organizationId !== organizationId) {
       log(
         `publish refused: organization ${organizationId} may not publish garment ${slug} (${current.organizationId === null ? 'no owner' : 'owned by another organization'})`,
@@ -139,18 +142,27 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
           );
     }
   }
+  const noSpace = context.spaceProblem?.();
+  if (noSpace !== undefined) return refuse(507, 'insufficient_storage', noSpace);
   const requestDigest = createHash('sha256')
     .update(JSON.stringify([tool, callbackUrl, recordText]))
     .digest('hex');
   const handle = randomUUID();
-  const inserted = store.insertTask({
-    handle,
-    organizationId,
-    tool,
-    callbackUrl,
-    recordText,
-    ...(idempotencyKey === null ? {} : { idempotency: { key: idempotencyKey, requestDigest } }),
-  });
+  let inserted: Awaited<ReturnType<PublishStore['insertTask']>>;
+  try {
+    inserted = await store.insertTask({
+      handle,
+      organizationId,
+      tool,
+      callbackUrl,
+      recordText,
+      ...(idempotencyKey === null ? {} : { idempotency: { key: idempotencyKey, requestDigest } }),
+    });
+  } catch (error) {
+    if (!isDiskFull(error)) throw error;
+    log(`publish refused: the disk is full: ${(error as Error).message}`);
+    return refuse(507, 'insufficient_storage', DISK_FULL_ANSWER);
+  }
   if (inserted.kind === 'key_reused') {
     return refuse(
       409,
@@ -159,7 +171,7 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     );
   }
   if (inserted.kind === 'replayed') return accepted(inserted.task, true);
-  if (slug !== undefined) store.owners.claimForPublish(slug, organizationId);
+  if (slug !== undefined) await store.owners.claimForPublish(slug, organizationId);
   log(`task ${handle} queued for organization ${organizationId} through ${tool}${callbackUrl === null ? '' : ' with a callback'}`);
   publisher.start(handle);
   return accepted(inserted.task, false);
@@ -174,13 +186,13 @@ export async function readGeneration(context: SubmissionContext, request: Genera
   const { store, publisher } = context;
   // A UUID's hex digits are case-insensitive on input (RFC 9562); handles are issued in lower case.
   const handle = request.handle.toLowerCase();
-  const task = UUID.test(handle) ? store.getTask(handle) : undefined;
+  const task = UUID.test(handle) ? await store.getTask(handle) : undefined;
   if (task === undefined || task.organizationId !== request.organizationId) {
     return refuse(404, 'not_found', `no generation with handle ${JSON.stringify(request.handle.slice(0, 64))} for this organization`);
   }
   if (request.onStage !== undefined) await followStages(context, handle, request.waitMs, request.onStage, request.signal);
   else if (!isTerminal(task.status) && request.waitMs > 0) await publisher.waitUntilDone(handle, request.waitMs, request.signal);
-  return { ok: true, text: generationText(store.getTask(handle)!) };
+  return { ok: true, text: generationText((await store.getTask(handle))!) };
 }
 
 /** Tells `onStage` the task's stage, then each change, until it ends, `waitMs` passes or `signal` aborts. */
@@ -194,7 +206,7 @@ async function followStages(
   const deadline = Date.now() + waitMs;
   let told: string | undefined;
   for (;;) {
-    const { status, stage, progress } = store.getTask(handle)!;
+    const { status, stage, progress } = (await store.getTask(handle))!;
     if (`${status}/${stage}` !== told) {
       told = `${status}/${stage}`;
       await onStage({ status, stage, progress });

@@ -13,6 +13,9 @@ import {
   MCP_DOCS_PATH,
   otherProjection,
   pagePath,
+  revisionJsonPath,
+  revisionPath,
+  revisionsPath,
   SCHEMA_PATH,
   SITEMAP_PATH,
   WEBHOOK_DOCS_PATH,
@@ -43,6 +46,9 @@ export interface RecordsIndexEntry {
   published_at: string;
   research_status: SiteEntry['researchStatus'];
   links: Links;
+  /** How many revisions the site keeps of the record (src/lib/revisions/), and the last one's change. */
+  revision_count: number;
+  last_change: { revision: number; published_at: string | null; summary: string; changes: string; json: string };
 }
 
 /** The body of /records.json: every published record, so a program can mirror the site without scraping. */
@@ -57,6 +63,8 @@ export function recordsIndex(index: SiteIndex, site: string | URL) {
     published_at: entry.publishedAt,
     research_status: entry.researchStatus,
     links: entryLinks(index.garments.get(entry.slug)!, entry, site),
+    revision_count: entry.revisions.count,
+    last_change: lastChange(entry, site),
   }));
   return {
     schema_version: SCHEMA_VERSION,
@@ -64,6 +72,18 @@ export function recordsIndex(index: SiteIndex, site: string | URL) {
     api_docs: absoluteUrl(API_DOCS_PATH, site),
     count: records.length,
     records,
+  };
+}
+
+/** A record's latest revision for records.json: its number, date and summary, and the addresses of its changes and its JSON. */
+function lastChange(entry: SiteEntry, site: string | URL): RecordsIndexEntry['last_change'] {
+  const last = entry.revisions.revisions.at(-1)!;
+  return {
+    revision: last.number,
+    published_at: last.publishedAt,
+    summary: last.summary,
+    changes: absoluteUrl(revisionPath(entry.slug, entry.projection, last.number), site),
+    json: absoluteUrl(revisionJsonPath(entry.slug, entry.projection, last.number), site),
   };
 }
 
@@ -145,6 +165,13 @@ export function sitemapPages(routeFiles: string[], index: SiteIndex): SitemapPag
   for (const entry of index.entries) {
     const lastmod = lastmodOf(entry.publishedAt);
     pages.push(lastmod ? { path: pagePath(entry.slug, entry.projection), lastmod } : { path: pagePath(entry.slug, entry.projection) });
+    // Its history, and what each revision changed (src/lib/revisions/revision-pages.ts).
+    pages.push({ path: revisionsPath(entry.slug, entry.projection) });
+    for (const { number, publishedAt } of entry.revisions.revisions) {
+      const changed = publishedAt === null ? undefined : lastmodOf(publishedAt);
+      const path = revisionPath(entry.slug, entry.projection, number);
+      pages.push(changed ? { path, lastmod: changed } : { path });
+    }
   }
   return pages;
 }

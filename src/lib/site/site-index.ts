@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { recordFromBytes, type GarmentRecord, type Projection } from '../record/index.ts';
+import type { RevisionsSummary } from '../revisions/revision-view.ts';
+import { t } from './strings.ts';
 import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
 import { plainText, webUrl } from './text.ts';
@@ -21,6 +23,8 @@ export interface SiteEntry {
   publishedAt: string;
   /** The record's picture for cards and results: its front image (else its first) with an http(s) address, serialized. */
   image: { url: string; alt: string } | null;
+  /** Its revisions as published here (src/lib/revisions/), the last being this record. */
+  revisions: RevisionsSummary;
 }
 
 /** The records of one garment, by projection. */
@@ -36,8 +40,8 @@ export interface SiteIndex {
   garments: Map<string, GarmentEntries>;
 }
 
-/** The entry a record contributes to the site index. */
-export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
+/** The entry a record contributes to the site index, with its revisions (by default it is its only one). */
+export function siteEntryOf(record: GarmentRecord, file: string, revisions: RevisionsSummary = onlyRevision(record)): SiteEntry {
   const { identity } = record.data;
   const title = recordTitle(record);
   const linkable = record.images.flatMap((image) => {
@@ -58,6 +62,17 @@ export function siteEntryOf(record: GarmentRecord, file: string): SiteEntry {
     recordRevision: record.record_revision,
     publishedAt: record.published_at,
     image: image ? { url: image.url, alt: imageAlt(image, title) } : null,
+    revisions,
+  };
+}
+
+/** The revisions of a record with no history: itself, first published. */
+function onlyRevision(record: GarmentRecord): RevisionsSummary {
+  return {
+    count: 1,
+    revisions: [
+      { number: 1, recordRevision: record.record_revision, publishedAt: record.published_at, summary: t('revisions.summary.first') },
+    ],
   };
 }
 

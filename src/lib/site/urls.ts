@@ -35,6 +35,21 @@ export function markdownPath(slug: string, projection: Projection): string {
   return `/garments/${slug}/${projection}.md`;
 }
 
+/** Path of a record's revision history. @example revisionsPath('tee', 'svc') → '/garments/tee/svc/revisions/' */
+export function revisionsPath(slug: string, projection: Projection): string {
+  return `${pagePath(slug, projection)}revisions/`;
+}
+
+/** Path of the page saying what revision n of a record changed. @example revisionPath('tee', 'svc', 2) → '/garments/tee/svc/revisions/2/' */
+export function revisionPath(slug: string, projection: Projection, number: number): string {
+  return `${revisionsPath(slug, projection)}${number}/`;
+}
+
+/** Path of revision n's JSON as published, its permalink. @example revisionJsonPath('tee', 'svc', 2) → '/garments/tee/svc/revisions/2.json' */
+export function revisionJsonPath(slug: string, projection: Projection, number: number): string {
+  return `${revisionsPath(slug, projection)}${number}.json`;
+}
+
 /** Site-relative path of the category listings, on a site too large for the home page to list every garment. */
 export const CATEGORIES_PATH = '/categories/';
 

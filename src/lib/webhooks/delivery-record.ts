@@ -75,9 +75,9 @@ export type AttemptResult = Pick<Attempt, 'status' | 'error' | 'retryAfter'> & {
   durationMs: number;
 };
 
-/** An entry row as both stores return it (PostgreSQL's BIGINT columns arrive as strings). */
+/** An entry row as both stores return it (times in epoch milliseconds; database/ reads PostgreSQL's BIGINT as numbers). */
 export interface EntryRow {
-  id: number | string;
+  id: number;
   organization_id: string;
   callback_url: string;
   event: string;
@@ -87,14 +87,14 @@ export interface EntryRow {
   attempts_made: number;
   schedule_base: number;
   attempt_limit: number;
-  next_attempt_at: number | string | null;
-  created_at: number | string;
+  next_attempt_at: number | null;
+  created_at: number;
 }
 
 /** An attempt row joined with its entry's columns, as both stores return it. */
 export interface AttemptRow {
-  id: number | string;
-  entry_id: number | string;
+  id: number;
+  entry_id: number;
   attempt_number: number;
   delivery_id: string;
   organization_id: string;
@@ -110,8 +110,8 @@ export interface AttemptRow {
   retry_after: string | null;
   retry_after_honoured: number | null;
   duration_ms: number | null;
-  started_at: number | string;
-  finished_at: number | string | null;
+  started_at: number;
+  finished_at: number | null;
 }
 
 /** The entry columns both stores select, of the table named `table` when given. */
@@ -141,7 +141,7 @@ export const ATTEMPT_COLUMNS = `a.id, a.entry_id, a.attempt_number, a.delivery_i
 /** Returns the entry a stored row holds. */
 export function entryFromRow(row: EntryRow): OutboxEntry {
   return {
-    id: Number(row.id),
+    id: row.id,
     organizationId: row.organization_id,
     callbackUrl: row.callback_url,
     event: row.event,
@@ -159,8 +159,8 @@ export function entryFromRow(row: EntryRow): OutboxEntry {
 /** Returns the attempt a stored row holds. */
 export function attemptFromRow(row: AttemptRow): Attempt {
   return {
-    id: Number(row.id),
-    entryId: Number(row.entry_id),
+    id: row.id,
+    entryId: row.entry_id,
     attemptNumber: row.attempt_number,
     deliveryId: row.delivery_id,
     organizationId: row.organization_id,
@@ -234,10 +234,10 @@ export function describeAttempt(attempt: Attempt): string {
   return `webhook ${attempt.handle} attempt ${attempt.attemptNumber}: ${attempt.outcome}, ${answer}, ${attempt.durationMs} ms`;
 }
 
-function iso(epochMs: number | string): string {
-  return new Date(Number(epochMs)).toISOString();
+function iso(epochMs: number): string {
+  return new Date(epochMs).toISOString();
 }
 
-function isoOrNull(epochMs: number | string | null): string | null {
+function isoOrNull(epochMs: number | null): string | null {
   return epochMs === null ? null : iso(epochMs);
 }

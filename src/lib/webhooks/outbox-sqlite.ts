@@ -1,12 +1,17 @@
 // The outbox store on SQLite: one process's embedded database (WAL, synchronous FULL).
-import { openDurableDatabase } from '../sqlite-database.ts';
+import { openMigratedSqlite, type SqliteMigration } from '../database/index.ts';
 import { ATTEMPT_COLUMNS, attemptFromRow, entryColumns, entryFromRow } from './delivery-record.ts';
 import type { AttemptRow, EntryRow } from './delivery-record.ts';
-import type { Clock, ExpiredClaim, OutboxStore, ResendResult } from './outbox-store.ts';
-import { INTERRUPTED } from './outbox-store.ts';
+import type { Clock, ExpiredClaimRow, OutboxStore, ResendResult } from './outbox-store.ts';
+import { expiredClaimFromRow, expiredClaimsQuery, INTERRUPTED } from './outbox-store.ts';
 import { MAX_ATTEMPTS } from './retry-schedule.ts';
 
-const SCHEMA = `
+/**
+ * The outbox file's numbered migrations (user_version). The first makes the tables if missing, so a
+ * file from before numbered migrations (user_version 0, tables present) upgrades in place.
+ */
+export const SQLITE_OUTBOX_MIGRATIONS: readonly SqliteMigration[] = [
+  `
   CREATE TABLE IF NOT EXISTS webhook_outbox (
     id INTEGER PRIMARY KEY,
     organization_id TEXT NOT NULL,
@@ -40,30 +45,24 @@ const SCHEMA = `
     started_at INTEGER NOT NULL,
     finished_at INTEGER,
     UNIQUE (entry_id, attempt_number)
-  ) STRICT;
-`;
-
-/** Columns added after the tables were first made, added to older databases on open. */
-const ADDED_COLUMNS: Record<string, Record<string, string>> = {
-  webhook_outbox: {
-    // Attempts before the current round (a resend starts a new one), and the round's length.
-    schedule_base: 'INTEGER NOT NULL DEFAULT 0',
-    attempt_limit: `INTEGER NOT NULL DEFAULT ${MAX_ATTEMPTS}`,
+  ) STRICT;`,
+  // Resend rounds and Retry-After; a file from before numbered migrations may have some of these columns already.
+  (db) => {
+    const added: Record<string, Record<string, string>> = {
+      webhook_outbox: { schedule_base: 'INTEGER NOT NULL DEFAULT 0', attempt_limit: `INTEGER NOT NULL DEFAULT ${MAX_ATTEMPTS}` },
+      webhook_attempts: { retry_after: 'TEXT', retry_after_honoured: 'INTEGER' },
+    };
+    for (const [table, columns] of Object.entries(added)) {
+      const present = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((column) => column.name));
+      for (const [name, definition] of Object.entries(columns))
+        if (!present.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
+    }
   },
-  webhook_attempts: {
-    retry_after: 'TEXT',
-    retry_after_honoured: 'INTEGER',
-  },
-};
+];
 
 /** Opens (creating if needed) the outbox database at `path`, reading the time from `clock`. */
 export function openSqliteOutboxStore(path: string, clock: Clock): OutboxStore {
-  const { db, inTransaction } = openDurableDatabase(path, SCHEMA);
-  for (const [table, columns] of Object.entries(ADDED_COLUMNS)) {
-    const present = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((column) => column.name));
-    for (const [name, definition] of Object.entries(columns))
-      if (!present.has(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${definition}`);
-  }
+  const { db, inTransaction } = openMigratedSqlite(path, SQLITE_OUTBOX_MIGRATIONS);
 
   const sql = {
     insertEntry: db.prepare(`
@@ -98,10 +97,7 @@ export function openSqliteOutboxStore(path: string, clock: Clock): OutboxStore {
     postpone: db.prepare(`
       UPDATE webhook_outbox SET next_attempt_at = ?, lease_owner = NULL, lease_until = NULL
       WHERE id = ? AND lease_owner = ? AND state = 'pending' AND leased_attempt_id IS NULL`),
-    expired: db.prepare(`
-      SELECT ${entryColumns('o')}, a.id AS attempt_id, a.attempt_number, a.started_at AS attempt_started_at
-      FROM webhook_outbox o LEFT JOIN webhook_attempts a ON a.id = o.leased_attempt_id
-      WHERE o.state = 'pending' AND o.lease_until <= ?`),
+    expired: db.prepare(expiredClaimsQuery('?')),
     release: db.prepare(
       'UPDATE webhook_outbox SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND lease_until <= ? AND leased_attempt_id IS NULL',
     ),
@@ -231,18 +227,7 @@ export function openSqliteOutboxStore(path: string, clock: Clock): OutboxStore {
     },
 
     async expiredClaims() {
-      const rows = sql.expired.all(clock()) as unknown as Array<
-        EntryRow & { attempt_id: number | null; attempt_number: number | null; attempt_started_at: number | null }
-      >;
-      return rows.map(
-        (row): ExpiredClaim => ({
-          entry: entryFromRow(row),
-          attempt:
-            row.attempt_id === null
-              ? null
-              : { id: row.attempt_id, attemptNumber: row.attempt_number!, startedAt: new Date(row.attempt_started_at!).toISOString() },
-        }),
-      );
+      return (sql.expired.all(clock()) as unknown as ExpiredClaimRow[]).map(expiredClaimFromRow);
     },
 
     async settleExpiredClaim(claim, decision) {

@@ -1,7 +1,8 @@
 // The outbox's state behind one asynchronous port, with an adapter per database: SQLite for one
 // process (the default), PostgreSQL for several instances. Stores persist; the retry decision is
 // made by the caller (retry-schedule.ts) and handed in. Time comes from the clock they are given.
-import type { Attempt, AttemptResult, Delivery, DeliveryFilter, OutboxEntry } from './delivery-record.ts';
+import type { Attempt, AttemptResult, Delivery, DeliveryFilter, EntryRow, OutboxEntry } from './delivery-record.ts';
+import { entryColumns, entryFromRow } from './delivery-record.ts';
 import type { CompletionEvent } from './event-body.ts';
 import type { RetryDecision } from './retry-schedule.ts';
 
@@ -18,6 +19,27 @@ export type ClaimedEntry = OutboxEntry & { dataJson: string };
 export interface ExpiredClaim {
   entry: OutboxEntry;
   attempt: Pick<Attempt, 'id' | 'attemptNumber' | 'startedAt'> | null;
+}
+
+/** An entry row with the attempt its claim left in flight, if any, as both stores select it. */
+export type ExpiredClaimRow = EntryRow & { attempt_id: number | null; attempt_number: number | null; attempt_started_at: number | null };
+
+/** Selects the pending entries whose claim ran out by `now`, the placeholder given (`?` or `$1`). */
+export function expiredClaimsQuery(now: string): string {
+  return `SELECT ${entryColumns('o')}, a.id AS attempt_id, a.attempt_number, a.started_at AS attempt_started_at
+    FROM webhook_outbox o LEFT JOIN webhook_attempts a ON a.id = o.leased_attempt_id
+    WHERE o.state = 'pending' AND o.lease_until <= ${now}`;
+}
+
+/** Returns the expired claim a row holds. */
+export function expiredClaimFromRow(row: ExpiredClaimRow): ExpiredClaim {
+  return {
+    entry: entryFromRow(row),
+    attempt:
+      row.attempt_id === null
+        ? null
+        : { id: row.attempt_id, attemptNumber: row.attempt_number!, startedAt: new Date(row.attempt_started_at!).toISOString() },
+  };
 }
 
 /** Why a resend was not scheduled, or the entry as rescheduled. */

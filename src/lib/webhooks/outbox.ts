@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PostgresDatabase } from '../database/index.ts';
 import { GarmentPressError } from '../errors.ts';
 import { checkCallbackUrlForm, CallbackUrlError } from './callback-url.ts';
 import type { CallbackUrlPolicy } from './callback-url.ts';
@@ -6,6 +7,7 @@ import type { Attempt, Delivery, DeliveryFilter, OutboxEntry } from './delivery-
 import { prepareDelivery, sendDelivery, DELIVERY_TIMEOUT_MS, type StartTimer } from './delivery.ts';
 import { assertCompletionEvent } from './event-body.ts';
 import type { ClaimedEntry, Clock, OutboxEvent, OutboxStore, ResendResult } from './outbox-store.ts';
+import { openPostgresOutboxStore } from './outbox-postgres.ts';
 import { openSqliteOutboxStore } from './outbox-sqlite.ts';
 import { decideAfterAttempt, MAX_ATTEMPTS } from './retry-schedule.ts';
 
@@ -65,14 +67,17 @@ export interface Outbox {
   close(): Promise<void>;
 }
 
-/** Where an outbox keeps its state: the SQLite file at a path. */
-export type OutboxDatabase = string;
+/**
+ * Where an outbox keeps its state: the path of its SQLite file (one instance), or an opened
+ * PostgreSQL database that every instance shares (the outbox uses its pool and leaves it open).
+ */
+export type OutboxDatabase = string | PostgresDatabase;
 
-/** Opens the outbox stored in `database` (created if missing); nothing is sent until runDue or start. */
+/** Opens the outbox stored in `database`, creating or migrating its tables; nothing is sent until runDue or start. */
 export async function openOutbox(database: OutboxDatabase, options: OutboxOptions): Promise<Outbox> {
   const { now = Date.now } = options;
   const clock = () => Math.round(now());
-  const store = openSqliteOutboxStore(database, clock);
+  const store = typeof database === 'string' ? openSqliteOutboxStore(database, clock) : await openPostgresOutboxStore(database, clock);
   try {
     return createOutbox(store, { ...options, now: clock });
   } catch (error) {
@@ -82,7 +87,7 @@ export async function openOutbox(database: OutboxDatabase, options: OutboxOption
 }
 
 /** Returns an outbox over an opened store whose clock is `options.now`. */
-export function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox {
+function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox {
   const {
     secretFor,
     policy = {},

@@ -2,7 +2,7 @@
 import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PublishService, startPublishService } from '../../../src/lib/publish/index.ts';
+import { type PublishService, startPublishService } from '../../../src/lib/service/index.ts';
 import { type ServiceWorkspace, serviceWorkspace } from '../publish/support.ts';
 
 let workspace: ServiceWorkspace;

@@ -387,13 +387,17 @@ describe('/docs/mcp/', () => {
         env: { ...process.env, GARMENT_PRESS_URL: serve.url, GARMENT_PRESS_KEY: acme.key },
         timeout: 90_000,
       });
-      expect(stdout).toContain('tools: garments.search, garments.get_record, garments.list, garments.publish, garments.get_generation\n');
+      expect(stdout).toContain(
+        'protocol: 2026-07-28\ntools: garments.search, garments.get_record, garments.list, garments.publish, garments.get_generation\n',
+      );
       expect(stdout).toContain(
         `garment: Harbor & Pike HP-450 Brushed Fleece Pullover Hoodie (From $27.18; Sizes XS–2XL; Three-end fleece, 80% cotton, 20% polyester; 9 oz/yd², 305 g/m²) ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/\n`,
       );
       expect(stdout).toContain(`  Technical, Complete with gaps: ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/tech/\n`);
       expect(stdout).toContain('projection: "tech"\n');
       expect(stdout).toMatch(/\nhandle: [0-9a-f-]{36}\n/);
+      // The long poll's progress: each stage as the server told it, the last one at the end.
+      expect(stdout).toContain('  0.5: running: building site\n  1: complete: complete\n');
       expect(stdout.trimEnd().endsWith(`complete: ${SITE}garments/${SLUG}/svc/`)).toBe(true);
       const published = readFileSync(path.join(outDir, `garments/${SLUG}/svc.json`), 'utf8');
       expect(published).toContain('zephyrweave cotton, caf\\u00e9 ready.');

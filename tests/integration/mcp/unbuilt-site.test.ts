@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPublishService, type PublishService } from '../../../src/lib/publish/index.ts';
+import { startPublishService, type PublishService } from '../../../src/lib/service/index.ts';
 import { projectRoot } from '../../support/records.ts';
 import { callTool, httpClient, toolErrorOf } from './support.ts';
 

@@ -6,7 +6,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPublishStore, startPublishService, type PublishService, type PublishStore } from '../../../src/lib/publish/index.ts';
+import { openSqlitePublishStore, type PublishStore } from '../../../src/lib/publish/index.ts';
+import { startPublishService, type PublishService } from '../../../src/lib/service/index.ts';
 import type { SiteBuildOutcome } from '../../../src/lib/publish/site-build-process.ts';
 import { projectRoot } from '../../support/records.ts';
 import { call, eventually, fingerprint, sampleRecordAs, UUID } from './support.ts';
@@ -53,9 +54,9 @@ beforeAll(async () => {
     log: (line) => logLines.push(line),
   });
   // The admin CLI's own store, opened beside the running service as the CLI would be.
-  store = openPublishStore(path.join(dataDir, 'publish.db'));
-  key = store.createApiKey(store.createOrganization('Acme').id).key;
-  otherKey = store.createApiKey(store.createOrganization('Other').id).key;
+  store = openSqlitePublishStore(path.join(dataDir, 'publish.db'));
+  key = (await store.createApiKey((await store.createOrganization('Acme')).id)).key;
+  otherKey = (await store.createApiKey((await store.createOrganization('Other')).id)).key;
 });
 
 afterAll(async () => {
@@ -114,7 +115,7 @@ describe('POST /api/publish', () => {
       body: sampleRecordAs('api-bare-tee'),
     });
     expect(answer.status, answer.text).toBe(202);
-    const task = store.getTask(answer.json().handle);
+    const task = await store.getTask(answer.json().handle);
     expect(task?.callbackUrl).toBe('https://127.0.0.1:9/hook');
   });
 
@@ -129,23 +130,23 @@ describe('POST /api/publish', () => {
 
   describe('refusals change nothing', () => {
     let before: { records: string[]; tasks: Record<string, number> };
-    const snapshot = () => ({ records: fingerprint(recordsDir), tasks: store.taskCounts() });
+    const snapshot = async () => ({ records: fingerprint(recordsDir), tasks: await store.taskCounts() });
 
     beforeAll(async () => {
       // Let earlier publishes finish writing before taking the fingerprint.
-      await eventually(() => (store.unfinishedTasks().length === 0 ? true : undefined), 10_000, 'earlier tasks to end');
+      await eventually(async () => ((await store.unfinishedTasks()).length === 0 ? true : undefined), 10_000, 'earlier tasks to end');
     });
 
     it.each([
       ['no key', {}, 401, 'unauthorized'],
       ['a wrong key', { key: 'gpk_wrong' }, 401, 'invalid_api_key'],
     ])('refuses %s with 401 and WWW-Authenticate: Bearer', async (_, auth, status, code) => {
-      before = snapshot();
+      before = await snapshot();
       const answer = await call(service.url, '/api/publish', { ...auth, body: { record: sampleRecordAs('api-refused') } });
       expect(answer.status).toBe(status);
       expect(answer.json().error.code).toBe(code);
       expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer realm="garment-press"/);
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
     });
 
     it.each([
@@ -200,11 +201,11 @@ describe('POST /api/publish', () => {
         '"record" is nested too deeply to be a record',
       ],
     ])('refuses %s with 400 and says what is wrong', async (_, rawBody, code, message) => {
-      before = snapshot();
+      before = await snapshot();
       const answer = await call(service.url, '/api/publish', { key, rawBody, headers: { 'Content-Type': 'application/json' } });
       expect(answer.status).toBe(400);
       expect(answer.json()).toEqual({ error: { code, message } });
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
     });
 
     it('refuses callback_url given both in the body and in the query string', async () => {
@@ -222,27 +223,27 @@ describe('POST /api/publish', () => {
       ['https://hooks.internal/x', 'callback_url refused: host hooks.internal is a private name (.internal)'],
       ['not a url', 'callback_url refused: not an absolute URL'],
     ])('refuses the callback_url %s with 422 callback_url_refused', async (callbackUrl, message) => {
-      before = snapshot();
+      before = await snapshot();
       const answer = await call(service.url, '/api/publish', {
         key,
         body: { record: sampleRecordAs('api-refused'), callback_url: callbackUrl },
       });
       expect(answer.status).toBe(422);
       expect(answer.json()).toEqual({ error: { code: 'callback_url_refused', message } });
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
     });
 
     it('refuses a body declared far over the limit with 413 at once, and closes the connection', async () => {
-      before = snapshot();
+      before = await snapshot();
       const answer = await rawPost({ 'Content-Length': String(64 * BODY_LIMIT) }, (req) => req.write('{"record":'));
       expect(answer.status).toBe(413);
       expect(JSON.parse(answer.text).error.code).toBe('payload_too_large');
       expect(answer.headers.connection).toBe('close');
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
     });
 
     it('lets a client that goes on sending a body somewhat over the limit read its 413, without a broken pipe', async () => {
-      before = snapshot();
+      before = await snapshot();
       // Like fetch, this client sends its whole body before it reads the answer.
       const length = 2 * BODY_LIMIT;
       const port = new URL(service.url).port;
@@ -268,11 +269,11 @@ describe('POST /api/publish', () => {
       expect(outcome.error).toBeUndefined();
       expect(outcome.answer).toMatch(/^HTTP\/1\.1 413 /);
       expect(outcome.answer).toContain('"payload_too_large"');
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
     });
 
     it('refuses a chunked body that grows over the limit with 413, and stops reading', async () => {
-      before = snapshot();
+      before = await snapshot();
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       let written = 0;
       const answer = await rawPost({ 'Transfer-Encoding': 'chunked' }, (req) => {
@@ -285,7 +286,7 @@ describe('POST /api/publish', () => {
       });
       expect(answer.status).toBe(413);
       expect(written).toBeLessThan(16 * 1024 * 1024);
-      expect(snapshot()).toEqual(before);
+      expect(await snapshot()).toEqual(before);
     });
 
     it('refuses a loopback callback_url unless the test-only setting is on', async () => {
@@ -298,17 +299,17 @@ describe('POST /api/publish', () => {
         log: () => {},
       });
       try {
-        const strictStore = openPublishStore(path.join(work, 'strict-data', 'publish.db'));
-        const strictKey = strictStore.createApiKey(strictStore.createOrganization('Strict').id).key;
-        strictStore.close();
-        before = snapshot();
+        const strictStore = openSqlitePublishStore(path.join(work, 'strict-data', 'publish.db'));
+        const strictKey = (await strictStore.createApiKey((await strictStore.createOrganization('Strict')).id)).key;
+        await strictStore.close();
+        before = await snapshot();
         const answer = await call(strict.url, '/api/publish', {
           key: strictKey,
           body: { record: sampleRecordAs('api-refused'), callback_url: 'https://127.0.0.1:9/hook' },
         });
         expect(answer.status).toBe(422);
         expect(answer.json().error.message).toBe('callback_url refused: address 127.0.0.1 is loopback');
-        expect(snapshot()).toEqual(before);
+        expect(await snapshot()).toEqual(before);
       } finally {
         await strict.close();
       }
@@ -348,7 +349,7 @@ describe('the task', () => {
 
   it('fails every task of a failed build with an incident id and no build output, and puts the records folder back', async () => {
     // The sample records were in the folder before the service: nobody's until the operator grants one.
-    store.owners.grant('ridgeline-rk6210-heavyweight-tee', store.organizationForKey(key)!);
+    await store.owners.grant('ridgeline-rk6210-heavyweight-tee', (await store.organizationForKey(key))!);
     const existing = path.join(recordsDir, 'ridgeline-rk6210-heavyweight-tee.svc.json');
     const originalText = readFileSync(existing, 'utf8');
     const filesBefore = fingerprint(recordsDir).map((line) => line.split(' ')[0]);
@@ -396,14 +397,16 @@ describe('GET /api/generations/<handle>', () => {
   it('long-polls: answers as soon as the task ends, well before the wait is over', async () => {
     const release = holdBuilds();
     const handle = await publish(sampleRecordAs('api-polled-tee'));
-    const started = performance.now();
+    // The build is held: the task waits in it, and a long poll started now cannot answer 'complete' until released.
+    await eventually(async () => ((await generation(handle)).json().stage === 'building site' ? true : undefined), 10_000, 'the build');
     const polling = generation(handle, `?wait=${CAP_SECONDS}`);
-    setTimeout(release, 300);
-    const answer = (await polling).json();
-    const waited = performance.now() - started;
-    expect(answer.status).toBe('complete');
-    expect(waited).toBeGreaterThanOrEqual(250);
-    expect(waited).toBeLessThan(CAP_SECONDS * 1000 - 200);
+    let answered = false;
+    void polling.then(() => (answered = true));
+    expect((await generation(handle)).json()).toMatchObject({ status: 'running', done: false });
+    expect(answered).toBe(false);
+    release();
+    // Woken by the task's end: a poll that ran out its wait would have answered 'running'.
+    expect((await polling).json()).toMatchObject({ status: 'complete', done: true });
   });
 
   it('never waits longer than the cap, however long the caller asks for', async () => {
@@ -483,7 +486,7 @@ describe('GET /api/generations/<handle>', () => {
     const first = await generation(handle, '?wait=1.5');
     const second = await generation(handle);
     expect(second.text).toBe(first.text);
-    expect(second.text).toBe(store.getTask(handle)?.resultJson);
+    expect(second.text).toBe((await store.getTask(handle))?.resultJson);
     expect(second.headers.get('content-type')).toBe('application/json; charset=utf-8');
   });
 });

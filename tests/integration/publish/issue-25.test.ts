@@ -5,7 +5,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPublishStore, startPublishService, type PublishService, type PublishStore } from '../../../src/lib/publish/index.ts';
+import { openSqlitePublishStore, type PublishStore } from '../../../src/lib/publish/index.ts';
+import { startPublishService, type PublishService } from '../../../src/lib/service/index.ts';
 import { verifySignature } from '../../../src/lib/webhooks/index.ts';
 import { projectRoot } from '../../support/records.ts';
 import {
@@ -50,8 +51,8 @@ async function finalText(handle: string, org: { key: string }): Promise<string> 
   }
 }
 
-function taskCount(): number {
-  return Object.values(store.taskCounts()).reduce((sum, count) => sum + count, 0);
+async function taskCount(): Promise<number> {
+  return Object.values(await store.taskCounts()).reduce((sum, count) => sum + count, 0);
 }
 
 function twin(slug: string): string {
@@ -74,7 +75,7 @@ beforeAll(async () => {
     trustedCa: certificate.cert,
     log: (line) => logLines.push(line),
   });
-  store = openPublishStore(path.join(dataDir, 'publish.db'));
+  store = openSqlitePublishStore(path.join(dataDir, 'publish.db'));
 }, 60_000);
 
 afterAll(async () => {
@@ -89,14 +90,14 @@ describe('issue 25 defect 1: a garment belongs to the organization that first pu
     expect(first.status, first.text).toBe(202);
     expect(JSON.parse(await finalText(first.json().handle, orgA)).status).toBe('complete');
 
-    const tasksBefore = taskCount();
+    const tasksBefore = await taskCount();
     const other = await publishAs(orgB, { record: { ...sampleRecordAs('owned-by-a'), record_revision: 'by-b' } });
     expect(other.status).toBe(403);
     expect(other.json().error).toEqual({
       code: 'garment_owned_by_another',
       message: 'garment owned-by-a belongs to another organization; only its owner can publish it, and an operator can transfer it',
     });
-    expect(taskCount()).toBe(tasksBefore);
+    expect(await taskCount()).toBe(tasksBefore);
     expect(JSON.parse(twin('owned-by-a')).record_revision).toBe('by-a');
   });
 
@@ -240,11 +241,11 @@ describe('issue 25 defect 5: callback URLs are taken as written or refused', () 
     ['https://127.0.0.1:9/h ok', 'holds a space at index 21; percent-encode it as %20'],
     ['https:127.0.0.1:9/hook', 'expected // after https:'],
   ])('refuses %j with 422 and the reason, making no task', async (url, reason) => {
-    const tasksBefore = taskCount();
+    const tasksBefore = await taskCount();
     const answer = await publishAs(orgA, { record: sampleRecordAs('callback-url-check'), callback_url: url });
     expect(answer.status).toBe(422);
     expect(answer.json().error).toEqual({ code: 'callback_url_refused', message: `callback_url refused: ${reason}` });
-    expect(taskCount()).toBe(tasksBefore);
+    expect(await taskCount()).toBe(tasksBefore);
   });
 });
 

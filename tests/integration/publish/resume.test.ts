@@ -4,7 +4,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { openPublishStore, startPublishService, type PublishServiceOptions } from '../../../src/lib/publish/index.ts';
+import { openSqlitePublishStore } from '../../../src/lib/publish/index.ts';
+import { startPublishService, type PublishServiceOptions } from '../../../src/lib/service/index.ts';
 import { projectRoot } from '../../support/records.ts';
 import { call, eventually, sampleRecordAs } from './support.ts';
 
@@ -33,41 +34,41 @@ beforeEach(() => {
 });
 
 /** An organization and key made in the data folder, as the admin CLI does. */
-function makeOrganization() {
+async function makeOrganization() {
   mkdirSync(options.dataDir, { recursive: true });
-  const store = openPublishStore(path.join(options.dataDir, 'publish.db'));
+  const store = openSqlitePublishStore(path.join(options.dataDir, 'publish.db'));
   try {
-    const organization = store.createOrganization('Acme');
-    return { organizationId: organization.id, key: store.createApiKey(organization.id).key };
+    const organization = await store.createOrganization('Acme');
+    return { organizationId: organization.id, key: (await store.createApiKey(organization.id)).key };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 describe('starting the service again', () => {
   it('finishes tasks a previous run left queued or half-built, with one build', async () => {
-    const { organizationId, key } = makeOrganization();
+    const { organizationId, key } = await makeOrganization();
     // What a crash leaves behind: one task never started, one whose record was written but not built.
-    const store = openPublishStore(path.join(options.dataDir, 'publish.db'));
+    const store = openSqlitePublishStore(path.join(options.dataDir, 'publish.db'));
     const queued = '11111111-1111-4111-8111-111111111111';
     const halfBuilt = '22222222-2222-4222-8222-222222222222';
     const recordText = (slug: string) => `${JSON.stringify(sampleRecordAs(slug), null, 2)}\n`;
-    store.insertTask({
+    await store.insertTask({
       handle: queued,
       organizationId,
       tool: 'garments.publish',
       callbackUrl: null,
       recordText: recordText('resume-queued'),
     });
-    store.insertTask({
+    await store.insertTask({
       handle: halfBuilt,
       organizationId,
       tool: 'garments.publish',
       callbackUrl: null,
       recordText: recordText('resume-half-built'),
     });
-    store.setStage(halfBuilt, 'building', { resourceId: 'resume-half-built/svc', buildId: 1 });
-    store.close();
+    await store.setStage(halfBuilt, 'building', { resourceId: 'resume-half-built/svc', buildId: 1 });
+    await store.close();
 
     const service = await startPublishService(options);
     try {
@@ -86,10 +87,16 @@ describe('starting the service again', () => {
   });
 
   it('hands the outbox an event that a crash kept from it, exactly once', async () => {
-    const { organizationId, key } = makeOrganization();
-    const store = openPublishStore(path.join(options.dataDir, 'publish.db'));
+    const { organizationId, key } = await makeOrganization();
+    const store = openSqlitePublishStore(path.join(options.dataDir, 'publish.db'));
     const handle = '33333333-3333-4333-8333-333333333333';
-    store.insertTask({ handle, organizationId, tool: 'garments.publish', callbackUrl: 'https://127.0.0.1:9/hook', recordText: '{}\n' });
+    await store.insertTask({
+      handle,
+      organizationId,
+      tool: 'garments.publish',
+      callbackUrl: 'https://127.0.0.1:9/hook',
+      recordText: '{}\n',
+    });
     const resultJson = JSON.stringify({
       handle,
       resource_id: '',
@@ -100,8 +107,8 @@ describe('starting the service again', () => {
       page_url: '',
       error: 'x',
     });
-    store.finishTask(handle, { status: 'failed', error: 'x', resourceId: '', pageUrl: '', supersededBy: null, resultJson });
-    store.close();
+    await store.finishTask(handle, { status: 'failed', error: 'x', resourceId: '', pageUrl: '', supersededBy: null, resultJson });
+    await store.close();
 
     for (let run = 0; run < 2; run += 1) {
       const service = await startPublishService(options);
@@ -135,7 +142,7 @@ describe('starting the service again', () => {
   });
 
   it('parks a build stopped by shutdown, and builds those tasks on the next start', async () => {
-    const { key } = makeOrganization();
+    const { key } = await makeOrganization();
     let firstRunBuilds = 0;
     const slow = await startPublishService({
       ...options,
@@ -169,7 +176,7 @@ describe('starting the service again', () => {
   });
 
   it('answers a long poll in progress when the service stops, with the current state', async () => {
-    const { key } = makeOrganization();
+    const { key } = await makeOrganization();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const service = await startPublishService({

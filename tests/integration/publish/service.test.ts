@@ -139,13 +139,11 @@ describe('npm run serve', () => {
     expect((await call(service.url, `/garments/${slug}/svc.md`)).headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(JSON.parse(readFileSync(path.join(recordsDir, `${slug}.svc.json`), 'utf8')).slug).toBe(slug);
 
-    // Exactly one: no second delivery arrives later.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Exactly one: the outbox holds the event delivered after one attempt, with no next attempt scheduled.
     expect(receiver.deliveries.filter((d) => d.event?.handle === handle)).toHaveLength(1);
-
     const listed = await call(service.url, '/api/webhooks/deliveries', { key: acme.key });
     const listedDelivery = listed.json().deliveries.find((entry: { handle: string }) => entry.handle === handle);
-    expect(listedDelivery).toMatchObject({ outcome: 'delivered', event: 'publish.completed', attempts_made: 1 });
+    expect(listedDelivery).toMatchObject({ outcome: 'delivered', event: 'publish.completed', attempts_made: 1, next_attempt_at: null });
     const [attempt] = listedDelivery.attempts;
     expect(attempt).toMatchObject({ attempt_number: 1, outcome: 'accepted', status: 200, response_body_start: 'ok' });
     expect(attempt.request.headers['X-Svc-Signature']).toMatch(/^t=\d+,v1=\[redacted\]$/);
@@ -215,7 +213,13 @@ describe('npm run serve', () => {
       20_000,
       'twenty events',
     );
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Each delivered after one attempt, none scheduled again: no second delivery is coming.
+    const deliveries = (await call(service.url, '/api/webhooks/deliveries?limit=100', { key: acme.key })).json().deliveries;
+    for (const handle of handles) {
+      expect(deliveries.filter((entry: { handle: string }) => entry.handle === handle)).toMatchObject([
+        { outcome: 'delivered', attempts_made: 1, next_attempt_at: null },
+      ]);
+    }
     handles.forEach((handle, i) => {
       const received = receiver.deliveries.filter((d) => d.event?.handle === handle);
       expect(received).toHaveLength(1);

@@ -7,46 +7,12 @@ import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { type Certificate, makeCertificate } from '../../../src/lib/bench/loopback-certificate.ts';
 import { type ReceivedEvent, readVerifiedEvent } from '../webhooks/support/received-event.ts';
+
+export type { Certificate };
 import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
 import { node } from '../../support/run.ts';
-
-/** A certificate for 127.0.0.1 signed by itself, made with openssl. */
-export interface Certificate {
-  key: Buffer;
-  cert: Buffer;
-  certFile: string;
-}
-
-/** Makes a self-signed certificate for 127.0.0.1 in `dir`. */
-export function makeCertificate(dir: string): Certificate {
-  const keyFile = path.join(dir, 'receiver-key.pem');
-  const certFile = path.join(dir, 'receiver-cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(keyFile), cert: readFileSync(certFile), certFile };
-}
 
 /** An organization the admin CLI made: its id, its first API key and its webhook signing secret. */
 export interface Organization {
@@ -84,9 +50,13 @@ export interface ServiceWorkspace {
 /**
  * A service test's workspace: a temporary folder (named from `prefix`) with a copy of records/, an
  * output and a data folder, a certificate for 127.0.0.1, and an organization made by the admin CLI
- * for each name, with its API key and its signing secret revealed.
+ * for each name, with its API key and its signing secret revealed; in `databaseUrl` when given.
  */
-export async function serviceWorkspace(prefix: string, organizationNames: readonly string[]): Promise<ServiceWorkspace> {
+export async function serviceWorkspace(
+  prefix: string,
+  organizationNames: readonly string[],
+  { databaseUrl }: { databaseUrl?: string } = {},
+): Promise<ServiceWorkspace> {
   const work = mkdtempSync(path.join(tmpdir(), prefix));
   const recordsDir = path.join(work, 'records');
   const dataDir = path.join(work, 'data');
@@ -94,9 +64,17 @@ export async function serviceWorkspace(prefix: string, organizationNames: readon
   const certificate = makeCertificate(work);
   const adminRun = async (args: string[]): Promise<AdminRun> => {
     try {
-      const { stdout, stderr } = await execFileAsync(node, [path.join(projectRoot, 'src/cli/admin.ts'), ...args, '--data', dataDir], {
-        cwd: projectRoot,
-      });
+      const { stdout, stderr } = await execFileAsync(
+        node,
+        [
+          path.join(projectRoot, 'src/cli/admin.ts'),
+          ...args,
+          ...(databaseUrl === undefined ? ['--data', dataDir] : ['--database', databaseUrl]),
+        ],
+        {
+          cwd: projectRoot,
+        },
+      );
       return { status: 0, stdout, stderr };
     } catch (error) {
       const failed = error as { code: number; stdout: string; stderr: string };

@@ -9,6 +9,7 @@ import { openOutbox } from '../../../src/lib/webhooks/index.ts';
 import type { Outbox } from '../../../src/lib/webhooks/index.ts';
 import type { Reply, TestReceiver } from './support/receiver.ts';
 import { startReceiver } from './support/receiver.ts';
+import { type OutboxTestDatabase, outboxDatabases, type TestDatabase } from './support/outbox-databases.ts';
 import { createTestCertificate } from './support/tls.ts';
 import type { TestCertificate } from './support/tls.ts';
 
@@ -28,6 +29,7 @@ let outbox: Outbox;
 let receiver: TestReceiver;
 const workers: ChildProcess[] = [];
 let workerOutput = '';
+let database: TestDatabase;
 
 beforeAll(() => {
   certificate = createTestCertificate();
@@ -36,10 +38,12 @@ beforeAll(() => {
 afterEach(async () => {
   await Promise.all(workers.splice(0).map(killWorker));
   await outbox.close();
+  await database.close();
   await receiver.close();
 });
 
-async function setUp(replies: Reply[]): Promise<void> {
+async function setUp(kind: OutboxTestDatabase, replies: Reply[]): Promise<void> {
+  database = await kind.create();
   dir = mkdtempSync(join(tmpdir(), 'webhook-durability-'));
   writeFileSync(join(dir, 'secrets.json'), JSON.stringify({ [ORG]: SECRET }));
   setClock(T0);
@@ -51,7 +55,7 @@ async function setUp(replies: Reply[]): Promise<void> {
     reply: (index) => replies[index] ?? { status: 200 },
   });
   // The test's own handle on the database: it enqueues and reads attempts, and never sends.
-  outbox = await openOutbox(join(dir, 'outbox.sqlite'), { secretFor: () => SECRET, policy: { allowLoopback: true }, now: () => now });
+  outbox = await openOutbox(database.database, { secretFor: () => SECRET, policy: { allowLoopback: true }, now: () => now });
   await outbox.enqueue({
     event: 'design.completed',
     handle: HANDLE,
@@ -76,7 +80,7 @@ function startWorker(): ChildProcess {
       CLI,
       'deliver',
       '--db',
-      join(dir, 'outbox.sqlite'),
+      database.address,
       '--secrets',
       join(dir, 'secrets.json'),
       '--allow-loopback',
@@ -134,9 +138,9 @@ const outcomes = async () =>
   (await outbox.listDeliveries(ORG, { handle: HANDLE }))[0]!.attempts.map((attempt) => `${attempt.attemptNumber}:${attempt.outcome}`);
 
 // Each test starts several real processes; a loaded machine needs more than the default 30 s.
-describe('outbox worker killed and restarted', { timeout: 90_000 }, () => {
+describe.each(outboxDatabases)('outbox worker on $name killed and restarted', { timeout: 90_000 }, (kind) => {
   it('resumes the schedule after being killed between attempts, losing nothing and resending nothing accepted', async () => {
-    await setUp([{ status: 500 }, { status: 503 }, { status: 200 }]);
+    await setUp(kind, [{ status: 500 }, { status: 503 }, { status: 200 }]);
 
     const first = startWorker();
     await waitFor(async () => (await outcomes()).join() === '1:failed', 'attempt 1 to be recorded');
@@ -174,7 +178,7 @@ describe('outbox worker killed and restarted', { timeout: 90_000 }, () => {
   });
 
   it('retries an attempt cut off by the kill, and the receiver dedupes the repeat on its handle and event', async () => {
-    await setUp(['hang', { status: 200 }]);
+    await setUp(kind, ['hang', { status: 200 }]);
 
     const first = startWorker();
     await waitFor(() => receiver.requests.length === 1, 'the receiver to get attempt 1');

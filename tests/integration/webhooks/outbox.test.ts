@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CallbackUrlError, openOutbox, SECRET_WAIT_MS } from '../../../src/lib/webhooks/index.ts';
 import type { Outbox, OutboxOptions } from '../../../src/lib/webhooks/index.ts';
+import { designCompleted } from './support/design-event.ts';
 import { outboxDatabases } from './support/outbox-databases.ts';
 import type { Reply, TestReceiver } from './support/receiver.ts';
 import { startReceiver } from './support/receiver.ts';
@@ -44,7 +45,9 @@ describe.each(outboxDatabases)('outbox on $name', (database) => {
         return reply;
       },
     });
-    const outbox = await openOutbox(await database.create(), {
+    const created = await database.create();
+    cleanups.push(() => created.close());
+    const outbox = await openOutbox(created.database, {
       secretFor: () => secret,
       policy: { allowLoopback: true },
       trustedCa: certificate.cert,
@@ -59,14 +62,7 @@ describe.each(outboxDatabases)('outbox on $name', (database) => {
   }
 
   function enqueue(outbox: Outbox, receiver: TestReceiver, handle = '9b2f0c7e-5a61-4d0f-8c3e-1f2a3b4c5d6e') {
-    return outbox.enqueue({
-      event: 'design.completed',
-      handle,
-      tool: 'design.generate',
-      organizationId: ORG,
-      callbackUrl: receiver.url(),
-      dataJson: `{"handle":"${handle}","status":"complete","done":true,"progress":1.0,"error":""}`,
-    });
+    return outbox.enqueue(designCompleted(handle, ORG, receiver.url()));
   }
 
   /** Runs every attempt the schedule asks for, jumping the clock to each due time. */
@@ -327,14 +323,18 @@ describe.each(outboxDatabases)('outbox on $name', (database) => {
 
     it('refuses a loopback callback URL by default', async () => {
       const { receiver } = await setUp([]);
-      const strict = await openOutbox(await database.create(), { secretFor: () => secret });
+      const created = await database.create();
+      cleanups.push(() => created.close());
+      const strict = await openOutbox(created.database, { secretFor: () => secret });
       cleanups.push(() => strict.close());
       await expect(enqueue(strict, receiver)).rejects.toThrow(CallbackUrlError);
       await expect(enqueue(strict, receiver)).rejects.toThrow('callback URL refused: address 127.0.0.1 is loopback');
     });
 
     it('refuses a lease that a slow attempt could outlast', async () => {
-      await expect(openOutbox(await database.create(), { secretFor: () => secret, timeoutMs: 10_000, leaseMs: 10_000 })).rejects.toThrow(
+      const created = await database.create();
+      cleanups.push(() => created.close());
+      await expect(openOutbox(created.database, { secretFor: () => secret, timeoutMs: 10_000, leaseMs: 10_000 })).rejects.toThrow(
         'leaseMs (10000) must exceed timeoutMs (10000), or a slow attempt could be sent twice',
       );
     });

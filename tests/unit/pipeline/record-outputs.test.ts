@@ -21,6 +21,7 @@ let records: string;
 /** The record files of `records`, each planned as its name says, with its size and time now. */
 function planned(): PlannedRecord[] {
   return readdirSync(records)
+    .filter((name) => name.endsWith('.json'))
     .sort()
     .map((name) => {
       const file = path.join(records, name);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createCoalescingQueue } from '../../../src/lib/publish/build-queue.ts';
 
 /** A promise with its resolve function outside, to hold a batch open for as long as a test needs. */
@@ -40,37 +40,52 @@ describe('createCoalescingQueue', () => {
   });
 
   it('keeps gathering while items keep arriving, up to the longest gathering time', async () => {
-    const fake = recordingRun();
-    const queue = createCoalescingQueue({ run: fake.run, gatherMs: 200, maxGatherMs: 500 });
-    const submitted: Promise<boolean>[] = [];
-    const started = performance.now();
-    // One item every 20 ms for about 800 ms: the gap never reaches 200 ms, so only the cap starts a batch.
-    while (performance.now() - started < 800) {
-      submitted.push(queue.submit(`item-${submitted.length}`));
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const fake = recordingRun();
+      const queue = createCoalescingQueue({ run: fake.run, gatherMs: 200, maxGatherMs: 500 });
+      const submitted: Promise<boolean>[] = [];
+      // One item every 20 ms for 800 ms: the gap never reaches 200 ms, so only the cap starts a batch.
+      for (let at = 0; at < 800; at += 20) {
+        submitted.push(queue.submit(`item-${submitted.length}`));
+        await vi.advanceTimersByTimeAsync(20);
+      }
+      await vi.runAllTimersAsync();
+      await Promise.all(submitted);
+      expect(fake.batches.flat()).toHaveLength(submitted.length);
+      // The first batch starts at the 500 ms cap with 25 items; the rest arrive while it runs or after.
+      expect(fake.batches[0]).toHaveLength(25);
+      expect(fake.batches).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
     }
-    await Promise.all(submitted);
-    expect(fake.batches.flat()).toHaveLength(submitted.length);
-    expect(fake.batches).toHaveLength(2);
-    expect(fake.batches[0]!.length).toBeGreaterThan(submitted.length / 2);
   });
 
   it('puts every item that arrives while a batch runs into the one next batch', async () => {
-    const fake = recordingRun();
-    fake.hold();
-    const queue = createCoalescingQueue({ run: fake.run, gatherMs: 5 });
-    const first = queue.submit('first');
-    await expect.poll(() => fake.gates.length).toBe(1);
-    expect(queue.busy).toBe(true);
-    const later = Array.from({ length: 19 }, (_, i) => queue.submit(`later-${i}`));
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    expect(fake.batches).toHaveLength(1);
-    fake.gates[0]!.resolve();
-    await expect.poll(() => fake.gates.length).toBe(2);
-    fake.gates[1]!.resolve();
-    await Promise.all([first, ...later]);
-    expect(fake.batches.map((batch) => batch.length)).toEqual([1, 19]);
-    expect(queue.busy).toBe(false);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const fake = recordingRun();
+      fake.hold();
+      const queue = createCoalescingQueue({ run: fake.run, gatherMs: 5 });
+      const first = queue.submit('first');
+      await vi.advanceTimersByTimeAsync(5);
+      expect(fake.gates).toHaveLength(1);
+      expect(queue.busy).toBe(true);
+      const later = Array.from({ length: 19 }, (_, i) => queue.submit(`later-${i}`));
+      // Nothing starts beside a running batch, however long it runs: no timer is even set.
+      expect(vi.getTimerCount()).toBe(0);
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(fake.batches).toHaveLength(1);
+      fake.gates[0]!.resolve();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(fake.gates).toHaveLength(2);
+      fake.gates[1]!.resolve();
+      await Promise.all([first, ...later]);
+      expect(fake.batches.map((batch) => batch.length)).toEqual([1, 19]);
+      expect(queue.busy).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rejects the submitters of a batch that throws, and keeps running later batches', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTaskWatchers, LONG_POLL_CAP_SECONDS, parseWait } from '../../../src/lib/publish/long-poll.ts';
 
 describe('parseWait', () => {
@@ -30,24 +30,40 @@ describe('parseWait', () => {
 });
 
 describe('createTaskWatchers', () => {
-  it('wakes a waiter as soon as its task is notified', async () => {
+  // The clock is Vitest's: a wait ends when the test moves time on, never by sleeping.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Whether `promise` has settled, without waiting for it. */
+  const settled = async (promise: Promise<void>) => {
+    let done = false;
+    void promise.then(() => (done = true));
+    await Promise.resolve();
+    return done;
+  };
+
+  it('wakes a waiter as soon as its task is notified, with no time passing', async () => {
     const watchers = createTaskWatchers();
-    const started = performance.now();
     const waiting = watchers.wait('h1', 10_000);
     expect(watchers.waiting).toBe(1);
-    setTimeout(() => watchers.notify('h1'), 20);
-    await waiting;
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(await settled(waiting)).toBe(false);
+    watchers.notify('h1');
+    expect(await settled(waiting)).toBe(true);
     expect(watchers.waiting).toBe(0);
   });
 
   it('lets a waiter go when its time is up, and ignores other handles', async () => {
     const watchers = createTaskWatchers();
-    const started = performance.now();
     const waiting = watchers.wait('h1', 60);
     watchers.notify('h2');
-    await waiting;
-    expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    await vi.advanceTimersByTimeAsync(59);
+    expect(await settled(waiting)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await settled(waiting)).toBe(true);
     expect(watchers.waiting).toBe(0);
   });
 

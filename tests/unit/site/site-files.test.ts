@@ -56,6 +56,14 @@ describe('recordsIndex', () => {
         index.entries.find((e) => e.slug === record.slug && e.projection === record.projection)!,
         SITE,
       ),
+      revision_count: 1,
+      last_change: {
+        revision: 1,
+        published_at: record.published_at,
+        summary: 'First published',
+        changes: `${SITE}/garments/${record.slug}/${record.projection}/revisions/1/`,
+        json: `${SITE}/garments/${record.slug}/${record.projection}/revisions/1.json`,
+      },
     });
   });
 });
@@ -112,7 +120,11 @@ describe('sitemapPages', () => {
         '/docs/webhooks/',
         '/search/',
         ...garments.map((slug) => `/garments/${slug}/`),
-        ...samples.map(({ record }) => `/garments/${record.slug}/${record.projection}/`),
+        ...samples.flatMap(({ record }) => [
+          `/garments/${record.slug}/${record.projection}/`,
+          `/garments/${record.slug}/${record.projection}/revisions/`,
+          `/garments/${record.slug}/${record.projection}/revisions/1/`,
+        ]),
       ].sort(),
     );
   });

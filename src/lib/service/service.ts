@@ -1,25 +1,44 @@
-import { mkdirSync, statSync } from 'node:fs';
+// The composition root: opens the stores on SQLite or PostgreSQL, wires publish/, the webhook
+// outbox and mcp/, and mounts /api/, /mcp and the static site on one HTTP server.
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
-import { checkOutputFolder } from '../pipeline/output-folder.ts';
+import type { DatabaseLocation } from '../database/index.ts';
+import { DISK_FULL_ANSWER, diskReport, isDiskFull, spaceReserve } from '../disk-space.ts';
 import { GarmentPressError } from '../errors.ts';
+import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from '../mcp/index.ts';
+import { checkOutputFolder } from '../pipeline/output-folder.ts';
+import { requireDatabaseFile, watchDatabaseFile } from '../sqlite-database.ts';
+import {
+  type Clock,
+  createApiHandler,
+  createPublisher,
+  DEFAULT_BODY_LIMIT_BYTES,
+  declaresTooLarge,
+  type InstanceHealth,
+  LONG_POLL_CAP_SECONDS,
+  readGarmentSlugs,
+  refuseTooLarge,
+  runSiteBuildProcess,
+  type SiteBuildOutcome,
+  type SiteBuildTarget,
+  type SubmissionContext,
+} from '../publish/index.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
 import { describeAttempt, openOutbox } from '../webhooks/index.ts';
-import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from '../mcp/index.ts';
-import { createApiHandler } from './api.ts';
-import { LONG_POLL_CAP_SECONDS } from './long-poll.ts';
-import { createPublisher } from './publisher.ts';
-import { readGarmentSlugs } from './records-folder.ts';
-import type { SubmissionContext } from './submission.ts';
-import { DEFAULT_BODY_LIMIT_BYTES, declaresTooLarge, refuseTooLarge } from './request-body.ts';
-import { runSiteBuildProcess, type SiteBuildOutcome, type SiteBuildTarget } from './site-build-process.ts';
-import { openPublishStore } from './store.ts';
+import { openServiceStores, type ServiceStores } from './stores.ts';
 
 /** How the publish service is set up. Test-only settings say so. */
 export interface PublishServiceOptions {
   /** Folder of the SQLite databases (tasks and keys in publish.db, deliveries in outbox.db); created if missing. */
   dataDir: string;
+  /** A PostgreSQL database (postgres://…) several instances share, instead of publish.db in dataDir. */
+  databaseUrl?: string;
+  /** This instance's name in health and the build lease; default host:pid. */
+  instance?: string;
+  /** The stores' clock; default Date.now. */
+  now?: Clock;
   recordsDir: string;
   /** The built site, served outside /api/ and rebuilt by publishes. */
   outDir: string;
@@ -39,6 +58,8 @@ export interface PublishServiceOptions {
   trustedCa?: string | Buffer;
   /** Test only: shifts the outbox clock, so a retry scheduled minutes ahead is due now. */
   webhookClockOffsetMs?: number;
+  /** Bytes kept free in the data folder (`.space-reserve`) for the databases to open on a full disk; default 4 MiB. */
+  spaceReserveBytes?: number;
   /** Test only: how long a delivery attempt may take; default 10 s (spec section 8). */
   webhookTimeoutMs?: number;
   /** How the site is rebuilt; default the build CLI in a child process. */
@@ -52,6 +73,10 @@ export interface PublishService {
   /** The address it listens on, e.g. http://127.0.0.1:4321. */
   url: string;
   site: string;
+  /** This instance's name, as health shows it. */
+  instance: string;
+  /** Where its state is: the data folder, or the PostgreSQL URL without its password. */
+  databaseName: string;
   server: Server;
   /** What `submitPublish(submission, …)` (submission.ts), the one way every front (HTTP, MCP) makes a task, works with. */
   submission: SubmissionContext;
@@ -61,7 +86,7 @@ export interface PublishService {
 
 /** Starts the publish service: the API under /api/, MCP at /mcp, the built site everywhere else. */
 export async function startPublishService(options: PublishServiceOptions): Promise<PublishService> {
-  const { dataDir, recordsDir, outDir, port = 4321, host = '127.0.0.1', webhookClockOffsetMs = 0 } = options;
+  const { dataDir, recordsDir, outDir, port = 4321, host = '127.0.0.1', webhookClockOffsetMs = 0, now = Date.now } = options;
   const log = options.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
   // A mistyped folder would otherwise become a site of one record at the first publish.
   if (!statSync(recordsDir, { throwIfNoEntry: false })?.isDirectory()) {
@@ -72,20 +97,61 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   // Compiling the schema takes about a second; do it before the first publish waits on it.
   recordValidator();
   mkdirSync(dataDir, { recursive: true });
-  const store = openPublishStore(path.join(dataDir, 'publish.db'));
+  const publishDb = path.join(dataDir, 'publish.db');
+  const outboxDb = path.join(dataDir, 'outbox.db');
+  const location: DatabaseLocation =
+    options.databaseUrl === undefined ? { kind: 'sqlite', dataDir } : { kind: 'postgresql', url: options.databaseUrl };
+  if (location.kind === 'sqlite' && existsSync(outboxDb)) {
+    requireDatabaseFile(publishDb, `${outboxDb} beside it shows this data folder has served before`);
+  }
+  const reserve = spaceReserve(path.join(dataDir, '.space-reserve'), options.spaceReserveBytes ?? 4 * 1024 * 1024);
+  /** Opens a database, giving up the space reserve once if the disk is too full for it to open. */
+  const openOnFullDisk = async <T>(open: () => T | Promise<T>): Promise<T> => {
+    try {
+      return await open();
+    } catch (error) {
+      if (!isDiskFull(error) || !reserve.release()) throw error;
+      log(`the disk is full: ${dataDir}/.space-reserve released so the databases open; free some space, then publishing resumes`);
+      return open();
+    }
+  };
+  const stores: ServiceStores = await openOnFullDisk(() =>
+    openServiceStores(location, {
+      now,
+      log,
+      ...(options.instance === undefined ? {} : { instance: options.instance }),
+    }),
+  );
+  const { store, coordination } = stores;
   const policy = { allowLoopback: options.allowLoopbackCallbacks === true };
-  const outbox = await openOutbox(path.join(dataDir, 'outbox.db'), {
-    secretFor: (organizationId) => store.signingSecret(organizationId),
-    policy,
-    ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
-    now: () => Date.now() + webhookClockOffsetMs,
-    ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
-    onAttempt: (attempt) => log(describeAttempt(attempt)),
-    onError: (error) => log(`webhook outbox error: ${error instanceof Error ? error.message : String(error)}`),
-  });
+  const outbox = await openOnFullDisk(() =>
+    openOutbox(outboxDb, {
+      secretFor: (organizationId) => store.signingSecret(organizationId),
+      policy,
+      ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
+      now: () => now() + webhookClockOffsetMs,
+      ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
+      onAttempt: (attempt) => log(describeAttempt(attempt)),
+      onError: (error) => log(`webhook outbox error: ${error instanceof Error ? error.message : String(error)}`),
+    }),
+  );
+
+  reserve.keep();
+  const storageFolders = { data: dataDir, records: recordsDir };
+  // PostgreSQL's state is its server's to report (health's database.answers); the SQLite files are watched here.
+  const databaseChecks = (location.kind === 'sqlite' ? [publishDb, outboxDb] : [outboxDb]).map((file) => watchDatabaseFile(file));
+  const checkStorage = () => ({ databases: databaseChecks.map((check) => check()), disk: diskReport(storageFolders, reserve) });
+  /** Refuses publishes while a disk is full (or the reserve is given up), telling the operator which. */
+  const spaceProblem = () => {
+    const disk = diskReport(storageFolders, reserve);
+    if (disk.state === 'ok') return undefined;
+    const free = disk.folders.map((folder) => `${folder.name} folder has ${folder.free_bytes} bytes free`).join('; ');
+    log(`publish refused: the disk is full: ${free}; space reserve ${disk.reserve}`);
+    return DISK_FULL_ANSWER;
+  };
 
   // Garments already in the folder belong to nobody until an operator names an owner (admin `garment adopt` or `grant`).
-  const found = store.owners.noteFound(await readGarmentSlugs(recordsDir));
+  const found = await store.owners.noteFound(await readGarmentSlugs(recordsDir));
   if (found.length > 0)
     log(
       `records folder: ${found.length} garment(s) found with no owner; publishable after "npm run admin -- garment adopt" or "garment grant"`,
@@ -153,7 +219,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     });
   } catch (error) {
     await outbox.close();
-    store.close();
+    await stores.close();
     throw error;
   }
   const address = server.address();
@@ -164,6 +230,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
 
   const publisher = createPublisher({
     store,
+    coordination,
     outbox,
     recordsDir,
     site,
@@ -171,7 +238,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     ...(options.gatherMs === undefined ? {} : { gatherMs: options.gatherMs }),
     log,
   });
-  const submission: SubmissionContext = { store, publisher, recordsDir, callbackPolicy: policy, log };
+  const submission: SubmissionContext = { store, publisher, recordsDir, callbackPolicy: policy, log, spaceProblem };
   handleApi = createApiHandler({
     store,
     submission,
@@ -179,7 +246,16 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     outbox,
     callbackPolicy: policy,
     maxBodyBytes,
+    checkStorage,
     ...(options.longPollCapSeconds === undefined ? {} : { longPollCapSeconds: options.longPollCapSeconds }),
+    instanceHealth: async (): Promise<InstanceHealth> => {
+      const [answers, holder] = await Promise.all([databaseAnswers(stores), coordination.leaseHolder().catch(() => null)]);
+      return {
+        instance: coordination.instance,
+        database: { kind: location.kind, ...answers },
+        build_lease: { holder, held_here: coordination.holdsLease },
+      };
+    },
   });
   mcp = createMcpEndpoint({
     ...submission,
@@ -191,11 +267,14 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS,
   });
   publisher.resume();
+  await coordination.start();
   outbox.start();
 
   return {
     url,
     site,
+    instance: coordination.instance,
+    databaseName: stores.postgres?.name ?? dataDir,
     server,
     submission,
     async close({ graceMs = 30_000 } = {}) {
@@ -210,7 +289,26 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       const forceClose = setTimeout(() => server.closeAllConnections(), 2000);
       await serverClosed;
       clearTimeout(forceClose);
-      store.close();
+      await stores.close();
     },
   };
+}
+
+/** How long health waits for the database before saying it does not answer. */
+const DATABASE_ANSWER_MS = 2000;
+
+/** Whether the database answers a small read within DATABASE_ANSWER_MS, and if not why. */
+async function databaseAnswers({ store }: ServiceStores): Promise<{ answers: boolean; error?: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${DATABASE_ANSWER_MS} ms`)), DATABASE_ANSWER_MS);
+  });
+  try {
+    await Promise.race([store.taskCounts(), timeout]);
+    return { answers: true };
+  } catch (error) {
+    return { answers: false, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+  }
 }

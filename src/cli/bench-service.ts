@@ -1,0 +1,63 @@
+// npm run bench:service: the publish service under a burst of publishes, on SQLite with one
+// instance and on PostgreSQL (a throwaway cluster) with one and with two.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { formatServiceTable, runServiceScenario, type ServiceMeasure, type ServiceScenario } from '../lib/bench/service-bench.ts';
+import { createThrowawayDatabase, startThrowawayCluster } from '../lib/database/throwaway-cluster.ts';
+import { readCommandLine, usageError } from './command-line.ts';
+
+const USAGE = `usage: npm run bench:service [-- --publishes N] [--dir DIR] [--json FILE]
+
+Starts the publish service (\`serve\` processes) on SQLite with one instance, then on a
+throwaway PostgreSQL cluster (Debian's postgresql package; as root it runs as the postgres
+user) with one and with two instances sharing the records and output folders. Sends N
+publishes of distinct garments with callback URLs at once, spread over the instances, polls
+each on another instance, and reads a page throughout. Prints a Markdown table: 202 latency,
+time until all terminal, builds, deliveries, page GET latency during the builds.
+
+  --publishes N   publishes per scenario (default 200)
+  --dir DIR       work folder (default: a new folder in the system's temporary directory)
+  --json FILE     also write the measures as JSON`;
+
+const options = readCommandLine('bench:service', USAGE, {
+  options: {
+    publishes: { type: 'string', default: '200' },
+    dir: { type: 'string' },
+    json: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+}).values;
+const publishes = Number(options.publishes);
+if (!Number.isSafeInteger(publishes) || publishes < 1)
+  usageError('bench:service', USAGE, `--publishes expects a whole number from 1, got ${options.publishes}`);
+
+const work = options.dir ?? mkdtempSync(path.join(tmpdir(), 'bench-service-'));
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const cluster = startThrowawayCluster();
+const measures: ServiceMeasure[] = [];
+try {
+  const scenarios: ServiceScenario[] = [
+    { name: 'SQLite', database: { kind: 'sqlite', dataDir: path.join(work, 'sqlite', 'data-0') }, instances: 1, publishes },
+    {
+      name: 'PostgreSQL',
+      database: { kind: 'postgresql', url: await createThrowawayDatabase(cluster.socketFolder) },
+      instances: 1,
+      publishes,
+    },
+    {
+      name: 'PostgreSQL',
+      database: { kind: 'postgresql', url: await createThrowawayDatabase(cluster.socketFolder) },
+      instances: 2,
+      publishes,
+    },
+  ];
+  for (const [i, scenario] of scenarios.entries()) {
+    measures.push(await runServiceScenario(scenario, path.join(work, i === 0 ? 'sqlite' : `postgresql-${scenario.instances}`), log));
+    log(formatServiceTable(measures.slice(-1)));
+  }
+} finally {
+  cluster.stop();
+}
+process.stdout.write(`${formatServiceTable(measures)}\n`);
+if (options.json !== undefined) writeFileSync(options.json, `${JSON.stringify(measures, null, 2)}\n`);

@@ -1,0 +1,202 @@
+import { readingOrder, type GarmentRecord, type ReadingBlock } from '../record/index.ts';
+import { enumLabel, formatValue, researchStatusLabel } from '../site/format.ts';
+import { itemNamer, subjectNamer } from '../site/item-names.ts';
+import { keyFacts } from '../site/key-facts.ts';
+import { keyFactsView } from '../site/key-facts-view.ts';
+import { t, tCount, type CountKey, type StringKey } from '../site/strings.ts';
+import { plainText } from '../site/text.ts';
+import { alignSequences } from './sequence-diff.ts';
+import { wordDiff, type WordRun } from './word-diff.ts';
+
+/** A text block of the page that came, went, or was reworded: where it is read, and its words. */
+export interface TextChange {
+  change: 'added' | 'removed' | 'changed';
+  /** Where it is read, in words: `Overview`, `Questions and answers`. */
+  place: string;
+  /** The block's words: all added, all removed, or how they changed. */
+  words: WordRun[];
+}
+
+/** A key fact whose lines differ: its label, and the lines only before and only after. */
+export interface FactChange {
+  label: string;
+  before: string[];
+  after: string[];
+}
+
+/** A claim or source that came, went or changed, said in words: what it is, and how it read before and after. */
+export interface EntryChange {
+  change: 'added' | 'removed' | 'changed';
+  id: string;
+  /** What it is about (a claim) or its title (a source). */
+  name: string;
+  before: string | null;
+  after: string | null;
+}
+
+/** What changed from one revision of a record to the next, in a reader's words. */
+export interface RevisionChanges {
+  text: TextChange[];
+  keyFacts: FactChange[];
+  claims: EntryChange[];
+  sources: EntryChange[];
+  /** The research status before and after, when it changed. */
+  status: { before: string; after: string } | null;
+}
+
+/**
+ * What changed between two revisions of a record: text blocks added, removed and reworded (each
+ * list of the page aligned by its unchanged blocks), key facts as read before and after, claims
+ * and sources by id, and the research status. Pure: records in, words out.
+ */
+export function revisionChanges(before: GarmentRecord, after: GarmentRecord): RevisionChanges {
+  return {
+    text: textChanges(before, after),
+    keyFacts: factChanges(before, after),
+    claims: entryChanges(claimsSaid(before), claimsSaid(after)),
+    sources: entryChanges(sourcesSaid(before), sourcesSaid(after)),
+    status:
+      before.research.status === after.research.status
+        ? null
+        : { before: researchStatusLabel(before.research.status), after: researchStatusLabel(after.research.status) },
+  };
+}
+
+/**
+ * The one line that sums up a revision's changes for lists and feeds.
+ * @example changeSummary(changes) → '2 text blocks changed, 1 key fact changed, 1 claim added'
+ */
+export function changeSummary(changes: RevisionChanges): string {
+  const counted = (count: number, key: CountKey) => (count === 0 ? [] : [tCount(key, count)]);
+  const kinds = ['changed', 'added', 'removed'] as const;
+  const ofKind = (list: { change: string }[], kind: string) => list.filter((item) => item.change === kind).length;
+  const parts = [
+    ...kinds.flatMap((kind) => counted(ofKind(changes.text, kind), `revisions.summary.text.${kind}`)),
+    ...counted(changes.keyFacts.length, 'revisions.summary.facts'),
+    ...kinds.flatMap((kind) => counted(ofKind(changes.claims, kind), `revisions.summary.claims.${kind}`)),
+    ...kinds.flatMap((kind) => counted(ofKind(changes.sources, kind), `revisions.summary.sources.${kind}`)),
+    ...(changes.status ? [t('revisions.summary.status', { status: changes.status.after })] : []),
+  ];
+  return parts.length === 0 ? t('revisions.summary.none') : parts.join(', ');
+}
+
+/** The page's text blocks, list by list (a section, the selection summary's lists, the FAQ, each lone block), aligned. */
+function textChanges(before: GarmentRecord, after: GarmentRecord): TextChange[] {
+  const listsOf = (record: GarmentRecord) => Map.groupBy(readingOrder(record), (block) => `${block.part}/${block.section ?? ''}`);
+  const lists = { before: listsOf(before), after: listsOf(after) };
+  const changes: TextChange[] = [];
+  for (const key of new Set([...lists.after.keys(), ...lists.before.keys()])) {
+    const old = lists.before.get(key) ?? [];
+    const now = lists.after.get(key) ?? [];
+    const place = placeOf((now[0] ?? old[0])!, after.projection);
+    changes.push(...alignedChanges(old.map(blockText), now.map(blockText), place));
+  }
+  return changes;
+}
+
+function blockText({ block }: ReadingBlock): string {
+  return plainText(block.text);
+}
+
+/** Where a block is read, in words. */
+function placeOf(block: ReadingBlock, projection: GarmentRecord['projection']): string {
+  if (block.part === 'section') return t(`section.${projection}.${block.section}` as StringKey);
+  return t(`revisions.place.${block.part}`);
+}
+
+/**
+ * Two lists of texts aligned by their longest common sequence of unchanged texts; between two
+ * unchanged ones, the texts that went and came are paired as reworded, the rest added or removed.
+ */
+function alignedChanges(before: string[], after: string[], place: string): TextChange[] {
+  const changes: TextChange[] = [];
+  let went: string[] = [];
+  let came: string[] = [];
+  const settle = () => {
+    const paired = Math.min(went.length, came.length);
+    for (let k = 0; k < paired; k++) changes.push({ change: 'changed', place, words: wordDiff(went[k]!, came[k]!) });
+    for (const text of went.slice(paired)) changes.push({ change: 'removed', place, words: [{ change: 'removed', text }] });
+    for (const text of came.slice(paired)) changes.push({ change: 'added', place, words: [{ change: 'added', text }] });
+    went = [];
+    came = [];
+  };
+  for (const { change, item } of alignSequences(before, after)) {
+    if (change === 'same') settle();
+    else (change === 'removed' ? went : came).push(item);
+  }
+  settle();
+  return changes;
+}
+
+/** The key facts whose lines read differently, each line with its detail (a price's basis and date). */
+function factChanges(before: GarmentRecord, after: GarmentRecord): FactChange[] {
+  const rowsOf = (record: GarmentRecord) =>
+    new Map(
+      keyFactsView(keyFacts(record), () => []).rows.map((row) => [
+        row.key,
+        { label: row.label, lines: row.lines.map((line) => (line.detail ? `${line.text} (${line.detail})` : line.text)) },
+      ]),
+    );
+  const old = rowsOf(before);
+  const changes: FactChange[] = [];
+  for (const [key, now] of rowsOf(after)) {
+    const was = old.get(key)?.lines ?? [];
+    // Only the lines that differ: a price list of ten providers where one moved shows that one.
+    const before = was.filter((line) => !now.lines.includes(line));
+    const after = now.lines.filter((line) => !was.includes(line));
+    if (before.length + after.length > 0) changes.push({ label: now.label, before, after });
+  }
+  return changes;
+}
+
+/** A claim or source as a reader is told it: its name, and one line saying it. */
+type SaidEntry = { name: string; said: string };
+
+function claimsSaid(record: GarmentRecord): Map<string, SaidEntry> {
+  const subjectOf = subjectNamer(record, itemNamer(record));
+  return new Map(
+    record.claims.map((claim) => [
+      claim.id,
+      {
+        name: subjectOf(claim.targets),
+        said: t('revisions.claim', {
+          value: formatValue(claim.value, claim.unit),
+          verification: enumLabel('verification', claim.verification),
+        }),
+      },
+    ]),
+  );
+}
+
+function sourcesSaid(record: GarmentRecord): Map<string, SaidEntry> {
+  return new Map(
+    record.sources.map((source) => [
+      source.id,
+      {
+        name: source.title ?? source.url ?? source.id,
+        said: [
+          source.publisher,
+          source.url,
+          enumLabel('access_status', source.access_status),
+          source.accessed_at && t('revisions.accessed', { date: source.accessed_at }),
+        ]
+          .filter(Boolean)
+          .join(' · '),
+      },
+    ]),
+  );
+}
+
+/** Entries by id: those only after are added, only before removed, said otherwise changed. */
+function entryChanges(before: Map<string, SaidEntry>, after: Map<string, SaidEntry>): EntryChange[] {
+  const changes: EntryChange[] = [];
+  for (const [id, now] of after) {
+    const was = before.get(id);
+    if (!was) changes.push({ change: 'added', id, name: now.name, before: null, after: now.said });
+    else if (was.said !== now.said || was.name !== now.name)
+      changes.push({ change: 'changed', id, name: now.name, before: was.said, after: now.said });
+  }
+  for (const [id, was] of before)
+    if (!after.has(id)) changes.push({ change: 'removed', id, name: was.name, before: was.said, after: null });
+  return changes;
+}

@@ -1,0 +1,73 @@
+import { recordFromBytes, type GarmentRecord } from '../record/index.ts';
+import { t } from '../site/strings.ts';
+import { changeSummary, revisionChanges, type RevisionChanges } from './record-changes.ts';
+
+/** One revision of a record as its history and pages say it. */
+export interface RevisionView {
+  /** 1 for the first revision published. */
+  number: number;
+  /** Its JSON as published then. */
+  bytes: Uint8Array;
+  /** Its `record_revision` and `published_at`, as written; null when its JSON could not be read. */
+  recordRevision: string | null;
+  publishedAt: string | null;
+  /** What changed since the revision before; null for the first, or when either could not be read. */
+  changes: RevisionChanges | null;
+  /** One line saying what changed. */
+  summary: string;
+}
+
+/** What the history pages, the record page and the feeds know of a record's revisions. */
+export interface RevisionsSummary {
+  count: number;
+  /** Each revision, oldest first, without its bytes and changes. */
+  revisions: { number: number; recordRevision: string | null; publishedAt: string | null; summary: string }[];
+}
+
+/**
+ * Every revision of a record, oldest first, from each one's JSON as published (see revisionHistory),
+ * the last being `latest`, read already. A revision kept in the archive is read again here: one that is
+ * not a record as this code reads it (edited by hand) is listed and linked, said not to be comparable.
+ */
+export function revisionViews(history: readonly Uint8Array[], latest: GarmentRecord): RevisionView[] {
+  const records = history.map((bytes, i): GarmentRecord | Error => {
+    if (i === history.length - 1) return latest;
+    try {
+      return recordFromBytes(bytes);
+    } catch (error) {
+      return error as Error;
+    }
+  });
+  return history.map((bytes, i) => {
+    const record = records[i]!;
+    const before = i > 0 ? records[i - 1]! : null;
+    let changes: RevisionChanges | null = null;
+    let summary = t('revisions.summary.first');
+    if (before) {
+      try {
+        if (before instanceof Error || record instanceof Error) throw before instanceof Error ? before : record;
+        changes = revisionChanges(before, record);
+        summary = changeSummary(changes);
+      } catch (error) {
+        summary = t('revisions.unreadable', { reason: (error as Error).message });
+      }
+    }
+    const readable = record instanceof Error ? null : record;
+    return {
+      number: i + 1,
+      bytes,
+      recordRevision: typeof readable?.record_revision === 'string' ? readable.record_revision : null,
+      publishedAt: typeof readable?.published_at === 'string' ? readable.published_at : null,
+      changes,
+      summary,
+    };
+  });
+}
+
+/** The revisions without their bytes and changes: what a page or feed elsewhere says of them. */
+export function revisionsSummary(views: readonly RevisionView[]): RevisionsSummary {
+  return {
+    count: views.length,
+    revisions: views.map(({ number, recordRevision, publishedAt, summary }) => ({ number, recordRevision, publishedAt, summary })),
+  };
+}

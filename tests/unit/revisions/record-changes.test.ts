@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { changeSummary, revisionChanges } from '../../../src/lib/revisions/record-changes.ts';
+import { revisionHistory, sameRecord } from '../../../src/lib/revisions/history.ts';
+import { wordDiff } from '../../../src/lib/revisions/word-diff.ts';
+import type { CommerceRecord } from '../../../src/lib/record/index.ts';
+import { copyOf, sampleRecords } from '../../support/records.ts';
+
+const tee = sampleRecords().find((s) => s.record.slug === 'ridgeline-rk6210-heavyweight-tee' && s.record.projection === 'svc')!
+  .record as CommerceRecord;
+
+describe('wordDiff', () => {
+  it('says which words went and which came, in reading order', () => {
+    expect(wordDiff('Ships in 3 days from Ohio.', 'Ships in 5 days from Ohio.')).toEqual([
+      { change: 'same', text: 'Ships in ' },
+      { change: 'removed', text: '3 ' },
+      { change: 'added', text: '5 ' },
+      { change: 'same', text: 'days from Ohio.' },
+    ]);
+  });
+
+  it('says two unrelated texts as one removed and one added', () => {
+    expect(wordDiff('alpha', 'beta')).toEqual([
+      { change: 'removed', text: 'alpha' },
+      { change: 'added', text: 'beta' },
+    ]);
+  });
+});
+
+describe('revisionChanges', () => {
+  const later = (change: (record: CommerceRecord) => void) => {
+    const record = copyOf(tee);
+    change(record);
+    return record;
+  };
+
+  it('finds a reworded sentence and says a changed price before and after', () => {
+    const after = later((record) => {
+      record.page.sections.standard_pricing[2]!.text = 'Standard US shipping is $4.95 for the first tee and $2.40 for each additional one.';
+      record.data.offers.find((offer) => offer.id === 'offer-podtwo-start')!.base_amount_minor = 1250;
+    });
+    const changes = revisionChanges(tee, after);
+    expect(changes.text).toHaveLength(1);
+    expect(changes.text[0]).toMatchObject({ change: 'changed', place: 'Standard pricing' });
+    expect(changes.text[0]!.words.filter((run) => run.change !== 'same')).toEqual([
+      { change: 'removed', text: '$4.75 ' },
+      { change: 'added', text: '$4.95 ' },
+    ]);
+    const price = changes.keyFacts.find((fact) => fact.label === 'Price')!;
+    expect(price.before.join()).toContain('$11.42');
+    expect(price.after.join()).toContain('$12.50');
+    expect(changeSummary(changes)).toBe('1 text block reworded, 1 key fact changed');
+  });
+
+  it('aligns a list by its unchanged blocks: one block added in the middle is one addition', () => {
+    const after = later((record) => {
+      record.page.sections.standard_pricing.splice(1, 0, { text: 'Prices rose in November.', claim_ids: [], kind: 'fact' });
+    });
+    expect(revisionChanges(tee, after).text).toEqual([
+      { change: 'added', place: 'Standard pricing', words: [{ change: 'added', text: 'Prices rose in November.' }] },
+    ]);
+  });
+
+  it('says claims and sources added, removed and changed, and the research status', () => {
+    const after = later((record) => {
+      record.claims = record.claims.filter((claim) => claim.id !== 'clm-margin');
+      record.claims.find((claim) => claim.id === 'clm-podtwo-start')!.verification = 'independently_corroborated';
+      record.sources[0]!.title = 'A new title';
+      record.research.status = 'in_progress';
+    });
+    const changes = revisionChanges(tee, after);
+    expect(changes.claims.map((claim) => [claim.change, claim.id])).toEqual([
+      ['changed', 'clm-podtwo-start'],
+      ['removed', 'clm-margin'],
+    ]);
+    expect(changes.sources.map((source) => [source.change, source.name])).toEqual([['changed', 'A new title']]);
+    expect(changes.status).toEqual({ before: 'Complete', after: 'In progress' });
+  });
+
+  it('has nothing to say of the same record', () => {
+    expect(changeSummary(revisionChanges(tee, copyOf(tee)))).toBe('Changes in the data only: nothing the page says in words');
+  });
+});
+
+describe('revisionHistory', () => {
+  const bytes = (text: string) => Buffer.from(text);
+  it('adds the published revision after the archived ones, unless the last archived is it but its links', () => {
+    const archived = [bytes('{"a":1,"links":{"self":"x"}}')];
+    expect(revisionHistory(archived, bytes('{"a":2,"links":{"self":"y"}}'))).toHaveLength(2);
+    expect(revisionHistory(archived, bytes('{"a":1,"links":{"self":"y"}}'))).toHaveLength(1);
+    expect(sameRecord(bytes('{"a":1,"links":null}'), bytes('{"a":1,"links":{"self":"y"}}'))).toBe(true);
+    expect(sameRecord(bytes('{"a":1}'), bytes('{"a": 1}'))).toBe(false);
+  });
+});
