@@ -22,7 +22,7 @@ const USAGE = `usage:
   webhook sign --secret S --timestamp T --body-file F
   webhook verify --secret S [--secret S2] --header H --body-file F [--now T] [--tolerance SECONDS]
   webhook check-url URL [--resolve HOST=ADDR[,ADDR...]]
-  webhook deliver --db PATH --secrets FILE [--once] [--poll-ms N] [--timeout-ms N]
+  webhook deliver --db PATH|URL --secrets FILE [--once] [--poll-ms N] [--timeout-ms N]
                   [--allow-loopback] [--ca FILE] [--clock-file FILE]
 
   sign       prints the X-Svc-Signature value for the body file's exact bytes, signed at T (Unix seconds)

@@ -9,7 +9,9 @@ import { publishedJson } from '../site/published-json.ts';
 import { recordPageHtml } from '../site/record-page.ts';
 import type { GarmentEntries, SiteEntry } from '../site/site-index.ts';
 import { entryLinks } from '../site/site-files.ts';
-import { garmentPath, jsonPath, markdownPath, pagePath } from '../site/urls.ts';
+import { csvText } from '../site/csv.ts';
+import { pageTables } from '../site/table-csv.ts';
+import { csvPath, garmentPath, jsonPath, markdownPath, pagePath } from '../site/urls.ts';
 import { asPublished, recordRevisions } from '../revisions/record-revisions.ts';
 import { revisionFiles } from '../revisions/revision-pages.ts';
 import type { RevisionView } from '../revisions/revision-view.ts';
@@ -30,8 +32,9 @@ export interface RecordFilesOptions {
 
 /**
  * A record's files, from one view of it: its page, its JSON twin (the record file's bytes with
- * `links` filled), its Markdown twin, and its revisions' history, JSON and pages (`revisions`: see
- * recordRevisions; by default it is its only one); `facts` are its key facts, when read already.
+ * `links` filled), its Markdown twin, a CSV of each of its page's tables, and its revisions' history,
+ * JSON and pages (`revisions`: see recordRevisions; by default it is its only one); `facts` are its
+ * key facts, when read already.
  */
 export function recordFiles(
   garment: GarmentEntries,
@@ -50,6 +53,10 @@ export function recordFiles(
     { sitePath: `${pagePath(entry.slug, entry.projection)}index.html`, content: recordPageHtml(view, links, site, stylesheet) },
     { sitePath: jsonPath(entry.slug, entry.projection), content: published },
     { sitePath: markdownPath(entry.slug, entry.projection), content: recordMarkdown(view, links) },
+    ...pageTables(view).map((table) => ({
+      sitePath: csvPath(entry.slug, entry.projection, table.name),
+      content: csvText(table.header, table.rows()),
+    })),
     ...revisionFiles(asPublished(revisions, source, published), { record, site, stylesheet }),
   ];
 }

@@ -125,7 +125,8 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   const { store, coordination } = stores;
   const policy = { allowLoopback: options.allowLoopbackCallbacks === true };
   const outbox = await openOnFullDisk(() =>
-    openOutbox(outboxDb, {
+    // On PostgreSQL the outbox shares the stores' pool, so every instance claims from one queue and lists every delivery.
+    openOutbox(stores.postgres ?? outboxDb, {
       secretFor: (organizationId) => store.signingSecret(organizationId),
       policy,
       ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
@@ -139,7 +140,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   reserve.keep();
   const storageFolders = { data: dataDir, records: recordsDir };
   // PostgreSQL's state is its server's to report (health's database.answers); the SQLite files are watched here.
-  const databaseChecks = (location.kind === 'sqlite' ? [publishDb, outboxDb] : [outboxDb]).map((file) => watchDatabaseFile(file));
+  const databaseChecks = (location.kind === 'sqlite' ? [publishDb, outboxDb] : []).map((file) => watchDatabaseFile(file));
   const checkStorage = () => ({ databases: databaseChecks.map((check) => check()), disk: diskReport(storageFolders, reserve) });
   /** Refuses publishes while a disk is full (or the reserve is given up), telling the operator which. */
   const spaceProblem = () => {
