@@ -5,6 +5,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DISK_FULL_ANSWER, isDiskFull } from '../disk-space.ts';
 import { recordFileName } from '../record/index.ts';
+import { PROJECTIONS } from '../record/projections.ts';
+import { isSlug } from '../record/slug.ts';
 import { decodeJsonBytes, parseJson } from '../record/parse.ts';
 import { formatDuration } from '../site/format.ts';
 import { checkCallbackUrl, type CallbackUrlPolicy } from '../webhooks/index.ts';
@@ -120,7 +122,7 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     // A garment whose file was dropped in the folder after the service started is nobody's, not the first publisher's.
     if (
       (await owners.ownerOf(slug)) === undefined &&
-      ['svc', 'tech'].some((projection) => existsSync(path.join(recordsDir, recordFileName(slug, projection))))
+      PROJECTIONS.some((projection) => existsSync(path.join(recordsDir, recordFileName(slug, projection))))
     ) {
       await owners.noteFound([slug]);
     }
@@ -228,7 +230,7 @@ function slugOf(recordText: string): string | undefined {
   const parsed = parseJson(recordText);
   if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
   const slug = (parsed.value as { slug?: unknown }).slug;
-  return typeof slug === 'string' && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) && slug.length <= 245 ? slug : undefined;
+  return isSlug(slug) ? slug : undefined;
 }
 
 /** How deep arrays and objects nest in JSON text, brackets inside strings aside. @example nestingDepth('{"a": [1, "]"]}') → 2 */
