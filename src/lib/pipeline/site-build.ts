@@ -31,6 +31,7 @@ import {
 } from './build-state.ts';
 import { checkNoAddedFiles, checkOutputFolder, realFolder, type SiteListing } from './output-folder.ts';
 import { carryOver, listGarmentOutput, listSiteFiles, missingOutput } from './carry-over.ts';
+import { writePrecompressedFiles } from './precompressed-files.ts';
 import { removeInBackground } from './remove-in-background.ts';
 import { renderSitePages } from './site-pages.ts';
 import {
@@ -225,6 +226,7 @@ export async function buildSite({
     if (search.pagefind.peakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefind.peakRssMb;
     if (search.pagefind.cpuSeconds !== undefined) cpuSeconds[PAGEFIND_PROCESS] = search.pagefind.cpuSeconds;
     reportOutputs(done.summary, seconds, onProgress);
+    await writePrecompressedFiles(staging, [...listGarmentOutput(staging).values()].flat());
     await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging) });
     await swapInto(staging, target);
     return result(true, rendering.length);
