@@ -30,6 +30,7 @@ import {
 } from './build-state.ts';
 import { checkNoAddedFiles, checkOutputFolder, realFolder, type SiteListing } from './output-folder.ts';
 import { carryOver, listGarmentOutput, listSiteFiles, missingOutput } from './carry-over.ts';
+import { writePrecompressedFiles } from './precompressed-files.ts';
 import { removeInBackground } from './remove-in-background.ts';
 import { renderSitePages } from './site-pages.ts';
 import {
@@ -264,6 +265,7 @@ export async function buildSite({
     onProgress(
       `search index: ${counted(search.garments, 'garment')} (${search.pages} records) in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} records reused (${seconds('search index')})`,
     );
+    await writePrecompressedFiles(staging, [...listGarmentOutput(staging).values()].flat());
     await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging) });
     await swapInto(staging, target);
     return result(true, rendering.length);
