@@ -56,10 +56,10 @@ export function recordFiles(
   return [
     {
       sitePath: `${pagePath(entry.slug, entry.projection)}index.html`,
-      content: recordPageHtml(record, view, links, site, stylesheet, shown),
+      content: recordPageHtml(view, links, site, stylesheet, shown),
     },
     { sitePath: jsonPath(entry.slug, entry.projection), content: published },
-    { sitePath: markdownPath(entry.slug, entry.projection), content: recordMarkdown(record, links, view) },
+    { sitePath: markdownPath(entry.slug, entry.projection), content: recordMarkdown(view, links) },
     ...pageTables(view).map((table) => ({
       sitePath: csvPath(entry.slug, entry.projection, table.name),
       content: csvText(table.header, table.rows()),
