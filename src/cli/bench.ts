@@ -96,7 +96,7 @@ const measure = async (name: string, before: () => Promise<void>, after: () => P
 await measure('full', () => setAside(outDir, asideDir));
 await measure('no change', async () => {});
 
-const changedFile = path.join(recordsDir, (await readdir(recordsDir)).sort()[0]!);
+const changedFile = path.join(recordsDir, (await readdir(recordsDir)).filter((name) => name.endsWith('.json')).sort()[0]!);
 let marker = '';
 let changed: GarmentRecord | undefined;
 await measure(
