@@ -102,7 +102,14 @@ describe('rebuilding a site that was built before', () => {
   });
 
   it('refuses to replace a site to which files were added, naming them, even to start fresh; builds once they are moved out', () => {
-    const added = ['CNAME', path.join('.well-known', 'security.txt'), path.join('garments', 'notes.txt')];
+    // A CSV beside a page that the build did not name as one of its tables is a file added by hand too.
+    const pageFolder = path.dirname(
+      readdirSync(path.join(out, 'garments'), { recursive: true })
+        .map(String)
+        .find((f) => f.endsWith('offers.csv'))!,
+    );
+    const addedCsv = path.join('garments', pageFolder, 'my-prices.csv');
+    const added = ['CNAME', path.join('.well-known', 'security.txt'), path.join('garments', 'notes.txt'), addedCsv];
     for (const file of added) {
       mkdirSync(path.dirname(path.join(out, file)), { recursive: true });
       writeFileSync(path.join(out, file), 'kept by hand');
@@ -110,10 +117,11 @@ describe('rebuilding a site that was built before', () => {
     for (const extra of [[], ['--fresh']]) {
       const result = runCli('build.ts', ['--records', records, '--out', out, '--site', 'https://garments.example.org', ...extra]);
       expect(result.status).toBe(1);
-      expect(result.stderr).toContain(`holds 3 files no build made (.well-known, CNAME, ${path.join('garments', 'notes.txt')})`);
+      expect(result.stderr).toContain(`holds 4 files no build made (.well-known, CNAME, ${path.join('garments', 'notes.txt')}, …)`);
       for (const file of added) expect(readFileSync(path.join(out, file), 'utf8')).toBe('kept by hand');
     }
-    for (const file of ['CNAME', '.well-known', path.join('garments', 'notes.txt')]) rmSync(path.join(out, file), { recursive: true });
+    for (const file of ['CNAME', '.well-known', path.join('garments', 'notes.txt'), addedCsv])
+      rmSync(path.join(out, file), { recursive: true });
     expect(build().rendered).toBe(0);
   });
 

@@ -1,8 +1,11 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { precompressedCopies } from './precompressed-files.ts';
 import { GarmentPressError } from '../errors.ts';
 import { isReplaceable } from '../replaceable-folder.ts';
+import { garmentFeedPaths } from '../revisions/feeds.ts';
 import { STATE_FILE, type BuildState } from './build-state.ts';
+import { isPageTableName } from '../site/table-csv.ts';
 
 /** The output folder given would replace something that is not a site this tool built. */
 export class OutputFolderError extends GarmentPressError {}
@@ -73,15 +76,24 @@ export function addedFiles(state: BuildState, { topNames, siteFiles, garmentFile
   // A state written before builds listed their site files cannot tell.
   if (state.siteFiles === undefined) return [];
   const made = new Set(state.siteFiles);
+  // A record's tables' CSVs, named as the build names them, beside its page.
+  const tables = new Set<string>();
   const revisionFolders = new Set<string>();
   for (const { record } of state.checks) {
     if (!record) continue;
-    for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`])
+    for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`]) {
       made.add(path.join('garments', record.slug, name));
+      for (const copy of precompressedCopies(name)) made.add(path.join('garments', record.slug, copy));
+    }
+    tables.add(path.join('garments', record.slug, record.projection));
     revisionFolders.add(path.join('garments', record.slug, record.projection, 'revisions'));
+    for (const feed of Object.values(garmentFeedPaths(record.slug))) made.add(feed.slice(1));
   }
   // A record's revision files are as many as its revisions: any file of its revisions folder is the build's.
-  const isMade = (file: string) => made.has(file) || [...parentFolders(file)].some((folder) => revisionFolders.has(folder));
+  const isMade = (file: string) =>
+    made.has(file) ||
+    (file.endsWith('.csv') && tables.has(path.dirname(file)) && isPageTableName(path.basename(file, '.csv'))) ||
+    [...parentFolders(file)].some((folder) => revisionFolders.has(folder));
   const stateFolder = STATE_FILE.split(path.sep)[0];
   return [
     ...topNames.filter((name) => name.startsWith('.') && name !== stateFolder),

@@ -10,6 +10,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.md': 'text/markdown; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8; header=present',
   '.txt': 'text/plain; charset=utf-8',
   '.xml': 'application/xml; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -213,7 +214,7 @@ function isNamedByContent(sitePath: string): boolean {
 }
 
 /** Text worth compressing; Pagefind's index files are compressed already and served as they are. */
-const COMPRESSIBLE = new Set(['.html', '.json', '.md', '.txt', '.xml', '.css', '.js', '.mjs', '.svg']);
+const COMPRESSIBLE = new Set(['.html', '.json', '.md', '.csv', '.txt', '.xml', '.css', '.js', '.mjs', '.svg']);
 /** Below this, compression's framing outweighs what it saves. */
 const COMPRESS_FROM_BYTES = 1024;
 

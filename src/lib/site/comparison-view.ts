@@ -24,6 +24,33 @@ export interface OfferRow {
   claims: ClaimLink[];
 }
 
+/** The offers table's columns after the provider, by their strings' keys (its last column is the claims). */
+export const OFFER_COLUMNS = [
+  'offers.provider',
+  'offers.size',
+  'offers.color',
+  'offers.price',
+  'offers.basis',
+  'offers.quantity',
+  'offers.included',
+  'offers.observed',
+] as const;
+
+/** An offer's row as the table shows it, a text per column of OFFER_COLUMNS. */
+export function offerCells(row: OfferRow): string[] {
+  const notStated = t('value.notStated');
+  return [
+    row.provider,
+    row.size ?? t('offers.anyVariant'),
+    row.color ?? t('offers.anyVariant'),
+    row.price,
+    row.basis,
+    row.quantity ?? notStated,
+    row.included,
+    row.observed ?? notStated,
+  ];
+}
+
 /** A cell of the variant grid: one variant's stock across the providers listing it. */
 export interface VariantCell {
   id: string;

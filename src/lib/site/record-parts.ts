@@ -1,4 +1,4 @@
-import type { ComparisonViews } from './comparison-view.ts';
+import { OFFER_COLUMNS, offerCells, type ComparisonViews } from './comparison-view.ts';
 import type { MeasurementGrid } from './data-view.ts';
 import { claimEntryHtml, claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, targetHtml } from './fragments.ts';
 import { classList, html, type Html, type HtmlValue } from './html.ts';
@@ -17,7 +17,8 @@ import type {
   TextBlockView,
 } from './page-view.ts';
 import { t, tCount } from './strings.ts';
-import { jsonPath, markdownPath } from './urls.ts';
+import { csvPath, jsonPath, markdownPath } from './urls.ts';
+import { catalogTableName, pageTables, sizeChartName } from './table-csv.ts';
 
 /**
  * The parts of a record page below its header, as markup: every piece of record text is
@@ -52,9 +53,16 @@ export function sectionHtml(section: SectionView): HtmlValue[] {
 /** The key facts panel of a record page (see keyFactsPanelHtml). */
 export function keyFactsHtml(view: PageView): Html {
   // The twins sit in the panel's heading row: in the first screen wherever the panel is.
+  const tables = pageTables(view);
+  const csvLink = csvLinker(view);
+  const csv =
+    tables.length > 0 &&
+    html`<li><details class="csv-downloads"><summary>${tCount('record.downloadCsv', tables.length)}</summary><ul>${tables.map(
+      (table) => html`<li>${csvLink(table.name, table.title)}</li>`,
+    )}</ul></details></li>`;
   const twins = html`<ul class="twin-downloads" aria-label="${t('record.downloads')}"><li><a href="${jsonPath(view.slug, view.projection)}">${t(
     'record.downloadJson',
-  )}</a></li><li><a href="${markdownPath(view.slug, view.projection)}">${t('record.downloadMarkdown')}</a></li></ul>`;
+  )}</a></li><li><a href="${markdownPath(view.slug, view.projection)}">${t('record.downloadMarkdown')}</a></li>${csv}</ul>`;
   return keyFactsPanelHtml(view.keyFacts, 'key-facts', 2, twins);
 }
 
@@ -100,13 +108,15 @@ export function researchFactsHtml(view: PageView): Html {
 /**
  * A table that scrolls sideways on a narrow screen, its first column and its title staying in view
  * (the title sits above the scrolling box). `label` is the title's text, or the id of a heading
- * already naming the table; the scrolling region, which holds the table, carries the name.
+ * already naming the table; the scrolling region, which holds the table, carries the name. `csv`
+ * is the link to the table's CSV, shown beneath it.
  */
 export function scrollingTable(
   label: { title: string; id: string } | { headingId: string },
   className: string,
   head: HtmlValue,
   body: HtmlValue,
+  csv: Html | null,
 ): HtmlValue[] {
   const id = 'headingId' in label ? label.headingId : label.id;
   return [
@@ -114,8 +124,16 @@ export function scrollingTable(
     head,
     html`</thead><tbody>`,
     body,
-    html`</tbody></table></div>`,
+    html`</tbody></table></div>${csv && html`<p class="table-csv">${csv}</p>`}`,
   ];
+}
+
+/** Links to a page's tables' CSV files (table-csv.ts), by table name and title. */
+export type CsvLink = (name: string, title: string) => Html;
+
+/** The link to a table's CSV, named after the table: beside the table, and in the list of the page's downloads. */
+export function csvLinker(view: Pick<PageView, 'slug' | 'projection'>): CsvLink {
+  return (name, title) => html`<a href="${csvPath(view.slug, view.projection, name)}" type="text/csv">${t('table.csv', { title })}</a>`;
 }
 
 /** Labelled values as a description list; nothing when there are none. */
@@ -157,13 +175,14 @@ export function imagesHtml(images: ImageView[]): HtmlValue[] {
 }
 
 /** The catalog entry: identifiers, measurement tables (real tables) and care instructions. */
-export function catalogHtml(catalog: CatalogView): HtmlValue[] {
+export function catalogHtml(catalog: CatalogView, csvLink: CsvLink): HtmlValue[] {
   const table = (view: CatalogView['tables'][number], i: number) =>
     scrollingTable(
-      { title: view.caption, id: `catalog-table-${i + 1}` },
+      { title: view.caption, id: catalogTableName(i + 1) },
       'catalog-table',
       html`<tr><th scope="col">${t('catalog.rowLabel')}</th>${view.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr>`,
       view.rows.map((row) => html`<tr><th scope="row">${row.label}</th>${row.cells.map((cell) => html`<td>${cell}</td>`)}</tr>`),
+      csvLink(catalogTableName(i + 1), view.caption),
     );
   const care =
     catalog.care.length > 0 &&
@@ -219,25 +238,27 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
     html`</details>`,
   ];
   const { comparisons } = view;
+  const csvLink = csvLinker(view);
   const collection = (view: CollectionView): HtmlValue[] => {
     const { items } = view;
+    const csv = csvLink(view.name, view.heading);
     // Offers and variants are compared, so they are never folded: a table of offers, a grid of variants.
     const comparison =
       view.name === 'offers' && comparisons.offers
-        ? offersTableHtml(comparisons.offers)
+        ? offersTableHtml(comparisons.offers, csv)
         : view.name === 'variants' && comparisons.variants
-          ? variantGridHtml(comparisons.variants)
+          ? variantGridHtml(comparisons.variants, csv)
           : null;
     const shown = comparison
       ? [comparison]
       : view.grids
         ? [
-            view.grids.map((grid, i) => sizeChartHtml(grid, i)),
-            details(t('data.allDetails', { count: items.length }), collectionHtml(view, items, false)),
+            view.grids.map((grid, i) => sizeChartHtml(grid, i, csvLink)),
+            details(t('data.allDetails', { count: items.length }), collectionHtml(view, items, false, csv)),
           ]
         : view.folded
-          ? details(t('data.showAll', { count: items.length }), collectionHtml(view, items, true))
-          : [collectionHtml(view, items, true)];
+          ? details(t('data.showAll', { count: items.length }), collectionHtml(view, items, true, csv))
+          : [collectionHtml(view, items, true, csv)];
     return [
       html`<section id="${view.anchor}" aria-labelledby="${view.anchor}-heading" class="collection"><h3 id="${view.anchor}-heading">${view.heading} <span class="count">(${tCount(
         'data.items',
@@ -258,7 +279,7 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
  * pieces of ITEMS_PER_PIECE items (see markupPieces). `anchored` false leaves out the items'
  * anchors (they are on a size chart's cells).
  */
-function collectionHtml(collection: CollectionView, items: CollectionView['items'], anchored: boolean): HtmlValue[] {
+function collectionHtml(collection: CollectionView, items: CollectionView['items'], anchored: boolean, csv: Html): HtmlValue[] {
   if (collection.layout !== 'table')
     return [html`<div class="cards">`, inPieces(items, (some) => itemCardsHtml(collection, some, anchored)), html`</div>`];
   const withClaims = collection.items.some((item) => item.claims.length > 0);
@@ -267,6 +288,7 @@ function collectionHtml(collection: CollectionView, items: CollectionView['items
     'data-table',
     html`<tr><th scope="col">${t('data.item')}</th>${collection.columns.map((column) => html`<th scope="col">${column.label}</th>`)}${withClaims && html`<th scope="col">${t('part.claims')}</th>`}</tr>`,
     inPieces(items, (some) => itemRowsHtml(collection, some, anchored)),
+    csv,
   );
 }
 
@@ -280,11 +302,11 @@ function inPieces<Item>(items: Item[], markup: (some: Item[]) => Html): Html[] {
 }
 
 /** Measurements as a size chart: a row per measurement, a column per size; each cell is its item's anchor. */
-function sizeChartHtml(grid: MeasurementGrid, index: number): HtmlValue[] {
+function sizeChartHtml(grid: MeasurementGrid, index: number, csvLink: CsvLink): HtmlValue[] {
   const caption = t('data.sizeChart', { caption: grid.caption });
   const notStated = html`<td class="not-stated">–</td>`;
   return scrollingTable(
-    { title: caption, id: `size-chart-${index + 1}` },
+    { title: caption, id: sizeChartName(index + 1) },
     'size-chart',
     html`<tr><th scope="col">${t('data.measurement')}</th>${grid.sizes.map((size) => html`<th scope="col">${size}</th>`)}</tr>`,
     grid.rows.map(
@@ -295,41 +317,35 @@ function sizeChartHtml(grid: MeasurementGrid, index: number): HtmlValue[] {
             : notStated,
         )}</tr>`,
     ),
+    csvLink(sizeChartName(index + 1), caption),
   );
 }
 
 /** Offers as one table to compare providers: a row per offer, anchored as the offer. */
-function offersTableHtml(rows: NonNullable<ComparisonViews['offers']>): HtmlValue[] {
-  const notStated = t('value.notStated');
-  const columns = [
-    'offers.provider',
-    'offers.size',
-    'offers.color',
-    'offers.price',
-    'offers.basis',
-    'offers.quantity',
-    'offers.included',
-    'offers.observed',
-  ] as const;
+function offersTableHtml(rows: NonNullable<ComparisonViews['offers']>, csv: Html): HtmlValue[] {
   return scrollingTable(
     { headingId: 'data-offers-heading' },
     'offers-table',
-    html`<tr>${columns.map((key) => html`<th scope="col">${t(key)}</th>`)}<th scope="col">${t('part.claims')}</th></tr>`,
+    html`<tr>${OFFER_COLUMNS.map((key) => html`<th scope="col">${t(key)}</th>`)}<th scope="col">${t('part.claims')}</th></tr>`,
     inPieces(
       rows,
       (some) =>
-        html`${some.map(
-          (row) =>
-            html`<tr${row.anchor ? html` id="${row.anchor}"` : ''}><th scope="row">${row.provider}</th><td>${row.size ?? t('offers.anyVariant')}</td><td>${
-              row.color ?? t('offers.anyVariant')
-            }</td><td class="price">${row.price}</td><td>${row.basis}</td><td>${row.quantity ?? notStated}</td><td>${row.included}</td><td>${row.observed ?? notStated}</td><td>${claimLinksHtml(row.claims, 'inline')}</td></tr>`,
-        )}`,
+        html`${some.map((row) => {
+          const [provider, ...cells] = offerCells(row);
+          return html`<tr${row.anchor ? html` id="${row.anchor}"` : ''}><th scope="row">${provider}</th>${cells.map(
+            (cell, i) => html`<td${i === PRICE_CELL ? html` class="price"` : ''}>${cell}</td>`,
+          )}<td>${claimLinksHtml(row.claims, 'inline')}</td></tr>`;
+        })}`,
     ),
+    csv,
   );
 }
 
+/** The price's place among an offer's cells after the provider. */
+const PRICE_CELL = OFFER_COLUMNS.indexOf('offers.price') - 1;
+
 /** Variants as a colour × size grid, each cell the variant's stock at the providers, anchored as the variant. */
-function variantGridHtml(grid: NonNullable<ComparisonViews['variants']>): HtmlValue[] {
+function variantGridHtml(grid: NonNullable<ComparisonViews['variants']>, csv: Html): HtmlValue[] {
   return scrollingTable(
     { headingId: 'data-variants-heading' },
     'variant-grid',
@@ -343,6 +359,7 @@ function variantGridHtml(grid: NonNullable<ComparisonViews['variants']>): HtmlVa
               : html`<td class="not-stated">${t('variants.none')}</td>`,
         )}</tr>`,
     ),
+    csv,
   );
 }
 

@@ -1,4 +1,5 @@
 import { GarmentPressError } from '../errors.ts';
+import { csvText } from './csv.ts';
 import { SCHEMA_VERSION, type Links } from '../record/types.ts';
 import { isoDate, researchStatusLabel } from './format.ts';
 import { categoryPages } from './index-view.ts';
@@ -73,6 +74,35 @@ export function recordsIndex(index: SiteIndex, site: string | URL) {
     count: records.length,
     records,
   };
+}
+
+/** The columns of /records.csv: records.json's fields, and the record's three addresses. */
+const RECORDS_CSV_COLUMNS = [
+  'slug',
+  'projection',
+  'title',
+  'category',
+  'brand',
+  'record_revision',
+  'published_at',
+  'research_status',
+  'page',
+  'json',
+  'markdown',
+] as const;
+
+/** The body of /records.csv: the site's list of records as a table, a row per record, for a spreadsheet. */
+export function recordsCsv(index: SiteIndex, site: string | URL): string {
+  const rows = recordsIndex(index, site).records.map((record) => {
+    const values: Record<(typeof RECORDS_CSV_COLUMNS)[number], string | null> = {
+      ...record,
+      page: record.links.page,
+      json: record.links.json,
+      markdown: record.links.markdown,
+    };
+    return RECORDS_CSV_COLUMNS.map((column) => values[column] ?? '');
+  });
+  return csvText(RECORDS_CSV_COLUMNS, rows);
 }
 
 /** A record's latest revision for records.json: its number, date and summary, and the addresses of its changes and its JSON. */

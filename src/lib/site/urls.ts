@@ -35,6 +35,11 @@ export function markdownPath(slug: string, projection: Projection): string {
   return `/garments/${slug}/${projection}.md`;
 }
 
+/** Path of the CSV of one of a record page's tables (table-csv.ts). @example csvPath('tee', 'svc', 'offers') → '/garments/tee/svc/offers.csv' */
+export function csvPath(slug: string, projection: Projection, table: string): string {
+  return `${pagePath(slug, projection)}${table}.csv`;
+}
+
 /** Path of a record's revision history. @example revisionsPath('tee', 'svc') → '/garments/tee/svc/revisions/' */
 export function revisionsPath(slug: string, projection: Projection): string {
   return `${pagePath(slug, projection)}revisions/`;

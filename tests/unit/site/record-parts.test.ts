@@ -11,6 +11,7 @@ import {
   gapsHtml,
   keyFactsHtml,
   keyFactsPanelHtml,
+  csvLinker,
   scrollingTable,
   sectionHtml,
   sourcesHtml,
@@ -116,10 +117,12 @@ describe('dataCollectionsHtml', () => {
     }
   });
 
-  it('puts every table in a named region that scrolls sideways, its title outside the scrolling box', () => {
-    const table = markup(scrollingTable({ title: 'Chest <width>', id: 'chart-1' }, 'size-chart', '<tr><th>x</th></tr>', null));
+  it('puts every table in a named region that scrolls sideways, its title outside the scrolling box, its CSV link beneath', () => {
+    const csv = csvLinker({ slug: 'tee', projection: 'svc' })('size-chart-1', 'Chest <width>');
+    const table = markup(scrollingTable({ title: 'Chest <width>', id: 'chart-1' }, 'size-chart', '<tr><th>x</th></tr>', null, csv));
     expect(table).toBe(
-      '<p class="table-title" id="chart-1">Chest &lt;width&gt;</p><div class="table-scroll" tabindex="0" role="region" aria-labelledby="chart-1"><table class="size-chart"><thead>&lt;tr&gt;&lt;th&gt;x&lt;/th&gt;&lt;/tr&gt;</thead><tbody></tbody></table></div>',
+      '<p class="table-title" id="chart-1">Chest &lt;width&gt;</p><div class="table-scroll" tabindex="0" role="region" aria-labelledby="chart-1"><table class="size-chart"><thead>&lt;tr&gt;&lt;th&gt;x&lt;/th&gt;&lt;/tr&gt;</thead><tbody></tbody></table></div>' +
+        '<p class="table-csv"><a href="/garments/tee/svc/size-chart-1.csv" type="text/csv">Chest &lt;width&gt; as CSV</a></p>',
     );
   });
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
-import { GarmentPressError } from '../../errors.ts';
+import { errorMessage, GarmentPressError } from '../../errors.ts';
 import type { RecordKey } from '../../record/index.ts';
 import { linkFiles } from '../../link-files.ts';
 import { readRecord, type SiteEntry } from '../../site/site-index.ts';
@@ -211,17 +211,7 @@ export async function buildSearchIndex<Entry extends RecordKey>(
       built++;
     }
     if (indexed % PROGRESS_EVERY !== 0 || indexed === 0) onProgress(indexed, entries.length);
-    const bundles = [...shards.keys()].filter((shard) => shards[shard]!.length > 0);
-    const indexEntries = await Promise.all(bundles.map((shard) => readIndexEntry(path.join(outputPath, folders[shard]!))));
-    const list: ShardList = {
-      count: shards.length,
-      shards: bundles.map((shard) => shardPath(folders[shard]!)),
-      tags: indexEntries.map(indexTag),
-      entries: indexEntries,
-      filters: siteFilters(summaries),
-      words: await writeWordLists(outputPath, summaries),
-    };
-    await writeFile(path.join(outputPath, path.basename(SHARD_LIST_PATH)), `${JSON.stringify(list)}\n`);
+    await writeShardList(outputPath, shards, folders, summaries);
     return {
       pages: indexed,
       reused,
@@ -234,7 +224,7 @@ export async function buildSearchIndex<Entry extends RecordKey>(
   } catch (error) {
     if (error instanceof GarmentPressError) throw error;
     // The service itself broke (binary missing, process crashed): say so, keep the cause.
-    throw failed('indexing', (error as Error).message ?? String(error), error);
+    throw failed('indexing', errorMessage(error), error);
   } finally {
     // Closed while answering, Pagefind writes to a closed pipe and panics, on the build's own error output.
     await Promise.allSettled(unanswered);
@@ -243,12 +233,32 @@ export async function buildSearchIndex<Entry extends RecordKey>(
   }
 }
 
+/** The shard list (`shards.json`): each shard's bundle, tag and entry file, the site's filter values and its word lists. */
+async function writeShardList(
+  outputPath: string,
+  shards: readonly unknown[][],
+  folders: readonly (string | undefined)[],
+  summaries: readonly (ShardSummary | null)[],
+): Promise<void> {
+  const bundles = [...shards.keys()].filter((shard) => shards[shard]!.length > 0);
+  const indexEntries = await Promise.all(bundles.map((shard) => readIndexEntry(path.join(outputPath, folders[shard]!))));
+  const list: ShardList = {
+    count: shards.length,
+    shards: bundles.map((shard) => shardPath(folders[shard]!)),
+    tags: indexEntries.map(indexTag),
+    entries: indexEntries,
+    filters: siteFilters(summaries),
+    words: await writeWordLists(outputPath, summaries),
+  };
+  await writeFile(path.join(outputPath, path.basename(SHARD_LIST_PATH)), `${JSON.stringify(list)}\n`);
+}
+
 /** An entry's search record, from its record, read here. */
 export function pageFromRecord(entry: SiteEntry): SearchRecord {
   try {
     return searchRecord(entry, readRecord(entry));
   } catch (error) {
-    throw new SearchIndexError(`search index: could not read ${entry.file}: ${(error as Error).message}`, { cause: error });
+    throw new SearchIndexError(`search index: could not read ${entry.file}: ${errorMessage(error)}`, { cause: error });
   }
 }
 
