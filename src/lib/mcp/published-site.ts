@@ -4,9 +4,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
-import type { Projection } from '../record/index.ts';
+import { isProjection, type Projection } from '../record/projections.ts';
+import { isSlug } from '../record/slug.ts';
 import { absoluteUrl, jsonPath, markdownPath } from '../site/urls.ts';
-import { SLUG_PATTERN } from './tool-definitions.ts';
 
 /** One record as /records.json lists it. */
 export interface PublishedRecord {
@@ -48,9 +48,6 @@ export interface PublishedSite {
 /** Thrown when the folder holds no built site (yet); the message names no server path, as callers read it. */
 export class SiteUnavailableError extends GarmentPressError {}
 
-/** A record's slug, as the schema has it; anything else names no file. */
-const SLUG = new RegExp(SLUG_PATTERN);
-
 interface RecordsFile {
   schema: string;
   records: PublishedRecord[];
@@ -86,7 +83,7 @@ export function openPublishedSite(outDir: string, site?: string): PublishedSite 
     site: siteAddress,
     records: async () => (await readRecordsFile()).records,
     async readTwin(slug, projection, format) {
-      if (!SLUG.test(slug) || (projection !== 'svc' && projection !== 'tech')) return undefined;
+      if (!isSlug(slug) || !isProjection(projection)) return undefined;
       // First, so a site not built yet says so rather than that the record is missing.
       const site = await siteAddress();
       const sitePath = format === 'json' ? jsonPath(slug, projection) : markdownPath(slug, projection);

@@ -4,6 +4,7 @@ import { resultFacts } from '../search/query/result-view.ts';
 import { SEARCH_PAGE_PATH, type SearchSort } from '../search/query/search-keys.ts';
 import { searchMessages } from '../search/query/search-messages.ts';
 import { isSearchable, parseSearchState, searchQueryString } from '../search/query/search-state.ts';
+import type { Projection } from '../record/projections.ts';
 import { projectionLabel } from '../site/strings.ts';
 import { absoluteUrl, pagePath } from '../site/urls.ts';
 import { cursorOf, readCursor } from './page-cursor.ts';
@@ -71,7 +72,7 @@ const getRecordTool = (context: ReadToolsContext): Tool => ({
   ...GET_RECORD,
   async run(args) {
     const slug = args.slug as string;
-    const projection = args.projection as 'svc' | 'tech';
+    const projection = args.projection as Projection;
     const format = (args.format as 'json' | 'markdown' | undefined) ?? 'json';
     const twin = await context.published.readTwin(slug, projection, format);
     if (twin === undefined) {

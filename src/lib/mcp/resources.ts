@@ -9,14 +9,14 @@ import {
   type Resource,
   ResourceNotFoundError,
 } from '@modelcontextprotocol/server';
-import type { Projection } from '../record/index.ts';
+import { PROJECTION_GROUP, type Projection } from '../record/projections.ts';
 import { cursorOf, readCursor } from './page-cursor.ts';
 import { TWIN_MEDIA_TYPES, type PublishedRecord, type PublishedSite, type TwinFormat } from './published-site.ts';
 
 /** Records per page of resources/list (each gives two resources). */
 const RECORDS_PER_PAGE = 50;
 
-const TWIN_PATH = /^\/garments\/([^/]+)\/(svc|tech)\.(json|md)$/;
+const TWIN_PATH = new RegExp(`^/garments/([^/]+)/${PROJECTION_GROUP}\\.(json|md)$`);
 
 /** One page of every twin, in the order /records.json lists the records. */
 export async function listResources(published: PublishedSite, cursor: string | undefined): Promise<ListResourcesResult> {

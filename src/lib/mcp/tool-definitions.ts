@@ -5,9 +5,8 @@ import { IDEMPOTENCY_WINDOW_MS, LONG_POLL_CAP_SECONDS, PUBLISH_EVENTS, PUBLISH_T
 import { SEARCH_FILTERS } from '../search/query/search-keys.ts';
 import { formatDuration } from '../site/format.ts';
 import type { JsonSchema, ToolDefinition } from './tool-call.ts';
-
-/** A record's slug, as the schema has it. */
-export const SLUG_PATTERN = schema.properties.slug.pattern;
+import { PROJECTIONS } from '../record/projections.ts';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../record/slug.ts';
 
 const SEARCH_LIMIT_MAX = 50;
 const LIST_LIMIT_MAX = 200;
@@ -15,13 +14,13 @@ const RESEARCH_STATUSES = schema.$defs.research.properties.status.enum;
 
 const projectionArgument = {
   type: 'string',
-  enum: ['svc', 'tech'],
+  enum: PROJECTIONS,
   description: 'The projection: "svc" (commerce: prices, sizes, colours, stock) or "tech" (technical: fabric, construction, measurements).',
 };
 const slugArgument = {
   type: 'string',
   pattern: SLUG_PATTERN,
-  maxLength: 245,
+  maxLength: SLUG_MAX_LENGTH,
   description: 'The garment\'s slug, as search hits and list entries give it, e.g. "ridgeline-rk6210-heavyweight-tee".',
 };
 const textField = (description: string) => ({ type: 'string', description });
@@ -47,7 +46,7 @@ const searchGarmentSchema: JsonSchema = {
         type: 'object',
         required: ['code', 'name', 'url', 'status'],
         properties: {
-          code: { type: 'string', enum: ['svc', 'tech'], description: "The projection's code, for garments.get_record." },
+          code: { type: 'string', enum: PROJECTIONS, description: "The projection's code, for garments.get_record." },
           name: textField("The projection's name: Commerce or Technical."),
           url: textField("The record's page."),
           status: textField('The record\'s research status, as the page words it ("Complete").'),
@@ -162,7 +161,7 @@ export const GET_RECORD: ToolDefinition = {
     required: ['slug', 'projection', 'format', 'url', 'page_url', 'mime_type', 'text'],
     properties: {
       slug: textField("The garment's slug."),
-      projection: { type: 'string', enum: ['svc', 'tech'] },
+      projection: { type: 'string', enum: PROJECTIONS },
       format: { type: 'string', enum: ['json', 'markdown'] },
       url: textField("The twin's address on the site, also its MCP resource URI."),
       page_url: textField("The record's page on the site."),
@@ -179,7 +178,7 @@ const listEntrySchema: JsonSchema = {
   required: ['slug', 'projection', 'title', 'category', 'brand', 'record_revision', 'published_at', 'research_status', 'links'],
   properties: {
     slug: { type: 'string' },
-    projection: { type: 'string', enum: ['svc', 'tech'] },
+    projection: { type: 'string', enum: PROJECTIONS },
     title: { type: 'string' },
     category: { type: 'string' },
     brand: { type: 'string' },

@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { precompressedCopies } from './precompressed-files.ts';
 import { GarmentPressError } from '../errors.ts';
 import { isReplaceable } from '../replaceable-folder.ts';
 import { STATE_FILE, type BuildState } from './build-state.ts';
@@ -79,8 +80,10 @@ export function addedFiles(state: BuildState, { topNames, siteFiles, garmentFile
   const revisionFolders = new Set<string>();
   for (const { record } of state.checks) {
     if (!record) continue;
-    for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`])
+    for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`]) {
       made.add(path.join('garments', record.slug, name));
+      for (const copy of precompressedCopies(name)) made.add(path.join('garments', record.slug, copy));
+    }
     tables.add(path.join('garments', record.slug, record.projection));
     revisionFolders.add(path.join('garments', record.slug, record.projection, 'revisions'));
   }

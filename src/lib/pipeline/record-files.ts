@@ -50,9 +50,9 @@ export function recordFiles(
   const published = publishedJson(source, links);
 
   return [
-    { sitePath: `${pagePath(entry.slug, entry.projection)}index.html`, content: recordPageHtml(record, view, links, site, stylesheet) },
+    { sitePath: `${pagePath(entry.slug, entry.projection)}index.html`, content: recordPageHtml(view, links, site, stylesheet) },
     { sitePath: jsonPath(entry.slug, entry.projection), content: published },
-    { sitePath: markdownPath(entry.slug, entry.projection), content: recordMarkdown(record, links, view) },
+    { sitePath: markdownPath(entry.slug, entry.projection), content: recordMarkdown(view, links) },
     ...pageTables(view).map((table) => ({
       sitePath: csvPath(entry.slug, entry.projection, table.name),
       content: csvText(table.header, table.rows()),

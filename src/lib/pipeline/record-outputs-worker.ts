@@ -10,6 +10,7 @@ import { recordRevisions } from '../revisions/record-revisions.ts';
 import { revisionsSummary, type RevisionView } from '../revisions/revision-view.ts';
 import { garmentFile, recordFiles, writeSiteFiles } from './record-files.ts';
 import type { PlannedRecord, RecordThreadData, RecordThreadMessage } from './record-outputs.ts';
+import { errorMessage } from '../errors.ts';
 
 /**
  * A record file's bytes, when it still has the size and time it was planned (or checked) with: a
@@ -80,6 +81,6 @@ if (parentPort) {
     }
     say({ type: 'done', records });
   } catch (error) {
-    say({ type: 'failed', message: `pages: failed while ${step} ${current}: ${(error as Error).message ?? String(error)}` });
+    say({ type: 'failed', message: `pages: failed while ${step} ${current}: ${errorMessage(error)}` });
   }
 }

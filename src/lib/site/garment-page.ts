@@ -7,6 +7,7 @@ import { keyFactsPanelHtml } from './record-parts.ts';
 import type { GarmentEntries } from './site-index.ts';
 import { t } from './strings.ts';
 import { absoluteUrl } from './urls.ts';
+import { PROJECTIONS } from '../record/projections.ts';
 
 /**
  * /garments/<slug>/, the whole HTML document in pieces: the garment (title, image, brand and
@@ -20,7 +21,7 @@ export function garmentPageHtml(
   stylesheet: string,
 ): string[] {
   const garment = garmentCard(slug, records);
-  const missing = (['svc', 'tech'] as const).filter((projection) => !records[projection]);
+  const missing = PROJECTIONS.filter((projection) => !records[projection]);
   const head = {
     title: t('garment.title', { title: garment.title }),
     description: records.svc?.description ?? records.tech?.description,

@@ -161,7 +161,6 @@ export const STRINGS = {
   'record.identityResolved': 'Resolved',
   'record.identityUnresolved': 'Not resolved',
   'record.limitations': 'Limitations',
-  'record.callToAction': 'Next step',
   'record.scopeNote': 'Research scope',
   'record.researchPeriod': 'Researched',
   'record.defaults': 'Research defaults',
@@ -260,8 +259,6 @@ export const STRINGS = {
   'claim.unknownClaim': 'Unknown claim {id}',
   'claim.noValue': 'No value',
   'claim.id': 'Claim id',
-  'claim.count.one': '{count} claim',
-  'claim.count.many': '{count} claims',
 
   'source.publisher': 'Publisher',
   'source.type': 'Type',
@@ -276,7 +273,6 @@ export const STRINGS = {
 
   'conflict.target': 'About',
   'conflict.resolution': 'Resolution',
-  'conflict.claims': 'Claims in conflict',
   'conflict.selected': 'Selected claim',
   'conflict.noSelection': 'No claim selected',
   'conflict.reason': 'Reason',
@@ -325,7 +321,6 @@ export const STRINGS = {
   'data.allDetails': 'Every measurement with its method and conditions ({count})',
   'data.sizeChart': 'Size chart: {caption}',
   'data.measurement': 'Measurement',
-  'data.table': '{heading}, table',
   'data.none': 'None recorded.',
 
   'duration.seconds.one': '{count} second',
@@ -472,7 +467,6 @@ export const STRINGS = {
   'keyFacts.assetCount.one': '{count} asset: {kinds}',
   'keyFacts.assetCount.many': '{count} assets: {kinds}',
   'keyFacts.rights': 'Redistribution allowed for {redistribution} of {total}, manufacturing for {manufacturing}, training for {training}',
-  'offers.caption': 'Offers: price by provider and variant',
   'offers.provider': 'Provider',
   'offers.size': 'Size',
   'offers.color': 'Color',
@@ -489,7 +483,6 @@ export const STRINGS = {
   'offers.shipping': 'shipping',
   'offers.tax': 'tax',
   'offers.excluded': 'not {items}',
-  'variants.caption': 'Variants by color and size, with stock at the providers',
   'variants.color': 'Color',
   'variants.notListed': 'Not listed',
   'variants.inStock.one': 'In stock',
@@ -501,7 +494,6 @@ export const STRINGS = {
   'table.scrolls': 'Scroll sideways for more',
   'table.csv': '{title} as CSV',
   'claim.markers': 'Claims',
-  'claim.permalink': 'Claim {number}: link to this claim',
   'claim.moreReferences': 'More references',
   'claim.fullEntry': 'Full entry',
   'claim.preview': 'Claim preview',
@@ -617,7 +609,7 @@ export function lookup(key: string, values?: StringValues): string | undefined {
 
 /**
  * The counted phrase for a base key: `<key>.one` when count is 1, else `<key>.many`; `{count}` is filled.
- * @example tCount('claim.count', 3) → '3 claims'
+ * @example tCount('gap.count', 3) → '3 gaps'
  */
 export function tCount(baseKey: CountKey, count: number, values: StringValues = {}): string {
   const key = `${baseKey}.${count === 1 ? 'one' : 'many'}` as StringKey;

@@ -25,7 +25,7 @@ let receiver: Receiver;
 let acme: Organization;
 const instances: Record<string, ServeProcess> = {};
 
-/** Starts instance `name` on the shared database and folders, with a data folder of its own for what is still per instance. */
+/** Starts instance `name` on the shared database and folders, with a data folder of its own (its space reserve). */
 async function startInstance(name: string): Promise<ServeProcess> {
   const dataDir = path.join(workspace.work, `data-${name}`);
   mkdirSync(dataDir, { recursive: true });
@@ -124,6 +124,21 @@ describe('two instances on one PostgreSQL database', () => {
       expect(received[0]!.rejection).toBeUndefined();
       expect(received[0]!.event).toMatchObject({ event: 'publish.completed', handle, organizationId: acme.id });
     }
+    // Either instance lists every delivery, whichever sent it: delivered after one attempt, none scheduled.
+    for (const on of [a, b]) {
+      const mine = await eventually(
+        async () => {
+          const listed = (await call(on.url, '/api/webhooks/deliveries?limit=100', { key: acme.key })).json().deliveries;
+          const found = listed.filter((entry: { handle: string }) => handles.includes(entry.handle));
+          return found.length === handles.length && found.every((entry: { outcome: string }) => entry.outcome === 'delivered')
+            ? found
+            : undefined;
+        },
+        30_000,
+        'the deliveries recorded',
+      );
+      expect(mine).toMatchObject(Array(handles.length).fill({ outcome: 'delivered', attempts_made: 1, next_attempt_at: null }));
+    }
   }, 240_000);
 
   it('wakes a long poll on one instance within a second of the task ending on the other', async () => {
@@ -143,17 +158,21 @@ describe('two instances on one PostgreSQL database', () => {
     const { a, b } = instances as { a: ServeProcess; b: ServeProcess };
     const slugs = Array.from({ length: 4 }, (_, i) => `instances-failover-${i}`);
     const handles = await Promise.all(slugs.map((slug) => publish(b, slug)));
-    // a gathers them into a build; kill it (no shutdown, no goodbye) once that build has started.
+    // a gathers them into a build; kill it (no shutdown, no goodbye) once that build has started and before it ends.
+    let stages: string[] = [];
     await eventually(
       async () => {
-        const stages = await Promise.all(
+        stages = await Promise.all(
           handles.map(async (handle) => (await call(b.url, `/api/generations/${handle}`, { key: acme.key })).json().stage),
         );
-        return stages.every((stage) => stage === 'building site') ? true : undefined;
+        return stages.includes('building site') ? true : undefined;
       },
       60_000,
       'the build on a',
-    );
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; stages ${stages.join(', ')}; a printed:\n${a.output().slice(-3000)}`);
+    });
+    expect(stages).not.toContain('complete');
     a.child.kill('SIGKILL');
     await a.exited;
 
@@ -168,6 +187,18 @@ describe('two instances on one PostgreSQL database', () => {
         receiver.deliveries.filter((delivery) => delivery.event?.handle === handle),
         handle,
       ).toHaveLength(1);
+    // Recorded as delivered once the receiver's answer is in, after one attempt each.
+    await eventually(
+      async () => {
+        const listed = (await call(b.url, '/api/webhooks/deliveries?limit=100', { key: acme.key })).json().deliveries;
+        const mine = listed.filter((entry: { handle: string }) => handles.includes(entry.handle));
+        return mine.length === handles.length && mine.every((entry: { outcome: string }) => entry.outcome === 'delivered')
+          ? mine
+          : undefined;
+      },
+      30_000,
+      'the deliveries recorded',
+    ).then((mine) => expect(mine.map((entry: { attempts_made: number }) => entry.attempts_made)).toEqual([1, 1, 1, 1]));
     for (const slug of slugs) expect((await call(b.url, `/garments/${slug}/svc/`)).status, slug).toBe(200);
   }, 240_000);
 });

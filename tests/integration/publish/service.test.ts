@@ -141,7 +141,16 @@ describe('npm run serve', () => {
 
     // Exactly one: the outbox holds the event delivered after one attempt, with no next attempt scheduled.
     expect(receiver.deliveries.filter((d) => d.event?.handle === handle)).toHaveLength(1);
-    const listed = await call(service.url, '/api/webhooks/deliveries', { key: acme.key });
+    // The receiver answered before the outbox recorded its answer: wait for the record, not for time.
+    const listed = await eventually(
+      async () => {
+        const answer = await call(service.url, '/api/webhooks/deliveries', { key: acme.key });
+        const entry = answer.json().deliveries.find((found: { handle: string }) => found.handle === handle);
+        return entry?.outcome === 'pending' ? undefined : answer;
+      },
+      10_000,
+      'the delivery recorded',
+    );
     const listedDelivery = listed.json().deliveries.find((entry: { handle: string }) => entry.handle === handle);
     expect(listedDelivery).toMatchObject({ outcome: 'delivered', event: 'publish.completed', attempts_made: 1, next_attempt_at: null });
     const [attempt] = listedDelivery.attempts;
@@ -214,7 +223,17 @@ describe('npm run serve', () => {
       'twenty events',
     );
     // Each delivered after one attempt, none scheduled again: no second delivery is coming.
-    const deliveries = (await call(service.url, '/api/webhooks/deliveries?limit=100', { key: acme.key })).json().deliveries;
+    const deliveries = await eventually(
+      async () => {
+        const listed = (await call(service.url, '/api/webhooks/deliveries?limit=100', { key: acme.key })).json().deliveries;
+        const pending = listed.some(
+          (entry: { handle: string; outcome: string }) => handles.includes(entry.handle) && entry.outcome === 'pending',
+        );
+        return pending ? undefined : listed;
+      },
+      10_000,
+      'the deliveries recorded',
+    );
     for (const handle of handles) {
       expect(deliveries.filter((entry: { handle: string }) => entry.handle === handle)).toMatchObject([
         { outcome: 'delivered', attempts_made: 1, next_attempt_at: null },
