@@ -221,11 +221,11 @@ function startServe(args: string[]): Promise<{ child: ChildProcess; url: string 
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.once('exit', (code) => {
-      const message = `serve exited with ${code}:\n${output.slice(-4000)}`;
+    child.once('exit', (code, signal) => {
+      const message = `serve exited with ${code ?? signal}:\n${output.slice(-4000)}`;
       reject(new Error(message));
-      // After it listened, a death is reported where it happens: the bench's requests to it will fail next.
-      process.stderr.write(`${message}\n`);
+      // After it listened, a death is reported where it happens (the bench's requests to it fail next); the bench's own SIGTERM is not one.
+      if (signal !== 'SIGTERM') process.stderr.write(`${message}\n`);
     });
   });
 }
