@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import astroSettings from '../../astro.config.mjs';
 import { shareCompiledCode } from '../lib/compiled-code.ts';
 import { formatProblem, MissingPathError } from '../lib/record/index.ts';
 import { readCommandLine } from './command-line.ts';
@@ -18,7 +19,7 @@ is left exactly as it was.
                   must not hold the records, be inside them, or hold files
                   that no build made
   --site URL      absolute address the site is published at
-                  (default: $SITE_URL, else http://localhost:4321)
+                  (default: $SITE_URL, else astro.config.mjs's site)
   --fresh         render everything, ignoring what the last build left
   --search-shard-pages N
                   records per search index shard (default 10000): fewer make
@@ -29,7 +30,7 @@ const options = readCommandLine('build', USAGE, {
   options: {
     records: { type: 'string', default: 'records' },
     out: { type: 'string', default: 'dist' },
-    site: { type: 'string', default: process.env.SITE_URL ?? 'http://localhost:4321' },
+    site: { type: 'string', default: process.env.SITE_URL ?? astroSettings.site },
     report: { type: 'string' },
     fresh: { type: 'boolean', default: false },
     'search-shard-pages': { type: 'string' },

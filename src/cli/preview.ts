@@ -4,7 +4,8 @@ import { readCommandLine } from './command-line.ts';
 const USAGE = `usage: npm run preview [-- --dir dist --port 4321 --host 127.0.0.1]
 
 Serves a built site on loopback as the publish service does: content types, ETag and
-Last-Modified, gzip for text, /404.html for a missing address.`;
+Last-Modified, single byte ranges, brotli, zstd or gzip for text (the build's .br and .zst
+files where it wrote them), /404.html for a missing address.`;
 
 const options = readCommandLine('preview', USAGE, {
   options: {

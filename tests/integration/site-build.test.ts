@@ -32,7 +32,9 @@ describe('buildSite', () => {
     cpSync(path.join(projectRoot, 'records'), whole, { recursive: true });
     cpSync(path.join(projectRoot, 'records'), part, { recursive: true });
     // The second site: two garments fewer, and one record retitled.
-    const [first, second, third] = readdirSync(part).sort() as [string, string, string];
+    const [first, second, third] = readdirSync(part)
+      .filter((name) => name.endsWith('.json'))
+      .sort() as [string, string, string];
     rmSync(path.join(part, first));
     rmSync(path.join(part, second));
     const retitled = JSON.parse(readFileSync(path.join(part, third), 'utf8'));

@@ -5,26 +5,25 @@ import { IDEMPOTENCY_WINDOW_MS, LONG_POLL_CAP_SECONDS, PUBLISH_EVENTS, PUBLISH_T
 import { SEARCH_FILTERS } from '../search/query/search-keys.ts';
 import { formatDuration } from '../site/format.ts';
 import type { JsonSchema, ToolDefinition } from './tool-call.ts';
-
-/** A record's slug, as the schema has it. */
-export const SLUG_PATTERN = schema.properties.slug.pattern;
+import { PROJECTIONS } from '../record/projections.ts';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../record/slug.ts';
 
 const SEARCH_LIMIT_MAX = 50;
 const LIST_LIMIT_MAX = 200;
 const RESEARCH_STATUSES = schema.$defs.research.properties.status.enum;
 
-const projectionArgument = {
+export const projectionArgument = {
   type: 'string',
-  enum: ['svc', 'tech'],
+  enum: PROJECTIONS,
   description: 'The projection: "svc" (commerce: prices, sizes, colours, stock) or "tech" (technical: fabric, construction, measurements).',
 };
-const slugArgument = {
+export const slugArgument = {
   type: 'string',
   pattern: SLUG_PATTERN,
-  maxLength: 245,
+  maxLength: SLUG_MAX_LENGTH,
   description: 'The garment\'s slug, as search hits and list entries give it, e.g. "ridgeline-rk6210-heavyweight-tee".',
 };
-const textField = (description: string) => ({ type: 'string', description });
+export const textField = (description: string) => ({ type: 'string', description });
 const countField = (description: string) => ({ type: 'integer', minimum: 0, description });
 
 const searchGarmentSchema: JsonSchema = {
@@ -47,7 +46,7 @@ const searchGarmentSchema: JsonSchema = {
         type: 'object',
         required: ['code', 'name', 'url', 'status'],
         properties: {
-          code: { type: 'string', enum: ['svc', 'tech'], description: "The projection's code, for garments.get_record." },
+          code: { type: 'string', enum: PROJECTIONS, description: "The projection's code, for garments.get_record." },
           name: textField("The projection's name: Commerce or Technical."),
           url: textField("The record's page."),
           status: textField('The record\'s research status, as the page words it ("Complete").'),
@@ -155,6 +154,12 @@ export const GET_RECORD: ToolDefinition = {
         default: 'json',
         description: "The record's JSON (default) or its Markdown twin.",
       },
+      revision: {
+        type: 'integer',
+        minimum: 1,
+        description:
+          'An earlier revision, by its number (garments.list_revisions lists them): its JSON exactly as published then. The latest without it.',
+      },
     },
   },
   outputSchema: {
@@ -162,7 +167,7 @@ export const GET_RECORD: ToolDefinition = {
     required: ['slug', 'projection', 'format', 'url', 'page_url', 'mime_type', 'text'],
     properties: {
       slug: textField("The garment's slug."),
-      projection: { type: 'string', enum: ['svc', 'tech'] },
+      projection: { type: 'string', enum: PROJECTIONS },
       format: { type: 'string', enum: ['json', 'markdown'] },
       url: textField("The twin's address on the site, also its MCP resource URI."),
       page_url: textField("The record's page on the site."),
@@ -179,7 +184,7 @@ const listEntrySchema: JsonSchema = {
   required: ['slug', 'projection', 'title', 'category', 'brand', 'record_revision', 'published_at', 'research_status', 'links'],
   properties: {
     slug: { type: 'string' },
-    projection: { type: 'string', enum: ['svc', 'tech'] },
+    projection: { type: 'string', enum: PROJECTIONS },
     title: { type: 'string' },
     category: { type: 'string' },
     brand: { type: 'string' },

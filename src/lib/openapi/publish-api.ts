@@ -2,12 +2,9 @@
 // under /api/ with its parameters, headers, bodies and statuses, and the completion webhooks the
 // service sends. Served at /openapi.json; the contract tests hold the running service to it.
 import packageJson from '../../../package.json' with { type: 'json' };
-import { TEST_EVENT, TEST_TOOL } from '../publish/api.ts';
-import { LONG_POLL_CAP_SECONDS } from '../publish/long-poll.ts';
-import { DEFAULT_BODY_LIMIT_BYTES } from '../publish/request-body.ts';
-import { PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/tasks.ts';
+import { DEFAULT_BODY_LIMIT_BYTES, LONG_POLL_CAP_SECONDS, PUBLISH_EVENTS, PUBLISH_TOOL, TEST_EVENT, TEST_TOOL } from '../publish/index.ts';
 import { API_DOCS_PATH, SCHEMA_PATH, WEBHOOK_DOCS_PATH } from '../site/urls.ts';
-import { RETRY_DELAYS_MS } from '../webhooks/retry-schedule.ts';
+import { RETRY_DELAYS_MS } from '../webhooks/index.ts';
 
 /** Where the document is served. */
 export const OPENAPI_PATH = '/openapi.json';

@@ -28,7 +28,8 @@ export async function buildFingerprint(projectRoot: string, settings: Record<str
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
-  for (const file of [...sources, ...['package-lock.json', 'tsconfig.json'].map((name) => path.join(projectRoot, name))]) {
+  const settingsFiles = ['astro.config.mjs', 'package-lock.json', 'tsconfig.json'].map((name) => path.join(projectRoot, name));
+  for (const file of [...sources, ...settingsFiles]) {
     hash
       .update(path.relative(projectRoot, file))
       .update('\0')

@@ -1,7 +1,9 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { precompressedCopies } from './precompressed-files.ts';
 import { GarmentPressError } from '../errors.ts';
 import { isReplaceable } from '../replaceable-folder.ts';
+import { garmentFeedPaths } from '../revisions/feeds.ts';
 import { STATE_FILE, type BuildState } from './build-state.ts';
 import { isPageTableName } from '../site/table-csv.ts';
 
@@ -79,10 +81,13 @@ export function addedFiles(state: BuildState, { topNames, siteFiles, garmentFile
   const revisionFolders = new Set<string>();
   for (const { record } of state.checks) {
     if (!record) continue;
-    for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`])
+    for (const name of ['index.html', `${record.projection}/index.html`, `${record.projection}.json`, `${record.projection}.md`]) {
       made.add(path.join('garments', record.slug, name));
+      for (const copy of precompressedCopies(name)) made.add(path.join('garments', record.slug, copy));
+    }
     tables.add(path.join('garments', record.slug, record.projection));
     revisionFolders.add(path.join('garments', record.slug, record.projection, 'revisions'));
+    for (const feed of Object.values(garmentFeedPaths(record.slug))) made.add(feed.slice(1));
   }
   // A record's revision files are as many as its revisions: any file of its revisions folder is the build's.
   const isMade = (file: string) =>

@@ -6,10 +6,12 @@ import { searchRecord } from '../search/index/search-record.ts';
 import { keyFacts } from '../site/key-facts.ts';
 import { siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
+import { garmentFeedFiles } from '../revisions/feeds.ts';
 import { recordRevisions } from '../revisions/record-revisions.ts';
 import { revisionsSummary, type RevisionView } from '../revisions/revision-view.ts';
 import { garmentFile, recordFiles, writeSiteFiles } from './record-files.ts';
 import type { PlannedRecord, RecordThreadData, RecordThreadMessage } from './record-outputs.ts';
+import { errorMessage } from '../errors.ts';
 
 /**
  * A record file's bytes, when it still has the size and time it was planned (or checked) with: a
@@ -31,7 +33,7 @@ if (parentPort) {
   const say = (message: RecordThreadMessage) => port.postMessage(message);
   const { garments, check, renderingStopped, siteDir, site, stylesheet, recordsDir } = workerData as RecordThreadData;
   const stopped = new Int32Array(renderingStopped);
-  const options = { site, stylesheet };
+  const options = { site, stylesheet, builtOn: new Date().toISOString().slice(0, 10) };
   let records = 0;
   let step = 'writing';
   let current = '';
@@ -62,7 +64,7 @@ if (parentPort) {
       const garment: GarmentEntries = Object.fromEntries(read.map(([entry]) => [entry.projection, entry]));
       // Each record's key facts, read once: its garment's page, its own page and its search page show them.
       const facts = read.map(([, record]) => keyFacts(record));
-      const files = [garmentFile(slug, garment, facts, options)];
+      const files = [garmentFile(slug, garment, facts, options), ...garmentFeedFiles(slug, Object.values(garment), site)];
       const pages = [];
       for (const [i, [entry, record, bytes, revisions]] of read.entries()) {
         current = entry.file;
@@ -77,6 +79,6 @@ if (parentPort) {
     }
     say({ type: 'done', records });
   } catch (error) {
-    say({ type: 'failed', message: `pages: failed while ${step} ${current}: ${(error as Error).message ?? String(error)}` });
+    say({ type: 'failed', message: `pages: failed while ${step} ${current}: ${errorMessage(error)}` });
   }
 }

@@ -14,7 +14,7 @@ import { pagePath } from '../site/urls.ts';
 export class RecordFilesError extends GarmentPressError {}
 
 /** Where the record threads write, and what every page links. */
-interface OutputPlace {
+export interface OutputPlace {
   /** The site folder being built: pages and twins go under `garments/`, the index into `pagefind/`. */
   siteDir: string;
   /** The site's absolute address, for `links`. */

@@ -10,6 +10,7 @@ import {
   namedRecord,
   recordCheckOf,
   statRecordFiles,
+  type FileCheck,
   type FileStat,
   type Problem,
   type RecordCheck,
@@ -30,12 +31,14 @@ import {
 } from './build-state.ts';
 import { checkNoAddedFiles, checkOutputFolder, realFolder, type SiteListing } from './output-folder.ts';
 import { carryOver, listGarmentOutput, listSiteFiles, missingOutput } from './carry-over.ts';
+import { writePrecompressedFiles } from './precompressed-files.ts';
 import { removeInBackground } from './remove-in-background.ts';
 import { renderSitePages } from './site-pages.ts';
 import {
   UnrenderedRecordsError,
   writeRecordOutputs,
   type CheckedFiles,
+  type OutputPlace,
   type PlannedRecord,
   type RecordOutputsSummary,
 } from './record-outputs.ts';
@@ -97,19 +100,7 @@ export async function buildSite({
   searchShardPages,
   onProgress = () => {},
 }: BuildOptions): Promise<BuildResult> {
-  const timings: Record<string, number> = {};
-  const peakRssMb: Record<string, number> = {};
-  const cpuSeconds: Record<string, number> = {};
-  const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
-    const start = performance.now();
-    try {
-      return await work();
-    } finally {
-      timings[stage] = (performance.now() - start) / 1000;
-      peakRssMb[stage] = peakRss();
-    }
-  };
-  const seconds = (stage: string) => `${timings[stage]!.toFixed(1)} s`;
+  const { timings, peakRssMb, cpuSeconds, timed, seconds } = stageClock();
 
   const target = await realFolder(outDir);
   const recordsRoot = path.resolve(recordsDir);
@@ -122,7 +113,6 @@ export async function buildSite({
   if (last) await archiveReplacedRecords({ recordsDir: recordsRoot, siteDir: target, checks: last.checks });
   const previous = fresh ? undefined : last;
   const reusable = previous?.fingerprint === fingerprint && hasSiteFiles(previous, listing!.siteFiles, onProgress) ? previous : undefined;
-  const storedByFile = new Map(reusable?.checks.map((check) => [check.file, check]));
   const planned = reusable ? undefined : plannedRecords(await statRecordFiles([recordsDir]));
   if (planned?.length === 0) throw new NoRecordsError(recordsDir);
 
@@ -165,19 +155,8 @@ export async function buildSite({
       loadAstro();
       // Records are checked as the threads read them to render; the index and Astro need every check first.
       await emptyStaging();
-      let allChecked: (checks: CheckedFiles) => void = () => {};
-      const checksIn = new Promise<CheckedFiles>((resolve) => (allChecked = resolve));
-      outputs = settled(writeRecordOutputs({ ...outputPlace, unchecked: planned, onChecked: allChecked }, progress, stop.signal));
-      const first = await Promise.race([checksIn, outputs]);
-      const checked =
-        'files' in first
-          ? first
-          : 'summary' in first
-            ? first.summary.checks
-            : first.error instanceof UnrenderedRecordsError
-              ? first.error.checks
-              : undefined;
-      if (!checked) throw (first as { error: unknown }).error;
+      let checked: CheckedFiles;
+      ({ outputs, checked } = await checkInThreads(planned, outputPlace, progress, stop.signal));
       check = recordCheckOf(checked.files, checked.files.length);
       timings.validate = checked.seconds;
       peakRssMb.validate = peakRss();
@@ -189,16 +168,7 @@ export async function buildSite({
         outputs = undefined;
       }
     } else {
-      check = await timed('validate', () =>
-        checkRecords([recordsDir], {
-          summarize: ({ file, record }) =>
-            siteEntryOf(record, file, revisionsSummary(recordRevisions(recordsRoot, record, readFileSync(file)))),
-          reuse: (file, size, mtimeMs) => {
-            const stored = storedByFile.get(path.relative(recordsRoot, path.resolve(file)));
-            return stored && stored.size === size && stored.mtimeMs === mtimeMs ? restoredCheck(stored, file, recordsRoot) : undefined;
-          },
-        }),
-      );
+      check = await timed('validate', () => checkAgain(recordsDir, reusable?.checks ?? []));
       if (check.files.length === 0) throw new NoRecordsError(recordsDir);
       if (!reportCheck(seconds('validate'))) return result(false, 0);
     }
@@ -239,10 +209,7 @@ export async function buildSite({
     }
     const context = { site, entries, renderedSlugs: renderedSlugs && [...renderedSlugs] };
     await timed('site pages', async () => renderSitePages(await loadAstro(), context, projectRoot, staging, astroDir));
-    const sitePages = listsByCategory(new Set(entries.map((entry) => entry.slug)).size)
-      ? 'home, category, search and documentation pages'
-      : 'home, search and documentation pages';
-    onProgress(`site pages: ${sitePages} for ${entries.length} records (${seconds('site pages')})`);
+    onProgress(`site pages: ${sitePagesOf(entries)} for ${entries.length} records (${seconds('site pages')})`);
     if (carried) {
       const kept = await carried;
       onProgress(
@@ -258,12 +225,8 @@ export async function buildSite({
     peakRssMb.render = peakRssMb['search index'] = peakRss();
     if (search.pagefind.peakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefind.peakRssMb;
     if (search.pagefind.cpuSeconds !== undefined) cpuSeconds[PAGEFIND_PROCESS] = search.pagefind.cpuSeconds;
-    onProgress(
-      `render: ${pages.records} records into pages, JSON and Markdown in ${counted(pages.threads, 'thread')} (${seconds('render')})`,
-    );
-    onProgress(
-      `search index: ${counted(search.garments, 'garment')} (${search.pages} records) in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} records reused (${seconds('search index')})`,
-    );
+    reportOutputs(done.summary, seconds, onProgress);
+    await writePrecompressedFiles(staging, [...listGarmentOutput(staging).values()].flat());
     await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging) });
     await swapInto(staging, target);
     return result(true, rendering.length);
@@ -275,6 +238,81 @@ export async function buildSite({
     await rm(staging, { recursive: true, force: true });
     await rm(astroDir, { recursive: true, force: true });
   }
+}
+
+/** Checks every record file, taking the last build's check of a file whose size and time have not changed. */
+function checkAgain(recordsDir: string, stored: FileCheck<SiteEntry>[]): Promise<RecordCheck<SiteEntry>> {
+  const recordsRoot = path.resolve(recordsDir);
+  const storedByFile = new Map(stored.map((check) => [check.file, check]));
+  return checkRecords([recordsDir], {
+    summarize: ({ file, record }) => siteEntryOf(record, file, revisionsSummary(recordRevisions(recordsRoot, record, readFileSync(file)))),
+    reuse: (file, size, mtimeMs) => {
+      const kept = storedByFile.get(path.relative(recordsRoot, path.resolve(file)));
+      return kept && kept.size === size && kept.mtimeMs === mtimeMs ? restoredCheck(kept, file, recordsRoot) : undefined;
+    },
+  });
+}
+
+/** Which of Astro's pages a site has, in words. */
+function sitePagesOf(entries: SiteEntry[]): string {
+  return listsByCategory(new Set(entries.map((entry) => entry.slug)).size)
+    ? 'home, category, search and documentation pages'
+    : 'home, search and documentation pages';
+}
+
+/** Seconds, peak memory and CPU time per stage of a build, and how to time a stage. */
+function stageClock() {
+  const timings: Record<string, number> = {};
+  const peakRssMb: Record<string, number> = {};
+  const cpuSeconds: Record<string, number> = {};
+  const timed = async <T>(stage: string, work: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await work();
+    } finally {
+      timings[stage] = (performance.now() - start) / 1000;
+      peakRssMb[stage] = peakRss();
+    }
+  };
+  const seconds = (stage: string) => `${timings[stage]!.toFixed(1)} s`;
+  return { timings, peakRssMb, cpuSeconds, timed, seconds };
+}
+
+/** Starts a first build's record threads, which check each record as they read it to render it, and waits for every check. */
+async function checkInThreads(
+  planned: PlannedRecord[],
+  outputPlace: OutputPlace,
+  progress: (indexed: number, total: number) => void,
+  signal: AbortSignal,
+): Promise<{ outputs: Promise<SettledOutputs>; checked: CheckedFiles }> {
+  let allChecked: (checks: CheckedFiles) => void = () => {};
+  const checksIn = new Promise<CheckedFiles>((resolve) => (allChecked = resolve));
+  const outputs = settled(writeRecordOutputs({ ...outputPlace, unchecked: planned, onChecked: allChecked }, progress, signal));
+  const first = await Promise.race([checksIn, outputs]);
+  const checked =
+    'files' in first
+      ? first
+      : 'summary' in first
+        ? first.summary.checks
+        : first.error instanceof UnrenderedRecordsError
+          ? first.error.checks
+          : undefined;
+  if (!checked) throw (first as { error: unknown }).error;
+  return { outputs, checked };
+}
+
+/** Says what the record threads made: pages and twins, and the search index. */
+function reportOutputs(
+  { pages, search }: RecordOutputsSummary,
+  seconds: (stage: string) => string,
+  onProgress: (line: string) => void,
+): void {
+  onProgress(
+    `render: ${pages.records} records into pages, JSON and Markdown in ${counted(pages.threads, 'thread')} (${seconds('render')})`,
+  );
+  onProgress(
+    `search index: ${counted(search.garments, 'garment')} (${search.pages} records) in ${counted(search.shards, 'shard')}, ${search.built} built, ${search.reused} records reused (${seconds('search index')})`,
+  );
 }
 
 /** How the record threads' work ended, and the seconds it took. Settled at once, so a failure cannot go unhandled while Astro still renders. */

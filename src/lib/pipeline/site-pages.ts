@@ -2,6 +2,7 @@
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AstroInlineConfig, AstroIntegration } from 'astro';
+import astroSettings from '../../../astro.config.mjs';
 import { linkFiles } from '../link-files.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 
@@ -44,23 +45,20 @@ export function siteContextIntegration(context: SiteContext): AstroIntegration {
 }
 
 /**
- * The whole Astro configuration of a build (no configuration file is read): static pages in
- * folders, from `projectRoot`'s `src/pages` into `outDir`, which is not emptied first since the
- * record threads write into it too.
+ * One build's Astro configuration: the settings of `astro.config.mjs` (read once, never again by
+ * Astro) with the build's own site address, its folders (from `projectRoot`'s `src/pages` into
+ * `outDir`, which is not emptied first since the record threads write into it too) and its context.
  */
 export function astroConfig(context: SiteContext, projectRoot: string, outDir: string): AstroInlineConfig {
   return {
+    ...astroSettings,
     configFile: false,
     root: projectRoot,
     outDir,
     site: context.site,
-    output: 'static',
-    trailingSlash: 'ignore',
-    build: { format: 'directory' },
-    devToolbar: { enabled: false },
     logLevel: 'warn',
-    vite: { build: { emptyOutDir: false } },
-    integrations: [siteContextIntegration(context)],
+    vite: { ...astroSettings.vite, build: { ...astroSettings.vite?.build, emptyOutDir: false } },
+    integrations: [...(astroSettings.integrations ?? []), siteContextIntegration(context)],
   };
 }
 

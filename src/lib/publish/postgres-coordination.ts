@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { PostgresDatabase } from '../database/index.ts';
 import type { Coordination, CoordinationListeners } from './coordination.ts';
+import { errorMessage } from '../errors.ts';
 
 /** The advisory lock whose holder is the builder ("gp-build" in ASCII). */
 const BUILD_LEASE_LOCK = '7453507284198059108';
@@ -65,7 +66,7 @@ export function createPostgresCoordination(
       log(`build lease taken by ${instance}`);
       listeners?.leaseChanged(true);
     } catch (error) {
-      log(`build lease: could not try for it: ${error instanceof Error ? error.message : String(error)}`);
+      log(`build lease: could not try for it: ${errorMessage(error)}`);
     }
   };
 

@@ -1,3 +1,4 @@
+import { memberKey, objectMembers } from '../json-members.ts';
 import { decodeJsonBytes, parseJson } from '../record/parse.ts';
 
 /** A publish request read: the record's text as sent and the callback URL, or why the request is refused (400). */
@@ -59,63 +60,10 @@ export function readPublishRequest(bytes: Uint8Array, queryCallbackUrl: string |
     return { ok: true, recordText: body.record.replace(/^\uFEFF/, ''), callbackUrl };
   }
   if (!isObject(body.record)) return refuse('invalid_request', `"record" must be a JSON object or its text, got ${kindOf(body.record)}`);
-  const span = memberValueSpans(text).get('record')!;
-  return { ok: true, recordText: text.slice(span.start, span.end), callbackUrl };
-}
-
-/**
- * Where each member's value of the top-level object of valid JSON text starts and ends.
- * @example memberValueSpans('{"a": [1, 2] }').get('a') → { start: 6, end: 12 }
- */
-export function memberValueSpans(text: string): Map<string, { start: number; end: number }> {
-  const spans = new Map<string, { start: number; end: number }>();
-  let at = skipSpace(text, 0) + 1;
-  for (;;) {
-    at = skipSpace(text, at);
-    if (text[at] === '}') return spans;
-    const keyEnd = endOfString(text, at);
-    const key = JSON.parse(text.slice(at, keyEnd)) as string;
-    const start = skipSpace(text, skipSpace(text, keyEnd) + 1);
-    const end = endOfValue(text, start);
-    spans.set(key, { start, end });
-    at = skipSpace(text, end);
-    if (text[at] === ',') at += 1;
-  }
-}
-
-function skipSpace(text: string, at: number): number {
-  while (text[at] === ' ' || text[at] === '\t' || text[at] === '\n' || text[at] === '\r') at += 1;
-  return at;
-}
-
-/** `at` is on the opening quote; returns the index after the closing one. */
-function endOfString(text: string, at: number): number {
-  let index = at + 1;
-  while (text[index] !== '"') index += text[index] === '\\' ? 2 : 1;
-  return index + 1;
-}
-
-function endOfValue(text: string, at: number): number {
-  const first = text[at];
-  if (first === '"') return endOfString(text, at);
-  if (first !== '{' && first !== '[') {
-    let index = at;
-    while (index < text.length && !',}] \t\n\r'.includes(text[index]!)) index += 1;
-    return index;
-  }
-  let depth = 0;
-  let index = at;
-  for (;;) {
-    const char = text[index];
-    if (char === '"') {
-      index = endOfString(text, index);
-      continue;
-    }
-    if (char === '{' || char === '[') depth += 1;
-    if (char === '}' || char === ']') depth -= 1;
-    index += 1;
-    if (depth === 0) return index;
-  }
+  // The record's exact text, found in the body as bytes (the body without a byte order mark, as parsed).
+  const encoded = Buffer.from(text);
+  const record = [...objectMembers(encoded, 0)].find((member) => memberKey(encoded, member) === 'record')!;
+  return { ok: true, recordText: encoded.toString('utf8', record.valueStart, record.valueEnd), callbackUrl };
 }
 
 function refuse(code: string, message: string): PublishRequestRead {

@@ -22,6 +22,7 @@ import {
 } from './tasks.ts';
 import { counted } from '../counted.ts';
 import { DISK_FULL_ANSWER, isDiskFull } from '../disk-space.ts';
+import { errorMessage, errorReport } from '../errors.ts';
 
 /** What the publisher works with. */
 export interface PublisherOptions {
@@ -110,7 +111,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
 
   const track = (promise: Promise<void>) => {
     // A store that cannot write (a full disk) must not end the process: the task resumes at the next start.
-    const settled = promise.catch((error: unknown) => log(`task work stopped (resumed at the next start): ${messageOf(error)}`));
+    const settled = promise.catch((error: unknown) => log(`task work stopped (resumed at the next start): ${errorMessage(error)}`));
     work.add(settled);
     void settled.finally(() => work.delete(settled));
   };
@@ -145,7 +146,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await store.markEventEnqueued(task.handle);
       if (created) log(`task ${task.handle}: event queued for delivery`);
     } catch (error) {
-      log(`task ${task.handle}: could not queue its event (retried at the next start): ${messageOf(error)}`);
+      log(`task ${task.handle}: could not queue its event (retried at the next start): ${errorMessage(error)}`);
     }
   };
 
@@ -166,7 +167,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     stageWatchers.notify(handle);
     await coordination
       .announceTaskEnded(handle)
-      .catch((error: unknown) => log(`task ${handle}: could not announce its end: ${messageOf(error)}`));
+      .catch((error: unknown) => log(`task ${handle}: could not announce its end: ${errorMessage(error)}`));
     handOverEvent((await store.getTask(handle))!);
   };
 
@@ -174,7 +175,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const restore = async (handles: string[]): Promise<string[]> => {
     const failures: string[] = [];
     for (const { file, replacedText } of await store.writtenRecords(handles)) {
-      await replaceFile(file, replacedText).catch((error: unknown) => failures.push(`${file}: could not be put back: ${messageOf(error)}`));
+      await replaceFile(file, replacedText).catch((error: unknown) =>
+        failures.push(`${file}: could not be put back: ${errorMessage(error)}`),
+      );
     }
     return failures;
   };
@@ -196,7 +199,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
           `records folder: ${entry.file} is no valid record and no publish brought it; set aside as ${entry.setAsideAs} so publishes go on (fix it, then rename it back): ${lines.join(' | ')}`,
         );
       } catch (error) {
-        log(`records folder: ${file} is broken and could not be set aside: ${messageOf(error)}`);
+        log(`records folder: ${file} is broken and could not be set aside: ${errorMessage(error)}`);
       }
     }
   };
@@ -238,7 +241,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
         await store.noteWrite({ handle, file: placement.file, replacedText: await readIfExists(placement.file) });
         await replaceFile(placement.file, task.recordText);
       } catch (error) {
-        const details = `${placement.file}: could not write the record of task ${handle}: ${messageOf(error)}`;
+        const details = `${placement.file}: could not write the record of task ${handle}: ${errorMessage(error)}`;
         if (isDiskFull(error)) log(details);
         await end(handle, 'failed', {
           error: isDiskFull(error) ? DISK_FULL_ANSWER : incident(`the record could not be written`, details),
@@ -350,10 +353,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await coordination.announceTaskWaiting(handle);
     } catch (error) {
       await end(handle, 'failed', {
-        error: incident(
-          'publishing failed inside the service',
-          `task ${handle}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        ),
+        error: incident('publishing failed inside the service', `task ${handle}: internal error: ${errorReport(error)}`),
         resourceId: (await store.getTask(handle))?.resourceId ?? '',
       });
     }
@@ -376,7 +376,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
             () => {},
             (error: unknown) =>
               end(handle, 'failed', {
-                error: incident('publishing failed inside the service', `task ${handle}: build batch failed: ${messageOf(error)}`),
+                error: incident('publishing failed inside the service', `task ${handle}: build batch failed: ${errorMessage(error)}`),
                 resourceId: '',
               }),
           );
@@ -420,10 +420,6 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await Promise.all([...work]);
     },
   };
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function firstLine(text: string): string {

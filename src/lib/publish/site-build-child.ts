@@ -3,6 +3,7 @@
 import { buildSite } from '../pipeline/site-build.ts';
 import type { SiteBuildTarget } from './site-build-process.ts';
 import type { ChildBuildResult } from './site-build-process.ts';
+import { errorMessage, errorReport } from '../errors.ts';
 
 const target = JSON.parse(process.argv[2] ?? '{}') as SiteBuildTarget;
 let reported = false;
@@ -20,9 +21,9 @@ try {
       : `build stopped: ${result.problems.length} error(s) in the records\n`,
   );
 } catch (error) {
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message = errorReport(error);
   process.stderr.write(`${message}\n`);
-  result = { ok: false, problems: [], error: error instanceof Error ? error.message : String(error) };
+  result = { ok: false, problems: [], error: errorMessage(error) };
 }
 reported = true;
 process.send!(result, () => process.disconnect());

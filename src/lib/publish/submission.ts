@@ -5,6 +5,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DISK_FULL_ANSWER, isDiskFull } from '../disk-space.ts';
 import { recordFileName } from '../record/index.ts';
+import { nestingDepth } from '../json-members.ts';
+import { PROJECTIONS } from '../record/projections.ts';
+import { isSlug } from '../record/slug.ts';
 import { decodeJsonBytes, parseJson } from '../record/parse.ts';
 import { formatDuration } from '../site/format.ts';
 import { checkCallbackUrl, type CallbackUrlPolicy } from '../webhooks/index.ts';
@@ -102,7 +105,8 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     recordText = decoded.text;
   }
   // Checking a record recurses through it; no record comes near this depth.
-  if (nestingDepth(recordText) > MAX_NESTING) return refuse(400, 'invalid_request', '"record" is nested too deeply to be a record');
+  if (nestingDepth(Buffer.from(recordText)) > MAX_NESTING)
+    return refuse(400, 'invalid_request', '"record" is nested too deeply to be a record');
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     return refuse(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice)');
   }
@@ -120,7 +124,7 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
     // A garment whose file was dropped in the folder after the service started is nobody's, not the first publisher's.
     if (
       (await owners.ownerOf(slug)) === undefined &&
-      ['svc', 'tech'].some((projection) => existsSync(path.join(recordsDir, recordFileName(slug, projection))))
+      PROJECTIONS.some((projection) => existsSync(path.join(recordsDir, recordFileName(slug, projection))))
     ) {
       await owners.noteFound([slug]);
     }
@@ -228,28 +232,7 @@ function slugOf(recordText: string): string | undefined {
   const parsed = parseJson(recordText);
   if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
   const slug = (parsed.value as { slug?: unknown }).slug;
-  return typeof slug === 'string' && /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) && slug.length <= 245 ? slug : undefined;
-}
-
-/** How deep arrays and objects nest in JSON text, brackets inside strings aside. @example nestingDepth('{"a": [1, "]"]}') → 2 */
-function nestingDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text[index];
-    if (inString) {
-      if (char === '\\') index += 1;
-      else if (char === '"') inString = false;
-    } else if (char === '"') {
-      inString = true;
-    } else if (char === '{' || char === '[') {
-      deepest = Math.max(deepest, ++depth);
-    } else if (char === '}' || char === ']') {
-      depth -= 1;
-    }
-  }
-  return deepest;
+  return isSlug(slug) ? slug : undefined;
 }
 
 function refuse(status: Refusal['status'], code: string, message: string): { ok: false; refusal: Refusal } {

@@ -2,6 +2,7 @@ import { pointerToken, type Problem } from './problem.ts';
 import type { GarmentRecord } from './types.ts';
 import { readingOrder } from './reading-order.ts';
 import { referencedCollection } from './references.ts';
+import { SLUG_MAX_LENGTH } from './slug.ts';
 
 /** A record that passed the schema, with the file it came from. */
 export interface RecordFile {
@@ -37,9 +38,6 @@ export function markdownMarks(text: string): number {
 
 const MARKDOWN_MARK = /[*_~`[\]]/g;
 
-/** File systems allow names of 255 bytes; a slug is ASCII, and `<slug>.tech.json` is the longest name made of it. */
-const MAX_SLUG_LENGTH = 255 - '.tech.json'.length;
-
 /**
  * Checks the references inside one record that the schema cannot: claim ids and source ids
  * must exist (errors); ids must be unique; the slug must fit in a file name; `data` cross-references
@@ -49,11 +47,11 @@ export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
   const problems: Problem[] = [];
   const report = (severity: Problem['severity'], pointer: string, message: string) => problems.push({ severity, file, pointer, message });
 
-  if (record.slug.length > MAX_SLUG_LENGTH) {
+  if (record.slug.length > SLUG_MAX_LENGTH) {
     report(
       'error',
       '/slug',
-      `is ${record.slug.length} characters long; at most ${MAX_SLUG_LENGTH} fit in a file name (\`<slug>.tech.json\`)`,
+      `is ${record.slug.length} characters long; at most ${SLUG_MAX_LENGTH} fit in a file name (\`<slug>.tech.json\`)`,
     );
   }
   const claimIds = uniqueIds(record.claims, '/claims', 'claim', report);

@@ -26,8 +26,8 @@ export type {
   Research,
 } from './schema-types.ts';
 
-/** The two projections a record can take: commerce (`svc`) or technical handoff (`tech`). */
-export type Projection = 'svc' | 'tech';
+export type { Projection } from './projections.ts';
+import type { Projection } from './projections.ts';
 
 type RecordBase = Omit<RecordShape, 'projection' | 'data' | 'page'>;
 

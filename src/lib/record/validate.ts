@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 'json' };
 import { describeValue, pointerToken, type Problem } from './problem.ts';
+import { isProjection } from './projections.ts';
 import { SCHEMA_VERSION, type GarmentRecord, type Projection } from './types.ts';
 import { counted } from '../counted.ts';
 import { cachedValidator } from './validator-cache.ts';
@@ -75,7 +76,7 @@ function explainErrors(errors: ErrorObject[], record: Partial<GarmentRecord>): [
     explainError(e, nullAllowedAt.has(e.instancePath) || typeListsNull(e), projection),
   ]);
   // When data is not an object at all, its type error says everything.
-  if (dataKeyErrors.length > 0 && isObject(record.data) && (projection === 'svc' || projection === 'tech')) {
+  if (dataKeyErrors.length > 0 && isObject(record.data) && isProjection(projection)) {
     const dataKeys = Object.keys(record.data).filter((key) => Object.hasOwn(schema.$defs.data.properties, key));
     const mismatch = explainDataKeys(projection, dataKeys);
     if (mismatch) explained.unshift(['/data', mismatch]);
@@ -114,7 +115,7 @@ function explainError(error: ErrorObject, nullAllowed: boolean, projection: unkn
     case 'additionalProperties': {
       // The data object's keys are those of the record's projection, not every collection there is.
       const allowed =
-        error.instancePath === '/data' && (projection === 'svc' || projection === 'tech')
+        error.instancePath === '/data' && isProjection(projection)
           ? DATA_KEYS[projection]
           : Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
       return `unknown property "${params.additionalProperty}"; allowed: ${allowed.join(', ')}`;

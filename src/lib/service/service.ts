@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import path from 'node:path';
 import type { DatabaseLocation } from '../database/index.ts';
 import { DISK_FULL_ANSWER, diskReport, isDiskFull, spaceReserve } from '../disk-space.ts';
-import { GarmentPressError } from '../errors.ts';
+import { errorMessage, errorReport, GarmentPressError } from '../errors.ts';
 import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from '../mcp/index.ts';
 import { checkOutputFolder } from '../pipeline/output-folder.ts';
 import { requireDatabaseFile, watchDatabaseFile } from '../sqlite-database.ts';
@@ -133,7 +133,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       now: () => now() + webhookClockOffsetMs,
       ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
       onAttempt: (attempt) => log(describeAttempt(attempt)),
-      onError: (error) => log(`webhook outbox error: ${error instanceof Error ? error.message : String(error)}`),
+      onError: (error) => log(`webhook outbox error: ${errorMessage(error)}`),
     }),
   );
 
@@ -193,9 +193,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     }
     const handle = pathname === '/api' || pathname.startsWith('/api/') ? handleApi! : pathname === MCP_PATH ? mcp!.handle : serveStatic;
     handle(request, response).catch((error: unknown) => {
-      log(
-        `http ${request.method} ${pathname.slice(0, 200)}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
+      log(`http ${request.method} ${pathname.slice(0, 200)}: internal error: ${errorReport(error)}`);
       if (!response.headersSent) {
         response.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
         response.end(JSON.stringify({ error: { code: 'internal_error', message: 'the service failed to answer; see its log' } }));
@@ -308,7 +306,7 @@ async function databaseAnswers({ store }: ServiceStores): Promise<{ answers: boo
     await Promise.race([store.taskCounts(), timeout]);
     return { answers: true };
   } catch (error) {
-    return { answers: false, error: error instanceof Error ? error.message : String(error) };
+    return { answers: false, error: errorMessage(error) };
   } finally {
     clearTimeout(timer);
   }

@@ -1,3 +1,4 @@
+import { isCurrencyCode, minorUnitDigits } from './money.ts';
 import { remembered } from './remembered.ts';
 import { humanize, lookup, t, tCount } from './strings.ts';
 
@@ -18,7 +19,7 @@ export function formatMoney(
 ): string | null {
   if (amountMinor === null || amountMinor === undefined || !Number.isFinite(amountMinor)) return null;
   const code = currency?.trim().toUpperCase() ?? '';
-  const digits = exponent ?? (isCurrencyCode(code) ? currencyDigits(code) : 2);
+  const digits = minorUnitDigits(code, exponent);
   // No currency has more than a few minor digits: an exponent past what Intl can show, or a fraction
   // of a minor unit (a claim's value may hold one), is shown as given.
   if (!Number.isInteger(amountMinor) || !(Number.isInteger(digits) && digits >= 0 && digits <= MAX_FRACTION_DIGITS)) {
@@ -62,20 +63,6 @@ export function decimalFromMinor(amountMinor: number, exponent: number): string 
   if (exponent <= 0) return `${negative ? '-' : ''}${digits}${'0'.repeat(Math.max(0, -exponent))}`;
   const padded = digits.padStart(exponent + 1, '0');
   return `${negative ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
-}
-
-function isCurrencyCode(code: string): boolean {
-  if (!/^[A-Z]{3}$/.test(code)) return false;
-  try {
-    numberFormatter(0, code);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function currencyDigits(code: string): number {
-  return new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { feedLinksHtml } from '../revisions/feeds.ts';
 import { classList, html } from './html.ts';
 import { garmentCard } from './index-view.ts';
 import type { KeyFacts } from './key-facts.ts';
@@ -7,6 +8,7 @@ import { keyFactsPanelHtml } from './record-parts.ts';
 import type { GarmentEntries } from './site-index.ts';
 import { t } from './strings.ts';
 import { absoluteUrl } from './urls.ts';
+import { PROJECTIONS } from '../record/projections.ts';
 
 /**
  * /garments/<slug>/, the whole HTML document in pieces: the garment (title, image, brand and
@@ -20,7 +22,7 @@ export function garmentPageHtml(
   stylesheet: string,
 ): string[] {
   const garment = garmentCard(slug, records);
-  const missing = (['svc', 'tech'] as const).filter((projection) => !records[projection]);
+  const missing = PROJECTIONS.filter((projection) => !records[projection]);
   const head = {
     title: t('garment.title', { title: garment.title }),
     description: records.svc?.description ?? records.tech?.description,
@@ -55,5 +57,5 @@ export function garmentPageHtml(
   )}</p></div></div><div class="projection-choices">${garment.projections.map(projection)}</div>${missing.map(
     (projection) => html`<p class="count">${t('garment.missing', { projection: t(`projection.${projection}`) })}</p>`,
   )}`;
-  return pageDocument(head, main);
+  return pageDocument(head, main, feedLinksHtml(slug));
 }

@@ -1,4 +1,4 @@
-import type { Projection } from '../record/types.ts';
+import { PROJECTIONS, type Projection } from '../record/projections.ts';
 import { anchorToken } from './anchors.ts';
 import { researchStatusLabel } from './format.ts';
 import { byName, type GarmentEntries, type SiteEntry, type SiteIndex } from './site-index.ts';
@@ -76,7 +76,6 @@ export interface PaginationView {
   links: ({ page: number; href: string; current: boolean } | null)[];
 }
 
-const PROJECTIONS: Projection[] = ['svc', 'tech'];
 const STATUSES = ['complete', 'complete_with_gaps', 'in_progress', 'identity_unresolved', 'incomplete'] as const;
 /** Pages linked on each side of the current one. */
 const PAGINATION_REACH = 2;

@@ -2,6 +2,7 @@ import type { CommerceRecord, GarmentRecord, SvcData, TechData, TechnicalRecord 
 import { claimsByData, claimsOn, type ClaimsByData } from './claim-targets.ts';
 import { colorSwatch } from './color-swatch.ts';
 import { webUrl } from './text.ts';
+import { moneyAmount } from './money.ts';
 
 /** A fact read from a record's data: its value (null when the record does not state it) and the claims backing it. */
 export interface Fact<T> {
@@ -268,7 +269,7 @@ function providerPrices(data: SvcData, claims: ClaimsByData, nameOf: (id: string
 
 /** The price's value in whole currency units, to compare prices of one currency. */
 function amount(offer: Offer & { base_amount_minor: number }): number {
-  return offer.base_amount_minor / 10 ** (offer.minor_unit_exponent ?? 2);
+  return moneyAmount(offer.base_amount_minor, offer.currency, offer.minor_unit_exponent);
 }
 
 function money(offer: Offer & { base_amount_minor: number }): Money {
@@ -276,7 +277,7 @@ function money(offer: Offer & { base_amount_minor: number }): Money {
 }
 
 function moneyValue(m: Money): number {
-  return m.amountMinor / 10 ** (m.exponent ?? 2);
+  return moneyAmount(m.amountMinor, m.currency, m.exponent);
 }
 
 function priceFrom(prices: ProviderPrices[]): PriceFrom | null {

@@ -1,4 +1,4 @@
-import type { GarmentRecord, Links, TextBlock } from '../record/types.ts';
+import type { Links } from '../record/types.ts';
 import { fieldLabel } from './format.ts';
 import type { KeyFactsView } from './key-facts-view.ts';
 import {
@@ -14,7 +14,8 @@ import {
   withoutBlockStart,
   type Block,
 } from './markdown-text.ts';
-import type { ClaimLink, ClaimView, CollectionView, PageView } from './page-view.ts';
+import { sectionPartKey, type PagePart } from './page-parts.ts';
+import type { ClaimLink, ClaimView, CollectionView, PageView, TextBlockView } from './page-view.ts';
 import { t, tCount } from './strings.ts';
 
 /**
@@ -22,9 +23,8 @@ import { t, tCount } from './strings.ts';
  * them in order). Each part starts with its `##` heading and writes what the page shows.
  */
 
-/** What every part's Markdown needs: the record, its page view, and how to cite a claim. */
+/** What every part's Markdown needs: the page's view, and how to cite a claim. */
 export interface Twin {
-  record: GarmentRecord;
   view: PageView;
   links: Links;
   /** The page's address, to make site-relative links in text absolute. */
@@ -32,12 +32,12 @@ export interface Twin {
   /** A claim's footnote reference, `[^label]`. */
   ref: (claimId: string) => string;
   /** Footnote references of claims, each once. */
-  refs: (claimIds: string[]) => string;
+  refs: (claimIds: readonly string[]) => string;
   linkRefs: (links: ClaimLink[]) => string;
   /** A text block as a paragraph, its kind first and its claims after. */
-  paragraph: (block: TextBlock) => string;
+  paragraph: (block: TextBlockView) => string;
   /** A text block as a list item. */
-  listItem: (block: TextBlock) => string;
+  listItem: (block: TextBlockView) => string;
   /** "None recorded." */
   none: string;
 }
@@ -70,17 +70,17 @@ export function keyFactsList(view: KeyFactsView, linkRefs: (links: ClaimLink[]) 
 }
 
 /** A page section: its text blocks, or "None recorded." */
-export function sectionMarkdown(twin: Twin, label: string, key: string): Block[] {
-  const blocks = (twin.record.page.sections as unknown as Record<string, TextBlock[]>)[key] ?? [];
+export function sectionMarkdown(twin: Twin, label: string, part: PagePart): Block[] {
+  const blocks = twin.view.sections.find((section) => sectionPartKey(section.key) === part.key)?.blocks ?? [];
   return [heading(label), blocks.length ? blocks.map(twin.paragraph).join('\n\n') : twin.none];
 }
 
 export function selectionSummaryMarkdown(twin: Twin, label: string): Block[] {
-  const summary = twin.record.selection_summary;
+  const summary = twin.view.selectionSummary;
   return [
     heading(label),
     `### ${t('part.suitableFor')}`,
-    summary.suitable_for.length ? summary.suitable_for.map(twin.listItem).join('\n') : twin.none,
+    summary.suitableFor.length ? summary.suitableFor.map(twin.listItem).join('\n') : twin.none,
     `### ${t('part.tradeoffs')}`,
     summary.tradeoffs.length ? summary.tradeoffs.map(twin.listItem).join('\n') : twin.none,
     `### ${t('part.limitations')}`,
@@ -89,24 +89,19 @@ export function selectionSummaryMarkdown(twin: Twin, label: string): Block[] {
 }
 
 export function faqMarkdown(twin: Twin, label: string): Block[] {
-  return [
-    heading(label),
-    ...twin.record.page.faq.flatMap(({ question, answer }) => [`### ${escapeData(question)}`, twin.paragraph(answer)]),
-  ];
+  return [heading(label), ...twin.view.faq.flatMap(({ question, answer }) => [`### ${escapeData(question)}`, twin.paragraph(answer)])];
 }
 
-export function imagesMarkdown({ view, record }: Twin, label: string): Block[] {
+export function imagesMarkdown({ view }: Twin, label: string): Block[] {
   return [
     heading(label),
     table(
       [t('image.view'), t('image.kind'), t('image.color'), fieldLabel('url')],
-      view.images.map((image, i) => [
+      view.images.map((image) => [
         escapeData(image.view),
         escapeData(image.kind),
         escapeData(image.color ?? t('value.notStated')),
-        image.src
-          ? `[${escapeData(image.alt)}](${linkDestination(image.src)})`
-          : escapeData(t('value.linkNotShown', { url: record.images[i]!.url })),
+        image.src ? `[${escapeData(image.alt)}](${linkDestination(image.src)})` : escapeData(t('value.linkNotShown', { url: image.url })),
       ]),
     ),
   ];

@@ -1,7 +1,21 @@
-import type { GarmentRecord, Links, TextBlock } from '../record/types.ts';
-import { readingOrder } from '../record/reading-order.ts';
+import type { Links } from '../record/types.ts';
 import { unicodeEscape } from '../unicode.ts';
-import { claimFootnote, type Twin } from './markdown-parts.ts';
+import {
+  catalogMarkdown,
+  claimFootnote,
+  claimsMarkdown,
+  conflictsMarkdown,
+  dataMarkdown,
+  decisionsMarkdown,
+  faqMarkdown,
+  gapsMarkdown,
+  imagesMarkdown,
+  keyFactsMarkdown,
+  sectionMarkdown,
+  selectionSummaryMarkdown,
+  sourcesMarkdown,
+  type Twin,
+} from './markdown-parts.ts';
 import {
   codeSpan,
   escapeData,
@@ -14,34 +28,53 @@ import {
   withRefs,
   type Block,
 } from './markdown-text.ts';
-import { pageView, type ClaimLink, type PageView } from './page-view.ts';
+import { partKind, type PagePart } from './page-parts.ts';
+import type { ClaimLink, PageView, TextBlockView } from './page-view.ts';
 import { t } from './strings.ts';
 
+/** Each part's Markdown, by its kind (page-parts.ts), from the page's view alone. */
+const PART_MARKDOWN: Record<string, (twin: Twin, label: string, part: PagePart) => Block[]> = {
+  'key-facts': keyFactsMarkdown,
+  section: sectionMarkdown,
+  selection_summary: selectionSummaryMarkdown,
+  faq: faqMarkdown,
+  images: imagesMarkdown,
+  catalog: catalogMarkdown,
+  gaps: gapsMarkdown,
+  data: dataMarkdown,
+  conflicts: conflictsMarkdown,
+  decisions: decisionsMarkdown,
+  claims: claimsMarkdown,
+  sources: sourcesMarkdown,
+};
+
+/** Parts the twin writes even when the page leaves them out, saying there is none. */
+const WRITTEN_WHEN_EMPTY = new Set(['section', 'gaps', 'claims', 'sources']);
+
 /**
- * The Markdown twin of a record: YAML front matter, the title and the record's facts, then every
+ * The Markdown twin of a record, from its page's view: YAML front matter, the title and the record's facts, then every
  * part of the page in the parts model's order (page-parts.ts: key facts, sections, summary, …,
  * sources), with claims as GFM footnotes, formatted as the page formats it. Record text is
  * untrusted: text blocks keep their inline Markdown, but nothing in them can start a block
- * (heading, list, table, quote, HTML, footnote definition) or end the front matter. `view` is the
- * record page's view, when already built. The text comes in pieces, a block each, to be written one after another.
+ * (heading, list, table, quote, HTML, footnote definition) or end the front matter. The text comes in pieces, a block each, to be written one after another.
  */
-export function recordMarkdown(
-  record: GarmentRecord,
-  links: Links,
-  view: PageView = pageView(record, { otherProjectionExists: links.other_projection !== null }),
-): string[] {
-  const labels = footnoteLabels(record.claims.map((claim) => claim.id));
+export function recordMarkdown(view: PageView, links: Links): string[] {
+  const labels = footnoteLabels(
+    view.claims
+      .slice()
+      .sort((a, b) => a.position - b.position)
+      .map((claim) => claim.id),
+  );
   const ref = (claimId: string) => {
     const label = labels.get(claimId);
     return label ? `[^${label}]` : escapeData(t('claim.unknownClaim', { id: claimId }));
   };
-  const refs = (claimIds: string[]) => [...new Set(claimIds)].map(ref).join(' ');
+  const refs = (claimIds: readonly string[]) => [...new Set(claimIds)].map(ref).join(' ');
   const base = links.page ?? undefined;
   // Each block says its kind first, as on the page: a reader tells fact from interpretation.
-  const blockLines = (block: TextBlock) =>
-    withKind(t(`textBlock.${block.kind}`), withRefs(textBlockLines(block.text, base), refs(block.claim_ids)));
+  const blockLines = (block: TextBlockView) =>
+    withKind(block.kindLabel, withRefs(textBlockLines(block.markdown, base), refs(block.claimIds)));
   const twin: Twin = {
-    record,
     view,
     links,
     base,
@@ -53,14 +86,14 @@ export function recordMarkdown(
     none: escapeData(t('data.none')),
   };
 
-  const { page } = record;
-  const out: Block[] = [frontMatter(record, view, links)];
+  const out: Block[] = [frontMatter(view, links)];
   // The title as the record writes it (its Markdown kept), or as the page falls back when it is blank.
-  const title = page.title?.text.trim() ? oneLine(inlineMarkdown(page.title.text, base)) : escapeData(view.title);
-  out.push(`# ${title}${page.title ? ` ${refs(page.title.claim_ids)}` : ''}`);
+  const { writtenTitle } = view;
+  const title = writtenTitle?.markdown.trim() ? oneLine(inlineMarkdown(writtenTitle.markdown, base)) : escapeData(view.title);
+  out.push(`# ${title}${writtenTitle ? ` ${refs(writtenTitle.claimIds)}` : ''}`);
   // Every text block appears, even a description the page leaves out for repeating the headline.
-  for (const { block, part } of readingOrder(record))
-    if (part === 'headline' || part === 'summary' || part === 'description') out.push(twin.paragraph(block));
+  for (const block of [view.headline, view.summary, view.description ?? view.repeatedDescription])
+    if (block) out.push(twin.paragraph(block));
   const { research } = view;
   out.push(
     facts([
@@ -81,7 +114,8 @@ export function recordMarkdown(
     `> ${escapeData(t('site.footer'))}`,
   );
 
-  for (const part of view.parts) if (part.shown || part.inTwinWhenEmpty) out.push(...part.markdown(twin));
+  for (const part of view.parts)
+    if (part.shown || WRITTEN_WHEN_EMPTY.has(partKind(part))) out.push(...PART_MARKDOWN[partKind(part)]!(twin, part.label, part));
 
   // Definitions last, in the page's claim order; every one is referenced from the claims table.
   out.push(...view.claims.map((claim) => claimFootnote(claim, labels.get(claim.id)!, ref)));
@@ -91,15 +125,15 @@ export function recordMarkdown(
   });
 }
 
-function frontMatter(record: GarmentRecord, view: PageView, links: Links): string {
+function frontMatter(view: PageView, links: Links): string {
   const fields = {
-    schema_version: record.schema_version,
-    slug: record.slug,
-    projection: record.projection,
+    schema_version: view.schemaVersion,
+    slug: view.slug,
+    projection: view.projection,
     title: view.title,
-    record_revision: record.record_revision,
-    published_at: record.published_at,
-    research_status: record.research.status,
+    record_revision: view.revision,
+    published_at: view.published.value,
+    research_status: view.research.status,
     links,
   };
   return `---\n${frontMatterYaml(fields)}---`;

@@ -32,7 +32,8 @@ import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
 import { targetPath } from './claim-targets.ts';
 import { comparisonViews, type ComparisonViews } from './comparison-view.ts';
-import { itemNamer, NAMED_IN_WORDS, subjectNamer } from './item-names.ts';
+import { itemNamer, NAMED_IN_WORDS, subjectNamer, type ItemNamer, type SubjectNamer } from './item-names.ts';
+import { datasetFacts, type DatasetFacts } from './json-ld.ts';
 import { keyFacts, type KeyFacts } from './key-facts.ts';
 import { keyFactsView, type KeyFactsView } from './key-facts-view.ts';
 import { pageParts, partAnchorFor, type PagePart } from './page-parts.ts';
@@ -49,6 +50,11 @@ export interface TextBlockView {
   kindLabel: string;
   /** Output of the sanitising renderer: the only record markup a page injects. */
   html: Html;
+  /** The text as the record writes it (inline Markdown), for the twin. */
+  markdown: string;
+  /** The claims as the block names them, for the twin's footnotes. */
+  claimIds: readonly string[];
+  /** The claims the page cites here, each once (with a repeated description's, on the block it repeats). */
   citations: ClaimLink[];
   /** Where the block sits, for backlinks: "Overview", "Overview, paragraph 2". */
   place: string;
@@ -87,6 +93,8 @@ export interface ReferenceView {
 export interface ClaimView {
   id: string;
   number: number;
+  /** Its place among the record's claims, from 0. */
+  position: number;
   anchor: string;
   /** What the claim is about, in words, from its targets: `Drawcord`, `Body jersey: weight (g/m²)`. */
   subject: string;
@@ -164,6 +172,8 @@ export interface GapView {
 export interface ImageView {
   /** Null when the record's address is not http(s): the page shows a placeholder instead. */
   src: string | null;
+  /** The address as the record writes it. */
+  url: string;
   alt: string;
   kind: string;
   view: string;
@@ -175,23 +185,29 @@ export interface PageView {
   slug: string;
   projection: GarmentRecord['projection'];
   projectionLabel: string;
+  schemaVersion: string;
   /** The page's parts in reading order, shown or not (page-parts.ts): its body, contents and twin follow them. */
   parts: PagePart[];
   /** Head: plain text. */
   meta: { title: string; description: string; path: string; image: string | null };
   title: string;
+  /** The title as the record writes it (inline Markdown) and the claims it names; null when it has none. */
+  writtenTitle: { markdown: string; claimIds: readonly string[] } | null;
   titleCitations: ClaimLink[];
   headline: TextBlockView | null;
   summary: TextBlockView | null;
   /** The description block, shown only when it says something the headline and summary do not (else its claims back the one it repeats). */
   description: TextBlockView | null;
+  /** The description when it repeats the headline or summary: the page leaves it out, the twin writes it. */
+  repeatedDescription: TextBlockView | null;
   /** The page's call to action (`cta_label`), as written: the record gives it no destination to link. */
   callToAction: string | null;
   leadImage: ImageView | null;
   otherProjection: { label: string; href: string } | null;
   garmentHref: string;
   revision: string;
-  published: { text: string; iso: string | null };
+  /** `value` as the record writes it. */
+  published: { text: string; iso: string | null; value: string };
   research: {
     status: GarmentRecord['research']['status'];
     statusLabel: string;
@@ -211,6 +227,8 @@ export interface PageView {
     /** The research service's own id of the record, when it gives one. */
     recordId: string | null;
   };
+  /** What the page's schema.org JSON-LD says of the record (json-ld.ts). */
+  linkedData: DatasetFacts;
   /** The key facts, read from the record's data. */
   keyFacts: KeyFactsView;
   /** Offers as one comparable table, and variants as a size × colour grid with stock (commerce only). */
@@ -248,13 +266,79 @@ const GAP_PRIORITIES = ['blocking', 'important', 'future'] as const;
  * anchors, empty sections and collections left out. `facts` are the record's key facts, when the caller has read them already.
  */
 export function pageView(record: GarmentRecord, options: { otherProjectionExists: boolean; facts?: KeyFacts }): PageView {
-  const claimsById = new Map<string, Claim>();
-  for (const claim of record.claims) if (!claimsById.has(claim.id)) claimsById.set(claim.id, claim);
+  const numbering = claimNumbering(record);
+  // Claims are numbered, and blocks anchored, as the blocks are read; then the claims no text cites.
+  const reading = readingView(record, numbering);
+  for (const claim of record.claims) numbering.number(claim.id);
+  const parts = pageParts(record);
+  const targets = targetContext(record, parts, numbering);
+  const title = recordTitle(record);
+  const images = record.images.map((image) => imageView(image, title));
+  const { claimLinks } = numbering;
+  const claims = claimViews(record, numbering, targets, reading.citedBy);
+  return {
+    slug: record.slug,
+    projection: record.projection,
+    projectionLabel: projectionLabel(record.projection),
+    schemaVersion: record.schema_version,
+    parts,
+    meta: metaView(record, title, images),
+    title,
+    writtenTitle: record.page.title && { markdown: record.page.title.text, claimIds: record.page.title.claim_ids },
+    titleCitations: reading.titleCitations,
+    headline: reading.headline,
+    summary: reading.summary,
+    description: reading.description,
+    repeatedDescription: reading.repeatedDescription,
+    callToAction: firstPresent(record.page.cta_label) ?? null,
+    leadImage: images.find((i) => i.src) ?? null,
+    otherProjection: options.otherProjectionExists ? otherProjectionLink(record) : null,
+    garmentHref: garmentPath(record.slug),
+    revision: record.record_revision,
+    published: { text: formatDate(record.published_at), iso: isoDate(record.published_at), value: record.published_at },
+    research: researchView(record),
+    linkedData: datasetFacts(record),
+    keyFacts: keyFactsView(options.facts ?? keyFacts(record), claimLinks),
+    comparisons: comparisonViews(record, targets),
+    sections: reading.sections,
+    selectionSummary: { suitableFor: reading.suitableFor, tradeoffs: reading.tradeoffs, limitations: record.selection_summary.limitations },
+    faq: reading.faq,
+    images,
+    catalog: catalogView(record),
+    identity: targets.identity,
+    seed: seedFields(record.research.seed),
+    collections: collectionViews({
+      record,
+      claimsByAnchor: targets.claimsByAnchor,
+      ids: targets.ids,
+      nameOf: targets.nameOf,
+      namedInWords: NAMED_IN_WORDS,
+    }),
+    emptyCollections: emptyCollections(record),
+    gapGroups: gapGroupViews(record, targets),
+    conflicts: conflictViews(record, numbering, targets),
+    decisions: decisionViews(record, claimLinks),
+    claims,
+    sources: sourceViews(record, numbering, claims),
+  };
+}
 
-  // Numbering: first citation in reading order, then claims never cited in text, in record order.
+/** How a page links its claims: numbered in order of first citation, one link per claim, an unknown id linked to nothing. */
+interface ClaimNumbering {
+  /** The record's claims by id, the first of any two with one id. */
+  byId: Map<string, Claim>;
+  /** Gives a claim its number, when it has none yet. */
+  number: (id: string) => number | undefined;
+  claimLink: (id: string) => ClaimLink | null;
+  claimLinks: (ids: string[]) => ClaimLink[];
+}
+
+function claimNumbering(record: GarmentRecord): ClaimNumbering {
+  const byId = new Map<string, Claim>();
+  for (const claim of record.claims) if (!byId.has(claim.id)) byId.set(claim.id, claim);
   const numbers = new Map<string, number>();
   const number = (id: string) => {
-    if (!numbers.has(id) && claimsById.has(id)) numbers.set(id, numbers.size + 1);
+    if (!numbers.has(id) && byId.has(id)) numbers.set(id, numbers.size + 1);
     return numbers.get(id);
   };
   // A claim is linked from many places: one link each.
@@ -269,75 +353,92 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     return link;
   };
   const claimLinks = (ids: string[]) => ids.map(claimLink).filter((link): link is ClaimLink => link !== null);
+  return { byId, number, claimLink, claimLinks };
+}
 
+/** The page's text, read in reading order, and which blocks cite each claim. */
+interface ReadingView {
+  titleCitations: ClaimLink[];
+  headline: TextBlockView | null;
+  summary: TextBlockView | null;
+  description: TextBlockView | null;
+  repeatedDescription: TextBlockView | null;
+  sections: SectionView[];
+  suitableFor: TextBlockView[];
+  tradeoffs: TextBlockView[];
+  faq: PageView['faq'];
+  /** Backlinks to the blocks citing each claim, in reading order. */
+  citedBy: Map<string, { href: string; place: string }[]>;
+}
+
+function readingView(record: GarmentRecord, { claimLinks }: ClaimNumbering): ReadingView {
   const citedBy = new Map<string, { href: string; place: string }[]>();
   let ordinal = 0;
-  const blockView = (block: TextBlock, place: string): TextBlockView => {
+  // `backing` are the claims of a description the block stands for.
+  const blockView = (block: TextBlock, place: string, backing: string[] = []): TextBlockView => {
     const anchor = textBlockAnchor(++ordinal);
-    const citations = claimLinks([...new Set(block.claim_ids)]);
+    const citations = claimLinks([...new Set([...block.claim_ids, ...backing])]);
     for (const { id } of citations) append(citedBy, id, { href: `#${anchor}`, place });
-    return {
-      anchor,
-      kind: block.kind,
-      kindLabel: t(`textBlock.${block.kind}`),
-      html: trustedHtml(renderInline(block.text)),
-      citations,
-      place,
-    };
+    return textBlockView(block, anchor, place, citations);
   };
   // A block of a list of several is placed by its number in it: "Overview, paragraph 2".
   const placed = (heading: string, { position, count }: ReadingBlock) =>
     count > 1 ? t('place.paragraph', { place: heading, number: position + 1 }) : heading;
 
   const { page } = record;
-  // Only text blocks carry Markdown; identity and catalog names are plain data.
-  const title = recordTitle(record);
   // A description that repeats the headline or summary is not shown again; its claims back that block.
   const descriptionText = page.description && plainText(page.description.text).trim();
   const repeated = [page.headline, page.summary].find((b) => b && plainText(b.text).trim() === descriptionText);
-  const backed = (b: TextBlock) => (b === repeated ? { ...b, claim_ids: [...b.claim_ids, ...page.description!.claim_ids] } : b);
+  const backingOf = (b: TextBlock) => (b === repeated ? page.description!.claim_ids : []);
 
-  // Claims are numbered, and blocks anchored, as the blocks are read.
-  let titleCitations: ClaimLink[] = [];
-  let headline: TextBlockView | null = null;
-  let summary: TextBlockView | null = null;
-  let description: TextBlockView | null = null;
-  const sections: SectionView[] = [];
-  const suitableFor: TextBlockView[] = [];
-  const tradeoffs: TextBlockView[] = [];
-  const faq: PageView['faq'] = [];
+  const view: ReadingView = {
+    titleCitations: [],
+    headline: null,
+    summary: null,
+    description: null,
+    repeatedDescription: null,
+    sections: [],
+    suitableFor: [],
+    tradeoffs: [],
+    faq: [],
+    citedBy,
+  };
   for (const read of readingOrder(record)) {
     const { block, position } = read;
     switch (read.part) {
       case 'title':
         // The title is the h1 (not a paragraph): its claims link back to the heading.
-        titleCitations = claimLinks([...new Set(block.claim_ids)]);
-        for (const { id } of titleCitations) append(citedBy, id, { href: '#title', place: t('place.title') });
+        view.titleCitations = claimLinks([...new Set(block.claim_ids)]);
+        for (const { id } of view.titleCitations) append(citedBy, id, { href: '#title', place: t('place.title') });
         break;
       case 'headline':
-        headline = blockView(backed(block), t('place.headline'));
+        view.headline = blockView(block, t('place.headline'), backingOf(block));
         break;
       case 'summary':
-        summary = blockView(backed(block), t('place.summary'));
+        view.summary = blockView(block, t('place.summary'), backingOf(block));
         break;
       case 'description':
-        if (!repeated) description = blockView(block, t('place.description'));
+        if (repeated) {
+          const shownAs = (repeated === page.headline ? view.headline : view.summary)!;
+          view.repeatedDescription = textBlockView(block, shownAs.anchor, shownAs.place, claimLinks([...new Set(block.claim_ids)]));
+        } else view.description = blockView(block, t('place.description'));
         break;
       case 'section': {
         const key = read.section!;
-        if (position === 0) sections.push({ key, anchor: sectionAnchor(key), heading: sectionHeading(record.projection, key), blocks: [] });
-        const section = sections.at(-1)!;
+        if (position === 0)
+          view.sections.push({ key, anchor: sectionAnchor(key), heading: sectionHeading(record.projection, key), blocks: [] });
+        const section = view.sections.at(-1)!;
         section.blocks.push(blockView(block, placed(section.heading, read)));
         break;
       }
       case 'suitable_for':
-        suitableFor.push(blockView(block, placed(t('part.suitableFor'), read)));
+        view.suitableFor.push(blockView(block, placed(t('part.suitableFor'), read)));
         break;
       case 'tradeoffs':
-        tradeoffs.push(blockView(block, placed(t('part.tradeoffs'), read)));
+        view.tradeoffs.push(blockView(block, placed(t('part.tradeoffs'), read)));
         break;
       case 'faq':
-        faq.push({
+        view.faq.push({
           anchor: `faq-${position + 1}`,
           question: page.faq[position]!.question,
           answer: blockView(block, t('place.faq', { number: position + 1 })),
@@ -345,15 +446,37 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
         break;
     }
   }
-  const { selection_summary: selection } = record;
+  return view;
+}
 
-  // Claims cited only by conflicts, decisions or other claims are numbered after those cited in text.
-  for (const claim of record.claims) number(claim.id);
+function textBlockView(block: TextBlock, anchor: string, place: string, citations: ClaimLink[]): TextBlockView {
+  return {
+    anchor,
+    kind: block.kind,
+    kindLabel: t(`textBlock.${block.kind}`),
+    html: trustedHtml(renderInline(block.text)),
+    markdown: block.text,
+    claimIds: block.claim_ids,
+    citations,
+    place,
+  };
+}
 
+/** What the evidence needs to name and link the record's items and the places its claims are about. */
+interface TargetContext {
+  ids: ItemIds;
+  nameOf: ItemNamer;
+  subjectOf: SubjectNamer;
+  identity: FieldView[];
+  resolve: (target: string) => TargetView;
+  /** The claims whose targets land on each anchor. */
+  claimsByAnchor: Map<string, ClaimLink[]>;
+}
+
+function targetContext(record: GarmentRecord, parts: PagePart[], { byId, claimLink }: ClaimNumbering): TargetContext {
   const ids = itemIdsOf(record);
   const nameOf = itemNamer(record);
   const subjectOf = subjectNamer(record, nameOf, ids);
-  const parts = pageParts(record);
   const identity = identityFields(record, ids);
   // A claim's targets are resolved twice (its anchors, its entry), and many claims share targets.
   const resolved = new Map<string, TargetView>();
@@ -363,9 +486,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       resolved.set(target, (view = { ...resolveTarget(target, record, ids, identity.length > 0, parts), label: subjectOf([target]) }));
     return view;
   };
-
   const claimsByAnchor = new Map<string, ClaimLink[]>();
-  for (const claim of claimsById.values()) {
+  for (const claim of byId.values()) {
     for (const target of new Set(
       claim.targets
         .map(resolve)
@@ -375,30 +497,93 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       append(claimsByAnchor, target.slice(1), claimLink(claim.id)!);
     }
   }
+  return { ids, nameOf, subjectOf, identity, resolve, claimsByAnchor };
+}
 
-  const sourcesById = new Map(record.sources.map((s) => [s.id, s]));
-  // A source's web address and host, parsed once: claims cite the same few sources many times.
-  const webAddresses = new Map<Source, { url: string; host: string } | null>();
-  const webAddressOf = (source: Source) => {
-    let address = webAddresses.get(source);
+/** The page's head: plain text. */
+function metaView(record: GarmentRecord, title: string, images: ImageView[]): PageView['meta'] {
+  const { page } = record;
+  const description = [page.description, page.summary, page.headline].find(Boolean);
+  return {
+    title: t('record.metaTitle', { title, projection: projectionLabel(record.projection) }),
+    description: description
+      ? plainText(description.text)
+      : t('record.fallbackDescription', { projection: projectionLabel(record.projection), title }),
+    path: pagePath(record.slug, record.projection),
+    image: images.find((i) => i.src)?.src ?? null,
+  };
+}
+
+function otherProjectionLink(record: GarmentRecord): PageView['otherProjection'] {
+  const other = otherProjection(record.projection);
+  return { label: t('projection.other', { projection: projectionLabel(other) }), href: pagePath(record.slug, other) };
+}
+
+function researchView(record: GarmentRecord): PageView['research'] {
+  const { research } = record;
+  const blocking = record.gaps.filter((g) => g.priority === 'blocking').length;
+  return {
+    status: research.status,
+    statusLabel: researchStatusLabel(research.status),
+    // "Complete" beside open gaps would read as two messages: the note says the gaps remain.
+    note:
+      (research.status === 'complete' && record.gaps.length > 0
+        ? t('status.complete.noteWithGaps')
+        : researchStatusNote(research.status)) ?? '',
+    finished: research.status === 'complete',
+    limitations: research.limitations,
+    scopeNote: research.scope_note,
+    productInput: research.product_input,
+    factReview: enumLabel('fact_review_status', research.fact_review_status),
+    identityResolved: research.identity_resolved,
+    defaults: t('record.defaultsValue', { market: research.default_market, currency: research.default_currency }),
+    recordId: firstPresent(record.record_id) ?? null,
+    period: research.completed_at
+      ? t('record.period', { start: formatDate(research.started_at), end: formatDate(research.completed_at) })
+      : t('record.periodOpen', { start: formatDate(research.started_at) }),
+    gapSummary:
+      record.gaps.length === 0
+        ? null
+        : blocking > 0
+          ? t('record.gapsBlocking', { gaps: tCount('gap.count', record.gaps.length), blocking })
+          : tCount('gap.count', record.gaps.length),
+  };
+}
+
+/** A source's web address and host, parsed once per page: claims cite the same few sources many times. */
+function webAddresses(): (source: Source) => { url: string; host: string } | null {
+  const addresses = new Map<Source, { url: string; host: string } | null>();
+  return (source) => {
+    let address = addresses.get(source);
     if (address === undefined) {
       const url = webUrl(source.url);
       address = url ? { url, host: new URL(url).hostname } : null;
-      webAddresses.set(source, address);
+      addresses.set(source, address);
     }
     return address;
   };
+}
+
+/** The claim entries, in number order. */
+function claimViews(
+  record: GarmentRecord,
+  { byId, claimLink }: ClaimNumbering,
+  { subjectOf, resolve }: TargetContext,
+  citedBy: ReadingView['citedBy'],
+): ClaimView[] {
+  const sourcesById = new Map(record.sources.map((s) => [s.id, s]));
+  const webAddressOf = webAddresses();
   const conflictsOf = new Map<string, { href: string; text: string }[]>();
   for (const conflict of record.conflicts) {
     for (const id of new Set([...conflict.claim_ids, ...(conflict.selected_claim_id ? [conflict.selected_claim_id] : [])])) {
       append(conflictsOf, id, { href: `#${conflictAnchor(conflict.id)}`, text: subjectOf([conflict.target]) });
     }
   }
-
-  const claims: ClaimView[] = [...claimsById.values()]
-    .map((claim) => ({
+  return [...byId.values()]
+    .map((claim, position) => ({
       id: claim.id,
-      number: numbers.get(claim.id)!,
+      number: claimLink(claim.id)!.number,
+      position,
       anchor: claimAnchor(claim.id),
       subject: subjectOf(claim.targets),
       value: formatValue(claim.value, claim.unit),
@@ -427,15 +612,19 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       citedBy: citedBy.get(claim.id) ?? [],
     }))
     .sort((a, b) => a.number - b.number);
+}
 
+/** The source entries, each with the claims resting on it. */
+function sourceViews(record: GarmentRecord, { byId, claimLink }: ClaimNumbering, claims: ClaimView[]): SourceView[] {
   const claimsOfSource = new Map<string, ClaimLink[]>();
   for (const claim of claims) {
-    for (const sourceId of new Set(claimsById.get(claim.id)!.references.map((r) => r.source_id))) {
+    for (const sourceId of new Set(byId.get(claim.id)!.references.map((r) => r.source_id))) {
       append(claimsOfSource, sourceId, claimLink(claim.id)!);
     }
   }
+  const webAddressOf = webAddresses();
   const seenSources = new Set<string>();
-  const sources: SourceView[] = record.sources
+  return record.sources
     .filter((s) => !seenSources.has(s.id) && seenSources.add(s.id))
     .map((source) => ({
       id: source.id,
@@ -455,18 +644,24 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       ].filter((f): f is FieldView => f !== null),
       citedBy: claimsOfSource.get(source.id) ?? [],
     }));
+}
 
-  const conflictAnchors = distinctAnchors(
+function conflictViews(
+  record: GarmentRecord,
+  { byId, claimLink, claimLinks }: ClaimNumbering,
+  { subjectOf, resolve }: TargetContext,
+): ConflictView[] {
+  const anchors = distinctAnchors(
     record.conflicts.map((conflict) => conflict.id),
     conflictAnchor,
   );
-  const conflicts: ConflictView[] = record.conflicts.map((conflict, i) => ({
+  return record.conflicts.map((conflict, i) => ({
     id: conflict.id,
-    anchor: conflictAnchors[i]!,
+    anchor: anchors[i]!,
     subject: subjectOf([conflict.target]),
     target: resolve(conflict.target),
     values: claimLinks([...new Set(conflict.claim_ids)]).map((claim) => {
-      const entry = claimsById.get(claim.id)!;
+      const entry = byId.get(claim.id)!;
       return { claim, value: formatValue(entry.value, entry.unit) };
     }),
     resolution: enumLabel('resolution', conflict.resolution),
@@ -476,14 +671,16 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     reason: conflict.reason,
     followUp: conflict.follow_up,
   }));
+}
 
-  const decisionAnchors = distinctAnchors(
+function decisionViews(record: GarmentRecord, claimLinks: ClaimNumbering['claimLinks']): DecisionView[] {
+  const anchors = distinctAnchors(
     record.decisions.map((decision) => decision.id),
     decisionAnchor,
   );
-  const decisions: DecisionView[] = record.decisions.map((decision, i) => ({
+  return record.decisions.map((decision, i) => ({
     id: decision.id,
-    anchor: decisionAnchors[i]!,
+    anchor: anchors[i]!,
     scenario: decision.scenario,
     interpretation: decision.interpretation,
     lists: (['brief_assumptions', 'hard_requirements', 'preference_dimensions', 'tradeoffs', 'unknowns', 'alternative_names'] as const)
@@ -491,21 +688,23 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
       .filter((list) => list.items.length > 0),
     claims: claimLinks(decision.claim_ids),
   }));
+}
 
-  const gapAnchors = new Map(
+function gapGroupViews(record: GarmentRecord, { subjectOf, resolve }: TargetContext): PageView['gapGroups'] {
+  const anchors = new Map(
     distinctAnchors(
       record.gaps.map((gap) => gap.id),
       gapAnchor,
     ).map((anchor, i) => [record.gaps[i]!, anchor]),
   );
-  const gapGroups = GAP_PRIORITIES.map((priority) => ({
+  return GAP_PRIORITIES.map((priority) => ({
     priority,
     label: t(`gap.priority.${priority}`),
     gaps: record.gaps
       .filter((gap) => gap.priority === priority)
       .map((gap) => ({
         id: gap.id,
-        anchor: gapAnchors.get(gap)!,
+        anchor: anchors.get(gap)!,
         subject: subjectOf([gap.target]),
         target: resolve(gap.target),
         reason: enumLabel('gap_reason', gap.reason),
@@ -514,86 +713,6 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
         owner: enumLabel('gap_owner', gap.owner),
       })),
   })).filter((group) => group.gaps.length > 0);
-
-  const images = record.images.map((image) => imageView(image, title));
-  const collections = collectionViews({ record, claimsByAnchor, ids, nameOf, namedInWords: NAMED_IN_WORDS });
-  const seed = seedFields(record.research.seed);
-  const catalog = catalogView(record);
-  const { research } = record;
-  const blocking = record.gaps.filter((g) => g.priority === 'blocking').length;
-
-  const other = otherProjection(record.projection);
-
-  const metaDescription = [page.description, page.summary, page.headline].find(Boolean);
-  return {
-    slug: record.slug,
-    projection: record.projection,
-    projectionLabel: projectionLabel(record.projection),
-    parts,
-    meta: {
-      title: t('record.metaTitle', { title, projection: projectionLabel(record.projection) }),
-      description: metaDescription
-        ? plainText(metaDescription.text)
-        : t('record.fallbackDescription', { projection: projectionLabel(record.projection), title }),
-      path: pagePath(record.slug, record.projection),
-      image: images.find((i) => i.src)?.src ?? null,
-    },
-    title,
-    titleCitations,
-    headline,
-    summary,
-    description,
-    callToAction: firstPresent(page.cta_label) ?? null,
-    leadImage: images.find((i) => i.src) ?? null,
-    otherProjection: options.otherProjectionExists
-      ? { label: t('projection.other', { projection: projectionLabel(other) }), href: pagePath(record.slug, other) }
-      : null,
-    garmentHref: garmentPath(record.slug),
-    revision: record.record_revision,
-    published: { text: formatDate(record.published_at), iso: isoDate(record.published_at) },
-    research: {
-      status: research.status,
-      statusLabel: researchStatusLabel(research.status),
-      // "Complete" beside open gaps would read as two messages: the note says the gaps remain.
-      note:
-        (research.status === 'complete' && record.gaps.length > 0
-          ? t('status.complete.noteWithGaps')
-          : researchStatusNote(research.status)) ?? '',
-      finished: research.status === 'complete',
-      limitations: research.limitations,
-      scopeNote: research.scope_note,
-      productInput: research.product_input,
-      factReview: enumLabel('fact_review_status', research.fact_review_status),
-      identityResolved: research.identity_resolved,
-      defaults: t('record.defaultsValue', { market: research.default_market, currency: research.default_currency }),
-      recordId: firstPresent(record.record_id) ?? null,
-      period: research.completed_at
-        ? t('record.period', { start: formatDate(research.started_at), end: formatDate(research.completed_at) })
-        : t('record.periodOpen', { start: formatDate(research.started_at) }),
-      gapSummary:
-        record.gaps.length === 0
-          ? null
-          : blocking > 0
-            ? t('record.gapsBlocking', { gaps: tCount('gap.count', record.gaps.length), blocking })
-            : tCount('gap.count', record.gaps.length),
-    },
-    keyFacts: keyFactsView(options.facts ?? keyFacts(record), claimLinks),
-    comparisons: comparisonViews(record, { claimsByAnchor, nameOf }),
-    sections,
-    selectionSummary: { suitableFor, tradeoffs, limitations: selection.limitations },
-    faq,
-    images,
-    catalog,
-    identity,
-    seed,
-    collections,
-    emptyCollections: emptyCollections(record),
-    gapGroups,
-    conflicts,
-    decisions,
-    claims,
-    sources,
-  };
 }
 
 /** Adds a value to the list under a key. */
@@ -634,6 +753,7 @@ function sourceTitle(source: Source): string {
 export function imageView(image: GarmentRecord['images'][number], title: string): ImageView {
   return {
     src: webUrl(image.url),
+    url: image.url,
     alt: imageAlt(image, title),
     kind: enumLabel('image_kind', image.kind),
     view: enumLabel('image_view', image.view),

@@ -1,20 +1,71 @@
-import type { GarmentRecord, Links } from '../record/types.ts';
+import type { Links } from '../record/types.ts';
 import { claimLinksHtml } from './fragments.ts';
 import { classList, html, trustedHtml, type Html, type HtmlValue } from './html.ts';
-import { recordJsonLd, scriptSafeJson } from './json-ld.ts';
+import { datasetJsonLd, scriptSafeJson } from './json-ld.ts';
 import { pageDocument } from './page-frame.ts';
 import { citationOf } from './citation.ts';
-import type { PartPlace } from './page-parts.ts';
+import { feedLinksHtml } from '../revisions/feeds.ts';
+import { partKind, sectionPartKey, type PagePart, type PartPlace } from './page-parts.ts';
 import type { PageView } from './page-view.ts';
-import { researchFactsHtml, textBlockHtml } from './record-parts.ts';
+import {
+  catalogHtml,
+  claimsHtml,
+  conflictsHtml,
+  csvLinker,
+  dataCollectionsHtml,
+  decisionsHtml,
+  faqHtml,
+  gapsHtml,
+  imagesHtml,
+  keyFactsHtml,
+  researchFactsHtml,
+  sectionHtml,
+  selectionSummaryHtml,
+  sourcesHtml,
+  textBlockHtml,
+} from './record-parts.ts';
 import { t } from './strings.ts';
-import { absoluteUrl, RECORD_SCRIPT_PATH } from './urls.ts';
+import { absoluteUrl, RECORD_SCRIPT_PATH, revisionJsonPath, revisionsPath } from './urls.ts';
+
+/** Which of its revisions a record page shows (src/lib/revisions/), and the day it is built: a citation's access date. */
+export interface RevisionShown {
+  number: number;
+  count: number;
+  accessed: string;
+}
+
+/** Each part's markup, by its kind (page-parts.ts), from the page's view alone. */
+const PART_HTML: Record<string, (view: PageView, part: PagePart) => HtmlValue> = {
+  'key-facts': keyFactsHtml,
+  section: (view, part) => sectionHtml(view.sections.find((section) => sectionPartKey(section.key) === part.key)!),
+  selection_summary: (view) => selectionSummaryHtml(view.selectionSummary),
+  faq: (view) => faqHtml(view.faq),
+  images: (view) => imagesHtml(view.images),
+  catalog: (view) => catalogHtml(view.catalog!, csvLinker(view)),
+  gaps: (view) => gapsHtml(view.gapGroups),
+  data: dataCollectionsHtml,
+  conflicts: (view) => conflictsHtml(view.conflicts),
+  decisions: (view) => decisionsHtml(view.decisions),
+  claims: (view) => claimsHtml(view.claims),
+  sources: (view) => sourcesHtml(view.sources),
+};
+
+/** A shown part's markup. */
+function partHtml(view: PageView, part: PagePart): HtmlValue {
+  return PART_HTML[partKind(part)]!(view, part);
+}
 
 /**
  * A record's page, the whole HTML document in pieces (see markupPieces): built from its view (not
  * through Astro, whose per-page machinery cost more than the page itself), in the frame Astro's pages share.
  */
-export function recordPageHtml(record: GarmentRecord, view: PageView, links: Links, site: string, stylesheet: string): string[] {
+export function recordPageHtml(
+  view: PageView,
+  links: Links,
+  site: string,
+  stylesheet: string,
+  shown: RevisionShown = { number: 1, count: 1, accessed: new Date().toISOString().slice(0, 10) },
+): string[] {
   const { meta } = view;
   return pageDocument(
     {
@@ -26,32 +77,32 @@ export function recordPageHtml(record: GarmentRecord, view: PageView, links: Lin
       stylesheet,
       path: meta.path,
     },
-    recordBodyHtml(record, view, links, site),
-    html`${alternatesHtml(record, links)}<script src="${RECORD_SCRIPT_PATH}" defer></script>`,
+    recordBodyHtml(view, links, site, shown),
+    html`${alternatesHtml(view, links)}${feedLinksHtml(view.slug)}<script src="${RECORD_SCRIPT_PATH}" defer></script>`,
   );
 }
 
 /** Head links to the record's JSON and Markdown twins, and schema.org JSON-LD describing it. */
-function alternatesHtml(record: GarmentRecord, links: Links): Html {
+function alternatesHtml(view: PageView, links: Links): Html {
   // scriptSafeJson escapes < > & so record text cannot close the script element.
   return html`${links.json && html`<link rel="alternate" type="application/json" href="${links.json}">`}${
     links.markdown && html`<link rel="alternate" type="text/markdown" href="${links.markdown}">`
-  }<script type="application/ld+json">${trustedHtml(scriptSafeJson(recordJsonLd(record, links)))}</script>`;
+  }<script type="application/ld+json">${trustedHtml(scriptSafeJson(datasetJsonLd(view.linkedData, links)))}</script>`;
 }
 
 /** The body of a record page: the header with the key facts, then the reading parts, then the evidence, as the parts model orders them. */
-function recordBodyHtml(record: GarmentRecord, view: PageView, links: Links, site: string): HtmlValue[] {
+function recordBodyHtml(view: PageView, links: Links, site: string, shown: RevisionShown): HtmlValue[] {
   const parts = view.parts.filter((part) => part.shown);
   const contents = html`<nav class="contents" id="contents" aria-labelledby="contents-heading"><h2 id="contents-heading" class="contents-heading">${t('nav.contents')}</h2><ol>${parts.map(
     (part) => html`<li><a href="#${part.anchor}">${part.label}</a></li>`,
   )}</ol></nav>`;
-  const inPlace = (place: PartPlace) => parts.filter((part) => part.place === place).map((part) => part.html(view));
+  const inPlace = (place: PartPlace) => parts.filter((part) => part.place === place).map((part) => partHtml(view, part));
   return [
     // The words the page's script shows (public/scripts/record-page.js), from strings.ts.
     html`<article class="record" data-projection="${view.projection}" data-preview-label="${t('claim.preview')}" data-full-entry="${t('claim.fullEntry')}" data-close="${t(
       'claim.close',
     )}" data-copy="${t('cite.copy')}" data-copied="${t('cite.copied')}" data-scroll-hint="${t('table.scrolls')}">`,
-    recordHeaderHtml(record, view, links, site, inPlace('header')),
+    recordHeaderHtml(view, site, inPlace('header'), shown),
     html`<div class="record-layout">${contents}<div class="record-body">`,
     inPlace('reading'),
     html`<div class="evidence"><p class="evidence-intro">${t('part.evidence')}</p>`,
@@ -64,7 +115,7 @@ function recordBodyHtml(record: GarmentRecord, view: PageView, links: Links, sit
  * The top of a record page: where it is, what the garment is, its key facts, the twins and how to
  * cite it (the call to action is among the key facts), how finished the research is, then the page's headline and summary.
  */
-function recordHeaderHtml(record: GarmentRecord, view: PageView, links: Links, site: string, headerParts: HtmlValue[]): Html {
+function recordHeaderHtml(view: PageView, site: string, headerParts: HtmlValue[], shown: RevisionShown): Html {
   const lead = view.leadImage?.src
     ? html`<img class="lead-image" src="${view.leadImage.src}" alt="${view.leadImage.alt}" width="320" height="320" decoding="async" fetchpriority="high">`
     : null;
@@ -75,7 +126,7 @@ function recordHeaderHtml(record: GarmentRecord, view: PageView, links: Links, s
     `projection-badge--${view.projection}`,
   )}"><span class="visually-hidden">${t('projection.label')}: </span>${t(`projection.${view.projection}.long`)}</span>${
     view.otherProjection && html`<a href="${view.otherProjection.href}" class="other-projection">${view.otherProjection.label}</a>`
-  }</p><h1 id="title"><bdi>${view.title}</bdi>${claimLinksHtml(view.titleCitations, 'marker')}</h1>${headerParts}${citeHtml(record, view, links, site)}</div>${lead}</div>${researchStatusHtml(
+  }</p><h1 id="title"><bdi>${view.title}</bdi>${claimLinksHtml(view.titleCitations, 'marker')}</h1>${headerParts}${citeHtml(view, site, shown)}</div>${lead}</div>${researchStatusHtml(
     view,
   )}${view.headline && textBlockHtml(view.headline, 'lead')}${view.summary && textBlockHtml(view.summary)}${view.description && textBlockHtml(view.description)}</header>`;
 }
@@ -95,23 +146,32 @@ function researchStatusHtml(view: PageView): Html {
   }${researchFactsHtml(view)}</details></section>`;
 }
 
-/** How to cite the record: permalink, revision and date, as plain text and BibTeX (its twins are in the key facts' heading row). */
-function citeHtml(record: GarmentRecord, view: PageView, links: Links, site: string): Html {
+/**
+ * Which revision the page shows, linking its history, and how to cite it: the revision's permalink,
+ * record revision, date and access date, as plain text and BibTeX (its twins are in the key facts' heading row).
+ */
+function citeHtml(view: PageView, site: string, shown: RevisionShown): Html {
   const { slug, projection } = view;
-  const url = links.page ?? absoluteUrl(view.meta.path, site);
   const citation = citationOf({
     title: view.title,
     projectionLabel: view.projectionLabel,
     slug,
     projection,
-    revision: record.record_revision,
+    revision: view.revision,
     publishedText: view.published.text,
     publishedIso: view.published.iso,
-    url,
+    url: absoluteUrl(revisionJsonPath(slug, projection, shown.number), site),
+    revisionNumber: shown.number,
+    accessed: shown.accessed,
+    host: new URL(site).host,
   });
   const copyable = (label: string, text: string) =>
     html`<p class="cite-label">${label}</p><pre class="cite-text" tabindex="0"><code>${text}</code></pre>`;
-  return html`<div class="record-links"><details class="cite"><summary>${t(
+  return html`<div class="record-links"><p class="record-revision">${t('record.revisionShown', {
+    number: shown.number,
+    count: shown.count,
+    revision: view.revision,
+  })} · <a href="${revisionsPath(slug, projection)}">${t('record.revisionHistory')}</a></p><details class="cite"><summary>${t(
     'cite.summary',
   )}</summary><div class="cite-body">${copyable(t('cite.plainText'), citation.text)}${copyable(t('cite.bibtex'), citation.bibtex)}</div></details></div>`;
 }

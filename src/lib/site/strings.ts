@@ -148,7 +148,6 @@ export const STRINGS = {
   'record.identityResolved': 'Resolved',
   'record.identityUnresolved': 'Not resolved',
   'record.limitations': 'Limitations',
-  'record.callToAction': 'Next step',
   'record.scopeNote': 'Research scope',
   'record.researchPeriod': 'Researched',
   'record.defaults': 'Research defaults',
@@ -247,8 +246,6 @@ export const STRINGS = {
   'claim.unknownClaim': 'Unknown claim {id}',
   'claim.noValue': 'No value',
   'claim.id': 'Claim id',
-  'claim.count.one': '{count} claim',
-  'claim.count.many': '{count} claims',
 
   'source.publisher': 'Publisher',
   'source.type': 'Type',
@@ -263,7 +260,6 @@ export const STRINGS = {
 
   'conflict.target': 'About',
   'conflict.resolution': 'Resolution',
-  'conflict.claims': 'Claims in conflict',
   'conflict.selected': 'Selected claim',
   'conflict.noSelection': 'No claim selected',
   'conflict.reason': 'Reason',
@@ -312,7 +308,6 @@ export const STRINGS = {
   'data.allDetails': 'Every measurement with its method and conditions ({count})',
   'data.sizeChart': 'Size chart: {caption}',
   'data.measurement': 'Measurement',
-  'data.table': '{heading}, table',
   'data.none': 'None recorded.',
 
   'duration.seconds.one': '{count} second',
@@ -459,7 +454,6 @@ export const STRINGS = {
   'keyFacts.assetCount.one': '{count} asset: {kinds}',
   'keyFacts.assetCount.many': '{count} assets: {kinds}',
   'keyFacts.rights': 'Redistribution allowed for {redistribution} of {total}, manufacturing for {manufacturing}, training for {training}',
-  'offers.caption': 'Offers: price by provider and variant',
   'offers.provider': 'Provider',
   'offers.size': 'Size',
   'offers.color': 'Color',
@@ -476,7 +470,6 @@ export const STRINGS = {
   'offers.shipping': 'shipping',
   'offers.tax': 'tax',
   'offers.excluded': 'not {items}',
-  'variants.caption': 'Variants by color and size, with stock at the providers',
   'variants.color': 'Color',
   'variants.notListed': 'Not listed',
   'variants.inStock.one': 'In stock',
@@ -488,7 +481,6 @@ export const STRINGS = {
   'table.scrolls': 'Scroll sideways for more',
   'table.csv': '{title} as CSV',
   'claim.markers': 'Claims',
-  'claim.permalink': 'Claim {number}: link to this claim',
   'claim.moreReferences': 'More references',
   'claim.fullEntry': 'Full entry',
   'claim.preview': 'Claim preview',
@@ -503,9 +495,12 @@ export const STRINGS = {
   'cite.bibtex': 'BibTeX',
   'cite.copy': 'Copy',
   'cite.copied': 'Copied',
-  'cite.text': '{title}. {projection} research record, revision {revision}, published {published}. {site}. {url}',
+  'cite.text':
+    '{title}. {projection} research record, revision {number} ({revision}), published {published}. {site}. {url} (accessed {accessed})',
   'cite.recordKind': '{projection} research record',
-  'cite.note': 'Revision {revision}, published {published}',
+  'cite.note': 'Revision {number} (record revision {revision}), published {published}; accessed {accessed}',
+  'record.revisionShown': 'Revision {number} of {count} (record revision {revision})',
+  'record.revisionHistory': 'What changed, revision by revision',
   'record.aboutResearch': 'About this research',
   'record.aboutResearchLimits': 'Limitations and research details',
   'status.complete.noteWithGaps': 'Research is complete for the stated scope, but it left gaps it could not close.',
@@ -575,6 +570,11 @@ export const STRINGS = {
   'revisions.words.added': 'added',
   'revisions.words.removed': 'removed',
   'revisions.unreadable': 'Could not be compared: {reason}',
+  'feed.title': 'garment-press: latest publications',
+  'feed.garment.title': '{title}: every publication',
+  'feed.garment.link': 'This garment’s publications',
+  'feed.item.first': '{title} ({projection}): first published',
+  'feed.item.revision': '{title} ({projection}): revision {number}',
 } as const;
 
 /** A key of the UI strings. */
@@ -604,7 +604,7 @@ export function lookup(key: string, values?: StringValues): string | undefined {
 
 /**
  * The counted phrase for a base key: `<key>.one` when count is 1, else `<key>.many`; `{count}` is filled.
- * @example tCount('claim.count', 3) → '3 claims'
+ * @example tCount('gap.count', 3) → '3 gaps'
  */
 export function tCount(baseKey: CountKey, count: number, values: StringValues = {}): string {
   const key = `${baseKey}.${count === 1 ? 'one' : 'many'}` as StringKey;

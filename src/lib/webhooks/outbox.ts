@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PostgresDatabase } from '../database/index.ts';
-import { GarmentPressError } from '../errors.ts';
+import { errorMessage, GarmentPressError } from '../errors.ts';
 import { checkCallbackUrlForm, CallbackUrlError } from './callback-url.ts';
 import type { CallbackUrlPolicy } from './callback-url.ts';
 import type { Attempt, Delivery, DeliveryFilter, OutboxEntry } from './delivery-record.ts';
@@ -99,7 +99,7 @@ function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox {
     pollIntervalMs = 1000,
     concurrency = 8,
     onAttempt,
-    onError = (error: unknown) => console.error(`webhook outbox: ${error instanceof Error ? error.message : String(error)}`),
+    onError = (error: unknown) => console.error(`webhook outbox: ${errorMessage(error)}`),
   } = options;
   if (leaseMs <= timeoutMs) {
     throw new GarmentPressError(`leaseMs (${leaseMs}) must exceed timeoutMs (${timeoutMs}), or a slow attempt could be sent twice`);
@@ -120,7 +120,7 @@ function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox {
       return secret ? { secret } : { missing: `no signing secret for organization ${organizationId}` };
     } catch (error) {
       return {
-        missing: `the signing secret of organization ${organizationId} could not be read (${error instanceof Error ? error.message : String(error)})`,
+        missing: `the signing secret of organization ${organizationId} could not be read (${errorMessage(error)})`,
       };
     }
   };

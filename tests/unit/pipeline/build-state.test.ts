@@ -42,7 +42,7 @@ describe('storedChecks and restoredCheck', () => {
 });
 
 describe('buildFingerprint', () => {
-  it('changes when a source file or a setting changes, and only then', async () => {
+  it('changes when a source file, astro.config.mjs or a setting changes, and only then', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'fingerprint-'));
     mkdirSync(path.join(root, 'src'));
     writeFileSync(path.join(root, 'src', 'page.astro'), '<h1>a</h1>');
@@ -50,7 +50,10 @@ describe('buildFingerprint', () => {
     expect(await buildFingerprint(root, { site: 'https://a.example' })).toBe(first);
     expect(await buildFingerprint(root, { site: 'https://b.example' })).not.toBe(first);
     writeFileSync(path.join(root, 'src', 'page.astro'), '<h1>b</h1>');
-    expect(await buildFingerprint(root, { site: 'https://a.example' })).not.toBe(first);
+    const second = await buildFingerprint(root, { site: 'https://a.example' });
+    expect(second).not.toBe(first);
+    writeFileSync(path.join(root, 'astro.config.mjs'), "export default { build: { format: 'file' } };");
+    expect(await buildFingerprint(root, { site: 'https://a.example' })).not.toBe(second);
   });
 });
 

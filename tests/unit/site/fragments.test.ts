@@ -199,6 +199,7 @@ describe('claimEntryHtml', () => {
   const claim = (fields: Partial<ClaimView> = {}): ClaimView => ({
     id: 'c1',
     number: 2,
+    position: 0,
     anchor: 'claim-c1',
     subject: 'Body jersey: weight (g/m²)',
     value: '220 g/m²',

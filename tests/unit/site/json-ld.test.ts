@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { linksFor } from '../../../src/lib/site/links.ts';
-import { recordJsonLd, scriptSafeJson } from '../../../src/lib/site/json-ld.ts';
+import { datasetFacts, datasetJsonLd, scriptSafeJson } from '../../../src/lib/site/json-ld.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const SITE = 'https://garments.example.org';
 const record = sampleRecords().find((r) => r.record.projection === 'svc')!.record;
 const links = linksFor(record, SITE, true);
 
-describe('recordJsonLd', () => {
+describe('datasetJsonLd', () => {
   it('describes the record as a schema.org Dataset about the garment as a Product', () => {
-    const ld = recordJsonLd(record, links);
+    const ld = datasetJsonLd(datasetFacts(record), links);
     expect(ld).toMatchObject({
       '@context': 'https://schema.org',
       '@type': 'Dataset',
@@ -29,7 +29,7 @@ describe('recordJsonLd', () => {
     const other = copyOf(record);
     other.data.identity.country_of_origin = ['MX', 'VN'];
     other.published_at = '2026-02-30T10:00:00Z';
-    const ld = recordJsonLd(other, links);
+    const ld = datasetJsonLd(datasetFacts(other), links);
     expect((ld.about as Record<string, unknown>).countryOfOrigin).toEqual([
       { '@type': 'Country', name: 'MX' },
       { '@type': 'Country', name: 'VN' },
@@ -42,7 +42,7 @@ describe('recordJsonLd', () => {
     bare.page.title = { text: '**Heavy** tee', claim_ids: [], kind: 'fact' } as never;
     bare.data.identity.brand = null;
     bare.images = [];
-    const ld = recordJsonLd(bare, links);
+    const ld = datasetJsonLd(datasetFacts(bare), links);
     expect(ld.name).toBe('Heavy tee');
     expect(ld.about).not.toHaveProperty('brand');
     expect(ld.about).not.toHaveProperty('image');
@@ -55,7 +55,7 @@ describe('recordJsonLd', () => {
       { kind: 'blank', view: 'front', color_name: null, url: 'javascript:alert(1)' },
       { kind: 'blank', view: 'back', color_name: null, url: 'https://img.example/back.jpg' },
     ];
-    expect((recordJsonLd(withBadImage, links).about as { image: string[] }).image).toEqual(['https://img.example/back.jpg']);
+    expect((datasetJsonLd(datasetFacts(withBadImage), links).about as { image: string[] }).image).toEqual(['https://img.example/back.jpg']);
   });
 });
 
@@ -75,7 +75,7 @@ describe('scriptSafeJson', () => {
   it('escapes a hostile record title in the JSON-LD of its page', () => {
     const hostile = copyOf(record);
     hostile.page.title = { text: '</SCRIPT><script>alert("x")</script>', claim_ids: [], kind: 'fact' } as never;
-    const json = scriptSafeJson(recordJsonLd(hostile, links));
+    const json = scriptSafeJson(datasetJsonLd(datasetFacts(hostile), links));
     expect(json.toLowerCase()).not.toContain('</script');
     expect(JSON.parse(json).name).toBe('</SCRIPT><script>alert("x")</script>');
   });

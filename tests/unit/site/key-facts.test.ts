@@ -249,3 +249,15 @@ describe('keyFacts', () => {
     for (const { record } of sampleRecords()) expect(keyFacts(record).projection).toBe(record.projection);
   });
 });
+
+describe('prices in a currency without minor digits', () => {
+  it("compares yen by the currency's own exponent when an offer gives none: ¥1,500 is cheaper than ¥2,000", () => {
+    const record = tee();
+    const [first, ...others] = record.data.offers.filter((o) => o.price_basis === 'standard_public');
+    for (const offer of record.data.offers) Object.assign(offer, { currency: 'JPY', base_amount_minor: 2000, minor_unit_exponent: null });
+    Object.assign(first!, { base_amount_minor: 1500, minor_unit_exponent: 0 });
+    expect(others.length).toBeGreaterThan(0);
+    // Key facts used to read an offer without an exponent as cents, ¥2,000 as ¥20, and gave it as the price from.
+    expect(commerceFacts(record).priceFrom!.money).toEqual({ amountMinor: 1500, currency: 'JPY', exponent: 0 });
+  });
+});

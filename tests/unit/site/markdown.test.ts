@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { readingOrder, type GarmentRecord, type TextBlock } from '../../../src/lib/record/index.ts';
 import { linksFor } from '../../../src/lib/site/links.ts';
 import { footnoteLabels, frontMatterYaml, recordMarkdown } from '../../../src/lib/site/markdown.ts';
+import { pageView } from '../../../src/lib/site/page-view.ts';
 import { plainText } from '../../../src/lib/site/text.ts';
 import { nodesOf, pageText, type parseMarkdown, parseTwin, textOf } from '../../support/markdown.ts';
 import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
@@ -39,7 +40,7 @@ function sampleTwin(record: GarmentRecord) {
 
 function twin(record: GarmentRecord) {
   const links = linksFor(record, SITE, true);
-  const markdown = recordMarkdown(record, links).join('');
+  const markdown = recordMarkdown(pageView(record, { otherProjectionExists: links.other_projection !== null }), links).join('');
   return { markdown, links, ...parseTwin(markdown) };
 }
 
@@ -311,7 +312,7 @@ describe('recordMarkdown in pieces', () => {
     const record = copyOf(sampleRecords()[0]!.record);
     const variant = record.data.variants[0]!;
     record.data.variants = Array.from({ length: 1500 }, (_, i) => ({ ...variant, id: `var-${i}` }));
-    const pieces = recordMarkdown(record, linksFor(record, SITE, true));
+    const pieces = recordMarkdown(pageView(record, { otherProjectionExists: true }), linksFor(record, SITE, true));
     expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(2 ** 16);
     const tables = nodesOf(parseTwin(pieces.join('')).tree, 'table').filter((table) => textOf(table).includes('var-0'));
     expect(tables).toHaveLength(1);

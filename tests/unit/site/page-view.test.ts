@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Claim, CommerceRecord, GarmentRecord, TextBlock } from '../../../src/lib/record/index.ts';
 import { anchorToken, claimAnchor } from '../../../src/lib/site/anchors.ts';
 import { measurementGrids } from '../../../src/lib/site/data-view.ts';
-import { recordJsonLd } from '../../../src/lib/site/json-ld.ts';
+import { datasetFacts, datasetJsonLd } from '../../../src/lib/site/json-ld.ts';
 import { linksFor } from '../../../src/lib/site/links.ts';
 import { recordMarkdown } from '../../../src/lib/site/markdown.ts';
-import { contentsOf } from '../../../src/lib/site/page-parts.ts';
 import { pageView, resolveTarget } from '../../../src/lib/site/page-view.ts';
 import { siteEntryOf } from '../../../src/lib/site/site-index.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
@@ -105,8 +104,9 @@ describe('pageView', () => {
       ['overview', 'Overview', 'overview'],
       ['decoration', 'Decoration', 'decoration'],
     ]);
-    expect(contentsOf(smallRecord()).map((c) => c.href)).not.toContain('#when-it-fits');
-    expect(contentsOf(smallRecord()).map((c) => c.href)).toContain('#overview');
+    const contents = view.parts.filter((part) => part.shown).map((part) => part.anchor);
+    expect(contents).not.toContain('when-it-fits');
+    expect(contents).toContain('overview');
   });
 
   it('leaves out empty data collections and names them instead', () => {
@@ -197,9 +197,9 @@ describe('pageView', () => {
     record.catalog = null;
     const entry = siteEntryOf(record, 'x.json');
     const view = pageView(record, { otherProjectionExists: false });
-    const ld = recordJsonLd(record, linksFor(entry, 'https://g.example', false)) as { name: string };
+    const ld = datasetJsonLd(datasetFacts(record), linksFor(entry, 'https://g.example', false)) as { name: string };
     expect([view.title, entry.title, ld.name]).toEqual(Array(3).fill(`Garment ${record.slug}`));
-    expect(recordMarkdown(record, linksFor(entry, 'https://g.example', false)).join('')).toContain(`\n# Garment ${record.slug}`);
+    expect(recordMarkdown(view, linksFor(entry, 'https://g.example', false)).join('')).toContain(`\n# Garment ${record.slug}`);
   });
 
   it('shows a description that repeats the headline once, its claims backing the headline', () => {

@@ -13,7 +13,7 @@ const STYLESHEET = '/styles/site.test.css';
 
 function page(record: GarmentRecord): string {
   const links = linksFor(siteEntryOf(record, 'record.json'), SITE, true);
-  return recordPageHtml(record, pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET).join('');
+  return recordPageHtml(pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET).join('');
 }
 
 const hostile = ['svc', 'tech'].map(
@@ -79,7 +79,7 @@ describe('recordPageHtml', () => {
   it('comes in pieces, a part of the page each, none long enough for V8 to keep apart as a large object', () => {
     for (const { record } of sampleRecords()) {
       const links = linksFor(siteEntryOf(record, 'record.json'), SITE, true);
-      const pieces = recordPageHtml(record, pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET);
+      const pieces = recordPageHtml(pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET);
       // V8 keeps objects over 128 KiB in its large-object space: 2^16 characters of a two-byte string, as record text makes pages.
       expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(2 ** 16);
       expect(pieces.length).toBeGreaterThan(50);
@@ -93,7 +93,7 @@ describe('recordPageHtml', () => {
     const offer = record.data.offers[0]!;
     record.data.offers = Array.from({ length: 600 }, (_, i) => ({ ...offer, id: `offer-${i}` }));
     const links = linksFor(siteEntryOf(record, 'record.json'), SITE, true);
-    const pieces = recordPageHtml(record, pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET);
+    const pieces = recordPageHtml(pageView(record, { otherProjectionExists: true }), links, SITE, STYLESHEET);
     expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(2 ** 16);
     const markup = pieces.join('');
     for (let i = 0; i < 600; i++) expect(markup).toContain(`id="offers-offer-${i}"`);

@@ -24,9 +24,9 @@ describe('t', () => {
 
 describe('tCount', () => {
   it('chooses the one or many form by count', () => {
-    expect(tCount('claim.count', 1)).toBe('1 claim');
-    expect(tCount('claim.count', 0)).toBe('0 claims');
-    expect(tCount('claim.count', 1200)).toBe('1,200 claims');
+    expect(tCount('gap.count', 1)).toBe('1 gap');
+    expect(tCount('gap.count', 0)).toBe('0 gaps');
+    expect(tCount('gap.count', 1200)).toBe('1,200 gaps');
   });
 });
 

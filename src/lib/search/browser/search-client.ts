@@ -34,6 +34,7 @@ import {
 } from './search-box-state.ts';
 import { searchBoxView, type SearchBoxView } from './search-box-view.ts';
 import { openSearch, type SearchOpening } from './search-index-opening.ts';
+import { errorMessage } from '../../errors.ts';
 
 /** The page's own time. */
 const PAGE_CLOCK: Clock = { now: () => performance.now(), wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
@@ -116,7 +117,7 @@ async function run(session: Session, mode: SearchMode): Promise<void> {
     // The filter boxes are made from the shard list: from the kept one at once, else once it comes.
     if (!opened.keptFilters) await opened.current;
   } catch (error) {
-    update(session, searchFailed(session.box, (error as Error).message, view.messages));
+    update(session, searchFailed(session.box, errorMessage(error), view.messages));
     return;
   }
   if (!isLatest(session.box, id)) return;
@@ -159,7 +160,7 @@ async function search(session: Session, id: number, form: SearchState, opened: S
     found = await live;
   } catch (error) {
     follow(Promise.reject(error as Error));
-    if (isLatest(session.box, id)) update(session, searchFailed(session.box, (error as Error).message, view.messages));
+    if (isLatest(session.box, id)) update(session, searchFailed(session.box, errorMessage(error), view.messages));
     return;
   }
   if (!isLatest(session.box, id)) return;

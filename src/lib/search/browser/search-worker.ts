@@ -5,6 +5,7 @@ import type { PagefindApi } from '../query/pagefind-api.ts';
 import { entryFiles } from '../query/shard-list.ts';
 import type { ThreadReply, ThreadRequest } from './search-thread.ts';
 import { NO_HITS, openSearchIndex, searchGarments, type SearchIndex, type ShardHits } from '../query/shard-search.ts';
+import { errorMessage } from '../../errors.ts';
 
 /** Searches whose hits can still be read on: the page reads on the one it shows, and counts with others. */
 const KEPT_SEARCHES = 8;
@@ -15,8 +16,7 @@ const searches = new Map<number, ShardHits>();
 self.addEventListener('message', ({ data: request }: MessageEvent<ThreadRequest>) => {
   void answer(request).then(
     (reply) => self.postMessage(reply),
-    (error: unknown) =>
-      self.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies ThreadReply),
+    (error: unknown) => self.postMessage({ id: request.id, error: errorMessage(error) } satisfies ThreadReply),
   );
 });
 

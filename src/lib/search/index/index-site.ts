@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as pagefind from 'pagefind';
-import { GarmentPressError } from '../../errors.ts';
+import { errorMessage, GarmentPressError } from '../../errors.ts';
 import type { RecordKey } from '../../record/index.ts';
 import { linkFiles } from '../../link-files.ts';
 import { readRecord, type SiteEntry } from '../../site/site-index.ts';
@@ -234,7 +234,7 @@ export async function buildSearchIndex<Entry extends RecordKey>(
   } catch (error) {
     if (error instanceof GarmentPressError) throw error;
     // The service itself broke (binary missing, process crashed): say so, keep the cause.
-    throw failed('indexing', (error as Error).message ?? String(error), error);
+    throw failed('indexing', errorMessage(error), error);
   } finally {
     // Closed while answering, Pagefind writes to a closed pipe and panics, on the build's own error output.
     await Promise.allSettled(unanswered);
@@ -248,7 +248,7 @@ export function pageFromRecord(entry: SiteEntry): SearchRecord {
   try {
     return searchRecord(entry, readRecord(entry));
   } catch (error) {
-    throw new SearchIndexError(`search index: could not read ${entry.file}: ${(error as Error).message}`, { cause: error });
+    throw new SearchIndexError(`search index: could not read ${entry.file}: ${errorMessage(error)}`, { cause: error });
   }
 }
 

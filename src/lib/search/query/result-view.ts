@@ -1,3 +1,4 @@
+import { PROJECTIONS, type Projection } from '../../record/projections.ts';
 import type { PagefindResultData } from './pagefind-api.ts';
 import { GARMENT_META } from './search-keys.ts';
 import { fillMessage, type SearchMessages } from './search-messages.ts';
@@ -9,7 +10,7 @@ export interface ResultView {
   title: string;
   image: { src: string; alt: string } | null;
   /** Its record pages, commerce first: the projection's code, the page, its research status. */
-  projections: { code: 'svc' | 'tech'; href: string; status: string }[];
+  projections: { code: Projection; href: string; status: string }[];
   /** Key facts, absent when the records do not state them: lowest price and sizes (commerce), fabric and weight (technical). */
   price: string | null;
   sizes: string | null;
@@ -23,7 +24,6 @@ export interface ResultView {
 // without importing site/text.ts, whose Markdown renderer does not belong in the search script.
 const SITE_PATH = /^\/(?![/\\])/;
 const WEB_ADDRESS = /^https?:\/\/[^\s]/i;
-const PROJECTIONS = ['svc', 'tech'] as const;
 
 /**
  * The view of a garment found, or null when its URL is not a path on this site. Metadata comes

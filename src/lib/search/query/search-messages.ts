@@ -1,3 +1,4 @@
+import type { Projection } from '../../record/projections.ts';
 import { humanize, lookup, projectionLabel, t } from '../../site/strings.ts';
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
 
@@ -24,7 +25,7 @@ export interface SearchMessages {
   sizes: string;
   projections: string;
   /** A record page's link, by projection code. */
-  projectionLinks: Record<'svc' | 'tech', string>;
+  projectionLinks: Record<Projection, string>;
   browseAll: string;
   clearFilters: string;
   /** Names the research status beside each hit, for screen readers. */

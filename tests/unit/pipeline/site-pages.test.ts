@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import astroSettings from '../../../astro.config.mjs';
+import { astroConfig, type SiteContext } from '../../../src/lib/pipeline/site-pages.ts';
+
+const contextOf = (site: string): SiteContext => ({ site, entries: [], renderedSlugs: null });
+
+describe('astroConfig', () => {
+  it("builds with astro.config.mjs's settings, the build's own address and folders, and its context last among the integrations", () => {
+    const config = astroConfig(contextOf('https://shop.example'), '/project', '/project/dist');
+    const { site: _defaultSite, integrations, ...settings } = astroSettings;
+    expect(config).toMatchObject(settings);
+    expect(config).toMatchObject({ configFile: false, site: 'https://shop.example', root: '/project', outDir: '/project/dist' });
+    expect(config.integrations?.map((integration) => (integration as { name: string }).name)).toEqual([
+      ...(integrations ?? []).map((integration) => (integration as { name: string }).name),
+      'garment-press:site-context',
+    ]);
+  });
+
+  it('gives two builds in one process configurations of their own', () => {
+    const first = astroConfig(contextOf('https://one.example'), '/project', '/one');
+    const second = astroConfig(contextOf('https://two.example'), '/project', '/two');
+    expect([first.site, second.site]).toEqual(['https://one.example', 'https://two.example']);
+    expect(first.integrations).not.toBe(second.integrations);
+    expect(astroSettings.integrations).toEqual([]);
+  });
+});
