@@ -44,6 +44,15 @@ try {
     { name: 'search-nothing', path: '/search/?q=flxxce', ready: '[data-search-help]:not([hidden])' },
     ...[...new Set(records.map((r) => r.slug))].map((slug) => ({ name: `${slug}`, path: `/garments/${slug}/` })),
     ...records.map((r) => ({ name: `${r.slug}.${r.projection}`, path: `/garments/${r.slug}/${r.projection}/` })),
+    // A record's history and what its last revision changed (the tee's commerce record has two).
+    ...records.flatMap((r) => {
+      const kept = path.join(root, 'records', '.revisions', `${r.slug}.${r.projection}`);
+      const latest = (existsSync(kept) ? readdirSync(kept).length : 0) + 1;
+      return [
+        { name: `${r.slug}.${r.projection}.revisions`, path: `/garments/${r.slug}/${r.projection}/revisions/` },
+        { name: `${r.slug}.${r.projection}.revision-${latest}`, path: `/garments/${r.slug}/${r.projection}/revisions/${latest}/` },
+      ];
+    }),
   ];
   const widths = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } };
   for (const scheme of ['light', 'dark'] as const) {

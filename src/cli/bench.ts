@@ -14,15 +14,18 @@ import {
 } from '../lib/bench/bench.ts';
 import type { GarmentRecord } from '../lib/record/types.ts';
 import { formatBenchTable } from '../lib/bench/report.ts';
+import { writeSyntheticHistory } from '../lib/bench/synthetic-history.ts';
 import { readCommandLine } from './command-line.ts';
 
-const USAGE = `usage: npm run bench [-- --records N] [--runs N] [--dir DIR] [--json FILE]
+const USAGE = `usage: npm run bench [-- --records N] [--revisions N] [--runs N] [--dir DIR] [--json FILE]
 
 Generates N synthetic records (default 2000) modelled on records/, builds the full
 site from them (validation, pages, twins, search index), then rebuilds with nothing
 changed and after changing one record. Prints a table per stage and writes JSON.
 
   --records N   how many records (default 2000)
+  --revisions N how many revisions each record has (default 1): N - 1 earlier
+                ones in the records folder's archive (records/.revisions/)
   --runs N      how many times to run each build (default 1); the table shows the
                 median run, and every run's wall time
   --dir DIR     work folder, new or empty or an earlier bench's (default: a
@@ -32,6 +35,7 @@ changed and after changing one record. Prints a table per stage and writes JSON.
 const options = readCommandLine('bench', USAGE, {
   options: {
     records: { type: 'string', default: '2000' },
+    revisions: { type: 'string', default: '1' },
     runs: { type: 'string', default: '1' },
     dir: { type: 'string' },
     json: { type: 'string' },
@@ -41,6 +45,12 @@ const options = readCommandLine('bench', USAGE, {
 const count = Number(options.records);
 if (!Number.isInteger(count) || count < 2) {
   process.stderr.write(`bench: --records must be a whole number of at least 2, got ${options.records}\n`);
+  process.exit(2);
+}
+
+const revisions = Number(options.revisions);
+if (!Number.isInteger(revisions) || revisions < 1) {
+  process.stderr.write(`bench: --revisions must be a whole number of at least 1, got ${options.revisions}\n`);
   process.exit(2);
 }
 
@@ -64,6 +74,10 @@ if (refusal) {
 log(`generating ${count} records into ${recordsDir}`);
 await setAside(recordsDir, asideDir);
 const inputBytes = await writeSyntheticRecords('records', recordsDir, count);
+if (revisions > 1) {
+  log(`giving each record ${revisions - 1} earlier revisions in ${path.join(recordsDir, '.revisions')}`);
+  await writeSyntheticHistory(recordsDir, revisions - 1, 'https://bench.example');
+}
 const build = ['--records', recordsDir, '--out', outDir, '--site', 'https://bench.example'];
 const runs: BuildRun[] = [];
 const measure = async (name: string, before: () => Promise<void>, after: () => Promise<void> = async () => {}) => {

@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GarmentRecord } from '../../src/lib/record/index.ts';
+import { openPublishedSite } from '../../src/lib/mcp/published-site.ts';
+import { readTools } from '../../src/lib/mcp/read-tools.ts';
+import { openSiteSearch } from '../../src/lib/mcp/site-search.ts';
+import { listResources, readResource } from '../../src/lib/mcp/resources.ts';
 import { projectRoot } from '../support/records.ts';
 import { runCli } from '../support/run.ts';
 
@@ -35,7 +39,7 @@ describe('a build keeps the revisions its records replace', () => {
     build();
   });
 
-  it('keeps the bytes published before when a record changes, numbered from the last kept', () => {
+  it('keeps the bytes published before when a record changes, numbered from the last kept', { timeout: 120_000 }, () => {
     const before = kept();
     const first = published();
     edit((record) => {
@@ -57,7 +61,8 @@ describe('a build keeps the revisions its records replace', () => {
     expect(diff).toContain('<ins><span class="visually-hidden">[added: </span>Now sold in a recycled mailer.');
   });
 
-  it('keeps nothing when no record changed, or when only its links or its file time did', () => {
+  // Three builds in one test: a build takes seconds, many more on a loaded machine.
+  it('keeps nothing when no record changed, or when only its links or its file time did', { timeout: 180_000 }, () => {
     const before = kept();
     build();
     edit((record) => {
@@ -67,6 +72,33 @@ describe('a build keeps the revisions its records replace', () => {
     writeFileSync(recordFile(), readFileSync(recordFile()));
     build();
     expect(kept()).toEqual(before);
+  });
+
+  it('gives MCP clients the revisions: garments.list_revisions, garments.get_record with a revision, and each revision as a resource', async () => {
+    const published = openPublishedSite(out);
+    const tools = readTools({ published, search: openSiteSearch(out) });
+    const run = (name: string, args: Record<string, unknown>) => tools.find((tool) => tool.name === name)!.run(args, {} as never);
+    const listed = await run('garments.list_revisions', { slug: SLUG, projection: 'svc' });
+    expect(listed.ok).toBe(true);
+    const history = (listed as unknown as { result: { count: number; revisions: { number: number; json: string }[] } }).result;
+    expect(history.revisions.map((revision) => revision.number)).toEqual(
+      Array.from({ length: history.count }, (_, i) => history.count - i),
+    );
+    const first = await run('garments.get_record', { slug: SLUG, projection: 'svc', revision: 1 });
+    expect((first as unknown as { result: { text: string } }).result.text).toBe(
+      readFileSync(path.join(out, 'garments', SLUG, 'svc', 'revisions', '1.json'), 'utf8'),
+    );
+    expect(await run('garments.get_record', { slug: SLUG, projection: 'svc', revision: history.count + 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    const resource = await readResource(published, history.revisions.at(-1)!.json);
+    expect(resource.contents[0]).toHaveProperty(
+      'text',
+      readFileSync(path.join(out, 'garments', SLUG, 'svc', 'revisions', '1.json'), 'utf8'),
+    );
+    const listedResources = await listResources(published, undefined);
+    expect(listedResources.resources.map((r) => r.uri)).toContain(`https://garments.example.org/garments/${SLUG}/svc/revisions/1.json`);
   });
 
   it('is not read as records by the validator', () => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
 import { isProjection, type Projection } from '../record/projections.ts';
 import { isSlug } from '../record/slug.ts';
-import { absoluteUrl, jsonPath, markdownPath } from '../site/urls.ts';
+import { absoluteUrl, jsonPath, markdownPath, revisionJsonPath, revisionsPath } from '../site/urls.ts';
 
 /** One record as /records.json lists it. */
 export interface PublishedRecord {
@@ -19,6 +19,8 @@ export interface PublishedRecord {
   published_at: string;
   research_status: string;
   links: Record<string, string | null>;
+  /** How many revisions the site keeps (absent from sites built before revisions were kept). */
+  revision_count?: number;
 }
 
 /** A twin's format: the record's JSON as published, or its Markdown. */
@@ -43,6 +45,10 @@ export interface PublishedSite {
   records(): Promise<PublishedRecord[]>;
   /** A record's twin, or undefined when the site has no such record. */
   readTwin(slug: string, projection: Projection, format: TwinFormat): Promise<Twin | undefined>;
+  /** Revision `number` of a record, its JSON as published then, or undefined when the site has no such revision. */
+  readRevision(slug: string, projection: Projection, number: number): Promise<Twin | undefined>;
+  /** A record's revisions as its history lists them (revisions/index.json), or undefined when the site has no such record. */
+  readRevisions(slug: string, projection: Projection): Promise<Record<string, unknown> | undefined>;
 }
 
 /** Thrown when the folder holds no built site (yet); the message names no server path, as callers read it. */
@@ -79,22 +85,35 @@ export function openPublishedSite(outDir: string, site?: string): PublishedSite 
 
   const siteAddress = async () => site ?? new URL('/', (await readRecordsFile()).schema).href;
 
+  /** A file of a record on the site, or undefined when there is none (a slug or projection that names no file included). */
+  const readSiteFile = async (slug: string, projection: Projection, sitePath: string, mimeType: string): Promise<Twin | undefined> => {
+    if (!isSlug(slug) || !isProjection(projection)) return undefined;
+    // First, so a site not built yet says so rather than that the record is missing.
+    const address = await siteAddress();
+    let text: string;
+    try {
+      text = await readFile(path.join(outDir, sitePath), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    return { url: absoluteUrl(sitePath, address), mimeType, text };
+  };
+
   return {
     site: siteAddress,
     records: async () => (await readRecordsFile()).records,
     async readTwin(slug, projection, format) {
-      if (!isSlug(slug) || !isProjection(projection)) return undefined;
-      // First, so a site not built yet says so rather than that the record is missing.
-      const site = await siteAddress();
       const sitePath = format === 'json' ? jsonPath(slug, projection) : markdownPath(slug, projection);
-      let text: string;
-      try {
-        text = await readFile(path.join(outDir, sitePath), 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-        throw error;
-      }
-      return { url: absoluteUrl(sitePath, site), mimeType: TWIN_MEDIA_TYPES[format], text };
+      return readSiteFile(slug, projection, sitePath, TWIN_MEDIA_TYPES[format]);
+    },
+    readRevision: (slug, projection, number) =>
+      Number.isSafeInteger(number) && number >= 1
+        ? readSiteFile(slug, projection, revisionJsonPath(slug, projection, number), TWIN_MEDIA_TYPES.json)
+        : Promise.resolve(undefined),
+    async readRevisions(slug, projection) {
+      const history = await readSiteFile(slug, projection, `${revisionsPath(slug, projection)}index.json`, TWIN_MEDIA_TYPES.json);
+      return history && (JSON.parse(history.text) as Record<string, unknown>);
     },
   };
 }

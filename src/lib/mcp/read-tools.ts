@@ -8,6 +8,7 @@ import type { Projection } from '../record/projections.ts';
 import { projectionLabel } from '../site/strings.ts';
 import { absoluteUrl, pagePath } from '../site/urls.ts';
 import { cursorOf, readCursor } from './page-cursor.ts';
+import { revisionTools } from './revision-tools.ts';
 import type { PublishedRecord, PublishedSite } from './published-site.ts';
 import type { SiteSearch } from './site-search.ts';
 import { toolError, type Tool } from './tool-call.ts';
@@ -74,7 +75,19 @@ const getRecordTool = (context: ReadToolsContext): Tool => ({
     const slug = args.slug as string;
     const projection = args.projection as Projection;
     const format = (args.format as 'json' | 'markdown' | undefined) ?? 'json';
-    const twin = await context.published.readTwin(slug, projection, format);
+    const revision = args.revision as number | undefined;
+    if (revision !== undefined && format !== 'json')
+      return toolError('invalid_argument', 'an earlier revision is kept as JSON only: ask for format "json"', [
+        { pointer: '/format', message: 'expected "json" with a revision' },
+      ]);
+    const twin =
+      revision === undefined
+        ? await context.published.readTwin(slug, projection, format)
+        : await context.published.readRevision(slug, projection, revision);
+    if (twin === undefined && revision !== undefined && (await context.published.readTwin(slug, projection, 'json')))
+      return toolError('not_found', `${slug} (${projection}) has no revision ${revision}; garments.list_revisions lists them`, [
+        { pointer: '/revision', message: `no revision ${revision} of this record is published` },
+      ]);
     if (twin === undefined) {
       return toolError('not_found', `no published record ${slug} (${projection}); find records with garments.search or garments.list`, [
         { pointer: '/slug', message: `no ${projection} record of a garment "${slug}" is published` },
@@ -120,5 +133,5 @@ const listTool = (context: ReadToolsContext): Tool => ({
 
 /** The read-only tools. */
 export function readTools(context: ReadToolsContext): Tool[] {
-  return [searchTool(context), getRecordTool(context), listTool(context)];
+  return [searchTool(context), getRecordTool(context), listTool(context), ...revisionTools(context.published)];
 }

@@ -17,6 +17,8 @@ import { TWIN_MEDIA_TYPES, type PublishedRecord, type PublishedSite, type TwinFo
 const RECORDS_PER_PAGE = 50;
 
 const TWIN_PATH = new RegExp(`^/garments/([^/]+)/${PROJECTION_GROUP}\\.(json|md)$`);
+/** A revision's JSON as published then (src/lib/revisions/). */
+const REVISION_PATH = new RegExp(`^/garments/([^/]+)/${PROJECTION_GROUP}/revisions/([1-9]\\d{0,8})\\.json$`);
 
 /** One page of every twin, in the order /records.json lists the records. */
 export async function listResources(published: PublishedSite, cursor: string | undefined): Promise<ListResourcesResult> {
@@ -25,7 +27,11 @@ export async function listResources(published: PublishedSite, cursor: string | u
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'invalid cursor: pass the nextCursor of a previous page, or none');
   const records = await published.records();
   const page = records.slice(offset, offset + RECORDS_PER_PAGE);
-  const resources = page.flatMap((record) => [twinResource(record, 'json'), twinResource(record, 'markdown')]);
+  const resources = page.flatMap((record) => [
+    twinResource(record, 'json'),
+    twinResource(record, 'markdown'),
+    ...revisionResources(record),
+  ]);
   const end = offset + page.length;
   return end < records.length ? { resources, nextCursor: cursorOf(end) } : { resources };
 }
@@ -49,6 +55,13 @@ export async function listResourceTemplates(published: PublishedSite): Promise<L
         description: "A record's Markdown twin; projection is svc or tech.",
         mimeType: TWIN_MEDIA_TYPES.markdown,
       },
+      {
+        uriTemplate: `${site}garments/{slug}/{projection}/revisions/{number}.json`,
+        name: 'garment-record-revision',
+        title: 'Garment record revision (JSON)',
+        description: 'Revision number of a record, exactly as published then; projection is svc or tech.',
+        mimeType: TWIN_MEDIA_TYPES.json,
+      },
     ],
   };
 }
@@ -57,10 +70,29 @@ export async function listResourceTemplates(published: PublishedSite): Promise<L
 export async function readResource(published: PublishedSite, uri: string): Promise<ReadResourceResult> {
   const site = new URL(await published.site());
   const url = URL.parse(uri);
-  const match = url !== null && url.origin === site.origin && url.search === '' ? TWIN_PATH.exec(url.pathname) : null;
-  const twin = match ? await published.readTwin(match[1]!, match[2] as Projection, match[3] === 'md' ? 'markdown' : 'json') : undefined;
+  const ours = url !== null && url.origin === site.origin && url.search === '';
+  const match = ours ? TWIN_PATH.exec(url.pathname) : null;
+  const revision = ours ? REVISION_PATH.exec(url.pathname) : null;
+  const twin = match
+    ? await published.readTwin(match[1]!, match[2] as Projection, match[3] === 'md' ? 'markdown' : 'json')
+    : revision
+      ? await published.readRevision(revision[1]!, revision[2] as Projection, Number(revision[3]))
+      : undefined;
   if (twin === undefined) throw new ResourceNotFoundError(uri.slice(0, 300), `resource not found: ${uri.slice(0, 300)}`);
   return { contents: [{ uri: twin.url, mimeType: twin.mimeType, text: twin.text }] };
+}
+
+/** Each revision's JSON of a record, as records.json counts them. */
+function revisionResources(record: PublishedRecord): Resource[] {
+  const self = record.links.self;
+  if (!self || !record.revision_count) return [];
+  return Array.from({ length: record.revision_count }, (_, i) => ({
+    uri: new URL(`${record.projection}/revisions/${i + 1}.json`, self).href,
+    name: `${record.slug}/${record.projection}/revisions/${i + 1}.json`,
+    title: `${record.title}, revision ${i + 1} (JSON)`,
+    description: `Revision ${i + 1} of the record, exactly as published then.`,
+    mimeType: TWIN_MEDIA_TYPES.json,
+  }));
 }
 
 function twinResource(record: PublishedRecord, format: TwinFormat): Resource {

@@ -12,18 +12,18 @@ const SEARCH_LIMIT_MAX = 50;
 const LIST_LIMIT_MAX = 200;
 const RESEARCH_STATUSES = schema.$defs.research.properties.status.enum;
 
-const projectionArgument = {
+export const projectionArgument = {
   type: 'string',
   enum: PROJECTIONS,
   description: 'The projection: "svc" (commerce: prices, sizes, colours, stock) or "tech" (technical: fabric, construction, measurements).',
 };
-const slugArgument = {
+export const slugArgument = {
   type: 'string',
   pattern: SLUG_PATTERN,
   maxLength: SLUG_MAX_LENGTH,
   description: 'The garment\'s slug, as search hits and list entries give it, e.g. "ridgeline-rk6210-heavyweight-tee".',
 };
-const textField = (description: string) => ({ type: 'string', description });
+export const textField = (description: string) => ({ type: 'string', description });
 const countField = (description: string) => ({ type: 'integer', minimum: 0, description });
 
 const searchGarmentSchema: JsonSchema = {
@@ -153,6 +153,12 @@ export const GET_RECORD: ToolDefinition = {
         enum: ['json', 'markdown'],
         default: 'json',
         description: "The record's JSON (default) or its Markdown twin.",
+      },
+      revision: {
+        type: 'integer',
+        minimum: 1,
+        description:
+          'An earlier revision, by its number (garments.list_revisions lists them): its JSON exactly as published then. The latest without it.',
       },
     },
   },

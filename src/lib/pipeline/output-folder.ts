@@ -3,6 +3,7 @@ import path from 'node:path';
 import { precompressedCopies } from './precompressed-files.ts';
 import { GarmentPressError } from '../errors.ts';
 import { isReplaceable } from '../replaceable-folder.ts';
+import { garmentFeedPaths } from '../revisions/feeds.ts';
 import { STATE_FILE, type BuildState } from './build-state.ts';
 import { isPageTableName } from '../site/table-csv.ts';
 
@@ -86,6 +87,7 @@ export function addedFiles(state: BuildState, { topNames, siteFiles, garmentFile
     }
     tables.add(path.join('garments', record.slug, record.projection));
     revisionFolders.add(path.join('garments', record.slug, record.projection, 'revisions'));
+    for (const feed of Object.values(garmentFeedPaths(record.slug))) made.add(feed.slice(1));
   }
   // A record's revision files are as many as its revisions: any file of its revisions folder is the build's.
   const isMade = (file: string) =>

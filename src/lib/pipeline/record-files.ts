@@ -12,6 +12,7 @@ import { entryLinks } from '../site/site-files.ts';
 import { csvText } from '../site/csv.ts';
 import { pageTables } from '../site/table-csv.ts';
 import { csvPath, garmentPath, jsonPath, markdownPath, pagePath } from '../site/urls.ts';
+import { feedLinksHtml } from '../revisions/feeds.ts';
 import { asPublished, recordRevisions } from '../revisions/record-revisions.ts';
 import { revisionFiles } from '../revisions/revision-pages.ts';
 import type { RevisionView } from '../revisions/revision-view.ts';
@@ -28,6 +29,8 @@ export interface RecordFilesOptions {
   site: string;
   /** The site path of the stylesheet every page links. */
   stylesheet: string;
+  /** The day the pages are built, ISO (a citation's access date); today by default. */
+  builtOn?: string;
 }
 
 /**
@@ -41,23 +44,27 @@ export function recordFiles(
   entry: SiteEntry,
   record: GarmentRecord,
   source: Uint8Array,
-  { site, stylesheet }: RecordFilesOptions,
+  { site, stylesheet, builtOn = new Date().toISOString().slice(0, 10) }: RecordFilesOptions,
   facts: KeyFacts = keyFacts(record),
   revisions: readonly RevisionView[] = recordRevisions(undefined, record, source),
 ): SiteFile[] {
   const links = entryLinks(garment, entry, site);
   const view = pageView(record, { otherProjectionExists: links.other_projection !== null, facts });
   const published = publishedJson(source, links);
+  const shown = { number: revisions.length, count: revisions.length, accessed: builtOn };
 
   return [
-    { sitePath: `${pagePath(entry.slug, entry.projection)}index.html`, content: recordPageHtml(view, links, site, stylesheet) },
+    {
+      sitePath: `${pagePath(entry.slug, entry.projection)}index.html`,
+      content: recordPageHtml(view, links, site, stylesheet, shown),
+    },
     { sitePath: jsonPath(entry.slug, entry.projection), content: published },
     { sitePath: markdownPath(entry.slug, entry.projection), content: recordMarkdown(view, links) },
     ...pageTables(view).map((table) => ({
       sitePath: csvPath(entry.slug, entry.projection, table.name),
       content: csvText(table.header, table.rows()),
     })),
-    ...revisionFiles(asPublished(revisions, source, published), { record, site, stylesheet }),
+    ...revisionFiles(asPublished(revisions, source, published), { record, site, stylesheet, moreHead: feedLinksHtml(record.slug) }),
   ];
 }
 

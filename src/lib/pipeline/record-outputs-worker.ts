@@ -6,6 +6,7 @@ import { searchRecord } from '../search/index/search-record.ts';
 import { keyFacts, type KeyFacts } from '../site/key-facts.ts';
 import { siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
+import { garmentFeedFiles } from '../revisions/feeds.ts';
 import { recordRevisions } from '../revisions/record-revisions.ts';
 import { revisionsSummary, type RevisionView } from '../revisions/revision-view.ts';
 import { garmentFile, recordFiles, writeSiteFiles } from './record-files.ts';
@@ -32,7 +33,7 @@ if (parentPort) {
   const say = (message: RecordThreadMessage) => port.postMessage(message);
   const { garments, check, renderingStopped, siteDir, site, stylesheet, recordsDir } = workerData as RecordThreadData;
   const stopped = new Int32Array(renderingStopped);
-  const options = { site, stylesheet };
+  const options = { site, stylesheet, builtOn: new Date().toISOString().slice(0, 10) };
   let records = 0;
   let step = 'writing';
   let current = '';
@@ -66,7 +67,7 @@ if (parentPort) {
       step = 'rendering';
       const garment: GarmentEntries = Object.fromEntries(read.map(([entry]) => [entry.projection, entry]));
       const facts = read.map(([, , , , recordFacts]) => recordFacts);
-      const files = [garmentFile(slug, garment, facts, options)];
+      const files = [garmentFile(slug, garment, facts, options), ...garmentFeedFiles(slug, Object.values(garment), site)];
       const pages = [];
       for (const [i, [entry, record, bytes, revisions]] of read.entries()) {
         current = entry.file;

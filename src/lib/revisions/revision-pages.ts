@@ -32,11 +32,31 @@ export function revisionFiles(views: readonly RevisionView[], context: RevisionP
   const { slug, projection } = context.record;
   return [
     { sitePath: `${revisionsPath(slug, projection)}index.html`, content: historyPageHtml(views, context) },
+    { sitePath: `${revisionsPath(slug, projection)}index.json`, content: [historyJson(views, context)] },
     ...views.flatMap((view) => [
       { sitePath: revisionJsonPath(slug, projection, view.number), content: view.bytes },
       { sitePath: `${revisionPath(slug, projection, view.number)}index.html`, content: revisionPageHtml(view, views.length, context) },
     ]),
   ];
+}
+
+/** The history for programs (garments.list_revisions reads it): every revision, newest first, with the addresses of its changes and its JSON. */
+function historyJson(views: readonly RevisionView[], context: RevisionPagesContext): string {
+  const { slug, projection } = context.record;
+  const history = {
+    slug,
+    projection,
+    count: views.length,
+    revisions: [...views].reverse().map((view) => ({
+      number: view.number,
+      record_revision: view.recordRevision,
+      published_at: view.publishedAt,
+      summary: view.summary,
+      changes: absoluteUrl(revisionPath(slug, projection, view.number), context.site),
+      json: absoluteUrl(revisionJsonPath(slug, projection, view.number), context.site),
+    })),
+  };
+  return `${JSON.stringify(history, null, 2)}\n`;
 }
 
 /** The trail to a revision page: all garments, the garment, the record, its history (and the revision). */
@@ -48,7 +68,7 @@ function trailHtml(context: RevisionPagesContext, last: { href: string; label: s
     { href: pagePath(slug, projection), label: t(`projection.${projection}`) },
     ...last,
   ];
-  return html`<nav aria-label="${t('nav.breadcrumb')}" class="breadcrumb"><ol>${steps.map(
+  return html`<nav aria-label="${t('nav.breadcrumb')}" class="breadcrumb breadcrumb--long"><ol>${steps.map(
     (step, i) =>
       html`<li><a href="${step.href}"${i === steps.length - 1 ? html` aria-current="page"` : ''}><bdi>${step.label}</bdi></a></li>`,
   )}</ol></nav>`;

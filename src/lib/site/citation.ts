@@ -11,8 +11,14 @@ export interface CitationFacts {
   publishedText: string;
   /** The publication date in ISO form, when the record's is a date. */
   publishedIso: string | null;
-  /** The page's absolute address. */
+  /** The permalink of the revision cited (its JSON as published, src/lib/revisions/). */
   url: string;
+  /** Its number among the record's revisions on this site. */
+  revisionNumber: number;
+  /** The day the citation was made (the page built), ISO. */
+  accessed: string;
+  /** The site's host, which publishes the record. */
+  host: string;
 }
 
 /** A record's citation, as one line of plain text and as a BibTeX entry. */
@@ -32,19 +38,29 @@ export function citationOf(facts: CitationFacts): Citation {
     title: facts.title,
     projection: facts.projectionLabel,
     revision: facts.revision,
+    number: facts.revisionNumber,
     published: facts.publishedText,
     site,
     url: facts.url,
+    accessed: facts.accessed,
   });
   const year = facts.publishedIso?.slice(0, 4);
   const fields: [string, string][] = [
     ['title', `{${bibtexText(`${facts.title}: ${t('cite.recordKind', { projection: facts.projectionLabel })}`)}}`],
-    ['author', `{${bibtexText(site)}}`],
+    // Double braces: the publisher is an organization, never split into first and last names.
+    ['author', `{{${bibtexText(site)}}}`],
+    ['organization', `{${bibtexText(site)}}`],
+    ['publisher', `{${bibtexText(`${site} (${facts.host})`)}}`],
     ['howpublished', `{\\url{${bibtexUrl(facts.url)}}}`],
-    ['note', `{${bibtexText(t('cite.note', { revision: facts.revision, published: facts.publishedText }))}}`],
+    ['url', `{${bibtexUrl(facts.url)}}`],
+    ['urldate', `{${bibtexText(facts.accessed)}}`],
+    [
+      'note',
+      `{${bibtexText(t('cite.note', { revision: facts.revision, number: facts.revisionNumber, published: facts.publishedText, accessed: facts.accessed }))}}`,
+    ],
     ...(year && /^\d{4}$/.test(year) ? [['year', year] as [string, string]] : []),
   ];
-  const bibtex = `@misc{${bibtexKey(`${facts.slug}-${facts.projection}-${facts.revision}`)},\n${fields.map(([name, value]) => `  ${name} = ${value}`).join(',\n')}\n}`;
+  const bibtex = `@misc{${bibtexKey(`${facts.slug}-${facts.projection}-${facts.revisionNumber}`)},\n${fields.map(([name, value]) => `  ${name} = ${value}`).join(',\n')}\n}`;
   return { text, bibtex };
 }
 

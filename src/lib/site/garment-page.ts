@@ -1,3 +1,4 @@
+import { feedLinksHtml } from '../revisions/feeds.ts';
 import { classList, html } from './html.ts';
 import { garmentCard } from './index-view.ts';
 import type { KeyFacts } from './key-facts.ts';
@@ -56,5 +57,5 @@ export function garmentPageHtml(
   )}</p></div></div><div class="projection-choices">${garment.projections.map(projection)}</div>${missing.map(
     (projection) => html`<p class="count">${t('garment.missing', { projection: t(`projection.${projection}`) })}</p>`,
   )}`;
-  return pageDocument(head, main);
+  return pageDocument(head, main, feedLinksHtml(slug));
 }

@@ -4,6 +4,7 @@ import { classList, html, trustedHtml, type Html, type HtmlValue } from './html.
 import { datasetJsonLd, scriptSafeJson } from './json-ld.ts';
 import { pageDocument } from './page-frame.ts';
 import { citationOf } from './citation.ts';
+import { feedLinksHtml } from '../revisions/feeds.ts';
 import { partKind, sectionPartKey, type PagePart, type PartPlace } from './page-parts.ts';
 import type { PageView } from './page-view.ts';
 import {
@@ -24,7 +25,14 @@ import {
   textBlockHtml,
 } from './record-parts.ts';
 import { t } from './strings.ts';
-import { absoluteUrl, RECORD_SCRIPT_PATH } from './urls.ts';
+import { absoluteUrl, RECORD_SCRIPT_PATH, revisionJsonPath, revisionsPath } from './urls.ts';
+
+/** Which of its revisions a record page shows (src/lib/revisions/), and the day it is built: a citation's access date. */
+export interface RevisionShown {
+  number: number;
+  count: number;
+  accessed: string;
+}
 
 /** Each part's markup, by its kind (page-parts.ts), from the page's view alone. */
 const PART_HTML: Record<string, (view: PageView, part: PagePart) => HtmlValue> = {
@@ -51,7 +59,13 @@ function partHtml(view: PageView, part: PagePart): HtmlValue {
  * A record's page, the whole HTML document in pieces (see markupPieces): built from its view (not
  * through Astro, whose per-page machinery cost more than the page itself), in the frame Astro's pages share.
  */
-export function recordPageHtml(view: PageView, links: Links, site: string, stylesheet: string): string[] {
+export function recordPageHtml(
+  view: PageView,
+  links: Links,
+  site: string,
+  stylesheet: string,
+  shown: RevisionShown = { number: 1, count: 1, accessed: new Date().toISOString().slice(0, 10) },
+): string[] {
   const { meta } = view;
   return pageDocument(
     {
@@ -63,8 +77,8 @@ export function recordPageHtml(view: PageView, links: Links, site: string, style
       stylesheet,
       path: meta.path,
     },
-    recordBodyHtml(view, links, site),
-    html`${alternatesHtml(view, links)}<script src="${RECORD_SCRIPT_PATH}" defer></script>`,
+    recordBodyHtml(view, links, site, shown),
+    html`${alternatesHtml(view, links)}${feedLinksHtml(view.slug)}<script src="${RECORD_SCRIPT_PATH}" defer></script>`,
   );
 }
 
@@ -77,7 +91,7 @@ function alternatesHtml(view: PageView, links: Links): Html {
 }
 
 /** The body of a record page: the header with the key facts, then the reading parts, then the evidence, as the parts model orders them. */
-function recordBodyHtml(view: PageView, links: Links, site: string): HtmlValue[] {
+function recordBodyHtml(view: PageView, links: Links, site: string, shown: RevisionShown): HtmlValue[] {
   const parts = view.parts.filter((part) => part.shown);
   const contents = html`<nav class="contents" id="contents" aria-labelledby="contents-heading"><h2 id="contents-heading" class="contents-heading">${t('nav.contents')}</h2><ol>${parts.map(
     (part) => html`<li><a href="#${part.anchor}">${part.label}</a></li>`,
@@ -88,7 +102,7 @@ function recordBodyHtml(view: PageView, links: Links, site: string): HtmlValue[]
     html`<article class="record" data-projection="${view.projection}" data-preview-label="${t('claim.preview')}" data-full-entry="${t('claim.fullEntry')}" data-close="${t(
       'claim.close',
     )}" data-copy="${t('cite.copy')}" data-copied="${t('cite.copied')}" data-scroll-hint="${t('table.scrolls')}">`,
-    recordHeaderHtml(view, links, site, inPlace('header')),
+    recordHeaderHtml(view, site, inPlace('header'), shown),
     html`<div class="record-layout">${contents}<div class="record-body">`,
     inPlace('reading'),
     html`<div class="evidence"><p class="evidence-intro">${t('part.evidence')}</p>`,
@@ -101,7 +115,7 @@ function recordBodyHtml(view: PageView, links: Links, site: string): HtmlValue[]
  * The top of a record page: where it is, what the garment is, its key facts, the twins and how to
  * cite it (the call to action is among the key facts), how finished the research is, then the page's headline and summary.
  */
-function recordHeaderHtml(view: PageView, links: Links, site: string, headerParts: HtmlValue[]): Html {
+function recordHeaderHtml(view: PageView, site: string, headerParts: HtmlValue[], shown: RevisionShown): Html {
   const lead = view.leadImage?.src
     ? html`<img class="lead-image" src="${view.leadImage.src}" alt="${view.leadImage.alt}" width="320" height="320" decoding="async" fetchpriority="high">`
     : null;
@@ -112,7 +126,7 @@ function recordHeaderHtml(view: PageView, links: Links, site: string, headerPart
     `projection-badge--${view.projection}`,
   )}"><span class="visually-hidden">${t('projection.label')}: </span>${t(`projection.${view.projection}.long`)}</span>${
     view.otherProjection && html`<a href="${view.otherProjection.href}" class="other-projection">${view.otherProjection.label}</a>`
-  }</p><h1 id="title"><bdi>${view.title}</bdi>${claimLinksHtml(view.titleCitations, 'marker')}</h1>${headerParts}${citeHtml(view, links, site)}</div>${lead}</div>${researchStatusHtml(
+  }</p><h1 id="title"><bdi>${view.title}</bdi>${claimLinksHtml(view.titleCitations, 'marker')}</h1>${headerParts}${citeHtml(view, site, shown)}</div>${lead}</div>${researchStatusHtml(
     view,
   )}${view.headline && textBlockHtml(view.headline, 'lead')}${view.summary && textBlockHtml(view.summary)}${view.description && textBlockHtml(view.description)}</header>`;
 }
@@ -132,10 +146,12 @@ function researchStatusHtml(view: PageView): Html {
   }${researchFactsHtml(view)}</details></section>`;
 }
 
-/** How to cite the record: permalink, revision and date, as plain text and BibTeX (its twins are in the key facts' heading row). */
-function citeHtml(view: PageView, links: Links, site: string): Html {
+/**
+ * Which revision the page shows, linking its history, and how to cite it: the revision's permalink,
+ * record revision, date and access date, as plain text and BibTeX (its twins are in the key facts' heading row).
+ */
+function citeHtml(view: PageView, site: string, shown: RevisionShown): Html {
   const { slug, projection } = view;
-  const url = links.page ?? absoluteUrl(view.meta.path, site);
   const citation = citationOf({
     title: view.title,
     projectionLabel: view.projectionLabel,
@@ -144,11 +160,18 @@ function citeHtml(view: PageView, links: Links, site: string): Html {
     revision: view.revision,
     publishedText: view.published.text,
     publishedIso: view.published.iso,
-    url,
+    url: absoluteUrl(revisionJsonPath(slug, projection, shown.number), site),
+    revisionNumber: shown.number,
+    accessed: shown.accessed,
+    host: new URL(site).host,
   });
   const copyable = (label: string, text: string) =>
     html`<p class="cite-label">${label}</p><pre class="cite-text" tabindex="0"><code>${text}</code></pre>`;
-  return html`<div class="record-links"><details class="cite"><summary>${t(
+  return html`<div class="record-links"><p class="record-revision">${t('record.revisionShown', {
+    number: shown.number,
+    count: shown.count,
+    revision: view.revision,
+  })} · <a href="${revisionsPath(slug, projection)}">${t('record.revisionHistory')}</a></p><details class="cite"><summary>${t(
     'cite.summary',
   )}</summary><div class="cite-body">${copyable(t('cite.plainText'), citation.text)}${copyable(t('cite.bibtex'), citation.bibtex)}</div></details></div>`;
 }

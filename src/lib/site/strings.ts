@@ -508,9 +508,12 @@ export const STRINGS = {
   'cite.bibtex': 'BibTeX',
   'cite.copy': 'Copy',
   'cite.copied': 'Copied',
-  'cite.text': '{title}. {projection} research record, revision {revision}, published {published}. {site}. {url}',
+  'cite.text':
+    '{title}. {projection} research record, revision {number} ({revision}), published {published}. {site}. {url} (accessed {accessed})',
   'cite.recordKind': '{projection} research record',
-  'cite.note': 'Revision {revision}, published {published}',
+  'cite.note': 'Revision {number} (record revision {revision}), published {published}; accessed {accessed}',
+  'record.revisionShown': 'Revision {number} of {count} (record revision {revision})',
+  'record.revisionHistory': 'What changed, revision by revision',
   'record.aboutResearch': 'About this research',
   'record.aboutResearchLimits': 'Limitations and research details',
   'status.complete.noteWithGaps': 'Research is complete for the stated scope, but it left gaps it could not close.',
@@ -580,6 +583,11 @@ export const STRINGS = {
   'revisions.words.added': 'added',
   'revisions.words.removed': 'removed',
   'revisions.unreadable': 'Could not be compared: {reason}',
+  'feed.title': 'garment-press: latest publications',
+  'feed.garment.title': '{title}: every publication',
+  'feed.garment.link': 'This garment’s publications',
+  'feed.item.first': '{title} ({projection}): first published',
+  'feed.item.revision': '{title} ({projection}): revision {number}',
 } as const;
 
 /** A key of the UI strings. */

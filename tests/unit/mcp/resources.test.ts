@@ -21,6 +21,8 @@ function siteOf(count: number): PublishedSite {
   return {
     site: async () => SITE,
     records: async () => records,
+    readRevision: async () => undefined,
+    readRevisions: async () => undefined,
     readTwin: async (slug, projection, format) =>
       records.some((record) => record.slug === slug && record.projection === projection)
         ? {

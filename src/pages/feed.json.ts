@@ -1,0 +1,10 @@
+// The latest publications of every record, new records and new revisions alike, as JSON Feed 1.1 (src/lib/revisions/feeds.ts).
+import type { APIRoute } from 'astro';
+import { siteFeeds } from '../lib/revisions/feeds.ts';
+import { siteOf } from '../lib/site/site-files.ts';
+import { siteIndex } from '../site.ts';
+
+export const GET: APIRoute = async ({ site }) =>
+  new Response(siteFeeds((await siteIndex()).entries, siteOf(site)).json, {
+    headers: { 'Content-Type': 'application/feed+json; charset=utf-8' },
+  });
