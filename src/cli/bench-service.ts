@@ -17,12 +17,14 @@ each on another instance, and reads a page throughout. Prints a Markdown table: 
 time until all terminal, builds, deliveries, page GET latency during the builds.
 
   --publishes N   publishes per scenario (default 200)
+  --scenarios L   which to run, of sqlite,postgresql-1,postgresql-2 (default all three)
   --dir DIR       work folder (default: a new folder in the system's temporary directory)
   --json FILE     also write the measures as JSON`;
 
 const options = readCommandLine('bench:service', USAGE, {
   options: {
     publishes: { type: 'string', default: '200' },
+    scenarios: { type: 'string', default: 'sqlite,postgresql-1,postgresql-2' },
     dir: { type: 'string' },
     json: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
@@ -37,23 +39,24 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const cluster = startThrowawayCluster();
 const measures: ServiceMeasure[] = [];
 try {
-  const scenarios: ServiceScenario[] = [
-    { name: 'SQLite', database: { kind: 'sqlite', dataDir: path.join(work, 'sqlite', 'data-0') }, instances: 1, publishes },
-    {
-      name: 'PostgreSQL',
-      database: { kind: 'postgresql', url: await createThrowawayDatabase(cluster.socketFolder) },
+  const wanted = new Set(options.scenarios.split(','));
+  const scenarios: Array<ServiceScenario & { key: string }> = [];
+  if (wanted.has('sqlite')) {
+    scenarios.push({
+      key: 'sqlite',
+      name: 'SQLite',
+      database: { kind: 'sqlite', dataDir: path.join(work, 'sqlite', 'data-0') },
       instances: 1,
       publishes,
-    },
-    {
-      name: 'PostgreSQL',
-      database: { kind: 'postgresql', url: await createThrowawayDatabase(cluster.socketFolder) },
-      instances: 2,
-      publishes,
-    },
-  ];
-  for (const [i, scenario] of scenarios.entries()) {
-    measures.push(await runServiceScenario(scenario, path.join(work, i === 0 ? 'sqlite' : `postgresql-${scenario.instances}`), log));
+    });
+  }
+  for (const instances of [1, 2]) {
+    if (!wanted.has(`postgresql-${instances}`)) continue;
+    const url = await createThrowawayDatabase(cluster.socketFolder);
+    scenarios.push({ key: `postgresql-${instances}`, name: 'PostgreSQL', database: { kind: 'postgresql', url }, instances, publishes });
+  }
+  for (const scenario of scenarios) {
+    measures.push(await runServiceScenario(scenario, path.join(work, scenario.key), log));
     log(formatServiceTable(measures.slice(-1)));
   }
 } finally {

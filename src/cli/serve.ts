@@ -20,7 +20,7 @@ no one until \`npm run admin -- garment adopt --org ID\` or \`garment grant\` na
   --records DIR         records folder that publishes write into (default records)
   --out DIR             built site, served and rebuilt (default dist)
   --data DIR            databases: keys, tasks, webhook deliveries (default .garment-press)
-  --database URL        keys, tasks and builds in this PostgreSQL database (postgres://…)
+  --database URL        keys, tasks, builds and deliveries in this PostgreSQL database (postgres://…)
                         instead, shared by every instance given the same URL, --records
                         and --out (default $GARMENT_PRESS_DATABASE_URL; see the README's
                         "Beyond one machine")

@@ -67,17 +67,32 @@ test('a category of more than one page links its pages, the current one marked',
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
-  test('the status filter narrows a category page to garments with a record of that status', async ({ page }) => {
-    await page.goto('/categories/outerwear/');
-    await page
-      .getByRole('navigation', { name: 'Narrow the list' })
-      .getByRole('link', { name: /^Complete \(/ })
-      .click();
-    await expect(page).toHaveURL(/#status-complete$/);
-    const statuses = await page.locator('li.garment:visible').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-statuses')!));
-    expect(statuses.length).toBeGreaterThan(0);
-    expect(statuses.length).toBeLessThan(await page.locator('li.garment').count());
-    for (const status of statuses) expect(status.split(' ')).toContain('complete');
+  test('a category page sorts by name, price and weight and searches within the category, all without a script', async ({ page }) => {
+    await page.goto('/categories/tops/');
+    const sort = page.getByRole('navigation', { name: 'Sort by' });
+    await expect(sort.getByRole('link', { name: 'Name' })).toHaveAttribute('aria-current', 'page');
+    await sort.getByRole('link', { name: 'Price from' }).click();
+    await expect(page).toHaveURL(/\/categories\/tops\/by-price\/$/);
+    const prices = await page.locator('li.garment .garment-facts div:has(dt:text-is("From")) dd').allTextContents();
+    expect(prices.length).toBeGreaterThan(10);
+    const amounts = prices.map((price) => Number(price.replace(/[^\d.]/g, '')));
+    expect(amounts).toEqual([...amounts].sort((a, b) => a - b));
+    await page.getByRole('search', { name: 'Search tops' }).getByRole('searchbox').fill('fleece');
+    await page.getByRole('search', { name: 'Search tops' }).getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(/\/search\/\?q=fleece&category=tops$/);
+  });
+
+  test('a category page counts the search’s projection and status filters over the whole category, not its page', async ({ page }) => {
+    await page.goto('/categories/tops/2/');
+    const total = Number((await page.locator('.index-intro').textContent())!.match(/of ([\d,]+)/)![1]!.replace(',', ''));
+    expect(total).toBeGreaterThan(200);
+    await page.locator('details.filters summary').click();
+    const commerce = page.locator('details.filters').getByRole('link', { name: /^Commerce/ });
+    // Every garment of the large site has a commerce record: the count is the category's, not the page's.
+    await expect(commerce).toHaveText(`Commerce (${total})`);
+    await expect(commerce).toHaveAttribute('href', '/search/?category=tops&projection=Commerce');
+    const statuses = await page.locator('details.filters').getByRole('link').filter({ hasNotText: 'Commerce' }).allTextContents();
+    expect(statuses.reduce((sum, text) => sum + Number(text.match(/\((\d+)\)/)![1]), 0)).toBe(total);
   });
 });
 

@@ -138,8 +138,8 @@ test('active filters show as chips that remove their filter, and the result line
   await expect(page.getByRole('searchbox', { name: 'Search garments' })).toBeFocused();
 });
 
-test('?q= in the address runs the search on arrival, on /search/ and on the home page', async ({ page }) => {
-  for (const path of ['/search/?q=twill', '/?q=twill']) {
+test('?q= in the address runs the search on arrival on /search/, where the home page’s search form leads', async ({ page }) => {
+  for (const path of ['/search/?q=twill']) {
     await page.goto(path);
     await expect(page.getByRole('searchbox', { name: 'Search garments' })).toHaveValue('twill');
     expect(await hitPaths(page), path).not.toHaveLength(0);

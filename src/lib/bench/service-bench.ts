@@ -221,6 +221,11 @@ function startServe(args: string[]): Promise<{ child: ChildProcess; url: string 
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before listening:\n${output}`)));
+    child.once('exit', (code, signal) => {
+      const message = `serve exited with ${code ?? signal}:\n${output.slice(-4000)}`;
+      reject(new Error(message));
+      // After it listened, a death is reported where it happens (the bench's requests to it fail next); the bench's own SIGTERM is not one.
+      if (signal !== 'SIGTERM') process.stderr.write(`${message}\n`);
+    });
   });
 }

@@ -20,8 +20,8 @@ export function isPostgresUrl(value: string): boolean {
 export function openPostgresDatabase(url: string, options: Pick<PoolConfig, 'max'> = {}): PostgresDatabase {
   // BIGINT columns hold milliseconds since 1970, well inside a double; COUNT(*) is a BIGINT too.
   const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 20 ? Number : pg.types.getTypeParser(oid, format)) };
-  // A server that does not answer fails a request after 5 s instead of holding it.
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types, connectionTimeoutMillis: 5000 } as PoolConfig);
+  // A server that does not answer fails a request after 30 s instead of holding it (health gives up sooner, on its own clock).
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types, connectionTimeoutMillis: 30_000 } as PoolConfig);
   // An idle connection the server drops must not take the process down; the next query reconnects.
   pool.on('error', () => {});
   const name = redactPassword(url);

@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkFileBytes, recordFromBytes, type GarmentRecord } from '../record/index.ts';
 import { searchRecord } from '../search/index/search-record.ts';
-import { keyFacts } from '../site/key-facts.ts';
+import { keyFacts, type KeyFacts } from '../site/key-facts.ts';
 import { siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
 import { garmentFeedFiles } from '../revisions/feeds.ts';
@@ -40,36 +40,39 @@ if (parentPort) {
   try {
     for (const keys of garments) {
       const slug = keys[0]!.slug;
-      const read: [SiteEntry, GarmentRecord, Buffer, RevisionView[]][] = [];
+      const read: [SiteEntry, GarmentRecord, Buffer, RevisionView[], KeyFacts][] = [];
       for (const key of keys) {
         current = key.file;
         step = 'reading';
         const bytes = readAsPlanned(key);
-        // A record's revisions, read once for its entry and its revision pages.
+        // A record's revisions, read once for its entry and its revision pages; its key facts, read
+        // once: its entry's card, its garment's page, its own page and its search page show them.
         let revisions: RevisionView[] = [];
+        let facts: KeyFacts | undefined;
         const entryOf = (record: GarmentRecord, file: string) => {
           revisions = recordRevisions(recordsDir, record, bytes);
-          return siteEntryOf(record, file, revisionsSummary(revisions));
+          facts = keyFacts(record);
+          return siteEntryOf(record, file, revisionsSummary(revisions), facts);
         };
         const checked = check ? checkFileBytes(key, bytes, ({ file, record }) => entryOf(record, file)) : undefined;
         if (checked) say({ type: 'checked', check: checked.check });
         const record = checked ? checked.record : recordFromBytes(bytes);
         const entry = checked ? checked.check.record?.summary : entryOf(record!, key.file);
         // Rendered only when every record is valid and is the one its file's name says.
-        if (record && entry?.slug === key.slug && entry.projection === key.projection) read.push([entry, record, bytes, revisions]);
+        if (record && facts && entry?.slug === key.slug && entry.projection === key.projection)
+          read.push([entry, record, bytes, revisions, facts]);
       }
       if (read.length < keys.length || Atomics.load(stopped, 0) === 1) continue;
       current = `the page of ${garmentPath(slug)}`;
       step = 'rendering';
       const garment: GarmentEntries = Object.fromEntries(read.map(([entry]) => [entry.projection, entry]));
-      // Each record's key facts, read once: its garment's page, its own page and its search page show them.
-      const facts = read.map(([, record]) => keyFacts(record));
+      const facts = read.map(([, , , , recordFacts]) => recordFacts);
       const files = [garmentFile(slug, garment, facts, options), ...garmentFeedFiles(slug, Object.values(garment), site)];
       const pages = [];
       for (const [i, [entry, record, bytes, revisions]] of read.entries()) {
         current = entry.file;
         files.push(...recordFiles(garment, entry, record, bytes, options, facts[i], revisions));
-        pages.push(searchRecord(entry, record, facts[i]));
+        pages.push(searchRecord(entry, record));
       }
       current = `the files of ${garmentPath(slug)}`;
       step = 'writing';

@@ -4,6 +4,8 @@ import { researchStatusLabel } from './format.ts';
 import { byName, type GarmentEntries, type SiteEntry, type SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
 import { displayText } from './text.ts';
+import { distinctValues } from '../search/index/search-fields.ts';
+import { SEARCH_PAGE_PATH } from '../search/query/search-keys.ts';
 import { categoryPath, garmentPath, pagePath } from './urls.ts';
 
 /** One garment on the index: its records by projection, summarised. */
@@ -13,8 +15,12 @@ export interface GarmentCardView {
   href: string;
   brand: string | null;
   category: string;
-  /** Only http(s) images; none otherwise. */
+  /** Only http(s) images; none otherwise (the card shows a placeholder naming the garment). */
   image: { src: string; alt: string } | null;
+  /** What a search result shows: the commerce record's from-price and sizes, the technical one's fabric and weight. */
+  facts: { label: string; value: string }[];
+  /** What listings sort by besides the title: the lowest price (major units) and the main fabric's weight (g/m²), when known. */
+  sortBy: { price: number | null; weight: number | null };
   projections: { projection: Projection; label: string; href: string; status: string; statusLabel: string; finished: boolean }[];
 }
 
@@ -27,19 +33,27 @@ export interface CategoryGroupView {
   more: { href: string; count: number } | null;
 }
 
-/** A filter link: its label, the anchor it targets, and how many garments match. */
+/** A link to a category, or to the search narrowed by a filter: its label, where it leads, and how many garments match. */
 export interface FilterView {
   href: string;
   label: string;
   count: number;
 }
 
-/** A list of garments grouped by category, and the filters over the garments it shows. */
+/**
+ * A list of garments grouped by category: the categories to go to, and links into the search (the
+ * site's one filtering system) narrowed by projection or research status, counted over every garment
+ * of the site or of the category, not only those the page shows.
+ */
 export interface GarmentListView {
   count: number;
   groups: CategoryGroupView[];
-  filters: { categories: FilterView[]; projections: (FilterView & { anchor: string })[]; statuses: (FilterView & { anchor: string })[] };
+  filters: { categories: FilterView[]; projections: FilterView[]; statuses: FilterView[] };
 }
+
+/** The orders a category's garments can be listed in: a page of its own each, so sorting needs no script. */
+export const LISTING_SORTS = ['name', 'price', 'weight'] as const;
+export type ListingSort = (typeof LISTING_SORTS)[number];
 
 /**
  * How much a listing page holds. The home page lists every garment up to `homeGarments`; past that,
@@ -62,8 +76,13 @@ export interface CategoryPageView {
   total: number;
   first: number;
   last: number;
-  /** This page's garments, with the projection and status filters counted over them. */
+  /** The category's name as the search's category filter spells it, for a search within it. */
+  searchCategory: string;
+  /** This page's garments, with the search's projection and status filters counted over the whole category. */
   list: GarmentListView;
+  sort: ListingSort;
+  /** The same listing in each order, the current one marked. */
+  sorts: { sort: ListingSort; label: string; href: string; current: boolean }[];
   pagination: PaginationView;
 }
 
@@ -96,41 +115,59 @@ export function garmentListView(index: SiteIndex, limits: ListingLimits = LISTIN
     garments: whole ? garments : garments.slice(0, limits.categoryPreview),
     more: whole ? null : { href: categoryPath(slug), count: garments.length },
   }));
-  // The projection and status filters narrow what a page shows: a home page of previews moves them to the category pages.
-  const shown = whole ? groups.flatMap((group) => group.garments) : [];
   return {
     count,
     groups,
-    // A category's filter shows its group here, or on a large site leads to its own pages.
+    // A category's link shows its group here, or on a large site leads to its own pages.
     filters: {
       categories: groups.map((g) => ({ href: g.more?.href ?? `#${g.anchor}`, label: g.label, count: g.more?.count ?? g.garments.length })),
-      ...narrowingFilters(shown),
+      ...searchFilters(
+        categories.flatMap((category) => category.garments),
+        null,
+      ),
     },
   };
 }
 
-/** Every page of every category's listing; none when the home page lists every garment. */
+/** Every page of every category's listing, in each order; none when the home page lists every garment. */
 export function categoryPages(index: SiteIndex, limits: ListingLimits = LISTING_LIMITS): CategoryPageView[] {
   if (!listsByCategory(index.garments.size, limits)) return [];
   return categoriesOf(index).flatMap(({ slug, anchor, label, garments }) => {
     const pages = Math.ceil(garments.length / limits.pageGarments);
-    return Array.from({ length: pages }, (_, i) => {
-      const shown = garments.slice(i * limits.pageGarments, (i + 1) * limits.pageGarments);
-      return {
-        path: categoryPath(slug, i + 1),
-        label,
-        total: garments.length,
-        first: i * limits.pageGarments + 1,
-        last: i * limits.pageGarments + shown.length,
-        list: {
-          count: shown.length,
-          groups: [{ anchor, label, garments: shown, more: null }],
-          filters: { categories: [], ...narrowingFilters(shown) },
-        },
-        pagination: pagination(i + 1, pages, (page) => categoryPath(slug, page)),
-      };
+    const searchCategory = searchValue(label);
+    const filters = { categories: [], ...searchFilters(garments, searchCategory) };
+    return LISTING_SORTS.flatMap((sort) => {
+      const sorted = sortedGarments(garments, sort);
+      return Array.from({ length: pages }, (_, i) => {
+        const shown = sorted.slice(i * limits.pageGarments, (i + 1) * limits.pageGarments);
+        return {
+          path: categoryPath(slug, i + 1, sort),
+          label,
+          total: garments.length,
+          first: i * limits.pageGarments + 1,
+          last: i * limits.pageGarments + shown.length,
+          searchCategory,
+          list: { count: shown.length, groups: [{ anchor, label, garments: shown, more: null }], filters },
+          sort,
+          sorts: LISTING_SORTS.map((other) => ({
+            sort: other,
+            label: t(`category.sort.${other}`),
+            href: categoryPath(slug, 1, other),
+            current: other === sort,
+          })),
+          pagination: pagination(i + 1, pages, (page) => categoryPath(slug, page, sort)),
+        };
+      });
     });
   });
+}
+
+/** Garments in a listing's order: by title (as kept), or by lowest price or weight, those without one last, by title. */
+function sortedGarments(garments: GarmentCardView[], sort: ListingSort): GarmentCardView[] {
+  if (sort === 'name') return garments;
+  const key = (card: GarmentCardView) => card.sortBy[sort] ?? Number.POSITIVE_INFINITY;
+  // A stable sort keeps the title order among equals.
+  return [...garments].sort((a, b) => key(a) - key(b) || 0);
 }
 
 /** A category with its slug (unique on the site), its anchor on the home page and its garments by title. */
@@ -168,20 +205,23 @@ function categoriesOf(index: SiteIndex): Category[] {
   return categories;
 }
 
-/** The projection and status filters over some garments: the ones that match any. */
-function narrowingFilters(cards: GarmentCardView[]): Pick<GarmentListView['filters'], 'projections' | 'statuses'> {
+/**
+ * Links into the search narrowed by projection and by research status (within a category, when
+ * given as the search spells it), each with how many of the garments it would find.
+ */
+function searchFilters(cards: GarmentCardView[], category: string | null): Pick<GarmentListView['filters'], 'projections' | 'statuses'> {
+  const href = (filter: string, value: string) =>
+    `${SEARCH_PAGE_PATH}?${new URLSearchParams([...(category === null ? [] : [['category', category]]), [filter, value]])}`;
   const withProjection = (p: Projection) => cards.filter((c) => c.projections.some((x) => x.projection === p)).length;
   const withStatus = (s: string) => cards.filter((c) => c.projections.some((x) => x.status === s)).length;
   return {
     projections: PROJECTIONS.map((p) => ({
-      anchor: `only-${p}`,
-      href: `#only-${p}`,
+      href: href('projection', projectionLabel(p)),
       label: projectionLabel(p),
       count: withProjection(p),
     })).filter((f) => f.count > 0),
     statuses: STATUSES.map((s) => ({
-      anchor: `status-${s}`,
-      href: `#status-${s}`,
+      href: href('status', researchStatusLabel(s)),
       label: researchStatusLabel(s),
       count: withStatus(s),
     })).filter((f) => f.count > 0),
@@ -201,12 +241,15 @@ export function pagination(page: number, pages: number, href: (page: number) => 
   return { page, pages, previous: page > 1 ? href(page - 1) : null, next: page < pages ? href(page + 1) : null, links };
 }
 
-/** A garment's card: title, brand and category from its first record, one line per projection. */
+/** A garment's card: title, brand and category from its first record, the facts a search result shows, one line per projection. */
 export function garmentCard(slug: string, records: GarmentEntries): GarmentCardView {
   const entries = PROJECTIONS.map((p) => records[p]).filter((e): e is SiteEntry => e !== undefined);
   const first = entries[0]!;
   const image = entries.find((entry) => entry.image)?.image;
   const brand = entries.map((e) => e.brand).find(Boolean);
+  const commerce = records.svc?.card ?? {};
+  const technical = records.tech?.card ?? {};
+  const fact = (label: string, value: string | undefined) => (value ? [{ label, value: displayText(value) }] : []);
   return {
     slug,
     title: displayText(first.title),
@@ -214,6 +257,13 @@ export function garmentCard(slug: string, records: GarmentEntries): GarmentCardV
     brand: brand ? displayText(brand) : null,
     category: displayText(entries.map((e) => e.category?.trim()).find(Boolean) ?? t('index.uncategorised')),
     image: image ? { src: image.url, alt: displayText(image.alt) } : null,
+    facts: [
+      ...fact(t('index.fact.price'), commerce.price),
+      ...fact(t('index.fact.sizes'), commerce.sizes ?? technical.sizes),
+      ...fact(t('index.fact.fabric'), technical.fabric),
+      ...fact(t('index.fact.weight'), technical.weight),
+    ],
+    sortBy: { price: commerce.priceValue ?? null, weight: technical.weightGsm ?? null },
     projections: entries.map((e) => ({
       projection: e.projection,
       label: projectionLabel(e.projection),
@@ -223,6 +273,11 @@ export function garmentCard(slug: string, records: GarmentEntries): GarmentCardV
       finished: e.researchStatus === 'complete',
     })),
   };
+}
+
+/** A value as the search's filters spell it (whitespace collapsed, long values shortened). */
+function searchValue(text: string): string {
+  return distinctValues([text])[0] ?? text;
 }
 
 function slugify(text: string): string {

@@ -189,7 +189,8 @@ export function sitemapPages(routeFiles: string[], index: SiteIndex): SitemapPag
     }
   }
   // Pages of dynamic routes: the category listings of a large site.
-  for (const listing of categoryPages(index)) pages.push({ path: listing.path });
+  // The listings by name: the same garments in another order are no other page.
+  for (const listing of categoryPages(index)) if (listing.sort === 'name') pages.push({ path: listing.path });
   // Garment and record pages are written beside Astro's routes (src/lib/pipeline/record-files.ts).
   for (const slug of [...index.garments.keys()].sort()) pages.push({ path: garmentPath(slug) });
   for (const entry of index.entries) {

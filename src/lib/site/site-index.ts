@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { recordFromBytes, type GarmentRecord, type Projection } from '../record/index.ts';
 import type { RevisionsSummary } from '../revisions/revision-view.ts';
+import { cardFacts, type CardFacts } from './card-facts.ts';
 import { t } from './strings.ts';
 import { imageAlt } from './image-alt.ts';
+import { keyFacts, type KeyFacts } from './key-facts.ts';
 import { recordTitle } from './record-title.ts';
 import { plainText, webUrl } from './text.ts';
 
@@ -25,6 +27,8 @@ export interface SiteEntry {
   image: { url: string; alt: string } | null;
   /** Its revisions as published here (src/lib/revisions/), the last being this record. */
   revisions: RevisionsSummary;
+  /** What its garment's card and search result show of it, and what listings sort by. */
+  card: CardFacts;
 }
 
 /** The records of one garment, by projection. */
@@ -40,8 +44,16 @@ export interface SiteIndex {
   garments: Map<string, GarmentEntries>;
 }
 
-/** The entry a record contributes to the site index, with its revisions (by default it is its only one). */
-export function siteEntryOf(record: GarmentRecord, file: string, revisions: RevisionsSummary = onlyRevision(record)): SiteEntry {
+/**
+ * The entry a record contributes to the site index, with its revisions (by default it is its only
+ * one); `facts` are its key facts, when read already.
+ */
+export function siteEntryOf(
+  record: GarmentRecord,
+  file: string,
+  revisions: RevisionsSummary = onlyRevision(record),
+  facts: KeyFacts = keyFacts(record),
+): SiteEntry {
   const { identity } = record.data;
   const title = recordTitle(record);
   const linkable = record.images.flatMap((image) => {
@@ -63,6 +75,7 @@ export function siteEntryOf(record: GarmentRecord, file: string, revisions: Revi
     publishedAt: record.published_at,
     image: image ? { url: image.url, alt: imageAlt(image, title) } : null,
     revisions,
+    card: cardFacts(record, facts),
   };
 }
 

@@ -59,11 +59,12 @@ export function revisionJsonPath(slug: string, projection: Projection, number: n
 export const CATEGORIES_PATH = '/categories/';
 
 /**
- * Path of a page of a category's listing (see categoryPages, index-view.ts).
- * @example categoryPath('tops') → '/categories/tops/'; categoryPath('tops', 3) → '/categories/tops/3/'
+ * Path of a page of a category's listing (see categoryPages, index-view.ts), by title or in another order.
+ * @example categoryPath('tops') → '/categories/tops/'; categoryPath('tops', 3, 'price') → '/categories/tops/by-price/3/'
  */
-export function categoryPath(slug: string, page = 1): string {
-  return page === 1 ? `${CATEGORIES_PATH}${slug}/` : `${CATEGORIES_PATH}${slug}/${page}/`;
+export function categoryPath(slug: string, page = 1, sort: 'name' | 'price' | 'weight' = 'name'): string {
+  const listing = sort === 'name' ? `${CATEGORIES_PATH}${slug}/` : `${CATEGORIES_PATH}${slug}/by-${sort}/`;
+  return page === 1 ? listing : `${listing}${page}/`;
 }
 
 /** Absolute URL of a site path. @example absoluteUrl('/a/', 'https://x.org/base/') → 'https://x.org/base/a/' */

@@ -69,7 +69,7 @@ export function openSqliteOutboxStore(path: string, clock: Clock): OutboxStore {
       INSERT INTO webhook_outbox (organization_id, callback_url, event, handle, tool, data_json, next_attempt_at, attempt_limit, created_at)
       VALUES (:organizationId, :callbackUrl, :event, :handle, :tool, :dataJson, :now, :attemptLimit, :now)
       ON CONFLICT (handle) DO NOTHING`),
-    entryByHandle: db.prepare(`SELECT ${entryColumns()}, lease_until FROM webhook_outbox WHERE handle = ?`),
+    entryByHandle: db.prepare(`SELECT ${entryColumns()} FROM webhook_outbox WHERE handle = ?`),
     resend: db.prepare(`
       UPDATE webhook_outbox SET state = 'pending', next_attempt_at = ?, schedule_base = attempts_made
       WHERE id = ? AND lease_until IS NULL`),
@@ -114,7 +114,7 @@ export function openSqliteOutboxStore(path: string, clock: Clock): OutboxStore {
       WHERE o.organization_id = ? AND a.id < ? ORDER BY a.id DESC LIMIT ?`),
   };
 
-  const findEntry = (handle: string) => sql.entryByHandle.get(handle) as unknown as (EntryRow & { lease_until: number | null }) | undefined;
+  const findEntry = (handle: string) => sql.entryByHandle.get(handle) as unknown as EntryRow | undefined;
 
   return {
     async insertEntry(event, attemptLimit) {

@@ -180,7 +180,10 @@ function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox {
     if (free <= 0) return [];
     return (await store.claimDue(owner, leaseMs, free)).map((entry) => {
       const sent: Promise<boolean> = attempt(entry)
-        .catch((error: unknown) => (onError(error), false))
+        .catch((error: unknown) => {
+          onError(error);
+          return false;
+        })
         .finally(() => {
           sending.delete(sent);
           wake?.();

@@ -52,13 +52,16 @@ describe('garmentListView', () => {
       ['outerwear', ['Garment 0000', 'Garment 0003'], { href: '/categories/outerwear/', count: 3 }],
       ['tops', ['Garment 0001', 'Garment 0002'], { href: '/categories/tops/', count: 4 }],
     ]);
-    // The category filters lead to the category pages and count all their garments; the others would count only the previews.
+    // The category links lead to the category pages and count all their garments; the search links count every garment, not only the previews.
     expect(list.filters.categories).toEqual([
       { href: '/categories/outerwear/', label: 'outerwear', count: 3 },
       { href: '/categories/tops/', label: 'tops', count: 4 },
     ]);
-    expect(list.filters.projections).toEqual([]);
-    expect(list.filters.statuses).toEqual([]);
+    expect(list.filters.projections).toEqual([{ href: '/search/?projection=Commerce', label: 'Commerce', count: 7 }]);
+    expect(list.filters.statuses).toEqual([
+      { href: '/search/?status=Complete', label: 'Complete', count: 4 },
+      { href: '/search/?status=In+progress', label: 'In progress', count: 3 },
+    ]);
   });
 
   it('by default lists up to 200 garments on the home page', () => {
@@ -84,9 +87,12 @@ describe('indexEntries', () => {
   });
 });
 
+/** The pages of the categories' listings by name. */
+const byName = (pages: ReturnType<typeof categoryPages>) => pages.filter((page) => page.sort === 'name');
+
 describe('categoryPages', () => {
   it('lists every garment of each category once, in title order, a page at a time', () => {
-    const pages = categoryPages(site(10), small);
+    const pages = byName(categoryPages(site(10), small));
     expect(pages.map((p) => [p.path, p.first, p.last, p.total, p.list.groups[0]!.garments.map((c) => c.title.slice(-2))])).toEqual([
       ['/categories/outerwear/', 1, 3, 4, ['00', '03', '06']],
       ['/categories/outerwear/2/', 4, 4, 4, ['09']],
@@ -95,18 +101,39 @@ describe('categoryPages', () => {
     ]);
   });
 
-  it('counts the projection and status filters over the page’s own garments', () => {
+  it('counts the search’s projection and status filters over the whole category, and leads to the search within it', () => {
     const [first] = categoryPages(site(10), small);
     expect(first!.list.count).toBe(3);
+    expect(first!.total).toBe(4);
     expect(first!.list.filters.categories).toEqual([]);
-    expect(first!.list.filters.statuses.map((f) => [f.label, f.count])).toEqual([
-      ['Complete', 2],
-      ['In progress', 1],
+    expect(first!.list.filters.statuses).toEqual([
+      { href: '/search/?category=outerwear&status=Complete', label: 'Complete', count: 2 },
+      { href: '/search/?category=outerwear&status=In+progress', label: 'In progress', count: 2 },
     ]);
+    expect(first!.searchCategory).toBe('outerwear');
+  });
+
+  it('lists each category by name, by lowest price and by weight, each order a page of its own, those without the value last', () => {
+    const index = site(4, () => 'tops');
+    const priced = [30, null, 10, 20];
+    for (const [i, entry] of index.entries.entries())
+      entry.card = priced[i] === null ? {} : { price: `$${priced[i]}.00`, priceValue: priced[i]! };
+    const pages = categoryPages(index, { homeGarments: 2, categoryPreview: 1, pageGarments: 10 });
+    expect(pages.map((p) => [p.path, p.sort, p.list.groups[0]!.garments.map((c) => c.title.slice(-1))])).toEqual([
+      ['/categories/tops/', 'name', ['0', '1', '2', '3']],
+      ['/categories/tops/by-price/', 'price', ['2', '3', '0', '1']],
+      ['/categories/tops/by-weight/', 'weight', ['0', '1', '2', '3']],
+    ]);
+    expect(pages[1]!.sorts).toEqual([
+      { sort: 'name', label: 'Name', href: '/categories/tops/', current: false },
+      { sort: 'price', label: 'Price from', href: '/categories/tops/by-price/', current: true },
+      { sort: 'weight', label: 'Weight', href: '/categories/tops/by-weight/', current: false },
+    ]);
+    expect(pages[1]!.list.groups[0]!.garments[0]!.facts).toEqual([{ label: 'From', value: '$10.00' }]);
   });
 
   it('links each page to its neighbours', () => {
-    const tops = categoryPages(site(10), small).filter((p) => p.label === 'tops');
+    const tops = byName(categoryPages(site(10), small)).filter((p) => p.label === 'tops');
     expect(tops.map((p) => [p.pagination.previous, p.pagination.next])).toEqual([
       [null, '/categories/tops/2/'],
       ['/categories/tops/', null],
@@ -115,9 +142,11 @@ describe('categoryPages', () => {
 
   it('gives categories that read alike distinct addresses, and record text no way out of /categories/', () => {
     const labels = ['T-shirts', 't shirts', '../../etc', '<script>', '丁寧'];
-    const paths = categoryPages(
-      site(10, (n) => labels[n % labels.length]!),
-      small,
+    const paths = byName(
+      categoryPages(
+        site(10, (n) => labels[n % labels.length]!),
+        small,
+      ),
     )
       .filter((p) => p.first === 1)
       .map((p) => p.path);
@@ -132,9 +161,11 @@ describe('categoryPages', () => {
 
   it('keeps a category’s address short enough for a file name, however long the category', () => {
     const long = 'a'.repeat(300);
-    const paths = categoryPages(
-      site(10, (n) => (n % 2 ? long : `${long}b`)),
-      small,
+    const paths = byName(
+      categoryPages(
+        site(10, (n) => (n % 2 ? long : `${long}b`)),
+        small,
+      ),
     )
       .filter((p) => p.first === 1)
       .map((p) => p.path);
@@ -142,9 +173,11 @@ describe('categoryPages', () => {
   });
 
   it('puts garments without a category last, as uncategorised', () => {
-    const pages = categoryPages(
-      site(10, (n) => (n < 8 ? 'tops' : null)),
-      small,
+    const pages = byName(
+      categoryPages(
+        site(10, (n) => (n < 8 ? 'tops' : null)),
+        small,
+      ),
     );
     expect(pages.at(-1)).toMatchObject({ path: '/categories/uncategorised/', label: 'Uncategorised', total: 2 });
   });

@@ -211,17 +211,7 @@ export async function buildSearchIndex<Entry extends RecordKey>(
       built++;
     }
     if (indexed % PROGRESS_EVERY !== 0 || indexed === 0) onProgress(indexed, entries.length);
-    const bundles = [...shards.keys()].filter((shard) => shards[shard]!.length > 0);
-    const indexEntries = await Promise.all(bundles.map((shard) => readIndexEntry(path.join(outputPath, folders[shard]!))));
-    const list: ShardList = {
-      count: shards.length,
-      shards: bundles.map((shard) => shardPath(folders[shard]!)),
-      tags: indexEntries.map(indexTag),
-      entries: indexEntries,
-      filters: siteFilters(summaries),
-      words: await writeWordLists(outputPath, summaries),
-    };
-    await writeFile(path.join(outputPath, path.basename(SHARD_LIST_PATH)), `${JSON.stringify(list)}\n`);
+    await writeShardList(outputPath, shards, folders, summaries);
     return {
       pages: indexed,
       reused,
@@ -241,6 +231,26 @@ export async function buildSearchIndex<Entry extends RecordKey>(
     // By now the index is written and checked, or the build fails for a reason already given.
     await pagefindAnswer(pagefind.close(), 'closing').catch(() => {});
   }
+}
+
+/** The shard list (`shards.json`): each shard's bundle, tag and entry file, the site's filter values and its word lists. */
+async function writeShardList(
+  outputPath: string,
+  shards: readonly unknown[][],
+  folders: readonly (string | undefined)[],
+  summaries: readonly (ShardSummary | null)[],
+): Promise<void> {
+  const bundles = [...shards.keys()].filter((shard) => shards[shard]!.length > 0);
+  const indexEntries = await Promise.all(bundles.map((shard) => readIndexEntry(path.join(outputPath, folders[shard]!))));
+  const list: ShardList = {
+    count: shards.length,
+    shards: bundles.map((shard) => shardPath(folders[shard]!)),
+    tags: indexEntries.map(indexTag),
+    entries: indexEntries,
+    filters: siteFilters(summaries),
+    words: await writeWordLists(outputPath, summaries),
+  };
+  await writeFile(path.join(outputPath, path.basename(SHARD_LIST_PATH)), `${JSON.stringify(list)}\n`);
 }
 
 /** An entry's search record, from its record, read here. */

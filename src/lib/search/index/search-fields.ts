@@ -37,16 +37,16 @@ const MAX_FILTER_VALUE = 80;
 /**
  * The search fields of a record page: its filter values, read from the record by each filter's reader
  * (search-keys.ts), codes in words; its result metadata and sort keys from its site entry and record.
- * searchRecord adds them to the page's text. `facts` are the record's key facts, when read already.
+ * searchRecord adds them to the page's text.
  */
-export function searchFields(entry: SiteEntry, record: GarmentRecord, facts: KeyFacts = keyFacts(record)): SearchFields {
+export function searchFields(entry: SiteEntry, record: GarmentRecord): SearchFields {
   const filters: SearchFields['filters'] = {};
   for (const key of SEARCH_FILTERS) {
     const { values, words } = FILTER_READERS[key];
     const distinct = distinctValues(values(record).map((value) => (words && value ? inWords(words, value) : value)));
     if (distinct.length > 0) filters[key] = distinct;
   }
-  return { filters, meta: searchMeta(entry, record, facts), sort: searchSort(entry) };
+  return { filters, meta: searchMeta(entry), sort: searchSort(entry) };
 }
 
 /** A code of a record in words, by the kind of words a filter reader names (search-keys.ts). */
@@ -56,41 +56,16 @@ function inWords(words: string, code: string): string {
   return enumLabel(words, code);
 }
 
-/** A record page's result metadata: title, status and image from its site entry, the key facts a shopper or an engineer looks for first from its data. */
-function searchMeta(entry: SiteEntry, record: GarmentRecord, facts: KeyFacts): SearchMeta {
+/** A record page's result metadata: title, status and image from its site entry, the key facts a shopper or an engineer looks for first from its card facts (card-facts.ts). */
+function searchMeta(entry: SiteEntry): SearchMeta {
   const meta: SearchMeta = { title: entry.title, status: researchStatusLabel(entry.researchStatus) };
   if (entry.image) Object.assign(meta, { image: entry.image.url, image_alt: entry.image.alt });
-  const sizes = sizesText(record.data.size_ranges.flatMap((range) => range.labels ?? []));
-  if (facts.projection === 'svc') {
-    const from = facts.priceFrom;
-    const price = from && formatMoney(from.money.amountMinor, from.money.currency, from.money.exponent);
-    if (price) meta.price = price;
-  } else {
-    const fabric = facts.fabrics[0];
-    const fibres = fabric?.fibres.value?.map((f) => (f.percent === null ? f.name : `${formatNumber(f.percent, '%')} ${f.name}`)).join(', ');
-    const kind = fabric?.construction.value ?? fabric?.knitOrWoven.value;
-    const described = [kind && kind.charAt(0).toLocaleUpperCase('en') + kind.slice(1), fibres].filter(Boolean).join(', ');
-    if (described) meta.fabric = described;
-    const weight = fabric?.weight.value;
-    const weights = [
-      weight?.original && formatNumber(weight.original.value, weight.original.unit),
-      weight?.gsm ? formatNumber(weight.gsm, 'g/m²') : null,
-    ];
-    const weightText = distinctValues(weights).join(', ');
-    if (weightText) meta.weight = weightText;
-  }
+  const { price, fabric, weight, sizes } = entry.card;
+  if (price) meta.price = price;
+  if (fabric) meta.fabric = fabric;
+  if (weight) meta.weight = weight;
   if (sizes) meta.sizes = sizes;
   return meta;
-}
-
-/**
- * Sizes as a result shows them: up to four listed, more as the first to the last.
- * @example sizesText(['S', 'M', 'L']) → 'S, M, L'; sizesText(['XS', 'S', 'M', 'L', 'XL']) → 'XS–XL'
- */
-export function sizesText(labels: readonly string[]): string | null {
-  const sizes = distinctValues(labels);
-  if (sizes.length === 0) return null;
-  return sizes.length > 4 ? t('search.hit.sizeRange', { first: sizes[0]!, last: sizes.at(-1)! }) : sizes.join(', ');
 }
 
 /**

@@ -45,10 +45,10 @@ export interface GarmentPage {
  * (official name, aliases, style code, brand, manufacturer, category, colours, materials, fibres,
  * decoration methods) the text does not already say; the data tables, claims and sources are left
  * out, as is the page's chrome. Text stays text: the browser escapes everything in an excerpt but `<mark>`.
- * `facts` are the record's key facts, when read already for its pages.
+ * Its result's key facts come from the entry's card facts (card-facts.ts).
  */
-export function searchRecord(entry: SiteEntry, record: GarmentRecord, facts: KeyFacts = keyFacts(record)): SearchRecord {
-  const { filters, meta, sort } = searchFields(entry, record, facts);
+export function searchRecord(entry: SiteEntry, record: GarmentRecord): SearchRecord {
+  const { filters, meta, sort } = searchFields(entry, record);
   const reading = readingText(entry, record);
   return {
     url: pagePath(entry.slug, entry.projection),
