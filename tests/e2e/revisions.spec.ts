@@ -9,19 +9,24 @@ for (const [width, height] of [
   [390, 844],
   [1280, 800],
 ] as const) {
-  test.describe(`at ${width} px, without JavaScript`, () => {
-    test.use({ viewport: { width, height }, javaScriptEnabled: false });
+  // axe runs its checks as a script in the page, so these run with JavaScript on; the pages use none.
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height } });
 
     for (const [name, path] of Object.entries(pages)) {
-      test(`${name} has no serious or critical accessibility violations and does not scroll sideways`, async ({ page }) => {
+      test(`${name} has no accessibility violations and does not scroll sideways`, async ({ page }) => {
         // axe checks the contrast of every text node, slowly on a loaded machine.
         test.setTimeout(180_000);
         await page.goto(path);
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-        expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+        expect(results.violations.map((v) => `${v.impact}: ${v.id}`)).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       });
     }
+  });
+
+  test.describe(`at ${width} px, without JavaScript`, () => {
+    test.use({ viewport: { width, height }, javaScriptEnabled: false });
 
     test('the history lists both revisions newest first and leads to each one’s changes and JSON', async ({ page }) => {
       await page.goto(`${record}/revisions/`);
