@@ -91,12 +91,13 @@ function toolNamed(tools: Tool[], name: string): Tool {
 }
 
 describe('/mcp with an API key', () => {
-  it('lists the five tools with input and output schemas an agent can act on', async () => {
+  it('lists the six tools with input and output schemas an agent can act on', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'garments.get_generation',
       'garments.get_record',
       'garments.list',
+      'garments.list_revisions',
       'garments.publish',
       'garments.search',
     ]);
@@ -345,12 +346,19 @@ describe('/mcp with an API key', () => {
     });
   });
 
-  it('lists every twin as a resource with its media type, and says a resource that is not there is not found', async () => {
+  it('lists every twin and every revision as a resource with its media type, and says a resource that is not there is not found', async () => {
     const { resources, nextCursor } = await client.listResources();
     expect(nextCursor).toBeUndefined();
-    expect(resources).toHaveLength(12);
-    expect(resources.filter((resource) => resource.mimeType === 'application/json')).toHaveLength(6);
-    expect(resources.filter((resource) => resource.mimeType === 'text/markdown')).toHaveLength(6);
+    const revisions = resources.filter((resource) => resource.uri.includes('/revisions/'));
+    const twins = resources.filter((resource) => !resource.uri.includes('/revisions/'));
+    expect(twins).toHaveLength(12);
+    expect(twins.filter((resource) => resource.mimeType === 'application/json')).toHaveLength(6);
+    expect(twins.filter((resource) => resource.mimeType === 'text/markdown')).toHaveLength(6);
+    expect(revisions.length).toBeGreaterThan(0);
+    expect(revisions.every((resource) => resource.mimeType === 'application/json')).toBe(true);
+    expect(revisions).toContainEqual(
+      expect.objectContaining({ uri: `${SITE}garments/ridgeline-rk6210-heavyweight-tee/svc/revisions/1.json` }),
+    );
     expect(resources).toContainEqual(expect.objectContaining({ uri: `${SITE}garments/${SLUG}/tech.md`, name: `${SLUG}/tech.md` }));
     // -32602 with the uri on every protocol version (2026-07-28 asks for it; -32002 is gone).
     await expect(client.readResource({ uri: `${SITE}garments/no-such-tee/svc.json` })).rejects.toMatchObject({
@@ -364,6 +372,7 @@ describe('/mcp with an API key', () => {
     expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
       `${SITE}garments/{slug}/{projection}.json`,
       `${SITE}garments/{slug}/{projection}.md`,
+      `${SITE}garments/{slug}/{projection}/revisions/{number}.json`,
     ]);
   });
 });
@@ -388,7 +397,7 @@ describe('/docs/mcp/', () => {
         timeout: 90_000,
       });
       expect(stdout).toContain(
-        'protocol: 2026-07-28\ntools: garments.search, garments.get_record, garments.list, garments.publish, garments.get_generation\n',
+        'protocol: 2026-07-28\ntools: garments.search, garments.get_record, garments.list, garments.list_revisions, garments.publish, garments.get_generation\n',
       );
       expect(stdout).toContain(
         `garment: Harbor & Pike HP-450 Brushed Fleece Pullover Hoodie (From $27.18; Sizes XS–2XL; Three-end fleece, 80% cotton, 20% polyester; 9 oz/yd², 305 g/m²) ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/\n`,
@@ -422,7 +431,12 @@ describe('/docs/mcp/', () => {
 describe('/mcp without a key, or with a wrong one', () => {
   it('gives an anonymous client the read-only tools, and a clear error for the others', async () => {
     const { tools } = await anonymous.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['garments.get_record', 'garments.list', 'garments.search']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'garments.get_record',
+      'garments.list',
+      'garments.list_revisions',
+      'garments.search',
+    ]);
     expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
     const found = await callTool(anonymous, 'garments.search', { query: 'fleece', filters: { projection: ['Technical'] } });
     expect((found.structuredContent as { garments: { slug: string }[] }).garments.map((garment) => garment.slug)).toEqual([
@@ -486,7 +500,7 @@ describe('/mcp without a key, or with a wrong one', () => {
       expect(answer.body).toContain('garments.search');
     }
     // And a real client on 127.0.0.1 (Host 127.0.0.1:<port>, no Origin) lists the tools.
-    expect((await anonymous.listTools()).tools.length).toBe(3);
+    expect((await anonymous.listTools()).tools.length).toBe(4);
   });
 });
 

@@ -82,6 +82,7 @@ describe('an SDK v2 client (protocol 2026-07-28) on /mcp', () => {
       'garments.get_generation',
       'garments.get_record',
       'garments.list',
+      'garments.list_revisions',
       'garments.publish',
       'garments.search',
     ]);
@@ -92,6 +93,7 @@ describe('an SDK v2 client (protocol 2026-07-28) on /mcp', () => {
     expect((await anonymous.client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
       'garments.get_record',
       'garments.list',
+      'garments.list_revisions',
       'garments.search',
     ]);
     await anonymous.client.close();
@@ -182,8 +184,18 @@ describe('npm run mcp (stdio)', () => {
     try {
       expect(modern.getNegotiatedProtocolVersion()).toBe(MODERN);
       const names = async (listed: { tools: { name: string }[] }) => listed.tools.map((tool) => tool.name).sort();
-      expect(await names(await modern.listTools())).toEqual(['garments.get_record', 'garments.list', 'garments.search']);
-      expect(await names(await legacy.client.listTools())).toEqual(['garments.get_record', 'garments.list', 'garments.search']);
+      expect(await names(await modern.listTools())).toEqual([
+        'garments.get_record',
+        'garments.list',
+        'garments.list_revisions',
+        'garments.search',
+      ]);
+      expect(await names(await legacy.client.listTools())).toEqual([
+        'garments.get_record',
+        'garments.list',
+        'garments.list_revisions',
+        'garments.search',
+      ]);
       const found = (await modern.callTool({ name: 'garments.search', arguments: { query: 'fleece' } })) as CallToolResult;
       expect((found.structuredContent as { total: number }).total).toBeGreaterThan(0);
     } finally {

@@ -30,7 +30,12 @@ afterAll(async () => {
 describe('npm run -s mcp', () => {
   it('lists the read-only tools, and no publishing ones', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['garments.get_record', 'garments.list', 'garments.search']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'garments.get_record',
+      'garments.list',
+      'garments.list_revisions',
+      'garments.search',
+    ]);
     expect(tools.every((tool) => tool.outputSchema?.type === 'object' && tool.annotations?.readOnlyHint === true)).toBe(true);
   });
 
