@@ -406,11 +406,15 @@ describe('buildSearchIndex', () => {
     expect(summary.pages.records).toBe(written.length);
     for (const entry of written) {
       const files = recordFiles(index.garments.get(entry.slug)!, entry, readRecord(entry), readFileSync(entry.file), { site, stylesheet });
-      expect(files.map((file) => file.sitePath)).toEqual([
+      const sitePaths = files.map((file) => file.sitePath);
+      expect(sitePaths.slice(0, 3)).toEqual([
         `/garments/${entry.slug}/${entry.projection}/index.html`,
         `/garments/${entry.slug}/${entry.projection}.json`,
         `/garments/${entry.slug}/${entry.projection}.md`,
       ]);
+      // Then each table's CSV and the record's history pages, all inside the record's own folder.
+      for (const sitePath of sitePaths.slice(3))
+        expect(sitePath).toMatch(new RegExp(`^/garments/${entry.slug}/${entry.projection}/(revisions/|[^/]+\\.csv$)`));
       for (const { sitePath, content } of files)
         expect(readFileSync(path.join(siteDir, sitePath))).toEqual(
           Buffer.from(typeof content === 'string' || content instanceof Uint8Array ? content : content.join('')),
