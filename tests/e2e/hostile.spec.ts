@@ -20,7 +20,8 @@ async function injected(page: Page) {
       handlers: attributes,
       elements: [
         ...document.querySelectorAll(
-          'iframe, object, embed, frame, base, form, svg, math, meta[http-equiv], body style, link[rel="import"]',
+          // The listing pages' own search form (action /search/) is the site's; any other form is injected.
+          'iframe, object, embed, frame, base, form:not([action="/search/"]), svg, math, meta[http-equiv], body style, link[rel="import"]',
         ),
       ].map((e) => e.tagName),
       links: [...document.querySelectorAll('[href]')].map((e) => e.getAttribute('href')!).filter(unsafeUrl),
