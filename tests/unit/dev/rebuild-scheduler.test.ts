@@ -28,14 +28,15 @@ function testClock(): Timers & { advance(ms: number): void } {
   };
 }
 
-/** Rebuilds that finish only when a test says so, each with the changes it was given. */
-function heldRebuilds() {
+/** A scheduler on a test clock whose rebuilds finish only when the test says so, each kept with its changes. */
+function scheduled() {
+  const clock = testClock();
   const builds: { changes: string[]; finish: () => void }[] = [];
   const rebuild = (changes: string[]) =>
     new Promise<void>((resolve) => {
       builds.push({ changes, finish: resolve });
     });
-  return { builds, rebuild };
+  return { clock, builds, scheduler: rebuildScheduler({ quietMs: 150, timers: clock, rebuild }) };
 }
 
 /** Lets promise callbacks run. */
@@ -43,9 +44,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('rebuildScheduler', () => {
   it('rebuilds once for a burst of changes, after the files have been still for the quiet time', async () => {
-    const clock = testClock();
-    const { builds, rebuild } = heldRebuilds();
-    const scheduler = rebuildScheduler({ quietMs: 150, timers: clock, rebuild });
+    const { clock, builds, scheduler } = scheduled();
     scheduler.notice('records/a.svc.json');
     clock.advance(100);
     scheduler.notice('records/a.svc.json');
@@ -58,9 +57,7 @@ describe('rebuildScheduler', () => {
   });
 
   it('holds changes noticed during a rebuild for exactly one more rebuild after it', async () => {
-    const clock = testClock();
-    const { builds, rebuild } = heldRebuilds();
-    const scheduler = rebuildScheduler({ quietMs: 150, timers: clock, rebuild });
+    const { clock, builds, scheduler } = scheduled();
     scheduler.notice('src/a.ts');
     clock.advance(150);
     scheduler.notice('records/a.svc.json');
@@ -76,9 +73,7 @@ describe('rebuildScheduler', () => {
   });
 
   it('waits for a burst still going when a rebuild ends', async () => {
-    const clock = testClock();
-    const { builds, rebuild } = heldRebuilds();
-    const scheduler = rebuildScheduler({ quietMs: 150, timers: clock, rebuild });
+    const { clock, builds, scheduler } = scheduled();
     scheduler.notice('a');
     clock.advance(150);
     scheduler.notice('b');
@@ -90,9 +85,7 @@ describe('rebuildScheduler', () => {
   });
 
   it('builds at once when asked (the first build), and not twice at a time', async () => {
-    const clock = testClock();
-    const { builds, rebuild } = heldRebuilds();
-    const scheduler = rebuildScheduler({ quietMs: 150, timers: clock, rebuild });
+    const { clock, builds, scheduler } = scheduled();
     const first = scheduler.rebuildNow();
     const again = scheduler.rebuildNow();
     expect(builds.map((build) => build.changes)).toEqual([[]]);
@@ -101,9 +94,7 @@ describe('rebuildScheduler', () => {
   });
 
   it('starts nothing once closed, and closing waits for the rebuild that runs', async () => {
-    const clock = testClock();
-    const { builds, rebuild } = heldRebuilds();
-    const scheduler = rebuildScheduler({ quietMs: 150, timers: clock, rebuild });
+    const { clock, builds, scheduler } = scheduled();
     scheduler.notice('a');
     clock.advance(150);
     scheduler.notice('b');
