@@ -37,17 +37,8 @@ beforeAll(async () => {
   // Step 2 of the page: the garments already in the records folder, given to the reader's organization.
   await workspace.admin('garment', 'adopt', '--org', workspace.organizations[0]!.id, '--records', workspace.recordsDir);
   const { recordsDir, outDir, dataDir, certificate } = workspace;
-  service = await startServe([
-    '--records',
-    recordsDir,
-    '--out',
-    outDir,
-    '--data',
-    dataDir,
-    '--allow-loopback-callbacks',
-    '--trust-ca',
-    certificate.certFile,
-  ]);
+  const folders = { '--records': recordsDir, '--out': outDir, '--data': dataDir };
+  service = await startServe([...Object.entries(folders).flat(), '--allow-loopback-callbacks', '--trust-ca', certificate.certFile]);
 }, 120_000);
 
 afterAll(async () => {
