@@ -85,7 +85,7 @@ describe('rebuildScheduler', () => {
   });
 
   it('builds at once when asked (the first build), and not twice at a time', async () => {
-    const { clock, builds, scheduler } = scheduled();
+    const { builds, scheduler } = scheduled();
     const first = scheduler.rebuildNow();
     const again = scheduler.rebuildNow();
     expect(builds.map((build) => build.changes)).toEqual([[]]);
