@@ -10,8 +10,6 @@ const TASK_WAITING_CHANNEL = 'garment_press_task_waiting';
 export const LEASE_DURATION_MS = 20_000;
 /** How often the holder renews the lease, and how often the others try for it: a hung builder is replaced within LEASE_DURATION_MS + LEASE_CHECK_MS. */
 export const LEASE_CHECK_MS = 5_000;
-/** Taken off the holder's own view of its lease, so it stops acting before any other instance may start. */
-const LEASE_MARGIN_MS = 2_000;
 /** A lease row locked by a swap in progress is tried again at the next check rather than waited for. */
 const LEASE_LOCK_TIMEOUT = '1s';
 /** A swap stopped (SIGSTOP, a frozen machine) while holding the lease row lets it go after this, so the next builder is not kept out. */
@@ -63,12 +61,12 @@ export function createPostgresCoordination(
     listeners?.leaseChanged(false);
   };
 
-  /** The database's expiry lies at least durationMs after `sentAt`: acting until then, less a margin, is safe. */
-  const actUntilFrom = (sentAt: number) => sentAt + durationMs - LEASE_MARGIN_MS;
+  /** The database's expiry lies at least durationMs after `sentAt`: acting until then, less a tenth for clocks that drift, is safe. */
+  const actUntilFrom = (sentAt: number) => sentAt + durationMs * 0.9;
 
   const takeLease = async (client: pg.Client) => {
     const sentAt = performance.now();
-    const { rows } = await client.query<{ term: number; previous: string | null; ran_out: boolean | null }>(
+    const { rows } = await client.query<{ term: string; previous: string | null; ran_out: boolean | null }>(
       `WITH previous AS (SELECT instance, expires_at <= now() AS ran_out FROM build_lease WHERE id = 1)
        INSERT INTO build_lease AS l (id, instance, backend_pid, acquired_at, term, expires_at)
        VALUES (1, $1, pg_backend_pid(), $2, 1, now() + $3 * interval '1 millisecond')
@@ -81,7 +79,8 @@ export function createPostgresCoordination(
     );
     const taken = rows[0];
     if (taken === undefined || closed) return;
-    lease = { term: taken.term, actUntil: actUntilFrom(sentAt) };
+    // A BIGINT, which this connection reads as text.
+    lease = { term: Number(taken.term), actUntil: actUntilFrom(sentAt) };
     const from =
       taken.previous === null
         ? ''

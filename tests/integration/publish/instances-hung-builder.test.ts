@@ -48,29 +48,29 @@ describe('a builder that hangs mid-build', () => {
     const slugs = Array.from({ length: 3 }, (_, i) => `hung-builder-${i}`);
     const handles = await Promise.all(slugs.map((slug) => publish(b, slug, { ...sampleRecordAs(slug), record_revision: 'first' })));
 
-    // a gathers them into a build; once its build process has read their records and written their pages (its new
-    // site holds them as they are now), stop a and that process where they are, before the swap.
-    const buildPid = Number(
-      await eventually(() => /site build running as process (\d+)/.exec(a.output())?.[1], 180_000, "a's site build").catch(
-        (error: Error) => {
-          throw new Error(`${error.message}; a printed:\n${a.output().slice(-3000)}`);
-        },
-      ),
-    );
-    const staging = `${workspace.outDir}.staging-${buildPid}`;
-    await eventually(
-      () => (slugs.every((slug) => existsSync(path.join(staging, 'garments', slug, 'svc.json'))) ? true : undefined),
+    // a gathers them into a build (or two, as they arrive); once its latest build process has read their records and
+    // written their pages (its new site holds them as they are now), stop a and that process where they are, before the swap.
+    const buildPid = await eventually(
+      () => {
+        const pid = [...a.output().matchAll(/site build running as process (\d+)/g)].at(-1)?.[1];
+        const staging = `${workspace.outDir}.staging-${pid}`;
+        return pid !== undefined && slugs.every((slug) => existsSync(path.join(staging, 'garments', slug, 'svc.json')))
+          ? Number(pid)
+          : undefined;
+      },
       180_000,
       "a's build to write their pages",
-    );
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; a printed:\n${a.output().slice(-3000)}`);
+    });
     signal(a.child.pid!, 'SIGSTOP');
     signal(buildPid, 'SIGSTOP');
     const stoppedAt = Date.now();
-    expect(existsSync(staging), 'stopped before its swap').toBe(true);
-    const stages = await Promise.all(
-      handles.map(async (handle) => (await call(b.url, `/api/generations/${handle}`, { key: acme.key })).json()),
+    expect(existsSync(`${workspace.outDir}.staging-${buildPid}`), 'stopped before its swap').toBe(true);
+    const unfinished = await Promise.all(
+      handles.map(async (handle) => !(await call(b.url, `/api/generations/${handle}`, { key: acme.key })).json().done),
     );
-    expect(stages.map((task) => task.done)).toEqual([false, false, false]);
+    expect(unfinished).toContain(true);
 
     // a's connections stay open; b takes the lease once it runs out, and says whose it was.
     const taken = await eventually(
