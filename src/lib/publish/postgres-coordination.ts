@@ -5,6 +5,7 @@ import { errorMessage, GarmentPressError } from '../errors.ts';
 
 const TASK_ENDED_CHANNEL = 'garment_press_task_ended';
 const TASK_WAITING_CHANNEL = 'garment_press_task_waiting';
+const TASK_STAGE_CHANNEL = 'garment_press_task_stage';
 
 /** How long the build lease lasts from its last renewal, on the database's clock. */
 export const LEASE_DURATION_MS = 20_000;
@@ -19,7 +20,7 @@ const SWAP_IDLE_TIMEOUT = '10s';
 export class LeaseLostError extends GarmentPressError {}
 
 /**
- * Instances on one PostgreSQL database: LISTEN/NOTIFY carries ended and waiting tasks (no polling),
+ * Instances on one PostgreSQL database: LISTEN/NOTIFY carries ended, moved and waiting tasks (no polling),
  * and the build_lease row is the build lease. Its holder renews it every LEASE_CHECK_MS on a
  * connection of its own; another instance takes it once it ran out (a hung holder: SIGSTOP, a stuck
  * event loop, a lost machine) or once the holder's lease connection is gone (a killed holder, at the
@@ -140,9 +141,10 @@ export function createPostgresCoordination(
     });
     client.on('notification', ({ channel, payload = '' }) => {
       if (channel === TASK_ENDED_CHANNEL) listeners?.taskEnded(payload);
+      else if (channel === TASK_STAGE_CHANNEL) listeners?.taskStageChanged(payload);
       else if (channel === TASK_WAITING_CHANNEL && holds()) listeners?.taskWaiting(payload);
     });
-    await client.query(`LISTEN ${TASK_ENDED_CHANNEL}; LISTEN ${TASK_WAITING_CHANNEL}`);
+    await client.query(`LISTEN ${TASK_ENDED_CHANNEL}; LISTEN ${TASK_STAGE_CHANNEL}; LISTEN ${TASK_WAITING_CHANNEL}`);
     listener = client;
   };
 
@@ -157,6 +159,9 @@ export function createPostgresCoordination(
     },
     async announceTaskEnded(handle) {
       await database.pool.query('SELECT pg_notify($1, $2)', [TASK_ENDED_CHANNEL, handle]);
+    },
+    async announceTaskStage(handle) {
+      await database.pool.query('SELECT pg_notify($1, $2)', [TASK_STAGE_CHANNEL, handle]);
     },
     async announceTaskWaiting(handle) {
       await database.pool.query('SELECT pg_notify($1, $2)', [TASK_WAITING_CHANNEL, handle]);

@@ -15,7 +15,7 @@ const opened: Coordination[] = [];
 /** A coordination whose lease lasts `durationMs`, renewed or tried for every `checkMs`. */
 function coordination(instance: string, checkMs: number, durationMs = 1000): Coordination {
   const made = createPostgresCoordination(database, { instance, connectionString: url, checkMs, durationMs });
-  made.listen({ taskEnded: () => {}, taskWaiting: () => {}, leaseChanged: () => {} });
+  made.listen({ taskEnded: () => {}, taskStageChanged: () => {}, taskWaiting: () => {}, leaseChanged: () => {} });
   opened.push(made);
   return made;
 }
