@@ -59,34 +59,13 @@ describe('factDoubt', () => {
 });
 
 describe('doubtText', () => {
+  const disputed = (...values: [unknown, string | null][]) =>
+    doubtText({ kind: 'disputed', values: values.map(([value, unit]) => ({ value, unit })) });
+
   it('says numbers of one unit as alternatives with the unit once, other values each as written', () => {
-    expect(
-      doubtText({
-        kind: 'disputed',
-        values: [
-          { value: 9, unit: 'oz/yd²' },
-          { value: 8.5, unit: 'oz/yd²' },
-        ],
-      }),
-    ).toBe('sources disagree: 9 or 8.5 oz/yd²');
-    expect(
-      doubtText({
-        kind: 'disputed',
-        values: [
-          { value: 'VN', unit: null },
-          { value: 'MX', unit: null },
-        ],
-      }),
-    ).toBe('sources disagree: VN or MX');
-    expect(
-      doubtText({
-        kind: 'disputed',
-        values: [
-          { value: 60, unit: '%' },
-          { value: 65, unit: '%' },
-        ],
-      }),
-    ).toBe('sources disagree: 60 or 65%');
+    expect(disputed([9, 'oz/yd²'], [8.5, 'oz/yd²'])).toBe('sources disagree: 9 or 8.5 oz/yd²');
+    expect(disputed(['VN', null], ['MX', null])).toBe('sources disagree: VN or MX');
+    expect(disputed([60, '%'], [65, '%'])).toBe('sources disagree: 60 or 65%');
     expect(doubtText({ kind: 'unverified' })).toBe('not verified');
     expect(doubtText(null)).toBeNull();
   });
