@@ -146,6 +146,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
     if (!(await store.setStage(handle, stage, fields))) return;
     log(`task ${handle} ${STAGES[stage].status}: ${STAGES[stage].stage}`);
     stageWatchers.notify(handle);
+    // Progress followers on other instances (MCP progress notifications) read the new stage.
+    await coordination
+      .announceTaskStage(handle)
+      .catch((error: unknown) => log(`task ${handle}: could not announce its stage: ${errorMessage(error)}`));
   };
 
   /** Logs what went wrong for the operator under a new incident id; returns the caller's text, which names no path. */
@@ -391,6 +395,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
           watchers.notify(handle);
           stageWatchers.notify(handle);
         },
+        taskStageChanged: (handle) => stageWatchers.notify(handle),
         taskWaiting: (handle) => {
           if (stopping) return;
           const built = queue.submit(handle).then(
