@@ -71,7 +71,14 @@ export function keyFactsHtml(view: PageView): Html {
  * with its swatch beside its name; a fact the record does not state says so. Each row has one link to its
  * evidence, beside its label: its claim's entry, or its first claim's, the page's script listing them all.
  */
-export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3, aside: Html | null = null): Html {
+export function keyFactsPanelHtml(
+  facts: KeyFactsView,
+  id: string,
+  level: 2 | 3,
+  aside: Html | null = null,
+  /** The ids naming the panel's landmark; several panels on one page need names of their own. */
+  labelledBy = `${id}-heading`,
+): Html {
   const row = (fact: KeyFactRow) =>
     html`<div data-fact="${fact.key}"><dt>${fact.label}${evidenceLinkHtml(fact.claims)}</dt><dd>${
       fact.lines.length === 0
@@ -79,7 +86,7 @@ export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3,
         : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(keyFactLineHtml)}</ul>`
     }${fact.folded && html`<details class="fact-more"><summary>${fact.folded.summary}</summary><ul>${fact.folded.lines.map(keyFactLineHtml)}</ul></details>`}</dd></div>`;
   const heading = html`<h${level} id="${id}-heading">${t('keyFacts.heading')}</h${level}>`;
-  return html`<section id="${id}" class="key-facts" aria-labelledby="${id}-heading"><div class="key-facts-top">${heading}${aside}</div><dl>${facts.rows.map(row)}</dl></section>`;
+  return html`<section id="${id}" class="key-facts" aria-labelledby="${labelledBy}"><div class="key-facts-top">${heading}${aside}</div><dl>${facts.rows.map(row)}</dl></section>`;
 }
 
 /** One line of a key fact: its swatch, its text (a link where it has an address), its detail, its doubt and its link (the size chart). */
@@ -243,12 +250,12 @@ export function gapsHtml(groups: PageView['gapGroups']): HtmlValue[] {
 export function dataCollectionsHtml(view: PageView): HtmlValue[] {
   const identity =
     view.identity.length > 0 &&
-    html`<section id="data-identity" aria-labelledby="data-identity-heading" class="collection"><h3 id="data-identity-heading">${t(
+    html`<section id="data-identity" class="collection"><h3 id="data-identity-heading">${t(
       'collection.identity',
     )}</h3>${fieldListHtml(view.identity)}</section>`;
   const seed =
     view.seed.length > 0 &&
-    html`<section id="data-seed" aria-labelledby="data-seed-heading" class="collection"><h3 id="data-seed-heading">${t(
+    html`<section id="data-seed" class="collection"><h3 id="data-seed-heading">${t(
       'record.seed',
     )}</h3>${fieldListHtml(view.seed)}</section>`;
   const details = (summary: string, content: HtmlValue): HtmlValue[] => [
@@ -279,7 +286,7 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
           ? details(t('data.showAll', { count: items.length }), collectionHtml(view, items, true, csv))
           : [collectionHtml(view, items, true, csv)];
     return [
-      html`<section id="${view.anchor}" aria-labelledby="${view.anchor}-heading" class="collection"><h3 id="${view.anchor}-heading">${view.heading} <span class="count">(${tCount(
+      html`<section id="${view.anchor}" class="collection"><h3 id="${view.anchor}-heading">${view.heading} <span class="count">(${tCount(
         'data.items',
         items.length,
       )})</span></h3>`,
