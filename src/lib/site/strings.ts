@@ -511,6 +511,9 @@ export const STRINGS = {
   'cite.text':
     '{title}. {projection} research record, revision {number} ({revision}), published {published}. {site}. {url} (accessed {accessed})',
   'cite.recordKind': '{projection} research record',
+  'print.permalink': 'Permalink',
+  'print.revision': 'Revision {number} of {count}, record revision {revision}',
+  'print.published': 'Published {published}',
   'cite.note': 'Revision {number} (record revision {revision}), published {published}; accessed {accessed}',
   'record.revisionShown': 'Revision {number} of {count} (record revision {revision})',
   'record.revisionHistory': 'What changed, revision by revision',
