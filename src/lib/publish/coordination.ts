@@ -1,6 +1,6 @@
 /**
- * What instances sharing one database tell each other: a task ended (long polls anywhere wake), a
- * task waits for a build (the builder gathers it), and which instance holds the build lease (one
+ * What instances sharing one database tell each other: a task moved to another stage or ended
+ * (progress followers and long polls anywhere wake), a task waits for a build (the builder gathers it), and which instance holds the build lease (one
  * builder at a time). One instance on SQLite is its own builder and hears only itself.
  */
 export interface Coordination {
@@ -10,6 +10,8 @@ export interface Coordination {
   readonly holdsLease: boolean;
   /** Tells every instance, this one too, that a task ended. */
   announceTaskEnded(handle: string): Promise<void>;
+  /** Tells every instance, this one too, that a task moved to another stage (its progress followers read it again). */
+  announceTaskStage(handle: string): Promise<void>;
   /** Tells the builder, wherever it runs, that a task waits for a build. */
   announceTaskWaiting(handle: string): Promise<void>;
   /** Listens for ended tasks, wherever they ended; also for waiting tasks and lease changes of this instance. */
@@ -25,6 +27,7 @@ export interface Coordination {
 /** What an instance does when it hears from the others. */
 export interface CoordinationListeners {
   taskEnded(handle: string): void;
+  taskStageChanged(handle: string): void;
   /** Called only while this instance holds the lease. */
   taskWaiting(handle: string): void;
   /** Called when this instance takes the lease (true) or loses it (false). */
@@ -42,6 +45,9 @@ export function createLocalCoordination(instance: string): Coordination {
     },
     async announceTaskEnded(handle) {
       listeners?.taskEnded(handle);
+    },
+    async announceTaskStage(handle) {
+      listeners?.taskStageChanged(handle);
     },
     async announceTaskWaiting(handle) {
       if (holdsLease) listeners?.taskWaiting(handle);

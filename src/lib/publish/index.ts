@@ -14,7 +14,7 @@ export { OwnershipChangeError } from './garment-owners.ts';
 export type { GarmentOwner, GarmentOwners, OwnershipOrigin } from './garment-owners.ts';
 export { submitPublish, readGeneration, statusUrlOf } from './submission.ts';
 export type { PublishOutcome, PublishSubmission, Refusal, SubmissionContext, TaskStage } from './submission.ts';
-export { createPublisher } from './publisher.ts';
+export { checkSubmittedRecord, createPublisher, endedProjection, refusedRecordEnding } from './publisher.ts';
 export type { Publisher } from './publisher.ts';
 export { createApiHandler, TEST_EVENT, TEST_TOOL } from './api.ts';
 export type { InstanceHealth } from './api.ts';

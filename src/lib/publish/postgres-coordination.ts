@@ -7,12 +7,13 @@ import { errorMessage } from '../errors.ts';
 const BUILD_LEASE_LOCK = '7453507284198059108';
 const TASK_ENDED_CHANNEL = 'garment_press_task_ended';
 const TASK_WAITING_CHANNEL = 'garment_press_task_waiting';
+const TASK_STAGE_CHANNEL = 'garment_press_task_stage';
 
 /** How often an instance without the lease tries to take it; a dead builder's lock goes with its connection, so this bounds fail-over. */
 export const LEASE_ATTEMPT_MS = 5_000;
 
 /**
- * Instances on one PostgreSQL database: LISTEN/NOTIFY carries ended and waiting tasks (no polling),
+ * Instances on one PostgreSQL database: LISTEN/NOTIFY carries ended, moved and waiting tasks (no polling),
  * and a session advisory lock held on a connection of its own is the build lease. A builder that
  * dies loses its connection and so the lock; another instance takes it at its next attempt, within
  * LEASE_ATTEMPT_MS. The build_lease row names the holder for health.
@@ -83,9 +84,10 @@ export function createPostgresCoordination(
     });
     client.on('notification', ({ channel, payload = '' }) => {
       if (channel === TASK_ENDED_CHANNEL) listeners?.taskEnded(payload);
+      else if (channel === TASK_STAGE_CHANNEL) listeners?.taskStageChanged(payload);
       else if (channel === TASK_WAITING_CHANNEL && holdsLease) listeners?.taskWaiting(payload);
     });
-    await client.query(`LISTEN ${TASK_ENDED_CHANNEL}; LISTEN ${TASK_WAITING_CHANNEL}`);
+    await client.query(`LISTEN ${TASK_ENDED_CHANNEL}; LISTEN ${TASK_STAGE_CHANNEL}; LISTEN ${TASK_WAITING_CHANNEL}`);
     listener = client;
   };
 
@@ -96,6 +98,9 @@ export function createPostgresCoordination(
     },
     async announceTaskEnded(handle) {
       await database.pool.query('SELECT pg_notify($1, $2)', [TASK_ENDED_CHANNEL, handle]);
+    },
+    async announceTaskStage(handle) {
+      await database.pool.query('SELECT pg_notify($1, $2)', [TASK_STAGE_CHANNEL, handle]);
     },
     async announceTaskWaiting(handle) {
       await database.pool.query('SELECT pg_notify($1, $2)', [TASK_WAITING_CHANNEL, handle]);

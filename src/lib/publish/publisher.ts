@@ -14,6 +14,7 @@ import {
   projectTask,
   resourceIdOf,
   STAGES,
+  type GenerationProjection,
   type RecordProblem,
   type StageName,
   type Task,
@@ -76,7 +77,7 @@ export interface Publisher {
 }
 
 /** How a task ends. */
-interface Ending {
+export interface Ending {
   error?: string;
   problems?: RecordProblem[];
   resourceId: string;
@@ -95,6 +96,31 @@ export function checkSubmittedRecord(recordText: string): SubmittedRecordCheck {
   const { record, problems } = checkRecordBytes('record', Buffer.from(recordText, 'utf8'));
   const errors = problems.filter((problem) => problem.severity === 'error');
   return record !== undefined && errors.length === 0 ? { record } : { problems: errors };
+}
+
+/** How a task whose record does not validate ends: every problem, as lines of text and as a list. */
+export function refusedRecordEnding(problems: Problem[]): Ending {
+  return {
+    error: problems.map(formatProblem).join('\n'),
+    problems: problems.map(({ pointer, message }) => ({ pointer, message })),
+    resourceId: '',
+  };
+}
+
+/** The get_generation projection a task ends with: its result, fixed from then on. */
+export function endedProjection(handle: string, status: TerminalStatus, ending: Ending): GenerationProjection {
+  const { stage, progress } = STAGES[status];
+  return projectTask({
+    handle,
+    status,
+    stage,
+    progress,
+    error: ending.error ?? '',
+    resourceId: ending.resourceId,
+    pageUrl: ending.pageUrl ?? '',
+    supersededBy: ending.supersededBy ?? null,
+    problems: ending.problems ?? [],
+  });
 }
 
 /** Returns a publisher; nothing runs until `start` or `resume`. */
@@ -120,6 +146,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
     if (!(await store.setStage(handle, stage, fields))) return;
     log(`task ${handle} ${STAGES[stage].status}: ${STAGES[stage].stage}`);
     stageWatchers.notify(handle);
+    // Progress followers on other instances (MCP progress notifications) read the new stage.
+    await coordination
+      .announceTaskStage(handle)
+      .catch((error: unknown) => log(`task ${handle}: could not announce its stage: ${errorMessage(error)}`));
   };
 
   /** Logs what went wrong for the operator under a new incident id; returns the caller's text, which names no path. */
@@ -160,8 +190,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       pageUrl: ending.pageUrl ?? '',
       supersededBy: ending.supersededBy ?? null,
     };
-    const { stage, progress } = STAGES[status];
-    const resultJson = JSON.stringify(projectTask({ handle, ...outcome, stage, progress, problems: ending.problems ?? [] }));
+    const resultJson = JSON.stringify(endedProjection(handle, status, ending));
     if (!(await store.finishTask(handle, { ...outcome, resultJson }))) return;
     log(`task ${handle} ${status}${status === 'complete' ? `: ${outcome.pageUrl}` : `: ${firstLine(outcome.error)}`}`);
     stageWatchers.notify(handle);
@@ -341,11 +370,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await moveTo(handle, 'validating');
       const checked = checkSubmittedRecord(task.recordText);
       if ('problems' in checked) {
-        await end(handle, 'failed', {
-          error: checked.problems.map(formatProblem).join('\n'),
-          problems: checked.problems.map(({ pointer, message }) => ({ pointer, message })),
-          resourceId: '',
-        });
+        await end(handle, 'failed', refusedRecordEnding(checked.problems));
         return;
       }
       await moveTo(handle, 'waiting', { resourceId: resourceIdOf(checked.record.slug, checked.record.projection) });
@@ -370,6 +395,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
           watchers.notify(handle);
           stageWatchers.notify(handle);
         },
+        taskStageChanged: (handle) => stageWatchers.notify(handle),
         taskWaiting: (handle) => {
           if (stopping) return;
           const built = queue.submit(handle).then(
