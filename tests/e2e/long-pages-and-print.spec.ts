@@ -37,7 +37,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await expect(page.locator(`#claim-${claim.id}`)).toBeInViewport();
     });
 
-    test("the contents, a changed #fragment and a claim preview's link open the folds", async ({ page }) => {
+    test("the contents, a changed #fragment and a link to the address already shown open the folds", async ({ page }) => {
       await page.goto(TEE_PAGE);
       const claims = page.locator('#claims > details.fold');
       const sources = page.locator('#sources > details.fold');
@@ -94,7 +94,7 @@ test.describe('print', () => {
     await expect(page.locator('ol.sources > li.source').last()).toBeVisible();
   });
 
-  test('a printed page starts with its permalink, revision and publication date; the screen shows them in the citation', async ({
+  test('a printed page starts with its permalink, revision and publication date, which the screen leaves to the citation', async ({
     page,
   }) => {
     await page.goto(TEE_PAGE);

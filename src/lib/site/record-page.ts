@@ -4,6 +4,7 @@ import { classList, html, trustedHtml, type Html, type HtmlValue } from './html.
 import { datasetJsonLd, scriptSafeJson } from './json-ld.ts';
 import { pageDocument } from './page-frame.ts';
 import { citationOf } from './citation.ts';
+import { compareAddingPath } from './comparison.ts';
 import { feedLinksHtml } from '../revisions/feeds.ts';
 import { partKind, sectionPartKey, type PagePart, type PartPlace } from './page-parts.ts';
 import type { PageView } from './page-view.ts';
@@ -194,7 +195,9 @@ function citeHtml(view: PageView, site: string, shown: RevisionShown): Html {
     number: shown.number,
     count: shown.count,
     revision: view.revision,
-  })} · <a href="${revisionsPath(slug, projection)}">${t('record.revisionHistory')}</a></p><details class="cite"><summary>${t(
+  })} · <a href="${revisionsPath(slug, projection)}">${t('record.revisionHistory')}</a></p><p class="compare-link"><a href="${compareAddingPath(slug)}">${t(
+    'compare.add',
+  )}</a></p><details class="cite"><summary>${t(
     'cite.summary',
   )}</summary><div class="cite-body">${copyable(t('cite.plainText'), citation.text)}${copyable(t('cite.bibtex'), citation.bibtex)}</div></details></div>`;
 }
