@@ -37,7 +37,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await expect(page.locator(`#claim-${claim.id}`)).toBeInViewport();
     });
 
-    test("the contents, a changed #fragment and a link to the address already shown open the folds", async ({ page }) => {
+    test('the contents, a changed #fragment and a link to the address already shown open the folds', async ({ page }) => {
       await page.goto(TEE_PAGE);
       const claims = page.locator('#claims > details.fold');
       const sources = page.locator('#sources > details.fold');
