@@ -2,9 +2,9 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import astroSettings from '../../astro.config.mjs';
-import { serveDevSite, type DevServer } from '../lib/dev/dev-server.ts';
+import { serveDevSite } from '../lib/dev/dev-server.ts';
 import { rebuildScheduler } from '../lib/dev/rebuild-scheduler.ts';
-import { siteProblemsOf, type SiteProblems } from '../lib/dev/reload-message.ts';
+import { siteProblemsOf } from '../lib/dev/reload-message.ts';
 import { watchFolders } from '../lib/dev/watch-folders.ts';
 import { rebuildLine, type WatchedChange } from '../lib/dev/watched-change.ts';
 import { runSiteBuildProcess } from '../lib/publish/site-build-process.ts';
@@ -50,9 +50,11 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const cwd = process.cwd();
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const stopBuild = new AbortController();
-let server: DevServer | undefined;
-/** The last build's problems, for a server started after it. */
-let lastProblems: SiteProblems | undefined;
+// The port first, so a port in use is said before a build, and the last good site is served during the first one.
+const server = await serveDevSite(options.out, { port, host: options.host }).catch((error: unknown) => {
+  process.stderr.write(`dev: could not serve on ${options.host}:${port}: ${(error as Error).message}\n`);
+  process.exit(1);
+});
 
 /** One build in a process of its own, with the code as it now is; never rejects. */
 async function rebuild(changes: WatchedChange[]): Promise<void> {
@@ -60,17 +62,15 @@ async function rebuild(changes: WatchedChange[]): Promise<void> {
   const built = await runSiteBuildProcess({ recordsDir: options.records, outDir: options.out, site: options.site }, stopBuild.signal);
   if (stopBuild.signal.aborted) return;
   if (built.ok) {
-    lastProblems = undefined;
     say(`${built.output}\nsite updated in ${built.seconds.toFixed(1)} s`);
-    await server?.announce(undefined);
+    await server.announce(undefined);
     return;
   }
   const found = siteProblemsOf(built, cwd);
-  lastProblems = found;
   process.stderr.write(`${built.output}\n`);
   for (const problem of found.problems ?? []) process.stderr.write(`${formatProblem({ severity: 'error', ...problem })}\n`);
   process.stderr.write(`build failed in ${built.seconds.toFixed(1)} s; still serving the last good site\n`);
-  await server?.announce(found);
+  await server.announce(found);
 }
 
 const scheduler = rebuildScheduler<WatchedChange>({ quietMs: QUIET_MS, timers: globalThis, rebuild });
@@ -92,7 +92,7 @@ async function stop(): Promise<void> {
   stopWatching();
   stopBuild.abort();
   await scheduler.close();
-  await server?.close();
+  await server.close();
   say('stopped');
   process.exit(0);
 }
@@ -100,12 +100,4 @@ process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
 
 await scheduler.rebuildNow();
-try {
-  server = await serveDevSite(options.out, { port, host: options.host });
-} catch (error) {
-  process.stderr.write(`dev: could not serve: ${(error as Error).message}\n`);
-  stopWatching();
-  process.exit(1);
-}
-await server.announce(lastProblems);
 say(`serving ${options.out}/ at ${server.url}/ with live reload; watching ${options.records}/, src/, public/ (Ctrl+C to stop)`);

@@ -45,7 +45,8 @@
       const item = document.createElement('li');
       const where = document.createElement('code');
       where.textContent = `${problem.file}: ${problem.pointer === '' ? '(record)' : problem.pointer}`;
-      where.style.color = 'inherit';
+      // The site's own code style is for its light page, not for this panel.
+      Object.assign(where.style, { color: 'inherit', background: 'rgb(255 255 255 / 0.14)', fontWeight: '600', overflowWrap: 'anywhere' });
       item.append(where, `: ${problem.message}`);
       list.append(item);
     }
