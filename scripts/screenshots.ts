@@ -1,8 +1,9 @@
-// Screenshots of every sample record's page, its garment page, the home page and the search page
-// (results for "fleece", results narrowed by a filter, and a search that finds nothing), at phone
-// (390 × 844) and desktop (1280 × 800) width, light and dark: the first screen and the whole page,
-// for a person to look at. Builds the sample records into a temporary folder and serves it on loopback;
-// then the home page of a site of 2,000 synthetic records (`home-at-scale`, --scale to change the count).
+// Screenshots of every sample record's page, its garment page, the home page, the search page
+// (results for "fleece", results narrowed by a filter, and a search that finds nothing) and two
+// garments compared, at phone (390 × 844) and desktop (1280 × 800) width, light and dark: the first
+// screen and the whole page, for a person to look at; and each commerce page printed (an A4 PDF and
+// its first page). Builds the sample records into a temporary folder and serves it on loopback; then
+// the home page of a site of 2,000 synthetic records (`home-at-scale`; --scale to change the count).
 // Usage: npm run screenshots [-- --out DIR] [--scale N]   (default /tmp/garment-press-screenshots, 2000)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,6 +50,15 @@ try {
     { name: 'search-fleece', path: '/search/?q=fleece', ready: '.search-hit' },
     { name: 'search-filtered', path: '/search/?q=cotton&category=tops', ready: '.search-hit' },
     { name: 'search-nothing', path: '/search/?q=flxxce', ready: '[data-search-help]:not([hidden])' },
+    // Two garments side by side, drawn from their JSON twins once the table is there.
+    {
+      name: 'compare',
+      path: `/compare/?${[...new Set(records.map((r) => r.slug))]
+        .slice(0, 2)
+        .map((slug) => `g=${slug}`)
+        .join('&')}`,
+      ready: '.compare-table',
+    },
     ...[...new Set(records.map((r) => r.slug))].map((slug) => ({ name: `${slug}`, path: `/garments/${slug}/` })),
     ...records.map((r) => ({ name: `${r.slug}.${r.projection}`, path: `/garments/${r.slug}/${r.projection}/` })),
     // A record's history and what its last revision changed (the tee's commerce record has two).
@@ -62,6 +72,20 @@ try {
     }),
   ];
   await screenshots(server.url, pages);
+  // Print: each commerce page as Chromium prints it on A4 (a PDF), and its first printed page as an image.
+  const printing = await browser.newContext({ viewport: { width: 794, height: 1123 } });
+  await printing.route(
+    (url) => url.origin !== new URL(server.url).origin,
+    (route) => route.abort('blockedbyclient'),
+  );
+  const paper = await printing.newPage();
+  for (const record of records.filter((r) => r.projection === 'svc')) {
+    await paper.goto(new URL(`/garments/${record.slug}/svc/`, server.url).href);
+    await paper.emulateMedia({ media: 'print' });
+    await paper.pdf({ path: path.join(out, `${record.slug}.svc.print.pdf`), format: 'A4' });
+    await paper.screenshot({ path: path.join(out, `${record.slug}.svc.print.top.png`) });
+  }
+  await printing.close();
   // The home page of a site of thousands of garments: what a shopper sees first at scale.
   const scaleRecords = path.join(work, 'scale-records');
   mkdirSync(scaleRecords);
