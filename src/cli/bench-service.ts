@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatServiceTable, runServiceScenario, type ServiceMeasure, type ServiceScenario } from '../lib/bench/service-bench.ts';
+import { formatOnePublish, runOnePublishBench } from '../lib/bench/service-publish-bench.ts';
 import { createThrowawayDatabase, startThrowawayCluster } from '../lib/database/throwaway-cluster.ts';
 import { readCommandLine, usageError } from './command-line.ts';
 
@@ -19,7 +20,12 @@ time until all terminal, builds, deliveries, page GET latency during the builds.
   --publishes N   publishes per scenario (default 200)
   --scenarios L   which to run, of sqlite,postgresql-1,postgresql-2 (default all three)
   --dir DIR       work folder (default: a new folder in the system's temporary directory)
-  --json FILE     also write the measures as JSON`;
+  --json FILE     also write the measures as JSON
+
+  --one-publish DIR   instead: build the site of the records in DIR (a hard-linked copy in
+                      the work folder; \`npm run bench -- --records N --dir D\` makes D/records),
+                      start one instance on SQLite, publish one changed record and print where
+                      the time from POST to complete goes, from the service's log`;
 
 const options = readCommandLine('bench:service', USAGE, {
   options: {
@@ -27,6 +33,7 @@ const options = readCommandLine('bench:service', USAGE, {
     scenarios: { type: 'string', default: 'sqlite,postgresql-1,postgresql-2' },
     dir: { type: 'string' },
     json: { type: 'string' },
+    'one-publish': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 }).values;
@@ -36,6 +43,12 @@ if (!Number.isSafeInteger(publishes) || publishes < 1)
 
 const work = options.dir ?? mkdtempSync(path.join(tmpdir(), 'bench-service-'));
 const log = (line: string) => process.stderr.write(`${line}\n`);
+if (options['one-publish'] !== undefined) {
+  const measure = await runOnePublishBench(options['one-publish'], path.join(work, 'one-publish'), log);
+  process.stdout.write(`${formatOnePublish(measure)}\n`);
+  if (options.json !== undefined) writeFileSync(options.json, `${JSON.stringify(measure, null, 2)}\n`);
+  process.exit(0);
+}
 const cluster = startThrowawayCluster();
 const measures: ServiceMeasure[] = [];
 try {
