@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatServiceTable, runServiceScenario, type ServiceMeasure, type ServiceScenario } from '../lib/bench/service-bench.ts';
 import { formatOnePublish, runOnePublishBench } from '../lib/bench/service-publish-bench.ts';
+import { buildRateSite, formatRates, type RateMeasure, runRate } from '../lib/bench/service-rate-bench.ts';
 import { createThrowawayDatabase, startThrowawayCluster } from '../lib/database/throwaway-cluster.ts';
 import { readCommandLine, usageError } from './command-line.ts';
 
@@ -25,7 +26,11 @@ time until all terminal, builds, deliveries, page GET latency during the builds.
   --one-publish DIR   instead: build the site of the records in DIR (a hard-linked copy in
                       the work folder; \`npm run bench -- --records N --dir D\` makes D/records),
                       start one instance on SQLite, publish one changed record and print where
-                      the time from POST to complete goes, from the service's log`;
+                      the time from POST to complete goes, from the service's log
+  --rate PAIRS        instead: PAIRS pairs of runs of one and of two instances on PostgreSQL,
+                      interleaved (which goes first alternates), each with 8 closed-loop
+                      clients reading a page for 15 s, then publishing for 15 s; prints
+                      each run's rates, the medians and their ratio`;
 
 const options = readCommandLine('bench:service', USAGE, {
   options: {
@@ -34,6 +39,7 @@ const options = readCommandLine('bench:service', USAGE, {
     dir: { type: 'string' },
     json: { type: 'string' },
     'one-publish': { type: 'string' },
+    rate: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 }).values;
@@ -50,6 +56,27 @@ if (options['one-publish'] !== undefined) {
   process.exit(0);
 }
 const cluster = startThrowawayCluster();
+if (options.rate !== undefined) {
+  const pairs = Number(options.rate);
+  if (!Number.isSafeInteger(pairs) || pairs < 1)
+    usageError('bench:service', USAGE, `--rate expects a whole number from 1, got ${options.rate}`);
+  const rates: RateMeasure[] = [];
+  try {
+    const site = await buildRateSite(path.join(work, 'rate'));
+    for (let pair = 0; pair < pairs; pair++) {
+      for (const instances of pair % 2 === 0 ? [1, 2] : [2, 1]) {
+        const databaseUrl = await createThrowawayDatabase(cluster.socketFolder);
+        rates.push(await runRate(site, { databaseUrl, instances, clients: 8, seconds: 15, run: rates.length }, path.join(work, 'rate')));
+        log(formatRates(rates));
+      }
+    }
+  } finally {
+    cluster.stop();
+  }
+  process.stdout.write(`${formatRates(rates)}\n`);
+  if (options.json !== undefined) writeFileSync(options.json, `${JSON.stringify(rates, null, 2)}\n`);
+  process.exit(0);
+}
 const measures: ServiceMeasure[] = [];
 try {
   const wanted = new Set(options.scenarios.split(','));
