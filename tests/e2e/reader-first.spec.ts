@@ -216,7 +216,8 @@ test.describe('the contents', () => {
     for (const href of [hrefs[1]!, ...evidence, hrefs[1]!]) {
       const atTop = await page.locator(`[id="${href.slice(1)}"]`).evaluate((part) => {
         part.scrollIntoView({ block: 'start' });
-        return Math.abs(part.getBoundingClientRect().top) < 2;
+        // At the top, less the page's scroll padding.
+        return part.getBoundingClientRect().top <= Number.parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) + 2;
       });
       await expect(current, `reading ${href}`).toHaveCount(1);
       // A part near the page's end (the folded claims, sources) cannot reach the top: there the last part is the one marked.
