@@ -1,0 +1,60 @@
+// A search link to the home page (`/?q=fleece`, as its search box once made them) runs that search:
+// the home page sends it on to the search page, under the strict policy a host may set; without
+// JavaScript the home page says why it shows the list instead.
+import { expect, test } from './fixtures.ts';
+
+const STRICT_POLICY =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src * data:; object-src 'none'; base-uri 'none'; form-action 'self'";
+
+test.describe('with JavaScript, under a strict content security policy', () => {
+  test.beforeEach(async ({ context, baseURL }) => {
+    const origin = new URL(baseURL!).origin;
+    await context.route(
+      (url) => url.origin === origin,
+      async (route) => {
+        const response = await route.fetch();
+        await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': STRICT_POLICY } });
+      },
+    );
+  });
+
+  test.afterEach(async ({ context }) => {
+    await context.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+
+  test('a home page link with a search runs it on the search page, filters and sort kept', async ({ page }) => {
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
+    await page.goto('/?q=fleece&utm_source=mail');
+    await expect(page).toHaveURL(/\/search\/\?q=fleece$/);
+    await expect(page.getByRole('searchbox', { name: 'Search garments' })).toHaveValue('fleece');
+    await expect(page.locator('[data-search-status]')).toHaveText(/^\d+ garments? for “fleece”$/, { timeout: 20_000 });
+    await page.goto('/?q=tee&size=xxl&sort=price');
+    await expect(page).toHaveURL(/\/search\/\?q=tee&size=2XL&sort=price$/);
+    await expect(page.getByRole('combobox', { name: 'Sort by' })).toHaveValue('price');
+    // Back leads to where the reader came from, not to the home page that sent them on.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/search\/\?q=fleece$/);
+    expect(blocked).toEqual([]);
+  });
+
+  test('the home page without a search stays the home page', async ({ page }) => {
+    await page.goto('/?utm_source=mail');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(/\/\?utm_source=mail$/);
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the home page says search needs JavaScript and the garments are listed below', async ({ page }) => {
+    await page.goto('/?q=fleece');
+    await expect(
+      page.getByText('Search runs in your browser and needs JavaScript, so a search link opens this page without it'),
+    ).toBeVisible();
+    await expect(page.locator('.garment-card').first()).toBeVisible();
+  });
+});
