@@ -79,7 +79,8 @@ for (const [width, viewport] of Object.entries(VIEWPORTS)) {
         await page.goto('/search/?q=tee&sort=price');
         await expect(sortBox(page)).toHaveValue('price');
         const prices = await shownNumbers(page, PRICE, 30);
-        expect(prices.length).toBe(30);
+        // "Show more" adds ten at a time, as each loads: the last click may have brought a few past thirty.
+        expect(prices.length).toBeGreaterThanOrEqual(30);
         expect(prices.every((n) => n !== null)).toBe(true);
         expect(lowestFirst(prices), JSON.stringify(prices)).toBe(true);
       });
