@@ -15,6 +15,9 @@ export interface DevServer {
 
 const liveReloadScript = new URL('./browser/live-reload.js', import.meta.url);
 
+/** An open page's stream: the page it is on, what it shows, and the message being sent to it. */
+type PageStream = OpenPage & { page: string; told: Promise<void> };
+
 /**
  * Serves `siteDir` on loopback as `npm run preview` does, but each HTML page gets the live-reload
  * script, and the script's event stream tells the page to reload when its files change or shows
@@ -22,11 +25,11 @@ const liveReloadScript = new URL('./browser/live-reload.js', import.meta.url);
  */
 export async function serveDevSite(siteDir: string, { port = 0, host = '127.0.0.1' } = {}): Promise<DevServer> {
   const root = path.resolve(siteDir);
-  const openPages = new Map<ServerResponse, OpenPage & { page: string; told: Promise<void> }>();
+  const openPages = new Map<ServerResponse, PageStream>();
   let problems: SiteProblems | undefined;
 
   // One message at a time per page, each decided on the site as it is when its turn comes.
-  const tell = (response: ServerResponse, open: OpenPage & { page: string; told: Promise<void> }) => {
+  const tell = (response: ServerResponse, open: PageStream) => {
     open.told = open.told.then(async () => {
       const message = messageForPage(open, { version: await pageVersion(root, open.page), problems });
       if (!message) return;
@@ -40,7 +43,12 @@ export async function serveDevSite(siteDir: string, { port = 0, host = '127.0.0.
 
   const events = async (request: IncomingMessage, response: ServerResponse) => {
     const query = new URL(request.url ?? '/', 'http://localhost').searchParams;
-    const open = { page: query.get('page') ?? '/', version: query.get('version') ?? '', shows: undefined, told: Promise.resolve() };
+    const open: PageStream = {
+      page: query.get('page') ?? '/',
+      version: query.get('version') ?? '',
+      shows: undefined,
+      told: Promise.resolve(),
+    };
     response.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',

@@ -6,8 +6,10 @@
 export interface Coordination {
   /** This instance's name, as health and the lease show it. */
   readonly instance: string;
-  /** Whether this instance holds the build lease now. */
+  /** Whether this instance holds the build lease now: false once it may have run out, even before the others took it. */
   readonly holdsLease: boolean;
+  /** The lease a build started now swaps its site in under; undefined where only one instance runs. */
+  leaseFence(): LeaseFence | undefined;
   /** Tells every instance, this one too, that a task ended. */
   announceTaskEnded(handle: string): Promise<void>;
   /** Tells every instance, this one too, that a task moved to another stage (its progress followers read it again). */
@@ -22,6 +24,13 @@ export interface Coordination {
   start(): Promise<void>;
   /** Gives up the lease and stops listening. */
   close(): Promise<void>;
+}
+
+/** The lease a build was started under: its swap goes ahead only while that lease is still held (see swapUnderLease). */
+export interface LeaseFence {
+  connectionString: string;
+  /** Which taking of the lease: each instance taking it counts one more. */
+  term: number;
 }
 
 /** What an instance does when it hears from the others. */
@@ -55,6 +64,7 @@ export function createLocalCoordination(instance: string): Coordination {
     listen(given) {
       listeners = given;
     },
+    leaseFence: () => undefined,
     async leaseHolder() {
       return holdsLease ? instance : null;
     },

@@ -7,7 +7,7 @@ import { createCoalescingQueue } from './build-queue.ts';
 import { createTaskWatchers } from './long-poll.ts';
 import { readIfExists, readRecordsFolder, replaceFile, setAside } from './records-folder.ts';
 import type { SiteBuildOutcome } from './site-build-process.ts';
-import type { Coordination } from './coordination.ts';
+import type { Coordination, LeaseFence } from './coordination.ts';
 import type { PublishStore } from './store.ts';
 import {
   PUBLISH_EVENTS,
@@ -36,8 +36,8 @@ export interface PublisherOptions {
   recordsDir: string;
   /** The site's absolute address, for `page_url`. */
   site: string;
-  /** Rebuilds the whole site from the records folder; must not reject. Aborted on shutdown. */
-  buildSite: (signal: AbortSignal) => Promise<SiteBuildOutcome>;
+  /** Rebuilds the whole site from the records folder, swapping it in only under `lease` when given; must not reject. Aborted on shutdown. */
+  buildSite: (signal: AbortSignal, lease: LeaseFence | undefined) => Promise<SiteBuildOutcome>;
   /** How long an idle publisher gathers tasks before building; default 150 ms. */
   gatherMs?: number;
   /** One line per task transition and build; the operator's log, where incidents are explained. */
@@ -204,7 +204,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const restore = async (handles: string[]): Promise<string[]> => {
     const failures: string[] = [];
     for (const { file, replacedText } of await store.writtenRecords(handles)) {
-      await replaceFile(file, replacedText).catch((error: unknown) =>
+      await replaceFile(file, replacedText, () => coordination.holdsLease).catch((error: unknown) =>
         failures.push(`${file}: could not be put back: ${errorMessage(error)}`),
       );
     }
@@ -214,6 +214,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
   /** Renames broken files no task of the batch wrote, so the next build goes on without them; tells the operator. */
   const setAsideBroken = async (problemsByFile: Map<string, Problem[]>): Promise<void> => {
     for (const [file, problems] of problemsByFile) {
+      if (!coordination.holdsLease) return;
       const lines = problems.map((problem) => formatProblem({ ...problem, file: path.relative(recordsDir, file) }));
       try {
         const movedTo = await setAside(file);
@@ -234,7 +235,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
   };
 
   const runBatch = async (submitted: string[]) => {
-    // A lost lease leaves the batch to the next builder; a handle may be submitted twice (announced and resumed).
+    // A lost lease leaves the batch to the next builder, which runs every unfinished task; so does each step below that
+    // writes (a builder stopped and resumed must not undo the next one's work). A handle may be submitted twice.
     if (!coordination.holdsLease) return;
     const handles = [...new Set(submitted)];
     const folder = await readRecordsFolder(recordsDir);
@@ -245,6 +247,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       );
     let written: Array<{ handle: string; record: GarmentRecord; file: string }> = [];
     for (const handle of handles) {
+      if (!coordination.holdsLease) return;
       const task = await store.getTask(handle);
       if (task === undefined || task.resultJson !== null) continue;
       const record = JSON.parse(task.recordText) as GarmentRecord;
@@ -268,8 +271,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
       }
       try {
         await store.noteWrite({ handle, file: placement.file, replacedText: await readIfExists(placement.file) });
-        await replaceFile(placement.file, task.recordText);
+        await replaceFile(placement.file, task.recordText, () => coordination.holdsLease);
       } catch (error) {
+        if (!coordination.holdsLease) return;
         const details = `${placement.file}: could not write the record of task ${handle}: ${errorMessage(error)}`;
         if (isDiskFull(error)) log(details);
         await end(handle, 'failed', {
@@ -283,20 +287,28 @@ export function createPublisher(options: PublisherOptions): Publisher {
     }
 
     for (let build = 1; written.length > 0; build++) {
+      if (!coordination.holdsLease) return;
+      const lease = coordination.leaseFence();
       const buildId = await store.startBuild(written.length);
       buildsStarted += 1;
       for (const { handle } of written) await moveTo(handle, 'building', { buildId });
       log(`build #${buildId} started for ${counted(written.length, 'task')}`);
       const signal = abortBuild.signal;
-      const outcome = await buildSite(signal);
+      const outcome = await buildSite(signal, lease);
       await store.finishBuild(buildId, outcome.ok, outcome.output);
-      log(`build #${buildId} ${outcome.ok ? 'succeeded' : 'failed'} in ${outcome.seconds.toFixed(1)} s`);
+      // A site swapped in went live under the lease; what was not is the next builder's, records as they are.
+      const stopped = !outcome.ok && (signal.aborted || !coordination.holdsLease);
+      const how = outcome.ok
+        ? 'succeeded'
+        : stopped
+          ? `stopped (${outcome.error ?? lastLine(outcome.output)}; its tasks are left to the next build)`
+          : 'failed';
+      log(`build #${buildId} ${how} in ${outcome.seconds.toFixed(1)} s`);
       if (outcome.ok) {
         await endBuilt(written);
         return;
       }
-      // Stopped for shutdown or a lost lease: the records stay written and the tasks resume with the next builder.
-      if (signal.aborted) return;
+      if (stopped) return;
 
       const lastWriterOf = new Map(written.map((entry) => [entry.file, entry]));
       const foreign = new Map<string, Problem[]>();
@@ -446,6 +458,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await Promise.all([...work]);
     },
   };
+}
+
+function lastLine(text: string): string {
+  return text.slice(text.lastIndexOf('\n') + 1);
 }
 
 function firstLine(text: string): string {

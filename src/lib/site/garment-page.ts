@@ -40,12 +40,19 @@ export function garmentPageHtml(
       `projection.${choice.projection}.long`,
     )}</a></h2><p>${t(`projection.${choice.projection}.about`)}</p><p><span class="${classList('badge', choice.finished ? 'badge--ok' : 'badge--warn')}">${t('record.researchStatus')}: ${
       choice.statusLabel
-    }</span></p>${view && keyFactsPanelHtml(view, `${choice.projection}-key-facts`, 3)}<p><a href="${choice.href}" class="read-more">${t(
-      'garment.read',
-      {
-        projection: t(`projection.${choice.projection}.long`),
-      },
-    )}</a></p></section>`;
+    }</span></p>${
+      view &&
+      keyFactsPanelHtml(
+        view,
+        `${choice.projection}-key-facts`,
+        3,
+        null,
+        // "Commerce … Key facts": one panel per projection, each landmark named for its own.
+        `${choice.projection}-heading ${choice.projection}-key-facts-heading`,
+      )
+    }<p><a href="${choice.href}" class="read-more">${t('garment.read', {
+      projection: t(`projection.${choice.projection}.long`),
+    })}</a></p></section>`;
   };
   const main = html`<nav aria-label="${t('nav.breadcrumb')}" class="breadcrumb"><ol><li><a href="/">${t('nav.home')}</a></li><li><a href="${garment.href}" aria-current="page"><bdi>${
     garment.title

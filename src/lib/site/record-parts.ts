@@ -70,7 +70,14 @@ export function keyFactsHtml(view: PageView): Html {
  * A key facts panel: a labelled row per fact, each line with its claim markers; a colour with its
  * swatch beside its name; a fact the record does not state says so.
  */
-export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3, aside: Html | null = null): Html {
+export function keyFactsPanelHtml(
+  facts: KeyFactsView,
+  id: string,
+  level: 2 | 3,
+  aside: Html | null = null,
+  /** The ids naming the panel's landmark; several panels on one page need names of their own. */
+  labelledBy = `${id}-heading`,
+): Html {
   const lineHtml = (line: KeyFactLine) => {
     const text = line.href
       ? line.href.startsWith('#')
@@ -87,7 +94,7 @@ export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3,
         : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(lineHtml)}</ul>`
     }</dd></div>`;
   const heading = html`<h${level} id="${id}-heading">${t('keyFacts.heading')}</h${level}>`;
-  return html`<section id="${id}" class="key-facts" aria-labelledby="${id}-heading"><div class="key-facts-top">${heading}${aside}</div><dl>${facts.rows.map(row)}</dl></section>`;
+  return html`<section id="${id}" class="key-facts" aria-labelledby="${labelledBy}"><div class="key-facts-top">${heading}${aside}</div><dl>${facts.rows.map(row)}</dl></section>`;
 }
 
 /** About the research behind the page: its scope, what it started from, when, and how it was reviewed (its revision and date are in the citation). */
@@ -224,12 +231,12 @@ export function gapsHtml(groups: PageView['gapGroups']): HtmlValue[] {
 export function dataCollectionsHtml(view: PageView): HtmlValue[] {
   const identity =
     view.identity.length > 0 &&
-    html`<section id="data-identity" aria-labelledby="data-identity-heading" class="collection"><h3 id="data-identity-heading">${t(
+    html`<section id="data-identity" class="collection"><h3 id="data-identity-heading">${t(
       'collection.identity',
     )}</h3>${fieldListHtml(view.identity)}</section>`;
   const seed =
     view.seed.length > 0 &&
-    html`<section id="data-seed" aria-labelledby="data-seed-heading" class="collection"><h3 id="data-seed-heading">${t(
+    html`<section id="data-seed" class="collection"><h3 id="data-seed-heading">${t(
       'record.seed',
     )}</h3>${fieldListHtml(view.seed)}</section>`;
   const details = (summary: string, content: HtmlValue): HtmlValue[] => [
@@ -260,7 +267,7 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
           ? details(t('data.showAll', { count: items.length }), collectionHtml(view, items, true, csv))
           : [collectionHtml(view, items, true, csv)];
     return [
-      html`<section id="${view.anchor}" aria-labelledby="${view.anchor}-heading" class="collection"><h3 id="${view.anchor}-heading">${view.heading} <span class="count">(${tCount(
+      html`<section id="${view.anchor}" class="collection"><h3 id="${view.anchor}-heading">${view.heading} <span class="count">(${tCount(
         'data.items',
         items.length,
       )})</span></h3>`,
