@@ -2,31 +2,14 @@
 // the home page sends it on to the search page, under the strict policy a host may set; without
 // JavaScript the home page says why it shows the list instead.
 import { expect, test } from './fixtures.ts';
-
-const STRICT_POLICY =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src * data:; object-src 'none'; base-uri 'none'; form-action 'self'";
+import { serveUnderStrictPolicy, stopStrictPolicy, watchForViolations } from './strict-policy.ts';
 
 test.describe('with JavaScript, under a strict content security policy', () => {
-  test.beforeEach(async ({ context, baseURL }) => {
-    const origin = new URL(baseURL!).origin;
-    await context.route(
-      (url) => url.origin === origin,
-      async (route) => {
-        const response = await route.fetch();
-        await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': STRICT_POLICY } });
-      },
-    );
-  });
-
-  test.afterEach(async ({ context }) => {
-    await context.unrouteAll({ behavior: 'ignoreErrors' });
-  });
+  test.beforeEach(async ({ context, baseURL }) => serveUnderStrictPolicy(context, baseURL!));
+  test.afterEach(async ({ context }) => stopStrictPolicy(context));
 
   test('a home page link with a search runs it on the search page, filters and sort kept', async ({ page }) => {
-    const blocked: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
-    });
+    const blocked = watchForViolations(page);
     await page.goto('/?q=fleece&utm_source=mail');
     await expect(page).toHaveURL(/\/search\/\?q=fleece$/);
     await expect(page.getByRole('searchbox', { name: 'Search garments' })).toHaveValue('fleece');
