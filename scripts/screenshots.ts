@@ -1,7 +1,8 @@
-// Screenshots of every sample record's page, its garment page, the home page and the search page
-// (results for "fleece", results narrowed by a filter, and a search that finds nothing), at phone
-// (390 × 844) and desktop (1280 × 800) width, light and dark: the first screen and the whole page,
-// for a person to look at. Builds the sample records into a temporary folder and serves it on loopback.
+// Screenshots of every sample record's page, its garment page, the home page, the search page
+// (results for "fleece", results narrowed by a filter, and a search that finds nothing) and two
+// garments compared, at phone (390 × 844) and desktop (1280 × 800) width, light and dark: the first
+// screen and the whole page, for a person to look at; and each commerce page printed (an A4 PDF and
+// its first page). Builds the sample records into a temporary folder and serves it on loopback.
 // Usage: npm run screenshots [-- --out DIR]   (default /tmp/garment-press-screenshots)
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -42,6 +43,15 @@ try {
     { name: 'search-fleece', path: '/search/?q=fleece', ready: '.search-hit' },
     { name: 'search-filtered', path: '/search/?q=cotton&category=tops', ready: '.search-hit' },
     { name: 'search-nothing', path: '/search/?q=flxxce', ready: '[data-search-help]:not([hidden])' },
+    // Two garments side by side, drawn from their JSON twins once the table is there.
+    {
+      name: 'compare',
+      path: `/compare/?${[...new Set(records.map((r) => r.slug))]
+        .slice(0, 2)
+        .map((slug) => `g=${slug}`)
+        .join('&')}`,
+      ready: '.compare-table',
+    },
     ...[...new Set(records.map((r) => r.slug))].map((slug) => ({ name: `${slug}`, path: `/garments/${slug}/` })),
     ...records.map((r) => ({ name: `${r.slug}.${r.projection}`, path: `/garments/${r.slug}/${r.projection}/` })),
     // A record's history and what its last revision changed (the tee's commerce record has two).
@@ -74,6 +84,20 @@ try {
       await context.close();
     }
   }
+  // Print: each commerce page as Chromium prints it on A4 (a PDF), and its first printed page as an image.
+  const printing = await browser.newContext({ viewport: { width: 794, height: 1123 } });
+  await printing.route(
+    (url) => url.origin !== new URL(server.url).origin,
+    (route) => route.abort('blockedbyclient'),
+  );
+  const paper = await printing.newPage();
+  for (const record of records.filter((r) => r.projection === 'svc')) {
+    await paper.goto(new URL(`/garments/${record.slug}/svc/`, server.url).href);
+    await paper.emulateMedia({ media: 'print' });
+    await paper.pdf({ path: path.join(out, `${record.slug}.svc.print.pdf`), format: 'A4' });
+    await paper.screenshot({ path: path.join(out, `${record.slug}.svc.print.top.png`) });
+  }
+  await printing.close();
   process.stdout.write(`screenshots in ${out}\n`);
 } finally {
   await browser.close();

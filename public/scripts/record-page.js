@@ -118,6 +118,26 @@
     for (const part of parts) observer.observe(part);
   }
 
+  // Folded evidence opens for any link into it (the contents, a claim's number, an address with a #fragment):
+  // the folds around the target, and a part's own folds when the link names the part.
+  const unfold = (id, scroll) => {
+    const target = id && document.getElementById(decodeURIComponent(id));
+    if (!target || !article.contains(target)) return;
+    const folds = [...target.querySelectorAll(':scope > details:not([open])')];
+    for (let fold = target.closest('details'); fold; fold = fold.parentElement.closest('details')) folds.push(fold);
+    if (target.matches('details')) folds.push(target);
+    const closed = folds.filter((fold) => !fold.open);
+    for (const fold of closed) fold.open = true;
+    if (closed.length > 0 && scroll) target.scrollIntoView();
+  };
+  unfold(location.hash.slice(1), true);
+  window.addEventListener('hashchange', () => unfold(location.hash.slice(1), true));
+  // Following a link to the address already shown changes no hash: open on the click, before the browser scrolls.
+  document.addEventListener('click', (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href^="#"]') : null;
+    if (link && !event.defaultPrevented) unfold(link.getAttribute('href').slice(1), false);
+  });
+
   // A table wider than its box says that it scrolls sideways.
   if ('ResizeObserver' in window) {
     const hint = (scroller) => {

@@ -26,12 +26,23 @@ import { catalogTableName, pageTables, sizeChartName } from './table-csv.ts';
  * inserted as it is.
  */
 
-/** A titled part of the page with its own anchor, in pieces: its start, its content's (see markupPieces), its end. */
-export function pagePartHtml(anchor: string, heading: string, content: HtmlValue, className?: string): HtmlValue[] {
+/**
+ * A titled part of the page with its own anchor, in pieces: its start, its content's (see markupPieces), its end.
+ * With `fold` (its summary's words) the content starts folded under the heading; record-page.js opens it for any link into it.
+ */
+export function pagePartHtml(
+  anchor: string,
+  heading: string,
+  content: HtmlValue,
+  className?: string,
+  fold: string | null = null,
+): HtmlValue[] {
   return [
-    html`<section id="${anchor}" class="${classList('page-part', className)}" aria-labelledby="${anchor}-heading"><h2 id="${anchor}-heading">${heading}</h2>`,
+    html`<section id="${anchor}" class="${classList('page-part', className)}" aria-labelledby="${anchor}-heading"><h2 id="${anchor}-heading">${heading}</h2>${
+      fold && html`<details class="fold"><summary>${fold}</summary>`
+    }`,
     content,
-    html`</section>`,
+    html`${fold && html`</details>`}</section>`,
   ];
 }
 
@@ -399,18 +410,18 @@ export function decisionsHtml(decisions: DecisionView[]): HtmlValue[] {
   return pagePartHtml('decisions', t('part.decisions'), decisions.map(decision));
 }
 
-/** Claim entries, numbered in order of first citation (each built by claimEntryHtml: a page has dozens). */
-export function claimsHtml(claims: ClaimView[]): HtmlValue[] {
-  return pagePartHtml('claims', t('part.claims'), [html`<ol class="claims">`, claims.map(claimEntryHtml), html`</ol>`]);
+/** Claim entries, numbered in order of first citation (each built by claimEntryHtml: a page has dozens); folded under `fold` when given. */
+export function claimsHtml(claims: ClaimView[], fold: string | null = null): HtmlValue[] {
+  return pagePartHtml('claims', t('part.claims'), [html`<ol class="claims">`, claims.map(claimEntryHtml), html`</ol>`], undefined, fold);
 }
 
-/** Every source: title, address (linked only when http(s)), publisher, type, access and dates, and the claims resting on it. */
-export function sourcesHtml(sources: SourceView[]): HtmlValue[] {
+/** Every source: title, address (linked only when http(s)), publisher, type, access and dates, and the claims resting on it; folded under `fold` when given. */
+export function sourcesHtml(sources: SourceView[], fold: string | null = null): HtmlValue[] {
   const source = (view: SourceView) =>
     html`<li id="${view.anchor}" class="source"><p class="source-title"><cite>${view.title}</cite>${
       view.url && html` <a href="${view.url}" class="external source-url" rel="noopener noreferrer">${view.url}</a>`
     }${view.unlinkedUrl && html` <span class="unlinked">${t('source.unlinked', { url: view.unlinkedUrl })}</span>`}</p>${fieldListHtml(view.facts, 'fields--inline')}${
       view.citedBy.length > 0 && html`<p class="source-claims">${t('part.claims')}: ${claimLinksHtml(view.citedBy, 'inline')}</p>`
     }</li>`;
-  return pagePartHtml('sources', t('part.sources'), html`<ol class="sources">${sources.map(source)}</ol>`);
+  return pagePartHtml('sources', t('part.sources'), html`<ol class="sources">${sources.map(source)}</ol>`, undefined, fold);
 }
