@@ -105,7 +105,7 @@ function recordBodyHtml(view: PageView, links: Links, site: string, shown: Revis
   const inPlace = (place: PartPlace) => parts.filter((part) => part.place === place).map((part) => partHtml(view, part));
   return [
     // The words the page's script shows (public/scripts/record-page.js), from strings.ts.
-    html`<article class="record" data-projection="${view.projection}" data-preview-label="${t('claim.preview')}" data-full-entry="${t('claim.fullEntry')}" data-close="${t(
+    html`<article class="record" data-projection="${view.projection}" data-preview-label="${t('claim.preview')}" data-full-entry="${t('claim.fullEntry')}" data-back-to-list="${t('claim.backToList')}" data-close="${t(
       'claim.close',
     )}" data-copy="${t('cite.copy')}" data-copied="${t('cite.copied')}" data-scroll-hint="${t('table.scrolls')}">`,
     printHeadHtml(view, site, shown),
@@ -124,7 +124,7 @@ function recordBodyHtml(view: PageView, links: Links, site: string, shown: Revis
  */
 function recordHeaderHtml(view: PageView, site: string, headerParts: HtmlValue[], shown: RevisionShown): Html {
   const lead = view.leadImage?.src
-    ? html`<img class="lead-image" src="${view.leadImage.src}" alt="${view.leadImage.alt}" width="320" height="320" decoding="async" fetchpriority="high">`
+    ? html`<img class="lead-image garment-image" src="${view.leadImage.src}" alt="${view.leadImage.alt}" width="320" height="320" decoding="async" fetchpriority="high">`
     : null;
   return html`<header class="record-header"><nav aria-label="${t('nav.breadcrumb')}" class="breadcrumb"><ol><li><a href="/">${t('nav.home')}</a></li><li><a href="${view.garmentHref}"><bdi>${
     view.title

@@ -1,5 +1,5 @@
 import { OFFER_COLUMNS, offerCells, type ComparisonViews } from './comparison-view.ts';
-import type { MeasurementGrid } from './data-view.ts';
+import type { ClaimLink, MeasurementGrid } from './data-view.ts';
 import { claimEntryHtml, claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, targetHtml } from './fragments.ts';
 import { classList, html, type Html, type HtmlValue } from './html.ts';
 import type { KeyFactLine, KeyFactRow, KeyFactsView } from './key-facts-view.ts';
@@ -78,8 +78,9 @@ export function keyFactsHtml(view: PageView): Html {
 }
 
 /**
- * A key facts panel: a labelled row per fact, each line with its claim markers; a colour with its
- * swatch beside its name; a fact the record does not state says so.
+ * A key facts panel: a labelled row per fact, each line with what may put it in doubt said beside it; a colour
+ * with its swatch beside its name; a fact the record does not state says so. Each row has one link to its
+ * evidence, beside its label: its claim's entry, or its first claim's, the page's script listing them all.
  */
 export function keyFactsPanelHtml(
   facts: KeyFactsView,
@@ -89,23 +90,41 @@ export function keyFactsPanelHtml(
   /** The ids naming the panel's landmark; several panels on one page need names of their own. */
   labelledBy = `${id}-heading`,
 ): Html {
-  const lineHtml = (line: KeyFactLine) => {
-    const text = line.href
-      ? line.href.startsWith('#')
-        ? html`<a href="${line.href}">${line.text}</a>`
-        : html`<a href="${line.href}" class="external next-step" rel="noopener noreferrer">${line.text}</a>`
-      : line.text;
-    const swatch = line.swatch && html`<span class="swatch" style="background-color:${line.swatch}" aria-hidden="true"></span>`;
-    return html`<li>${swatch}${text}${line.detail && html` <small>${line.detail}</small>`}${claimLinksHtml(line.claims, 'marker')}</li>`;
-  };
   const row = (fact: KeyFactRow) =>
-    html`<div data-fact="${fact.key}"><dt>${fact.label}</dt><dd>${
+    html`<div data-fact="${fact.key}"><dt>${fact.label}${evidenceLinkHtml(fact.claims)}</dt><dd>${
       fact.lines.length === 0
         ? html`<span class="not-stated">${t('value.notStated')}</span>`
-        : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(lineHtml)}</ul>`
-    }</dd></div>`;
+        : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(keyFactLineHtml)}</ul>`
+    }${fact.folded && html`<details class="fact-more"><summary>${fact.folded.summary}</summary><ul>${fact.folded.lines.map(keyFactLineHtml)}</ul></details>`}</dd></div>`;
   const heading = html`<h${level} id="${id}-heading">${t('keyFacts.heading')}</h${level}>`;
   return html`<section id="${id}" class="key-facts" aria-labelledby="${labelledBy}"><div class="key-facts-top">${heading}${aside}</div><dl>${facts.rows.map(row)}</dl></section>`;
+}
+
+/** One line of a key fact: its swatch, its text (a link where it has an address), its detail, its doubt and its link (the size chart). */
+function keyFactLineHtml(line: KeyFactLine): Html {
+  const text = line.href
+    ? line.href.startsWith('#')
+      ? html`<a href="${line.href}">${line.text}</a>`
+      : html`<a href="${line.href}" class="external next-step" rel="noopener noreferrer">${line.text}</a>`
+    : line.text;
+  return html`<li>${line.swatch && html`<span class="swatch" style="background-color:${line.swatch}" aria-hidden="true"></span>`}${text}${
+    line.detail && html` <small>${line.detail}</small>`
+  }${line.doubt && html` <span class="fact-doubt">${line.doubt}</span>`}${
+    line.link && html` <a href="${line.link.href}" class="external fact-link" rel="noopener noreferrer">${line.link.text}</a>`
+  }</li>`;
+}
+
+/**
+ * A fact row's one link to its evidence: to its (first) claim's entry, which is where it leads without
+ * JavaScript; the page's script previews that claim, or lists every claim the row names (`data-claims`).
+ */
+function evidenceLinkHtml(claims: ClaimLink[]): Html | null {
+  const [first] = claims;
+  if (!first) return null;
+  return html` <a href="${first.href}" class="claim-ref fact-evidence" data-claims="${claims.map((c) => c.number).join(' ')}">${tCount(
+    'keyFacts.evidence',
+    claims.length,
+  )}</a>`;
 }
 
 /** About the research behind the page: its scope, what it started from, when, and how it was reviewed (its revision and date are in the citation). */
@@ -186,7 +205,7 @@ export function imagesHtml(images: ImageView[]): HtmlValue[] {
   const image = (view: ImageView) =>
     html`<li><figure>${
       view.src
-        ? html`<img src="${view.src}" alt="${view.alt}" loading="lazy" decoding="async" width="400" height="400">`
+        ? html`<img class="garment-image" src="${view.src}" alt="${view.alt}" loading="lazy" decoding="async" width="400" height="400">`
         : html`<div class="image-placeholder" role="img" aria-label="${view.alt}"><span aria-hidden="true">${t('image.unavailable')}</span></div>`
     }<figcaption>${[view.kind, view.view, view.color].filter(Boolean).join(' · ')}</figcaption></figure></li>`;
   return pagePartHtml('images', t('part.images'), html`<ul class="gallery">${images.map(image)}</ul>`);
