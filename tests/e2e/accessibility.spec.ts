@@ -30,47 +30,41 @@ const WIDTHS = [
   { width: 1280, height: 800 },
 ];
 
-/** Every axe violation of any impact on the page at each width, with the first few elements of each. */
-async function violationsAtEachWidth(page: Page, path: string): Promise<object[]> {
-  const found: object[] = [];
-  for (const size of WIDTHS) {
-    await page.setViewportSize(size);
-    await page.goto(path);
-    // Search results are the script's: check them once they are shown.
-    if (path.startsWith('/search/')) await expect(page.locator('.search-hit').first()).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
-    for (const v of results.violations)
-      found.push({
-        width: size.width,
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+/** Every axe violation of any impact on the page, with the first few elements of each. */
+async function violations(page: Page, path: string): Promise<object[]> {
+  await page.goto(path);
+  // Search results are the script's: check them once they are shown.
+  if (path.startsWith('/search/')) await expect(page.locator('.search-hit').first()).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact,
+    help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+  }));
+}
+
+/** One test per page and width: axe checks the contrast of every text node, and a record page has thousands. */
+function noViolationsOn(pagesByName: Record<string, string>): void {
+  for (const [name, path] of Object.entries(pagesByName)) {
+    for (const size of WIDTHS) {
+      test(`${name} has no accessibility violation of any impact at ${size.width} pixels`, async ({ page }) => {
+        test.setTimeout(480_000);
+        await page.setViewportSize(size);
+        expect(await violations(page, path)).toEqual([]);
       });
+    }
   }
-  return found;
 }
 
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(`in ${scheme} mode`, () => {
     test.use({ colorScheme: scheme });
-
-    for (const [name, path] of Object.entries(pages)) {
-      test(`${name} has no accessibility violation of any impact, at 390 and 1280 pixels`, async ({ page }) => {
-        // axe checks the contrast of every text node: a record page has thousands.
-        test.setTimeout(360_000);
-        expect(await violationsAtEachWidth(page, path)).toEqual([]);
-      });
-    }
+    noViolationsOn(pages);
 
     test.describe('on a large site', () => {
       test.use({ baseURL: largeSiteUrl() });
-      for (const [name, path] of Object.entries(largeSitePages)) {
-        test(`${name} has no accessibility violation of any impact, at 390 and 1280 pixels`, async ({ page }) => {
-          test.setTimeout(360_000);
-          expect(await violationsAtEachWidth(page, path)).toEqual([]);
-        });
-      }
+      noViolationsOn(largeSitePages);
     });
   });
 }

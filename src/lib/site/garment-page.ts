@@ -1,4 +1,5 @@
 import { feedLinksHtml } from '../revisions/feeds.ts';
+import { compareAddingPath } from './comparison.ts';
 import { classList, html } from './html.ts';
 import { garmentCard } from './index-view.ts';
 import type { KeyFacts } from './key-facts.ts';
@@ -58,10 +59,10 @@ export function garmentPageHtml(
     garment.title
   }</bdi></a></li></ol></nav><div class="garment-intro">${
     garment.image &&
-    html`<img class="lead-image" src="${garment.image.src}" alt="${garment.image.alt}" width="240" height="240" decoding="async">`
+    html`<img class="lead-image garment-image" src="${garment.image.src}" alt="${garment.image.alt}" width="240" height="240" decoding="async">`
   }<div><h1><bdi>${garment.title}</bdi></h1><p class="garment-meta">${garment.brand ?? t('index.brandUnknown')} · ${garment.category}</p><p>${t(
     'garment.lead',
-  )}</p></div></div><div class="projection-choices">${garment.projections.map(projection)}</div>${missing.map(
+  )}</p><p class="compare-link"><a href="${compareAddingPath(slug)}">${t('compare.add')}</a></p></div></div><div class="projection-choices">${garment.projections.map(projection)}</div>${missing.map(
     (projection) => html`<p class="count">${t('garment.missing', { projection: t(`projection.${projection}`) })}</p>`,
   )}`;
   return pageDocument(head, main, feedLinksHtml(slug));
