@@ -226,7 +226,7 @@ export async function buildSite({
     if (search.pagefind.peakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefind.peakRssMb;
     if (search.pagefind.cpuSeconds !== undefined) cpuSeconds[PAGEFIND_PROCESS] = search.pagefind.cpuSeconds;
     reportOutputs(done.summary, seconds, onProgress);
-    await writePrecompressedFiles(staging, [...listGarmentOutput(staging).values()].flat());
+    await timed('precompress', () => writePrecompressedFiles(staging, [...listGarmentOutput(staging).values()].flat()));
     await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging) });
     await swapInto(staging, target);
     return result(true, rendering.length);
