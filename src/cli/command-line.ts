@@ -23,3 +23,11 @@ export function usageError(command: string, usage: string, message: string): nev
   process.stderr.write(`${command}: ${message}\n\n${usage}\n`);
   process.exit(2);
 }
+
+/** A `--port` value as a number from 0 (the system chooses) to 65535; anything else is a usage error (exit 2). */
+export function portOption(command: string, usage: string, value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    usageError(command, usage, `--port must be a whole number from 0 to 65535, got ${value}`);
+  return port;
+}

@@ -1,5 +1,5 @@
 import { serveStaticFiles } from '../lib/serve/static-files.ts';
-import { readCommandLine } from './command-line.ts';
+import { portOption, readCommandLine } from './command-line.ts';
 
 const USAGE = `usage: npm run preview [-- --dir dist --port 4321 --host 127.0.0.1]
 
@@ -15,11 +15,7 @@ const options = readCommandLine('preview', USAGE, {
     help: { type: 'boolean', short: 'h' },
   },
 }).values;
-const port = Number(options.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  process.stderr.write(`preview: --port must be a whole number from 0 to 65535, got ${options.port}\n`);
-  process.exit(2);
-}
+const port = portOption('preview', USAGE, options.port);
 try {
   const { url } = await serveStaticFiles(options.dir, { port, host: options.host });
   process.stdout.write(`serving ${options.dir}/ at ${url}/ (Ctrl+C to stop)\n`);

@@ -10,6 +10,7 @@ const COMMANDS: Array<[script: string, args: string[]]> = [
   ['build.ts', []],
   ['validate.ts', []],
   ['preview.ts', []],
+  ['dev.ts', []],
   ['serve.ts', []],
   ['mcp.ts', []],
   ['bench.ts', []],
@@ -40,6 +41,9 @@ describe('a command line that cannot be read', () => {
     ['webhook.ts', ['sign', '--no-such-option']],
     ['build.ts', ['--no-such-option']],
     ['preview.ts', ['--no-such-option']],
+    ['dev.ts', ['--no-such-option']],
+    ['dev.ts', ['--port', 'any']],
+    ['dev.ts', ['--records', 'no-such-folder']],
   ])('%s %j says what is wrong with the usage, and exits 2', (script, args) => {
     const result = runCli(script, args);
     expect(result.status).toBe(2);

@@ -556,6 +556,37 @@ describe('searchGarments over a built index, as the browser and the MCP tool run
     expect((await search(found.suggestions[0]!)).hits.count).toBeGreaterThan(0);
   });
 
+  it('runs without a word no garment says when other words are left, naming it', async () => {
+    const fleece = await urls(await search('fleece'));
+    expect(fleece.length).toBeGreaterThan(0);
+    for (const words of ['fleece xqxq', 'xqxq fleece', 'flece xqxq zzzz']) {
+      const found = await search(words);
+      expect(found, words).toMatchObject({ searched: 'fleece', corrected: true, suggestions: [] });
+      expect(found.dropped, words).toEqual(words.split(' ').filter((word) => !word.startsWith('fle')));
+      expect(await urls(found), words).toEqual(fleece);
+    }
+    expect(await search('xqxq')).toMatchObject({ searched: 'xqxq', dropped: [], suggestions: [] });
+  });
+
+  it('offers no word for “sweater” that only shares letters with it, such as “water”', async () => {
+    expect((await urls(await search('water'))).length).toBeGreaterThan(0);
+    const found = await search('sweater');
+    expect(found.hits.count).toBe(0);
+    expect(found.suggestions).not.toContain('water');
+  });
+
+  it('finds a size as the size filter does, however it is spelled', async () => {
+    for (const size of ['4XL', '3XL', '2XL']) {
+      const filtered = await urls(await search('', { filters: { size: [size] } }));
+      expect(filtered.length, size).toBeGreaterThan(0);
+      for (const typed of [size, size.toLowerCase(), `${'X'.repeat(Number(size[0]))}L`]) {
+        const found = await search(typed);
+        expect(found, typed).toMatchObject({ searched: size.toLowerCase(), corrected: false });
+        expect((await urls(found)).sort(), typed).toEqual(filtered.sort());
+      }
+    }
+  });
+
   it('finds by a name searched apart from the text: a style code', async () => {
     const record = sampleRecords().find(({ record }) => record.data.identity.style_code)!.record;
     expect(await urls(await search(record.data.identity.style_code!))).toContain(`/garments/${record.slug}/`);

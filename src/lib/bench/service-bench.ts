@@ -2,7 +2,7 @@
 // `serve` processes on SQLite or PostgreSQL, while a reader fetches a page; what the publisher,
 // the receiver and the reader saw.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -81,7 +81,7 @@ export async function runServiceScenario(scenario: ServiceScenario, workDir: str
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const receiverPort = (receiver.address() as { port: number }).port;
 
-  const children: ChildProcess[] = [];
+  const children: BenchServe[] = [];
   try {
     const urls: string[] = [];
     for (let i = 0; i < scenario.instances; i++) {
@@ -89,9 +89,9 @@ export async function runServiceScenario(scenario: ServiceScenario, workDir: str
       const args = [serveCli, '--port', '0', '--records', recordsDir, '--out', outDir, '--data', dataDir, '--site', SITE];
       if (scenario.database.kind === 'postgresql') args.push('--database', scenario.database.url, '--instance', `bench-${i}`);
       args.push('--allow-loopback-callbacks', '--trust-ca', certificate.certFile);
-      const { child, url } = await startServe(args);
-      children.push(child);
-      urls.push(url);
+      const started = await startServe(args, path.join(workDir, `serve-${i}.log`));
+      children.push(started);
+      urls.push(started.url);
     }
     log(`${scenario.name}: ${urls.length} instance(s) listening; sending ${scenario.publishes} publishes`);
 
@@ -160,9 +160,12 @@ export async function runServiceScenario(scenario: ServiceScenario, workDir: str
       requestsPerSecond: (scenario.publishes + readsDuring) / allTerminalSeconds,
     };
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    for (const started of children) {
+      started.stopping = true;
+      started.child.kill('SIGTERM');
+    }
     await Promise.all(
-      children.map((child) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)))),
+      children.map(({ child }) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)))),
     );
     receiver.close();
   }
@@ -204,28 +207,40 @@ function sampleRecord(recordsDir: string): Record<string, unknown> & { slug: str
   return JSON.parse(readFileSync(path.join(recordsDir, file), 'utf8'));
 }
 
-/** Starts `serve` with `args` and waits for the address it prints. */
-function startServe(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+/** A `serve` process of the bench; `stopping` is set before the bench itself ends it. */
+interface BenchServe {
+  child: ChildProcess;
+  url: string;
+  stopping: boolean;
+}
+
+/** Starts `serve` with `args`, its stdout and stderr going to `logFile`, and waits for the address it prints. */
+function startServe(args: string[], logFile: string): Promise<BenchServe> {
   const child = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logStream = createWriteStream(logFile);
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    logStream.write(chunk);
+    tail = (tail + chunk.toString('utf8')).slice(-8000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const url = /^listening on (http:\/\/\S+)/m.exec(output)?.[1];
-      if (url !== undefined) {
-        child.stdout!.off('data', onData);
-        // Keep draining, or a full pipe would stall the service's log writes.
-        child.stdout!.resume();
-        resolve({ child, url });
-      }
+    let started: BenchServe | undefined;
+    const onData = () => {
+      const url = /^listening on (http:\/\/\S+)/m.exec(tail)?.[1];
+      if (url === undefined) return;
+      child.stdout!.off('data', onData);
+      started = { child, url, stopping: false };
+      resolve(started);
     };
     child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.once('exit', (code, signal) => {
-      const message = `serve exited with ${code ?? signal}:\n${output.slice(-4000)}`;
+      logStream.end();
+      const message = `serve exited with ${code ?? signal} (its log: ${logFile}):\n${tail.slice(-4000)}`;
       reject(new Error(message));
-      // After it listened, a death is reported where it happens (the bench's requests to it fail next); the bench's own SIGTERM is not one.
-      if (signal !== 'SIGTERM') process.stderr.write(`${message}\n`);
+      // After it listened, a death is reported at once (the bench's requests to it fail next); the bench's own stop is not one.
+      if (started?.stopping !== true) process.stderr.write(`${message}\n`);
     });
   });
 }

@@ -19,12 +19,18 @@ export interface BuildState {
 export const STATE_FILE = path.join('.garment-press', 'build-state.json');
 
 /**
- * A hash of the code, dependencies and settings a build's output depends on: when it changes,
+ * A hash of the code (src/ and public/), dependencies and settings a build's output depends on: when it changes,
  * nothing of the previous output may be kept.
  */
 export async function buildFingerprint(projectRoot: string, settings: Record<string, string>): Promise<string> {
   const hash = createHash('sha256').update(JSON.stringify({ node: process.version, settings }));
-  const sources = (await readdir(path.join(projectRoot, 'src'), { recursive: true, withFileTypes: true }))
+  // public/ too: Astro copies it into every site, and a rebuild with no record changed would keep the old copy.
+  const sources = (
+    await Promise.all(
+      ['src', 'public'].map((folder) => readdir(path.join(projectRoot, folder), { recursive: true, withFileTypes: true }).catch(() => [])),
+    )
+  )
+    .flat()
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();

@@ -59,6 +59,8 @@ export interface BuildOptions {
   searchShardPages?: number;
   /** Called with one line per stage as the build goes. */
   onProgress?: (line: string) => void;
+  /** Runs the swap of the new site into place, or throws to leave the old one (the publish service's build lease). */
+  guardSwap?: (swap: () => Promise<void>) => Promise<void>;
 }
 
 /** How a build went: on failure `problems` holds every error, and the output was left as it was. */
@@ -100,6 +102,7 @@ export async function buildSite({
   fresh = false,
   searchShardPages,
   onProgress = () => {},
+  guardSwap = (swap) => swap(),
 }: BuildOptions): Promise<BuildResult> {
   const { timings, peakRssMb, cpuSeconds, timed, seconds } = stageClock();
 
@@ -233,7 +236,7 @@ export async function buildSite({
     );
     await timed('precompress', () => writePrecompressedFiles(staging, twins));
     await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging) });
-    await swapInto(staging, target);
+    await guardSwap(() => swapInto(staging, target));
     return result(true, rendering.length);
   } finally {
     // A failed render must not leave the threads writing, or files being linked, into the staging folder being removed.

@@ -6,15 +6,15 @@ export { openPostgresPublishStore, POSTGRES_PUBLISH_MIGRATIONS } from './postgre
 export { UnknownOrganizationError, IDEMPOTENCY_WINDOW_MS } from './store.ts';
 export type { PublishStore, Organization, ApiKeySummary, BuildCounts, Clock } from './store.ts';
 export { createLocalCoordination } from './coordination.ts';
-export type { Coordination } from './coordination.ts';
-export { createPostgresCoordination, LEASE_ATTEMPT_MS } from './postgres-coordination.ts';
+export type { Coordination, LeaseFence } from './coordination.ts';
+export { createPostgresCoordination, LEASE_CHECK_MS, LEASE_DURATION_MS, LeaseLostError } from './postgres-coordination.ts';
 export { PUBLISH_TOOL, PUBLISH_EVENTS } from './tasks.ts';
 export type { GenerationProjection, RecordProblem, TaskStatus } from './tasks.ts';
 export { OwnershipChangeError } from './garment-owners.ts';
 export type { GarmentOwner, GarmentOwners, OwnershipOrigin } from './garment-owners.ts';
 export { submitPublish, readGeneration, statusUrlOf } from './submission.ts';
 export type { PublishOutcome, PublishSubmission, Refusal, SubmissionContext, TaskStage } from './submission.ts';
-export { createPublisher } from './publisher.ts';
+export { checkSubmittedRecord, createPublisher, endedProjection, refusedRecordEnding } from './publisher.ts';
 export type { Publisher } from './publisher.ts';
 export { createApiHandler, TEST_EVENT, TEST_TOOL } from './api.ts';
 export type { InstanceHealth } from './api.ts';

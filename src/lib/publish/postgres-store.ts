@@ -98,6 +98,11 @@ export const POSTGRES_PUBLISH_MIGRATIONS: readonly PostgresMigration[] = [
     acquired_at BIGINT NOT NULL
   );
   `,
+  // The lease runs out unless renewed (a hung builder loses it too); each taking counts a new term, which fences its build's swap.
+  `
+  ALTER TABLE build_lease ADD COLUMN term BIGINT NOT NULL DEFAULT 1, ADD COLUMN expires_at TIMESTAMPTZ NOT NULL DEFAULT now();
+  COMMENT ON TABLE build_lease IS 'The build lease: held by instance until expires_at unless renewed; backend_pid is its lease connection';
+  `,
 ];
 
 /** Opens the publish tables in a PostgreSQL database, creating or upgrading them first. The database stays open for its other users. */

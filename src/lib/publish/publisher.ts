@@ -7,13 +7,14 @@ import { createCoalescingQueue } from './build-queue.ts';
 import { createTaskWatchers } from './long-poll.ts';
 import { readIfExists, readRecordsFolder, replaceFile, setAside } from './records-folder.ts';
 import type { SiteBuildOutcome } from './site-build-process.ts';
-import type { Coordination } from './coordination.ts';
+import type { Coordination, LeaseFence } from './coordination.ts';
 import type { PublishStore } from './store.ts';
 import {
   PUBLISH_EVENTS,
   projectTask,
   resourceIdOf,
   STAGES,
+  type GenerationProjection,
   type RecordProblem,
   type StageName,
   type Task,
@@ -35,8 +36,8 @@ export interface PublisherOptions {
   recordsDir: string;
   /** The site's absolute address, for `page_url`. */
   site: string;
-  /** Rebuilds the whole site from the records folder; must not reject. Aborted on shutdown. */
-  buildSite: (signal: AbortSignal) => Promise<SiteBuildOutcome>;
+  /** Rebuilds the whole site from the records folder, swapping it in only under `lease` when given; must not reject. Aborted on shutdown. */
+  buildSite: (signal: AbortSignal, lease: LeaseFence | undefined) => Promise<SiteBuildOutcome>;
   /** How long an idle publisher gathers tasks before building; default 150 ms. */
   gatherMs?: number;
   /** One line per task transition and build; the operator's log, where incidents are explained. */
@@ -76,7 +77,7 @@ export interface Publisher {
 }
 
 /** How a task ends. */
-interface Ending {
+export interface Ending {
   error?: string;
   problems?: RecordProblem[];
   resourceId: string;
@@ -95,6 +96,31 @@ export function checkSubmittedRecord(recordText: string): SubmittedRecordCheck {
   const { record, problems } = checkRecordBytes('record', Buffer.from(recordText, 'utf8'));
   const errors = problems.filter((problem) => problem.severity === 'error');
   return record !== undefined && errors.length === 0 ? { record } : { problems: errors };
+}
+
+/** How a task whose record does not validate ends: every problem, as lines of text and as a list. */
+export function refusedRecordEnding(problems: Problem[]): Ending {
+  return {
+    error: problems.map(formatProblem).join('\n'),
+    problems: problems.map(({ pointer, message }) => ({ pointer, message })),
+    resourceId: '',
+  };
+}
+
+/** The get_generation projection a task ends with: its result, fixed from then on. */
+export function endedProjection(handle: string, status: TerminalStatus, ending: Ending): GenerationProjection {
+  const { stage, progress } = STAGES[status];
+  return projectTask({
+    handle,
+    status,
+    stage,
+    progress,
+    error: ending.error ?? '',
+    resourceId: ending.resourceId,
+    pageUrl: ending.pageUrl ?? '',
+    supersededBy: ending.supersededBy ?? null,
+    problems: ending.problems ?? [],
+  });
 }
 
 /** Returns a publisher; nothing runs until `start` or `resume`. */
@@ -120,6 +146,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
     if (!(await store.setStage(handle, stage, fields))) return;
     log(`task ${handle} ${STAGES[stage].status}: ${STAGES[stage].stage}`);
     stageWatchers.notify(handle);
+    // Progress followers on other instances (MCP progress notifications) read the new stage.
+    await coordination
+      .announceTaskStage(handle)
+      .catch((error: unknown) => log(`task ${handle}: could not announce its stage: ${errorMessage(error)}`));
   };
 
   /** Logs what went wrong for the operator under a new incident id; returns the caller's text, which names no path. */
@@ -160,8 +190,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       pageUrl: ending.pageUrl ?? '',
       supersededBy: ending.supersededBy ?? null,
     };
-    const { stage, progress } = STAGES[status];
-    const resultJson = JSON.stringify(projectTask({ handle, ...outcome, stage, progress, problems: ending.problems ?? [] }));
+    const resultJson = JSON.stringify(endedProjection(handle, status, ending));
     if (!(await store.finishTask(handle, { ...outcome, resultJson }))) return;
     log(`task ${handle} ${status}${status === 'complete' ? `: ${outcome.pageUrl}` : `: ${firstLine(outcome.error)}`}`);
     stageWatchers.notify(handle);
@@ -175,7 +204,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
   const restore = async (handles: string[]): Promise<string[]> => {
     const failures: string[] = [];
     for (const { file, replacedText } of await store.writtenRecords(handles)) {
-      await replaceFile(file, replacedText).catch((error: unknown) =>
+      await replaceFile(file, replacedText, () => coordination.holdsLease).catch((error: unknown) =>
         failures.push(`${file}: could not be put back: ${errorMessage(error)}`),
       );
     }
@@ -185,6 +214,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
   /** Renames broken files no task of the batch wrote, so the next build goes on without them; tells the operator. */
   const setAsideBroken = async (problemsByFile: Map<string, Problem[]>): Promise<void> => {
     for (const [file, problems] of problemsByFile) {
+      if (!coordination.holdsLease) return;
       const lines = problems.map((problem) => formatProblem({ ...problem, file: path.relative(recordsDir, file) }));
       try {
         const movedTo = await setAside(file);
@@ -205,7 +235,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
   };
 
   const runBatch = async (submitted: string[]) => {
-    // A lost lease leaves the batch to the next builder; a handle may be submitted twice (announced and resumed).
+    // A lost lease leaves the batch to the next builder, which runs every unfinished task; so does each step below that
+    // writes (a builder stopped and resumed must not undo the next one's work). A handle may be submitted twice.
     if (!coordination.holdsLease) return;
     const handles = [...new Set(submitted)];
     const folder = await readRecordsFolder(recordsDir);
@@ -216,6 +247,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       );
     let written: Array<{ handle: string; record: GarmentRecord; file: string }> = [];
     for (const handle of handles) {
+      if (!coordination.holdsLease) return;
       const task = await store.getTask(handle);
       if (task === undefined || task.resultJson !== null) continue;
       const record = JSON.parse(task.recordText) as GarmentRecord;
@@ -239,8 +271,9 @@ export function createPublisher(options: PublisherOptions): Publisher {
       }
       try {
         await store.noteWrite({ handle, file: placement.file, replacedText: await readIfExists(placement.file) });
-        await replaceFile(placement.file, task.recordText);
+        await replaceFile(placement.file, task.recordText, () => coordination.holdsLease);
       } catch (error) {
+        if (!coordination.holdsLease) return;
         const details = `${placement.file}: could not write the record of task ${handle}: ${errorMessage(error)}`;
         if (isDiskFull(error)) log(details);
         await end(handle, 'failed', {
@@ -254,20 +287,28 @@ export function createPublisher(options: PublisherOptions): Publisher {
     }
 
     for (let build = 1; written.length > 0; build++) {
+      if (!coordination.holdsLease) return;
+      const lease = coordination.leaseFence();
       const buildId = await store.startBuild(written.length);
       buildsStarted += 1;
       for (const { handle } of written) await moveTo(handle, 'building', { buildId });
       log(`build #${buildId} started for ${counted(written.length, 'task')}`);
       const signal = abortBuild.signal;
-      const outcome = await buildSite(signal);
+      const outcome = await buildSite(signal, lease);
       await store.finishBuild(buildId, outcome.ok, outcome.output);
-      log(`build #${buildId} ${outcome.ok ? 'succeeded' : 'failed'} in ${outcome.seconds.toFixed(1)} s`);
+      // A site swapped in went live under the lease; what was not is the next builder's, records as they are.
+      const stopped = !outcome.ok && (signal.aborted || !coordination.holdsLease);
+      const how = outcome.ok
+        ? 'succeeded'
+        : stopped
+          ? `stopped (${outcome.error ?? lastLine(outcome.output)}; its tasks are left to the next build)`
+          : 'failed';
+      log(`build #${buildId} ${how} in ${outcome.seconds.toFixed(1)} s`);
       if (outcome.ok) {
         await endBuilt(written);
         return;
       }
-      // Stopped for shutdown or a lost lease: the records stay written and the tasks resume with the next builder.
-      if (signal.aborted) return;
+      if (stopped) return;
 
       const lastWriterOf = new Map(written.map((entry) => [entry.file, entry]));
       const foreign = new Map<string, Problem[]>();
@@ -341,11 +382,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await moveTo(handle, 'validating');
       const checked = checkSubmittedRecord(task.recordText);
       if ('problems' in checked) {
-        await end(handle, 'failed', {
-          error: checked.problems.map(formatProblem).join('\n'),
-          problems: checked.problems.map(({ pointer, message }) => ({ pointer, message })),
-          resourceId: '',
-        });
+        await end(handle, 'failed', refusedRecordEnding(checked.problems));
         return;
       }
       await moveTo(handle, 'waiting', { resourceId: resourceIdOf(checked.record.slug, checked.record.projection) });
@@ -370,6 +407,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
           watchers.notify(handle);
           stageWatchers.notify(handle);
         },
+        taskStageChanged: (handle) => stageWatchers.notify(handle),
         taskWaiting: (handle) => {
           if (stopping) return;
           const built = queue.submit(handle).then(
@@ -420,6 +458,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await Promise.all([...work]);
     },
   };
+}
+
+function lastLine(text: string): string {
+  return text.slice(text.lastIndexOf('\n') + 1);
 }
 
 function firstLine(text: string): string {

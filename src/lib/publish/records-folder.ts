@@ -89,12 +89,18 @@ export async function readIfExists(file: string): Promise<string | null> {
   }
 }
 
+/** Raised by replaceFile when `mayWrite` says no at the last moment: the file was left as it was. */
+export class WriteWithdrawnError extends Error {}
+
 /**
  * Writes a file so readers see the old text or the new, never part of one: a synced temporary
- * file in the same folder, renamed over the target. `null` removes the file.
+ * file in the same folder, renamed over the target. `null` removes the file. `mayWrite` is asked
+ * last, just before the file changes (the build lease, which a stopped builder may have lost).
  */
-export async function replaceFile(file: string, text: string | null): Promise<void> {
+export async function replaceFile(file: string, text: string | null, mayWrite: () => boolean = () => true): Promise<void> {
+  const withdrawn = () => new WriteWithdrawnError(`${file}: not written: this instance no longer holds the build lease`);
   if (text === null) {
+    if (!mayWrite()) throw withdrawn();
     await rm(file, { force: true });
     return;
   }
@@ -108,6 +114,7 @@ export async function replaceFile(file: string, text: string | null): Promise<vo
     } finally {
       await handle.close();
     }
+    if (!mayWrite()) throw withdrawn();
     await rename(temporary, file);
   } catch (error) {
     // Nothing half-written stays behind, a full disk least of all.

@@ -4,6 +4,7 @@ import { buildSite } from '../pipeline/site-build.ts';
 import type { SiteBuildTarget } from './site-build-process.ts';
 import type { ChildBuildResult } from './site-build-process.ts';
 import { errorMessage, errorReport } from '../errors.ts';
+import { swapUnderLease } from './postgres-coordination.ts';
 
 const target = JSON.parse(process.argv[2] ?? '{}') as SiteBuildTarget;
 let reported = false;
@@ -13,7 +14,12 @@ process.on('disconnect', () => {
 });
 let result: ChildBuildResult;
 try {
-  const built = await buildSite({ ...target, onProgress: (line) => process.stdout.write(`${line}\n`) });
+  const { lease, ...folders } = target;
+  const built = await buildSite({
+    ...folders,
+    onProgress: (line) => process.stdout.write(`${line}\n`),
+    ...(lease === undefined ? {} : { guardSwap: (swap: () => Promise<void>) => swapUnderLease(lease, swap) }),
+  });
   result = { ok: built.ok, problems: built.problems.filter((problem) => problem.severity === 'error') };
   process.stdout.write(
     built.ok

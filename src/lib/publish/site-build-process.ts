@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Problem } from '../record/index.ts';
+import type { LeaseFence } from './coordination.ts';
 
 /** How a site build run as a child process went. */
 export interface SiteBuildOutcome {
@@ -11,13 +12,16 @@ export interface SiteBuildOutcome {
   seconds: number;
   /** The errors the build found in record files (file as a path); empty when it failed for another reason. */
   problems?: Problem[];
+  /** Why the build stopped, when it says and not for record problems. */
+  error?: string;
 }
 
-/** Where a build reads and writes. */
+/** Where a build reads and writes, and the build lease it swaps its site in under (several instances). */
 export interface SiteBuildTarget {
   recordsDir: string;
   outDir: string;
   site: string;
+  lease?: LeaseFence;
 }
 
 /** What the build child sends its parent when done. */
@@ -39,7 +43,11 @@ const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
  * Astro's and Vite's memory goes away with the child. Never rejects: a crash or a kill is a failed
  * outcome. Aborting `signal` terminates the child.
  */
-export function runSiteBuildProcess(target: SiteBuildTarget, signal?: AbortSignal): Promise<SiteBuildOutcome> {
+export function runSiteBuildProcess(
+  target: SiteBuildTarget,
+  signal?: AbortSignal,
+  onStarted: (pid: number) => void = () => {},
+): Promise<SiteBuildOutcome> {
   const started = performance.now();
   return new Promise((resolve) => {
     let output = '';
@@ -57,6 +65,7 @@ export function runSiteBuildProcess(target: SiteBuildTarget, signal?: AbortSigna
       detached: true,
       env: { ...process.env, NO_COLOR: '1' },
     });
+    if (child.pid !== undefined) onStarted(child.pid);
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
     child.on('message', (message) => (result = message as ChildBuildResult));
@@ -65,7 +74,8 @@ export function runSiteBuildProcess(target: SiteBuildTarget, signal?: AbortSigna
     const finish = (ok: boolean, note: string) => {
       signal?.removeEventListener('abort', onAbort);
       const text = `${output.slice(-OUTPUT_LIMIT)}${note}`.trim();
-      resolve({ ok, output: text, seconds: (performance.now() - started) / 1000, problems: result?.problems ?? [] });
+      const error = result?.error === undefined ? {} : { error: result.error };
+      resolve({ ok, output: text, seconds: (performance.now() - started) / 1000, problems: result?.problems ?? [], ...error });
     };
     child.on('error', (error) => finish(false, `\ncould not start the build: ${error.message}`));
     child.on('close', (code, killedBy) => {

@@ -210,16 +210,26 @@ async function followStages(
   const deadline = Date.now() + waitMs;
   let told: string | undefined;
   for (;;) {
+    // Waiting starts before the read, so a change announced while the store answers is not missed.
+    const read = new AbortController();
+    const changed = publisher.waitForStageChange(
+      handle,
+      deadline - Date.now(),
+      signal === undefined ? read.signal : AbortSignal.any([signal, read.signal]),
+    );
     const { status, stage, progress } = (await store.getTask(handle))!;
     if (`${status}/${stage}` !== told) {
+      read.abort();
       told = `${status}/${stage}`;
       await onStage({ status, stage, progress });
       // Read again: the task may have moved on while the caller was told.
       continue;
     }
-    const left = deadline - Date.now();
-    if (isTerminal(status) || left <= 0 || signal?.aborted) return;
-    await publisher.waitForStageChange(handle, left, signal);
+    if (isTerminal(status) || deadline <= Date.now() || signal?.aborted) {
+      read.abort();
+      return;
+    }
+    await changed;
   }
 }
 

@@ -1,6 +1,13 @@
 import { createReadStream, type Stats } from 'node:fs';
-import { lstat, realpath, stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
 import { byteRange, type RangeAnswer } from './byte-range.ts';
@@ -61,6 +68,12 @@ const NO_SNIFF = { 'X-Content-Type-Options': 'nosniff' };
 /** The headers of the server's own short answers. */
 const PLAIN_TEXT = { 'Content-Type': 'text/plain; charset=utf-8', ...NO_SNIFF };
 
+/** How a server of a built site differs from the publisher's: only the development server sets these. */
+export interface StaticFilesOptions {
+  /** Rewrites each HTML page sent (`file` its path); such pages go out whole, uncompressed and never cached. */
+  rewriteHtml?: (html: string, file: string) => Promise<string>;
+}
+
 /**
  * A request handler serving a built site: directory indexes, `/x` → `/x/` redirects,
  * the site's 404 page, HEAD, correct content types, validators (ETag, Last-Modified) with 304
@@ -68,7 +81,10 @@ const PLAIN_TEXT = { 'Content-Type': 'text/plain; charset=utf-8', ...NO_SNIFF };
  * the build precompressed when there is one). It reads `root` per request, so a rebuilt site
  * swapped into place is served at once; a symbolic link leading out of it is not followed.
  */
-export function staticFilesHandler(rootDir: string): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+export function staticFilesHandler(
+  rootDir: string,
+  options: StaticFilesOptions = {},
+): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
   const root = path.resolve(rootDir);
   return async (request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -94,10 +110,10 @@ export function staticFilesHandler(rootDir: string): (request: IncomingMessage, 
         response.writeHead(301, { Location: `${folder === '/' ? '' : folder}/${url.search}`, ...NO_SNIFF }).end();
         return;
       }
-      return sendFile(request, response, path.join(file, 'index.html'), 200, root);
+      return sendFile(request, response, path.join(file, 'index.html'), 200, root, options);
     }
-    if (info?.isFile()) return sendFile(request, response, file, 200, root);
-    return sendFile(request, response, path.join(root, '404.html'), 404, root);
+    if (info?.isFile()) return sendFile(request, response, file, 200, root, options);
+    return sendFile(request, response, path.join(root, '404.html'), 404, root, options);
   };
 }
 
@@ -117,11 +133,29 @@ interface Representation {
   etag: string;
 }
 
-async function sendFile(request: IncomingMessage, response: ServerResponse, file: string, status: number, root: string): Promise<void> {
+async function sendFile(
+  request: IncomingMessage,
+  response: ServerResponse,
+  file: string,
+  status: number,
+  root: string,
+  { rewriteHtml }: StaticFilesOptions,
+): Promise<void> {
   const info = (await isInside(root, file)) ? await stat(file).catch(() => undefined) : undefined;
   if (!info?.isFile()) {
-    if (status === 200) return sendFile(request, response, path.join(root, '404.html'), 404, root);
+    if (status === 200) return sendFile(request, response, path.join(root, '404.html'), 404, root, { rewriteHtml });
     response.writeHead(404, PLAIN_TEXT).end('not found\n');
+    return;
+  }
+  if (rewriteHtml && path.extname(file).toLowerCase() === '.html') {
+    const body = Buffer.from(await rewriteHtml(await readFile(file, 'utf8'), file));
+    response.writeHead(status, {
+      'Content-Type': contentTypeOf(file),
+      ...NO_SNIFF,
+      'Cache-Control': 'no-store',
+      'Content-Length': body.length,
+    });
+    response.end(request.method === 'HEAD' ? undefined : body);
     return;
   }
   const compressible = COMPRESSIBLE.has(path.extname(file).toLowerCase());
@@ -248,13 +282,23 @@ const HTTP_DATE_FORMS = [
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
 ];
 
-/** Serves a built site on loopback; port 0 lets the system choose. `close` stops at once, ending open connections. */
+/**
+ * Serves a built site on loopback; port 0 lets the system choose. `routes` answer their exact paths
+ * instead of the site (the development server's own). `close` stops at once, ending open connections.
+ */
 export async function serveStaticFiles(
   rootDir: string,
-  { port = 0, host = '127.0.0.1' } = {},
+  {
+    port = 0,
+    host = '127.0.0.1',
+    routes = {},
+    ...options
+  }: StaticFilesOptions & { port?: number; host?: string; routes?: Record<string, RequestListener> } = {},
 ): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
-  const handle = staticFilesHandler(rootDir);
+  const handle = staticFilesHandler(rootDir, options);
   const server = createServer((request, response) => {
+    const pathname = requestUrl(request.url)?.pathname ?? '';
+    if (Object.hasOwn(routes, pathname)) return routes[pathname]!(request, response);
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       response.end(`internal error: ${(error as Error).message}\n`);

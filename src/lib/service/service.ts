@@ -62,8 +62,8 @@ export interface PublishServiceOptions {
   spaceReserveBytes?: number;
   /** Test only: how long a delivery attempt may take; default 10 s (spec section 8). */
   webhookTimeoutMs?: number;
-  /** How the site is rebuilt; default the build CLI in a child process. */
-  buildSite?: (target: SiteBuildTarget, signal: AbortSignal) => Promise<SiteBuildOutcome>;
+  /** How the site is rebuilt; default the build CLI in a child process, whose id goes to `onStarted`. */
+  buildSite?: (target: SiteBuildTarget, signal: AbortSignal, onStarted?: (pid: number) => void) => Promise<SiteBuildOutcome>;
   /** Where log lines go; default stdout with a timestamp. */
   log?: (line: string) => void;
 }
@@ -233,7 +233,10 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     outbox,
     recordsDir,
     site,
-    buildSite: (signal) => buildSite({ recordsDir, outDir, site }, signal),
+    buildSite: (signal, lease) =>
+      buildSite({ recordsDir, outDir, site, ...(lease === undefined ? {} : { lease }) }, signal, (pid) =>
+        log(`site build running as process ${pid} (its new site in ${outDir}.staging-${pid} until swapped in)`),
+      ),
     ...(options.gatherMs === undefined ? {} : { gatherMs: options.gatherMs }),
     log,
   });

@@ -125,6 +125,7 @@ export const STRINGS = {
   'search.noneIn': 'No garments for “{query}” in {filters}.',
   'search.noneFiltered': 'No garments in {filters}.',
   'search.corrected': 'No garment says “{asked}”; showing “{searched}” instead.',
+  'search.dropped': 'No garment says {dropped}; showing garments for “{searched}”.',
   'search.suggest': 'Words that find garments:',
   'search.suggestFor': 'Search for {word}',
   'search.activeFilters': 'Active filters',

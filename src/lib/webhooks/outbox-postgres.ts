@@ -3,8 +3,8 @@
 import type { PoolClient } from 'pg';
 import { migratePostgres, type PostgresDatabase, type PostgresMigration } from '../database/index.ts';
 import { ATTEMPT_COLUMNS, attemptFromRow, entryColumns, entryFromRow } from './delivery-record.ts';
-import type { AttemptRow, EntryRow } from './delivery-record.ts';
-import type { Clock, ExpiredClaimRow, OutboxStore } from './outbox-store.ts';
+import type { AttemptRow, Delivery, DeliveryFilter, EntryRow } from './delivery-record.ts';
+import type { Clock, ExpiredClaimRow, OutboxStore, Page } from './outbox-store.ts';
 import { expiredClaimFromRow, expiredClaimsQuery, INTERRUPTED } from './outbox-store.ts';
 import { MAX_ATTEMPTS, type RetryDecision } from './retry-schedule.ts';
 
@@ -52,6 +52,39 @@ export const POSTGRES_OUTBOX_MIGRATIONS: readonly PostgresMigration[] = [
 ];
 
 const ATTEMPTS_FROM = 'webhook_attempts a JOIN webhook_outbox o ON o.id = a.entry_id';
+
+/** An organization's deliveries, newest first, with their attempts: a page of them, narrowed by the filter. */
+async function listDeliveries(
+  pool: PostgresDatabase['pool'],
+  organizationId: string,
+  filter: DeliveryFilter,
+  page: Page,
+): Promise<Delivery[]> {
+  const values: unknown[] = [organizationId, page.beforeId ?? Number.MAX_SAFE_INTEGER, page.limit];
+  const conditions = ['organization_id = $1', 'id < $2'];
+  for (const field of ['handle', 'event', 'state'] as const) {
+    const value = filter[field];
+    if (value === undefined) continue;
+    values.push(value);
+    conditions.push(`${field} = $${values.length}`);
+  }
+  const entries = (
+    await pool.query<EntryRow>(
+      `SELECT ${entryColumns()} FROM webhook_outbox WHERE ${conditions.join(' AND ')} ORDER BY id DESC LIMIT $3`,
+      values,
+    )
+  ).rows;
+  const attempts = (
+    await pool.query<AttemptRow>(
+      `SELECT ${ATTEMPT_COLUMNS} FROM ${ATTEMPTS_FROM} WHERE a.entry_id = ANY($1) ORDER BY a.entry_id, a.attempt_number`,
+      [entries.map((row) => row.id)],
+    )
+  ).rows.map(attemptFromRow);
+  return entries.map((row) => {
+    const entry = entryFromRow(row);
+    return { ...entry, attempts: attempts.filter((attempt) => attempt.entryId === entry.id) };
+  });
+}
 
 /**
  * Opens the outbox tables in `database` (migrating them), reading the time from `clock`. The pool
@@ -105,32 +138,7 @@ export async function openPostgresOutboxStore(database: PostgresDatabase, clock:
       return row === undefined ? undefined : entryFromRow(row);
     },
 
-    async listDeliveries(organizationId, filter, page) {
-      const values: unknown[] = [organizationId, page.beforeId ?? Number.MAX_SAFE_INTEGER, page.limit];
-      const conditions = ['organization_id = $1', 'id < $2'];
-      for (const field of ['handle', 'event', 'state'] as const) {
-        const value = filter[field];
-        if (value === undefined) continue;
-        values.push(value);
-        conditions.push(`${field} = $${values.length}`);
-      }
-      const entries = (
-        await pool.query<EntryRow>(
-          `SELECT ${entryColumns()} FROM webhook_outbox WHERE ${conditions.join(' AND ')} ORDER BY id DESC LIMIT $3`,
-          values,
-        )
-      ).rows;
-      const attempts = (
-        await pool.query<AttemptRow>(
-          `SELECT ${ATTEMPT_COLUMNS} FROM ${ATTEMPTS_FROM} WHERE a.entry_id = ANY($1) ORDER BY a.entry_id, a.attempt_number`,
-          [entries.map((row) => row.id)],
-        )
-      ).rows.map(attemptFromRow);
-      return entries.map((row) => {
-        const entry = entryFromRow(row);
-        return { ...entry, attempts: attempts.filter((attempt) => attempt.entryId === entry.id) };
-      });
-    },
+    listDeliveries: (organizationId, filter, page) => listDeliveries(pool, organizationId, filter, page),
 
     async listAttempts(organizationId, page) {
       const { rows } = await pool.query<AttemptRow>(

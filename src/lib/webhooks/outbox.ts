@@ -86,6 +86,39 @@ export async function openOutbox(database: OutboxDatabase, options: OutboxOption
   }
 }
 
+/** An organization's signing secret, or why there is none to sign with. */
+async function lookUpSecret(
+  secretFor: OutboxOptions['secretFor'],
+  organizationId: string,
+): Promise<{ secret: string } | { missing: string }> {
+  try {
+    const secret = await secretFor(organizationId);
+    return secret ? { secret } : { missing: `no signing secret for organization ${organizationId}` };
+  } catch (error) {
+    return {
+      missing: `the signing secret of organization ${organizationId} could not be read (${errorMessage(error)})`,
+    };
+  }
+}
+
+/** Settles claims whose instance stopped: an unanswered attempt counts as failed, from when it started. */
+async function recoverExpiredClaims(store: OutboxStore): Promise<void> {
+  for (const claim of await store.expiredClaims()) {
+    const decision =
+      claim.attempt === null
+        ? null
+        : decideAfterAttempt(
+            {
+              numberInRound: claim.attempt.attemptNumber - claim.entry.attemptsBeforeRound,
+              attemptLimit: claim.entry.attemptLimit,
+              endedAt: Date.parse(claim.attempt.startedAt),
+            },
+            { outcome: 'interrupted' },
+          );
+    await store.settleExpiredClaim(claim, decision);
+  }
+}
+
 /** Returns an outbox over an opened store whose clock is `options.now`. */
 function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox {
   const {
@@ -113,22 +146,10 @@ function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox {
   /** Called whenever this instance records an attempt, for waitForAttempt. */
   const attemptListeners = new Set<() => void>();
 
-  /** An organization's signing secret, or why there is none to sign with. */
-  const lookUpSecret = async (organizationId: string): Promise<{ secret: string } | { missing: string }> => {
-    try {
-      const secret = await secretFor(organizationId);
-      return secret ? { secret } : { missing: `no signing secret for organization ${organizationId}` };
-    } catch (error) {
-      return {
-        missing: `the signing secret of organization ${organizationId} could not be read (${errorMessage(error)})`,
-      };
-    }
-  };
-
   /** Makes one attempt at a claimed entry; false when none was made (no secret yet, or the claim was lost). */
   const attempt = async (entry: ClaimedEntry): Promise<boolean> => {
     const startedAt = clock();
-    const found = await lookUpSecret(entry.organizationId);
+    const found = await lookUpSecret(secretFor, entry.organizationId);
     if ('missing' in found) {
       // Nothing unsigned is ever sent, and an attempt not made must not use up one of the five.
       await store.postpone(entry.id, owner, startedAt + SECRET_WAIT_MS);
@@ -155,27 +176,9 @@ function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox {
     return true;
   };
 
-  /** Settles claims whose instance stopped: an unanswered attempt counts as failed, from when it started. */
-  const recoverExpiredClaims = async () => {
-    for (const claim of await store.expiredClaims()) {
-      const decision =
-        claim.attempt === null
-          ? null
-          : decideAfterAttempt(
-              {
-                numberInRound: claim.attempt.attemptNumber - claim.entry.attemptsBeforeRound,
-                attemptLimit: claim.entry.attemptLimit,
-                endedAt: Date.parse(claim.attempt.startedAt),
-              },
-              { outcome: 'interrupted' },
-            );
-      await store.settleExpiredClaim(claim, decision);
-    }
-  };
-
   /** Starts an attempt at as many due entries as there are free slots; each frees its slot and wakes the worker when recorded. */
   const startDue = async (): Promise<Promise<boolean>[]> => {
-    await recoverExpiredClaims();
+    await recoverExpiredClaims(store);
     const free = concurrency - sending.size;
     if (free <= 0) return [];
     return (await store.claimDue(owner, leaseMs, free)).map((entry) => {

@@ -9,28 +9,15 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { examplesOf } from '../../support/docs-examples.ts';
-import { copyOf, projectRoot, sampleRecords } from '../../support/records.ts';
-import { node, runCli } from '../../support/run.ts';
-import {
-  eventually,
-  fingerprint,
-  serviceWorkspace,
-  startReceiver,
-  startServe,
-  stopServe,
-  UUID,
-  type Organization,
-  type Receiver,
-  type ServeProcess,
-} from '../publish/support.ts';
+import { projectRoot } from '../../support/records.ts';
+import { node } from '../../support/run.ts';
+import { eventually, fingerprint, UUID, type Organization, type Receiver, type ServeProcess } from '../publish/support.ts';
+import { SITE, SLUG, startServedSite, teeRevision, type ServedSite } from './served-site.ts';
 import { callTool, httpClient, textOf, toolErrorOf } from './support.ts';
 
-const SITE = 'https://garments.example/';
-const SLUG = 'ridgeline-rk6210-heavyweight-tee';
-
+let site: ServedSite;
 let recordsDir: string;
 let outDir: string;
-let dataDir: string;
 let receiver: Receiver;
 let serve: ServeProcess;
 let acme: Organization;
@@ -40,46 +27,23 @@ let otherClient: Client;
 let anonymous: Client;
 
 beforeAll(async () => {
-  const workspace = await serviceWorkspace('mcp-http-', ['Acme', 'Other']);
-  ({ recordsDir, outDir, dataDir } = workspace);
-  [acme, other] = workspace.organizations as [Organization, Organization];
-  const { certificate } = workspace;
-  const built = runCli('build.ts', ['--records', recordsDir, '--out', outDir, '--site', SITE]);
-  expect(built.status, built.stderr).toBe(0);
-  // The sample records were in the folder before the service: nobody's until the operator grants one.
-  await workspace.admin('garment', 'grant', '--slug', SLUG, '--org', acme.id);
-  receiver = await startReceiver(certificate, () => [acme.secret]);
-
-  serve = await startServe([
-    '--records',
-    recordsDir,
-    '--out',
-    outDir,
-    '--data',
-    dataDir,
-    '--site',
-    SITE,
-    '--allow-loopback-callbacks',
-    '--trust-ca',
-    certificate.certFile,
-  ]);
-  const { url } = serve;
-  client = await httpClient(url, acme.key);
-  otherClient = await httpClient(url, other.key);
-  anonymous = await httpClient(url);
+  site = await startServedSite('mcp-http-', ['Acme', 'Other']);
+  ({ receiver, serve } = site);
+  ({ recordsDir, outDir } = site.workspace);
+  [acme, other] = site.organizations as [Organization, Organization];
+  client = await httpClient(serve.url, acme.key);
+  otherClient = await httpClient(serve.url, other.key);
+  anonymous = await httpClient(serve.url);
 }, 90_000);
 
 afterAll(async () => {
   await Promise.all([client, otherClient, anonymous].map((connected) => connected?.close()));
-  await stopServe(serve);
-  await receiver?.close();
+  await site?.close();
 });
 
 /** The sample commerce record of the tee, changed: a new revision and a word no other record has. */
-function changedTee(): Record<string, unknown> {
-  const sample = sampleRecords().find(({ record }) => record.slug === SLUG && record.projection === 'svc')!;
-  const record = copyOf(sample.record) as unknown as Record<string, any>;
-  record.record_revision = '2026-11-24.1';
+function changedTee(): Record<string, any> {
+  const record = teeRevision('2026-11-24.1');
   record.page.summary.text = `${record.page.summary.text} Now also knitted in zephyrweave cotton.`;
   return record;
 }

@@ -6,63 +6,27 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyOf, sampleRecords } from '../../support/records.ts';
-import { runCli } from '../../support/run.ts';
-import {
-  eventually,
-  serviceWorkspace,
-  startReceiver,
-  startServe,
-  stopServe,
-  UUID,
-  type Organization,
-  type Receiver,
-  type ServeProcess,
-} from '../publish/support.ts';
-import { httpClient, httpClientV2, stdioClient, stdioClientV2, textOf } from './support.ts';
+import { eventually, UUID, type Organization, type Receiver, type ServeProcess } from '../publish/support.ts';
+import { SITE, startServedSite, teeRevision, type ServedSite } from './served-site.ts';
+import { followWithProgress, httpClient, httpClientV2, progressLines, stdioClient, stdioClientV2, textOf } from './support.ts';
 
-const SITE = 'https://garments.example/';
-const SLUG = 'ridgeline-rk6210-heavyweight-tee';
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
 
+let site: ServedSite;
 let outDir: string;
 let receiver: Receiver;
 let serve: ServeProcess;
 let acme: Organization;
 
 beforeAll(async () => {
-  const workspace = await serviceWorkspace('mcp-versions-', ['Acme']);
-  const { recordsDir, dataDir, certificate } = workspace;
-  outDir = workspace.outDir;
-  [acme] = workspace.organizations as [Organization];
-  const built = runCli('build.ts', ['--records', recordsDir, '--out', outDir, '--site', SITE]);
-  expect(built.status, built.stderr).toBe(0);
-  await workspace.admin('garment', 'grant', '--slug', SLUG, '--org', acme.id);
-  receiver = await startReceiver(certificate, () => [acme.secret]);
-  serve = await startServe([
-    ...['--records', recordsDir, '--out', outDir, '--data', dataDir, '--site', SITE],
-    ...['--allow-loopback-callbacks', '--trust-ca', certificate.certFile],
-  ]);
+  site = await startServedSite('mcp-versions-', ['Acme']);
+  ({ receiver, serve } = site);
+  outDir = site.workspace.outDir;
+  [acme] = site.organizations as [Organization];
 }, 90_000);
 
-afterAll(async () => {
-  await stopServe(serve);
-  await receiver?.close();
-});
-
-/** The tee's commerce record with a new revision (each publish here changes it again). */
-function teeRevision(revision: string): Record<string, unknown> {
-  const sample = sampleRecords().find(({ record }) => record.slug === SLUG && record.projection === 'svc')!;
-  const record = copyOf(sample.record) as unknown as Record<string, unknown>;
-  record.record_revision = revision;
-  return record;
-}
-
-/** What the progress notifications said: "<status>: <stage>" at each progress. */
-function told(notes: Progress[]): string[] {
-  return notes.map((note) => `${note.progress}/${note.total} ${note.message}`);
-}
+afterAll(() => site?.close());
 
 const FULL_COURSE = ['0/1 queued: queued', '0.5/1 running: building site', '1/1 complete: complete'];
 
@@ -119,9 +83,9 @@ describe('an SDK v2 client (protocol 2026-07-28) on /mcp', () => {
     expect(handle).toMatch(UUID);
     expect(generation).toMatchObject({ status: 'complete', done: true, progress: 1 });
     // Each stage the follower saw once, in order, ending at the terminal one.
-    expect(told(notes)).toEqual(expect.arrayContaining(FULL_COURSE.slice(1)));
+    expect(progressLines(notes)).toEqual(expect.arrayContaining(FULL_COURSE.slice(1)));
     expect(notes.map((note) => note.progress)).toEqual([...notes.map((note) => note.progress)].sort((a, b) => a - b));
-    expect(told(notes).at(-1)).toBe('1/1 complete: complete');
+    expect(progressLines(notes).at(-1)).toBe('1/1 complete: complete');
 
     const polled = (await client.callTool({ name: 'garments.get_generation', arguments: { handle } })) as CallToolResult;
     const [delivery] = await eventually(
@@ -162,18 +126,9 @@ describe('an SDK v1 client (protocol 2025-11-25) on /mcp', () => {
       arguments: { record: teeRevision('2026-11-28.3') },
     })) as CallToolResult;
     const { handle } = published.structuredContent as { handle: string };
-    const notes: Progress[] = [];
-    let done = false;
-    for (let polls = 0; !done; polls++) {
-      expect(polls).toBeLessThan(5);
-      const polled = (await client.callTool({ name: 'garments.get_generation', arguments: { handle, wait_seconds: 50 } }, undefined, {
-        onprogress: (note) => notes.push(note),
-        timeout: 90_000,
-      })) as CallToolResult;
-      done = (polled.structuredContent as { done: boolean }).done;
-    }
-    expect(told(notes).at(-1)).toBe('1/1 complete: complete');
-    expect(told(notes)).toContain('0.5/1 running: building site');
+    const notes = await followWithProgress(client, handle);
+    expect(progressLines(notes).at(-1)).toBe('1/1 complete: complete');
+    expect(progressLines(notes)).toContain('0.5/1 running: building site');
   }, 120_000);
 });
 

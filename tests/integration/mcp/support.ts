@@ -5,7 +5,7 @@ import { StdioClientTransport as StdioClientTransportV2 } from '@modelcontextpro
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
 import { projectRoot } from '../../support/records.ts';
 import { node } from '../../support/run.ts';
@@ -26,7 +26,13 @@ export async function httpClientV2(serviceUrl: string, key?: string): Promise<{ 
   const bodies: Promise<string>[] = [];
   const recording = async (url: string | URL, init?: RequestInit) => {
     const response = await fetch(url, init);
-    bodies.push(response.clone().text());
+    // A body still streaming when the client closes is cut off: an empty one, not an unhandled rejection.
+    bodies.push(
+      response
+        .clone()
+        .text()
+        .catch(() => ''),
+    );
     return response;
   };
   const transport = new StreamableHTTPClientTransportV2(new URL('/mcp', serviceUrl), {
@@ -90,4 +96,22 @@ export function textOf(result: CallToolResult): string {
 /** Calls a tool; the SDK validates structured content against the tool's output schema. */
 export async function callTool(client: Client, name: string, args: Record<string, unknown>, timeoutMs = 60_000): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })) as CallToolResult;
+}
+
+/** What progress notifications said, each as "<progress>/<total> <message>". */
+export function progressLines(notes: Progress[]): string[] {
+  return notes.map((note) => `${note.progress}/${note.total} ${note.message}`);
+}
+
+/** Polls garments.get_generation (50 s waits, with a progressToken) until the task is done; returns every progress notification heard. */
+export async function followWithProgress(client: Client, handle: string): Promise<Progress[]> {
+  const notes: Progress[] = [];
+  for (let polls = 0; ; polls++) {
+    if (polls === 5) throw new Error(`${handle} was not done after ${polls} polls of 50 s`);
+    const polled = (await client.callTool({ name: 'garments.get_generation', arguments: { handle, wait_seconds: 50 } }, undefined, {
+      onprogress: (note) => notes.push(note),
+      timeout: 90_000,
+    })) as CallToolResult;
+    if ((polled.structuredContent as { done: boolean }).done) return notes;
+  }
 }

@@ -55,6 +55,15 @@ describe('buildFingerprint', () => {
     writeFileSync(path.join(root, 'astro.config.mjs'), "export default { build: { format: 'file' } };");
     expect(await buildFingerprint(root, { site: 'https://a.example' })).not.toBe(second);
   });
+
+  it('changes when a file in public/ changes, which Astro copies into the site', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'fingerprint-'));
+    mkdirSync(path.join(root, 'public', 'scripts'), { recursive: true });
+    writeFileSync(path.join(root, 'public', 'scripts', 'page.js'), 'let a = 1;');
+    const first = await buildFingerprint(root, {});
+    writeFileSync(path.join(root, 'public', 'scripts', 'page.js'), 'let a = 2;');
+    expect(await buildFingerprint(root, {})).not.toBe(first);
+  });
 });
 
 describe('missingOutput', () => {

@@ -78,5 +78,5 @@ export function keepResult(kept: KeptResults, query: GarmentQuery, result: KeptR
 function isKeptSearch(entry: unknown): entry is [string, KeptResult] {
   if (!Array.isArray(entry) || typeof entry[0] !== 'string') return false;
   const result = entry[1] as Partial<KeptResult> | null;
-  return typeof result?.search?.count === 'number' && Array.isArray(result.first);
+  return typeof result?.search?.count === 'number' && Array.isArray(result.search.dropped) && Array.isArray(result.first);
 }

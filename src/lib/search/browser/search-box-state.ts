@@ -158,11 +158,11 @@ export function garmentsShown(box: SearchBoxState, added: number): SearchBoxStat
   return { ...box, shown, more: shown < box.count };
 }
 
-/** The result line, the note on a corrected word and the help, once a search's first garments are shown. */
+/** The result line, the note on a corrected or left-out word and the help, once a search's first garments are shown. */
 export function summaryShown(box: SearchBoxState, form: SearchState, found: FoundSearch, messages: SearchMessages): SearchBoxState {
   return {
     ...box,
-    note: found.corrected ? fillMessage(messages.corrected, { asked: form.query, searched: found.searched }) : '',
+    note: searchNote(form, found, messages),
     help: helpFor(found, box.count, form),
     status: searchSummary(form, found, box.count, messages),
   };
@@ -278,6 +278,23 @@ export function searchSummary(form: SearchState, found: Omit<GarmentSearch, 'hit
     return count === 0 ? fillMessage(messages.noneFiltered, { filters }) : countMessage(messages.matches, count, { filters });
   if (count === 0) return fillMessage(filters ? messages.noneIn : messages.none, { query, filters });
   return countMessage(filters ? messages.resultsIn : messages.results, count, { query, filters });
+}
+
+/**
+ * The note above the garments when the search is not quite what was asked: words left out (a
+ * misspelling among those searched is then shown as the word searched), or a misspelling replaced.
+ * @example searchNote(form('fleece xqxq'), { dropped: ['xqxq'], searched: 'fleece', … }, messages) → 'No garment says “xqxq”; showing garments for “fleece”.'
+ */
+export function searchNote(
+  form: SearchState,
+  found: Pick<FoundSearch, 'corrected' | 'dropped' | 'searched'>,
+  messages: SearchMessages,
+): string {
+  if (found.dropped.length > 0) {
+    const dropped = new Intl.ListFormat('en', { type: 'disjunction' }).format(found.dropped.map((word) => `“${word}”`));
+    return fillMessage(messages.dropped, { dropped, searched: found.searched });
+  }
+  return found.corrected ? fillMessage(messages.corrected, { asked: form.query, searched: found.searched }) : '';
 }
 
 /** With nothing found: words that would find garments, and clearing the filters. */

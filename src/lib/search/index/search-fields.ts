@@ -1,8 +1,7 @@
 import type { GarmentRecord, Projection } from '../../record/types.ts';
-import { enumLabel, formatMoney, formatNumber, isoDate, researchStatusLabel } from '../../site/format.ts';
-import { keyFacts, type KeyFacts } from '../../site/key-facts.ts';
+import { enumLabel, isoDate, researchStatusLabel } from '../../site/format.ts';
 import type { SiteEntry } from '../../site/site-index.ts';
-import { projectionLabel, t } from '../../site/strings.ts';
+import { projectionLabel } from '../../site/strings.ts';
 import { FILTER_READERS, GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchFilter, type SearchSort } from '../query/search-keys.ts';
 
 /** What one record page adds to its garment's search result; every value is plain text. */

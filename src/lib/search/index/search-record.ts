@@ -1,6 +1,5 @@
 import { readingOrder } from '../../record/reading-order.ts';
 import type { GarmentRecord, Projection } from '../../record/types.ts';
-import { keyFacts, type KeyFacts } from '../../site/key-facts.ts';
 import type { SiteEntry } from '../../site/site-index.ts';
 import { plainText } from '../../site/text.ts';
 import { garmentPath, pagePath } from '../../site/urls.ts';
@@ -43,7 +42,7 @@ export interface GarmentPage {
  * The search record of a record page: the page's reading text (title, headline, summary,
  * description, every section, the selection summary, the FAQ), then the names a searcher types
  * (official name, aliases, style code, brand, manufacturer, category, colours, materials, fibres,
- * decoration methods) the text does not already say; the data tables, claims and sources are left
+ * decoration methods, sizes) the text does not already say; the data tables, claims and sources are left
  * out, as is the page's chrome. Text stays text: the browser escapes everything in an excerpt but `<mark>`.
  * Its result's key facts come from the entry's card facts (card-facts.ts).
  */
@@ -152,6 +151,8 @@ function unsaidNames(reading: readonly string[], record: GarmentRecord, filters:
       ...(filters.fabric ?? []),
       ...(filters.construction ?? []),
       ...(filters.decoration ?? []),
+      // Sizes as the size filter spells them, so a size searched for finds what the filter finds.
+      ...(filters.size ?? []),
     ].map((name) => (name ?? '').replace(PAGEFIND_SENTINEL, '$1')),
   ).filter((name) => !saysWords(said, name.toLocaleLowerCase('en')));
 }
@@ -163,14 +164,24 @@ function sentence(raw: string | null | undefined): string {
 }
 
 /**
- * Whether `text` holds `phrase` as whole words; both already lower-cased.
- * @example saysWords('navy, black.', 'black') → true; saysWords('blackish', 'black') → false
+ * Whether `text` holds `phrase` as whole words as Pagefind reads them (split at whitespace only,
+ * punctuation dropped: `XS–2XL` is one word, `xs2xl`); both already lower-cased.
+ * @example saysWords('navy, black.', 'black') → true; saysWords('blackish', 'black') → false; saysWords('xs–2xl', '2xl') → false
  */
 function saysWords(text: string, phrase: string): boolean {
   for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + 1)) {
-    if (!WORD_CHAR.test(text[at - 1] ?? ' ') && !WORD_CHAR.test(text[at + phrase.length] ?? ' ')) return true;
+    if (wordEdge(text, at - 1, -1) && wordEdge(text, at + phrase.length, 1)) return true;
   }
   return false;
+}
+
+/** Whether the characters from `at` on (in the direction `step`) reach whitespace or the end before a letter or digit: nothing joins the word there. */
+function wordEdge(text: string, at: number, step: 1 | -1): boolean {
+  for (let i = at; i >= 0 && i < text.length; i += step) {
+    if (/\s/.test(text[i]!)) return true;
+    if (WORD_CHAR.test(text[i]!)) return false;
+  }
+  return true;
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;

@@ -1,7 +1,8 @@
 // The names (and the title's sort key) the index and the browser share. This module imports
-// nothing but types, so the search script can use it without pulling the site's formatting and
+// nothing but types and the size labels' spelling, so the search script can use it without pulling the site's formatting and
 // Markdown code into the browser (which takes only SEARCH_FILTERS; the readers stay out of its bundle).
 import type { GarmentRecord } from '../../record/types.ts';
+import { sizeLabel } from './size-labels.ts';
 
 /** The filters every record page offers the search, in the order the search UI shows them. */
 export const SEARCH_FILTERS = [
@@ -57,7 +58,8 @@ export const FILTER_READERS: Record<SearchFilter, FilterReader> = {
   construction: { values: (record) => record.data.material_profiles.map((m) => m.fabric_construction?.toLocaleLowerCase('en')) },
   fiber: { values: (record) => record.data.material_profiles.flatMap((m) => m.fiber_names ?? []).map((f) => f.toLocaleLowerCase('en')) },
   color: { values: (record) => record.data.colors.map((c) => c.manufacturer_name) },
-  size: { values: (record) => record.data.size_ranges.flatMap((s) => s.labels ?? []) },
+  // One spelling per size (`XXL` is `2XL`), as the index's words and a query's have it.
+  size: { values: (record) => record.data.size_ranges.flatMap((s) => s.labels ?? []).map(sizeLabel) },
 };
 
 /** A sort key every record page carries: a page without it would drop out of results sorted by it. */

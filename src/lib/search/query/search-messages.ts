@@ -17,6 +17,8 @@ export interface SearchMessages {
   noneIn: string;
   noneFiltered: string;
   corrected: string;
+  /** A search run without words no garment says: `{dropped}` names them, each quoted. */
+  dropped: string;
   suggest: string;
   suggestFor: string;
   activeFilters: string;
@@ -50,6 +52,7 @@ export function searchMessages(): SearchMessages {
     noneIn: t('search.noneIn'),
     noneFiltered: t('search.noneFiltered'),
     corrected: t('search.corrected'),
+    dropped: t('search.dropped'),
     suggest: t('search.suggest'),
     suggestFor: t('search.suggestFor'),
     activeFilters: t('search.activeFilters'),

@@ -1,5 +1,6 @@
 import { RENAMED_FILTERS, SEARCH_FILTERS, type SearchFilter, type SearchSort } from './search-keys.ts';
 import type { GarmentQuery } from './shard-search.ts';
+import { sizeLabel } from './size-labels.ts';
 
 /** What the reader asked for: kept in the page's query string so a search can be shared. */
 export interface SearchState {
@@ -17,7 +18,7 @@ export const SORT_ORDERS: Record<SearchSort, 'asc' | 'desc'> = { title: 'asc', p
 const FILTER_KEYS = new Set<string>(SEARCH_FILTERS);
 
 /**
- * The search a query string asks for; unknown parameters and sorts are ignored.
+ * The search a query string asks for; unknown parameters and sorts are ignored, a size is spelled as the size filter spells it (`size=xxl` is 2XL).
  * @example parseSearchState(new URLSearchParams('q=fleece&projection=Technical&sort=title'))
  *   → { query: 'fleece', filters: { projection: ['Technical'] }, sort: 'title' }
  */
@@ -25,7 +26,7 @@ export function parseSearchState(params: URLSearchParams): SearchState {
   const filters: SearchState['filters'] = {};
   for (const [name, raw] of params) {
     const key = RENAMED_FILTERS.get(name) ?? name;
-    const value = raw.trim();
+    const value = key === 'size' ? sizeLabel(raw) : raw.trim();
     if (!FILTER_KEYS.has(key) || value === '') continue;
     const values = (filters[key as SearchFilter] ??= []);
     if (!values.includes(value)) values.push(value);

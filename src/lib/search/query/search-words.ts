@@ -96,3 +96,25 @@ export function nearestWords(word: string, list: WordList, limit: number, count:
     .slice(0, count)
     .map(([candidate]) => candidate);
 }
+
+/**
+ * Words of the site related to a word no garment says, to offer instead: they begin as it does (the
+ * first letter, and the second too for a word of four letters or more) and are a few edits from it
+ * (one for a word of up to five letters, two up to eight, three past that), nearest first and, as
+ * near, said by more garments first. A short word a few letters from a long one is no relative of it.
+ * @example relatedWords('sweater', { water: [9, [0]], sweatshirts: [2, [0]], sweat: [1, [0]] }, 3) → ['sweat']
+ */
+export function relatedWords(word: string, list: WordList, count: number): string[] {
+  const limit = word.length <= 5 ? 1 : word.length <= 8 ? 2 : 3;
+  const start = word.slice(0, word.length >= 4 ? 2 : 1);
+  const related: [string, number, number][] = [];
+  for (const [candidate, [garments]] of Object.entries(list)) {
+    if (candidate === word || !candidate.startsWith(start)) continue;
+    const distance = editDistance(word, candidate, limit);
+    if (distance <= limit) related.push([candidate, distance, garments]);
+  }
+  return related
+    .sort((a, b) => a[1] - b[1] || b[2] - a[2] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, count)
+    .map(([candidate]) => candidate);
+}

@@ -14,7 +14,8 @@ import type {
 } from './pagefind-api.ts';
 import { GARMENT_META, titleSortKey, type SearchSort } from './search-keys.ts';
 import type { ShardList } from './shard-list.ts';
-import { nearestWords, wordKey, type WordList } from './search-words.ts';
+import { nearestWords, relatedWords, wordKey, type WordList } from './search-words.ts';
+import { sizeWord } from './size-labels.ts';
 
 /** The hits of a search, in order, their data loaded as they are shown. */
 export interface ShardHits {
@@ -51,6 +52,8 @@ export interface SearchLoader {
 export const SHARD_FILTER = 'shard';
 /** A shard value no page carries: a search under it counts what matches without listing any hit. */
 const NO_SHARD = 'none';
+/** Related words offered for a word no garment says. */
+const SUGGESTIONS = 3;
 /** Words of an excerpt. */
 const EXCERPT_WORDS = 24;
 /** A name (brand, style code, alias) matched counts this much beside the title's 5 and the text's 1. */
@@ -110,16 +113,18 @@ export interface GarmentSearch {
   filters: FilterCounts | null;
   /** The words searched for: those asked, a word no garment says replaced by the one a letter away that garments say. */
   searched: string;
-  /** Whether `searched` replaced a word asked for. */
+  /** Whether `searched` replaced (or left out) a word asked for. */
   corrected: boolean;
-  /** Searches that would find garments, for words no garment says nor is one edit from: the words asked, each such word replaced by a near one. */
+  /** Words asked that no garment says nor is one edit from, left out of a search that had other words to search for. */
+  dropped: string[];
+  /** When every word asked is such a word: searches that would find garments, the words asked, each such word replaced by a near one. */
   suggestions: string[];
 }
 
 /**
  * The words of a query as Pagefind searches them: lower case, accents and punctuation dropped (a
- * hyphenated word is one word), currency signs dropped.
- * @example queryWords('T-shirt  Café $12') → ['tshirt', 'cafe', '12']
+ * hyphenated word is one word), currency signs dropped, a size as the index spells it (size-labels.ts).
+ * @example queryWords('T-shirt  Café $12 XXL') → ['tshirt', 'cafe', '12', '2xl']
  */
 export function queryWords(words: string): string[] {
   return words
@@ -128,7 +133,8 @@ export function queryWords(words: string): string[] {
     .toLocaleLowerCase('en')
     .replace(/[\p{P}\p{Sc}]/gu, '')
     .split(/\s+/)
-    .filter(Boolean);
+    .filter(Boolean)
+    .map(sizeWord);
 }
 
 /**
@@ -139,8 +145,9 @@ export function queryWords(words: string): string[] {
  * word it holds, and those hits would fill the list. So each word is first searched exactly, and
  * counted per shard; a word no shard holds is looked up in the site's words, as the start of a word
  * (typing), then as a misspelling one edit from a word (replaced by the word most garments say:
- * one of its own first character first, then any, for a mistyped first letter), and otherwise
- * finds nothing, with the nearest words offered instead. Only shards holding every word are searched.
+ * one of its own first character first, then any, for a mistyped first letter); otherwise it is
+ * left out when other words are left to search for (`dropped`), and a search of such words alone
+ * finds nothing, with related words offered instead (relatedWords). Only shards holding every word are searched.
  *
  * Relevance over shards is Pagefind's own merge; a sort is not (Pagefind's sorted scores are ranks
  * within one shard), so a sorted search reads each shard's sorted list and merges them by the key.
@@ -154,26 +161,37 @@ export async function searchGarments(index: SearchIndex, query: GarmentQuery): P
     filters: query.counts ? {} : null,
     searched: asked.join(' '),
     corrected: false,
+    dropped: [],
     suggestions: [],
   };
   if (!pagefind) return none;
   const allShards = index.list.shards.map(shardName);
   let shards = new Set(allShards);
   const searched: string[] = [];
-  const suggestions: string[] = [];
+  const unknown: { at: number; word: string }[] = [];
   for (const [at, word] of asked.entries()) {
     const found = await wordShards(index, pagefind, word);
-    if (found.kind === 'unknown') {
-      suggestions.push(...found.near.map((near) => asked.map((other, position) => (position === at ? near : other)).join(' ')));
-      searched.push(word);
-      shards = new Set();
+    if (found === null) {
+      unknown.push({ at, word });
       continue;
     }
     searched.push(found.word);
     shards = new Set([...shards].filter((shard) => found.shards.has(shard)));
   }
+  // A word no garment says is left out when other words are left to search for; alone, it finds nothing, and near words are offered.
+  const dropped = searched.length > 0 ? unknown.map(({ word }) => word) : [];
+  const suggestions: string[] = [];
+  if (searched.length === 0 && unknown.length > 0) {
+    const every = await everyWord(index);
+    for (const { at, word } of unknown) {
+      const near = relatedWords(word, every, SUGGESTIONS);
+      suggestions.push(...near.map((other) => asked.map((typed, position) => (position === at ? other : typed)).join(' ')));
+    }
+    searched.push(...asked);
+    shards = new Set();
+  }
   const term = searched.length > 0 ? searched.join(' ') : null;
-  const result = { searched: searched.join(' '), corrected: searched.join(' ') !== asked.join(' '), suggestions };
+  const result = { searched: searched.join(' '), corrected: searched.join(' ') !== asked.join(' '), dropped, suggestions };
   if (term !== null && shards.size === 0) return { ...none, ...result };
   const within = (filters: Record<string, string[]>): PagefindSearchOptions['filters'] => {
     const options = Object.fromEntries(Object.entries(filters).map(([filter, values]) => [filter, { any: values }]));
@@ -214,26 +232,29 @@ export async function searchGarments(index: SearchIndex, query: GarmentQuery): P
   return { hits, filters, ...result };
 }
 
-/** Where a word is found: the shards holding it (and, for a misspelling, the word it was taken for), or the nearest words when none is near enough. */
-type WordShards = { kind: 'known'; word: string; shards: Set<string> } | { kind: 'unknown'; near: string[] };
+/** Where a word is found: the shards holding it, and, for a misspelling, the word it was taken for. */
+interface WordShards {
+  word: string;
+  shards: Set<string>;
+}
 
-async function wordShards(index: SearchIndex, pagefind: PagefindInstance, word: string): Promise<WordShards> {
+/** Where a word is found, or null when no garment says it nor a word one edit from it. */
+async function wordShards(index: SearchIndex, pagefind: PagefindInstance, word: string): Promise<WordShards | null> {
   // Searched exactly (quoted: the word or its stem, no fallback) under a shard no page is in: the counts alone say which shards hold it.
   const exact = await pagefind.search(`"${word}"`, { filters: { [SHARD_FILTER]: { any: [NO_SHARD] } } });
   const holding = Object.entries(exact.totalFilters?.[SHARD_FILTER] ?? {})
     .filter(([, count]) => count > 0)
     .map(([shard]) => shard);
-  if (holding.length > 0) return { kind: 'known', word, shards: new Set(holding) };
+  if (holding.length > 0) return { word, shards: new Set(holding) };
   const list = await index.words(wordKey(word));
   const begun = Object.entries(list).filter(([known]) => known.startsWith(word));
-  if (begun.length > 0) return { kind: 'known', word, shards: new Set(begun.flatMap(([, [, shards]]) => shards.map(String))) };
+  if (begun.length > 0) return { word, shards: new Set(begun.flatMap(([, [, shards]]) => shards.map(String))) };
   const [taken] = nearestWords(word, list, 1, 1);
-  if (taken !== undefined) return { kind: 'known', word: taken, shards: new Set(list[taken]![1].map(String)) };
+  if (taken !== undefined) return { word: taken, shards: new Set(list[taken]![1].map(String)) };
   // A first letter mistyped (or dropped, or added): the word it was taken for starts with any letter.
   const every = await everyWord(index);
   const [elsewhere] = nearestWords(word, every, 1, 1);
-  if (elsewhere !== undefined) return { kind: 'known', word: elsewhere, shards: new Set(every[elsewhere]![1].map(String)) };
-  return { kind: 'unknown', near: nearestWords(word, every, 2, 3) };
+  return elsewhere === undefined ? null : { word: elsewhere, shards: new Set(every[elsewhere]![1].map(String)) };
 }
 
 /** Every word of the site, every first character's list loaded. */

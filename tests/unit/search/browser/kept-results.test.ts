@@ -22,7 +22,7 @@ const query = (words: string, more: Partial<GarmentQuery> = {}): GarmentQuery =>
 });
 
 const result = (count: number, urls: string[] = ['/garments/a/']): KeptResult => ({
-  search: { count, filters: null, searched: 'fleece', corrected: false, suggestions: [] },
+  search: { count, filters: null, searched: 'fleece', corrected: false, dropped: [], suggestions: [] },
   first: urls.map((url) => ({ url, excerpt: `a <mark>fleece</mark> at ${url}`, meta: { title: url } })),
 });
 
@@ -80,6 +80,8 @@ describe('readKeptResults', () => {
         ['a', null],
         [1, result(1)],
         ['b', { search: {}, first: [] }],
+        // Kept before searches named the words they left out: the note would have nothing to read.
+        ['d', { search: { ...result(1).search, dropped: undefined }, first: [] }],
         ['c', result(1)],
       ],
     });

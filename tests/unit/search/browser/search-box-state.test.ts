@@ -34,6 +34,7 @@ const found = (count: number, more: Partial<FoundSearch> = {}): FoundSearch => (
   filters: null,
   searched: '',
   corrected: false,
+  dropped: [],
   suggestions: [],
   ...more,
 });
@@ -162,6 +163,18 @@ describe('the search box state', () => {
     expect(stuck.help).toEqual({ shown: true, suggestions: ['fleece'], clearFilters: true });
     const navy = form('color=Navy');
     expect(summaryShown(searchFound(openedSearchBox(navy), found(1)), navy, found(1), messages).status).toBe('1 garment in Navy');
+  });
+
+  it('runs without the words no garment says and names them; a misspelling among the rest shows as the word searched', () => {
+    const note = (query: string, more: Partial<FoundSearch>) =>
+      summaryShown(searchFound(openedSearchBox(form(query)), found(3, more)), form(query), found(3, more), messages);
+    const dropped = note('q=fleece+xqxq', { searched: 'fleece', corrected: true, dropped: ['xqxq'] });
+    expect(dropped.note).toBe('No garment says “xqxq”; showing garments for “fleece”.');
+    expect(dropped.status).toBe('3 garments for “fleece”');
+    expect(dropped.help.shown).toBe(false);
+    expect(note('q=xqxq+flece+zzzz', { searched: 'fleece', corrected: true, dropped: ['xqxq', 'zzzz'] }).note).toBe(
+      'No garment says “xqxq” or “zzzz”; showing garments for “fleece”.',
+    );
   });
 
   it('shows what a recent visit kept at once, and again only when the search run again differs', () => {

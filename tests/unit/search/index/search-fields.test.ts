@@ -57,6 +57,16 @@ describe('searchFields', () => {
     expect(filters.size).toEqual(distinctValues(commerce.data.size_ranges.flatMap((s) => s.labels ?? [])));
   });
 
+  it('spells each size label as the size filter, the index and a query do: XXL and 2XL are one size', () => {
+    const record = copyOf(commerce);
+    const base = record.data.size_ranges[0]!;
+    record.data.size_ranges = [
+      { ...base, labels: ['s', 'XL', 'XXL', 'xxxl'] },
+      { ...base, id: 'other', labels: ['2XL', '3 XL', 'One size'] },
+    ];
+    expect(fieldsOf(record).filters.size).toEqual(['S', 'XL', '2XL', '3XL', 'One size']);
+  });
+
   it('leaves out filters the record has no value for', () => {
     const record = copyOf(technical);
     record.data.identity.brand = null;

@@ -86,6 +86,16 @@ describe('searchRecord', () => {
     expect(content).not.toMatch(/cut.and.sew/i);
   });
 
+  it('adds every size label, as the size filter spells it, so a size searched for finds what the filter finds', () => {
+    const record = copyOf(commerce);
+    record.data.size_ranges = [{ ...record.data.size_ranges[0]!, labels: ['M', 'xxxxl', '5XL'] }];
+    // Pagefind reads `M–5XL` as one word, `m5xl`: the text does not say the sizes.
+    record.page.sections.overview = [block('Cut in M–5XL.')];
+    const made = recordOf(record);
+    expect(made.names).toEqual(expect.arrayContaining(['M', '4XL', '5XL']));
+    expect(made.filters.size).toEqual(['M', '4XL', '5XL']);
+  });
+
   it('leaves out a name the text already says, as whole words in any case', () => {
     const record = copyOf(technical);
     record.page.sections.overview = [block('Dyed in Heather Lagoon and navy.')];

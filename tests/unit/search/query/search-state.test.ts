@@ -27,6 +27,10 @@ describe('parseSearchState', () => {
     });
   });
 
+  it('reads a size as the size filter spells it, however the address wrote it', () => {
+    expect(parseSearchState(params('size=xxl&size=2XL&size=+xxxl+&size=One+size')).filters).toEqual({ size: ['2XL', '3XL', 'One size'] });
+  });
+
   it("reads the filters' former names (colour, fibre) from addresses kept before they took the schema's spelling", () => {
     expect(parseSearchState(params('colour=Navy&fibre=cotton&color=Black'))).toEqual({
       query: '',

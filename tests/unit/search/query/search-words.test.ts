@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, nearestWords, textWords, wordKey } from '../../../../src/lib/search/query/search-words.ts';
+import { editDistance, nearestWords, relatedWords, textWords, wordKey } from '../../../../src/lib/search/query/search-words.ts';
 
 describe('textWords', () => {
   it('gives the distinct words of a text in lower case, without accents, split at anything but letters and digits', () => {
@@ -82,5 +82,56 @@ describe('nearestWords', () => {
 
   it('gives nothing when no word is near enough', () => {
     expect(nearestWords('zzz', list, 2, 3)).toEqual([]);
+  });
+});
+
+describe('relatedWords', () => {
+  // Words of the sample site (their garment counts), with the near misses a loose edit distance would offer.
+  const site = {
+    water: [2, [0]],
+    weather: [1, [0]],
+    sweatshirts: [1, [0]],
+    seated: [1, [0]],
+    fleece: [2, [0]],
+    flat: [3, [0]],
+    cotton: [3, [0]],
+    cost: [3, [0]],
+    costs: [2, [0]],
+    collar: [2, [0]],
+    cold: [1, [0]],
+    colour: [3, [0]],
+    hoodie: [2, [0]],
+    hood: [1, [0]],
+    holds: [3, [0]],
+    polyester: [3, [0]],
+    jacket: [1, [0]],
+    jackets: [1, [0]],
+    packet: [4, [0]],
+  } as Record<string, [number, number[]]>;
+
+  it('offers no word that only shares a run of letters with the word: nothing begins as “sweater” does', () => {
+    expect(relatedWords('sweater', site, 3)).toEqual([]);
+    expect(relatedWords('xqxq', site, 3)).toEqual([]);
+  });
+
+  it('offers the words a misspelling was meant to be', () => {
+    expect(relatedWords('flxxce', site, 3)).toEqual(['fleece']);
+    expect(relatedWords('polyster', site, 3)).toEqual(['polyester']);
+    expect(relatedWords('sweatshrt', site, 3)).toEqual(['sweatshirts']);
+  });
+
+  it('allows fewer edits the shorter the word: one up to five letters, so “cottn” is not “cost”, nor “colar” “cold”', () => {
+    expect(relatedWords('cottn', site, 3)).toEqual(['cotton']);
+    expect(relatedWords('colar', site, 3)).toEqual(['collar']);
+    expect(relatedWords('hoodi', site, 3)).toEqual(['hoodie', 'hood']);
+  });
+
+  it('needs the first two letters of a longer word: a mistyped start is no relative (“packet” for “jakcet”)', () => {
+    expect(relatedWords('jakcet', site, 3)).toEqual(['jacket', 'jackets']);
+  });
+
+  it('puts words more garments say first among those as near', () => {
+    const list = { fleeced: [1, [0]], fleecy: [5, [0]], fleece: [2, [0]] } as Record<string, [number, number[]]>;
+    expect(relatedWords('fleecs', list, 2)).toEqual(['fleecy', 'fleece']);
   });
 });

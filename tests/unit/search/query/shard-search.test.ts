@@ -12,6 +12,10 @@ describe('queryWords', () => {
     expect(queryWords('  T-shirt  Café $12.95 “Fleece” ')).toEqual(['tshirt', 'cafe', '1295', 'fleece']);
     expect(queryWords(' ')).toEqual([]);
   });
+
+  it('spells a size as the index holds it, however it is typed', () => {
+    expect(queryWords('navy XXXXL 4XL 2-XL')).toEqual(['navy', '4xl', '4xl', '2xl']);
+  });
 });
 
 describe('mergeFilterCounts', () => {

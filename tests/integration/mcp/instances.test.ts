@@ -1,0 +1,74 @@
+// MCP progress across instances (issue 33): a client of instance B follows a publish that instance A
+// builds (two `serve` processes on one PostgreSQL database) and hears each stage A reaches, through
+// PostgreSQL's LISTEN/NOTIFY, to the terminal one; with the SDK's v2 and v1 clients alike.
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPostgresDatabase } from '../../support/postgres.ts';
+import { call, eventually, type Organization, type ServeProcess } from '../publish/support.ts';
+import { startServedSite, teeRevision, type ServedSite } from './served-site.ts';
+import { followWithProgress, httpClient, httpClientV2, progressLines } from './support.ts';
+
+let site: ServedSite;
+let builder: ServeProcess;
+let follower: ServeProcess;
+let acme: Organization;
+
+beforeAll(async () => {
+  site = await startServedSite('mcp-instances-', ['Acme'], { databaseUrl: await freshPostgresDatabase() });
+  [acme] = site.organizations as [Organization];
+  builder = site.serve;
+  // A takes the build lease before B starts, so every build here is A's.
+  await eventually(
+    async () => ((await call(builder.url, '/api/health')).json().build_lease?.holder === 'a' ? true : undefined),
+    20_000,
+    'instance a to hold the build lease',
+  );
+  follower = await site.startInstance('b');
+  expect((await call(follower.url, '/api/health')).json().build_lease).toEqual({ holder: 'a', held_here: false });
+}, 120_000);
+
+afterAll(() => site?.close());
+
+/** Whether the builder's log shows it building the task, and the follower's does not. */
+function builtByA(handle: string): boolean {
+  return (
+    builder.output().includes(`task ${handle} running: building site`) && !follower.output().includes(`task ${handle} running: building`)
+  );
+}
+
+describe('a client of instance B following a publish instance A builds', () => {
+  it('an SDK v2 client (2026-07-28) that publishes and waits hears A building the site, then complete', async () => {
+    const { client } = await httpClientV2(follower.url, acme.key);
+    try {
+      const notes: Progress[] = [];
+      const published = (await client.callTool(
+        { name: 'garments.publish', arguments: { record: teeRevision('2026-11-28.21'), wait_seconds: 50 } },
+        { onprogress: (note) => notes.push(note), timeout: 90_000 },
+      )) as CallToolResult;
+      const { handle, generation } = published.structuredContent as { handle: string; generation: { status: string } };
+      expect(generation.status).toBe('complete');
+      expect(builtByA(handle)).toBe(true);
+      expect(progressLines(notes)).toContain('0.5/1 running: building site');
+      expect(progressLines(notes).at(-1)).toBe('1/1 complete: complete');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
+  it('an SDK v1 client (2025-11-25) polling get_generation with a progressToken hears the same', async () => {
+    const client = await httpClient(follower.url, acme.key);
+    try {
+      const published = (await client.callTool({
+        name: 'garments.publish',
+        arguments: { record: teeRevision('2026-11-28.22') },
+      })) as CallToolResult;
+      const { handle } = published.structuredContent as { handle: string };
+      const notes = await followWithProgress(client, handle);
+      expect(builtByA(handle)).toBe(true);
+      expect(progressLines(notes)).toContain('0.5/1 running: building site');
+      expect(progressLines(notes).at(-1)).toBe('1/1 complete: complete');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
