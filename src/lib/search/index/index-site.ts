@@ -182,13 +182,13 @@ export async function buildSearchIndex<Entry extends RecordKey>(
           : Promise.all(records.map(pageOf)).then(garmentPage);
         const turn = Promise.all([made, handedOver]).then(([page]) => {
           addToSummary(summary, page);
+          const answer = pagefindAnswer(index.addCustomRecord(page), `adding ${records.map((entry) => entry.file).join(' and ')}`);
+          unanswered.add(answer);
           // In an object: the answer is awaited below, not before the next page is handed over.
-          return { answer: pagefindAnswer(index.addCustomRecord(page), `adding ${records.map((entry) => entry.file).join(' and ')}`) };
+          return { answer: answer.finally(() => unanswered.delete(answer)) };
         });
         handedOver = turn.catch(() => {});
-        const adding = turn.then(({ answer }) => answer);
-        unanswered.add(adding);
-        const added = await adding.finally(() => unanswered.delete(adding));
+        const added = await (await turn).answer;
         if (added.errors.length > 0) throw failed(`adding ${records.map((entry) => entry.file).join(' and ')}`, added.errors.join('; '));
         counted(records.length);
       };
