@@ -19,41 +19,85 @@
     document.addEventListener('click', (event) => {
       const marker = event.target instanceof Element ? event.target.closest('a.claim-ref') : null;
       if (!marker || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
-      // A run (`1–3`) stands for each claim it spans: the claims list holds claim n at place n.
-      const [first, last = first] = marker.textContent.split('–').map(Number);
+      // A fact's evidence names its claims by number (`data-claims`); a run (`1–3`) stands for each claim
+      // it spans: the claims list holds claim n at place n.
       const numbered = document.querySelectorAll('ol.claims > li.claim');
-      const entries = marker.textContent.includes('–')
-        ? [...numbered].slice(first - 1, last)
-        : [document.getElementById(marker.getAttribute('href').slice(1))].filter((entry) => entry && entry.matches('li.claim'));
-      if (entries.length === 0) return;
+      const [first, last = first] = marker.textContent.split('–').map(Number);
+      const entries = marker.dataset.claims
+        ? marker.dataset.claims.split(' ').map((n) => numbered[Number(n) - 1])
+        : marker.textContent.includes('–')
+          ? [...numbered].slice(first - 1, last)
+          : [document.getElementById(marker.getAttribute('href').slice(1))];
+      const claims = entries.filter((entry) => entry && entry.matches('li.claim'));
+      if (claims.length === 0) return;
       event.preventDefault();
+      // One claim opens its preview; several open a list of them, each opening its own preview.
+      if (claims.length === 1) showPreview(claims[0], null);
+      else showList(claims);
+      opener = marker;
+      if (popover.matches(':popover-open')) popover.hidePopover();
+      popover.showPopover();
+      place(popover, marker);
+      popover.querySelector('.full-entry, .preview-pick').focus();
+    });
+
+    const closeButton = () => {
       const close = document.createElement('button');
       close.type = 'button';
       close.className = 'preview-close';
       close.textContent = words.close;
       close.addEventListener('click', () => popover.hidePopover());
-      popover.replaceChildren(close);
-      for (const entry of entries) {
-        // The preview: the claim's head, kind and scope, and first reference.
-        const preview = document.createElement('div');
-        for (const part of [entry.querySelector('.claim-head'), entry.querySelector('.claim-scope'), entry.querySelector('.references')]) {
-          if (part) preview.append(part.cloneNode(true));
-        }
-        const full = document.createElement('a');
-        full.href = `#${entry.id}`;
-        full.className = 'full-entry';
-        full.textContent = words.fullEntry;
-        const item = document.createElement('div');
-        item.className = 'preview-item';
-        item.append(preview, full);
-        popover.append(item);
+      return close;
+    };
+
+    /** The claim's preview: its head, kind and scope, and first reference, with a link to its full entry (and back to the list it was picked from). */
+    function showPreview(entry, list) {
+      const preview = document.createElement('div');
+      for (const part of [entry.querySelector('.claim-head'), entry.querySelector('.claim-scope'), entry.querySelector('.references')]) {
+        if (part) preview.append(part.cloneNode(true));
       }
-      opener = marker;
-      if (popover.matches(':popover-open')) popover.hidePopover();
-      popover.showPopover();
-      place(popover, marker);
-      popover.querySelector('.full-entry').focus();
-    });
+      const full = document.createElement('a');
+      full.href = `#${entry.id}`;
+      full.className = 'full-entry';
+      full.textContent = words.fullEntry;
+      const item = document.createElement('div');
+      item.className = 'preview-item';
+      item.append(preview, full);
+      popover.replaceChildren(closeButton(), item);
+      if (list) {
+        const back = document.createElement('button');
+        back.type = 'button';
+        back.className = 'preview-back';
+        back.textContent = words.backToList;
+        back.addEventListener('click', () => showList(list));
+        item.append(' ', back);
+      }
+    }
+
+    /** A list of claims, a line each (its number, what it says, its verification), each opening its preview. */
+    function showList(claims) {
+      const list = document.createElement('ol');
+      list.className = 'preview-list';
+      for (const entry of claims) {
+        const pick = document.createElement('button');
+        pick.type = 'button';
+        pick.className = 'preview-pick';
+        const number = document.createElement('span');
+        number.className = 'pick-number';
+        number.textContent = entry.querySelector('.claim-number')?.textContent ?? '';
+        pick.append(number, ` ${entry.querySelector('.claim-value')?.textContent ?? ''}`);
+        pick.addEventListener('click', () => {
+          showPreview(entry, claims);
+          popover.querySelector('.full-entry').focus();
+        });
+        const item = document.createElement('li');
+        item.append(pick);
+        const badge = entry.querySelector('.claim-head .badge');
+        if (badge) item.append(' ', badge.cloneNode(true));
+        list.append(item);
+      }
+      popover.replaceChildren(closeButton(), list);
+    }
     // Following a link in the preview closes it; closing it returns focus to the marker.
     popover.addEventListener('click', (event) => {
       if (event.target instanceof Element && event.target.closest('a')) {
@@ -117,6 +161,26 @@
     );
     for (const part of parts) observer.observe(part);
   }
+
+  // Folded evidence opens for any link into it (the contents, a claim's number, an address with a #fragment):
+  // the folds around the target, and a part's own folds when the link names the part.
+  const unfold = (id, scroll) => {
+    const target = id && document.getElementById(decodeURIComponent(id));
+    if (!target || !article.contains(target)) return;
+    const folds = [...target.querySelectorAll(':scope > details:not([open])')];
+    for (let fold = target.closest('details'); fold; fold = fold.parentElement.closest('details')) folds.push(fold);
+    if (target.matches('details')) folds.push(target);
+    const closed = folds.filter((fold) => !fold.open);
+    for (const fold of closed) fold.open = true;
+    if (closed.length > 0 && scroll) target.scrollIntoView();
+  };
+  unfold(location.hash.slice(1), true);
+  window.addEventListener('hashchange', () => unfold(location.hash.slice(1), true));
+  // Following a link to the address already shown changes no hash: open on the click, before the browser scrolls.
+  document.addEventListener('click', (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href^="#"]') : null;
+    if (link && !event.defaultPrevented) unfold(link.getAttribute('href').slice(1), false);
+  });
 
   // A table wider than its box says that it scrolls sideways.
   if ('ResizeObserver' in window) {

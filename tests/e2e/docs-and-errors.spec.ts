@@ -33,3 +33,35 @@ test('a missing address answers with search and the garment list', async ({ page
   await expect(page).toHaveURL(/\/search\/\?q=fleece$/);
   await expect(page.getByRole('searchbox', { name: 'Search garments' })).toHaveValue('fleece');
 });
+
+test.describe('copy buttons on the code examples', () => {
+  test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+  test('each example has one, reached by keyboard; it copies the example as shown and says "Copied" to a screen reader', async ({
+    page,
+  }) => {
+    await page.goto('/docs/webhooks/');
+    const examples = page.locator('figure[data-code-block]');
+    const buttons = page.getByRole('button', { name: /^Copy: / });
+    expect(await examples.count()).toBeGreaterThan(10);
+    await expect(buttons).toHaveCount(await examples.count());
+
+    const example = page.locator('figure[data-code-block]', { has: page.locator('code[data-example="receiver.py"]') });
+    const button = example.getByRole('button', { name: 'Copy: A complete receiver in Python' });
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await expect(example.getByRole('status')).toHaveText('Copied');
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await example.locator('pre > code').textContent());
+    expect(copied).toContain('from verify import verify_delivery');
+  });
+
+  test('without JavaScript there is no button that would do nothing', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+    const page = await context.newPage();
+    await page.goto('/docs/webhooks/');
+    await expect(page.locator('figure[data-code-block] pre').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Copy/ })).toHaveCount(0);
+    await context.close();
+  });
+});

@@ -26,11 +26,21 @@ async function factText(page: Page, label: string | RegExp): Promise<string> {
 
 async function expectCommerceFacts(page: Page, record: CommerceRecord): Promise<void> {
   const { data } = record;
-  const price = await factText(page, 'Price');
+  // One price from: the lowest public price, else the lowest of any basis.
+  const priced = data.offers.filter((o) => o.base_amount_minor !== null);
+  const publicOnes = priced.filter((o) => o.price_basis === 'standard_public');
+  const from = (publicOnes.length > 0 ? publicOnes : priced).reduce((a, b) => (b.base_amount_minor! < a.base_amount_minor! ? b : a));
+  const seller = data.provider_listings.find((l) => l.id === from.provider_listing_id);
+  const fromLine = page.locator('#key-facts [data-fact="price"] dd > ul > li');
+  await expect(fromLine).toHaveCount(1);
+  await expect(fromLine).toContainText(
+    `From ${money(from.base_amount_minor!, from.currency!, from.minor_unit_exponent ?? 2)} at ${seller?.provider_name ?? ''}`,
+  );
+  // Each provider's most public price, folded beneath it.
+  const providers = (await page.locator('#key-facts [data-fact="price"] details').textContent())!.replace(/\s+/g, ' ');
   for (const listing of data.provider_listings) {
     const offers = data.offers.filter((o) => o.provider_listing_id === listing.id && o.base_amount_minor !== null);
     if (offers.length === 0) continue;
-    // The provider's most public basis: the lowest price on it is in the panel.
     const order = [
       'standard_public',
       'standard_authenticated',
@@ -43,8 +53,8 @@ async function expectCommerceFacts(page: Page, record: CommerceRecord): Promise<
     ];
     const basis = offers.map((o) => o.price_basis).sort((a, b) => order.indexOf(a) - order.indexOf(b))[0];
     const lowest = offers.filter((o) => o.price_basis === basis).reduce((a, b) => (b.base_amount_minor! < a.base_amount_minor! ? b : a));
-    expect(price).toContain(listing.provider_name ?? listing.catalog_title!);
-    expect(price).toContain(money(lowest.base_amount_minor!, lowest.currency!, lowest.minor_unit_exponent ?? 2));
+    expect(providers).toContain(listing.provider_name ?? listing.catalog_title!);
+    expect(providers).toContain(money(lowest.base_amount_minor!, lowest.currency!, lowest.minor_unit_exponent ?? 2));
   }
   const sizes = await factText(page, 'Sizes');
   for (const label of data.size_ranges.flatMap((r) => r.labels ?? [])) expect(sizes).toContain(label);
@@ -102,16 +112,12 @@ for (const { file, record } of sampleRecords()) {
         }
         if (record.projection === 'svc') await expectCommerceFacts(page, record);
         else await expectTechnicalFacts(page, record);
-        // A fact backed by claims links to them: every marker in the panel reaches a claim entry.
-        const targets = await page.locator('#key-facts a.claim-ref').evaluateAll((links) => {
-          const claims = [...document.querySelectorAll('ol.claims > li.claim')].map((li) => li.id);
-          return links
-            .flatMap((a) => {
-              const text = a.textContent ?? '';
-              const [first, last] = text.split('–').map(Number);
-              return text.includes('–') ? claims.slice(first! - 1, last) : [a.getAttribute('href')!.slice(1)];
-            })
-            .filter((id) => !document.getElementById(id)?.matches('li.claim'));
+        // A fact backed by claims links to them: every row has at most one link to its evidence, and each claim it names has an entry.
+        for (const row of await page.locator('#key-facts dl > div').all())
+          await expect(row.locator('a.claim-ref')).toHaveCount((await row.locator('a.fact-evidence').count()) > 0 ? 1 : 0);
+        const targets = await page.locator('#key-facts a.fact-evidence').evaluateAll((links) => {
+          const claims = [...document.querySelectorAll('ol.claims > li.claim')];
+          return links.flatMap((a) => (a as HTMLElement).dataset.claims!.split(' ').filter((n) => !claims[Number(n) - 1]));
         });
         expect(targets).toEqual([]);
         const sizeClaims = record.claims.filter((c) => c.targets.some((t) => t.startsWith('size_ranges/')));

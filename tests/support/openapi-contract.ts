@@ -1,7 +1,7 @@
 // Holds HTTP exchanges to an OpenAPI 3.1 document: the status is one the operation lists, each
 // required header is there and matches its schema, and the body matches the schema of its media
 // type (JSON Schema 2020-12, by ajv, $refs into the document and to the record schema resolved).
-import Ajv2020 from 'ajv/dist/2020.js';
+import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import recordSchema from '../../src/schema/garment-access-2.4.0.schema.json' with { type: 'json' };
 
@@ -55,10 +55,10 @@ export function contractOf(document: Json, recordSchemaPath: string) {
         return;
       }
       const validate = validatorAt(['webhooks', event, 'post', 'parameters', String(index), 'schema']);
-      if (!validate(value)) problems.push(`${at}: header ${parameter.name}: ${ajv.errorsText(validate.errors)}`);
+      if (!validate(value)) problems.push(`${at}: header ${parameter.name}: ${explain(validate.errors)}`);
     });
     const validate = validatorAt(['webhooks', event, 'post', 'requestBody', 'content', 'application/json', 'schema']);
-    if (!validate(JSON.parse(request.body))) problems.push(`${at}: body: ${ajv.errorsText(validate.errors)}`);
+    if (!validate(JSON.parse(request.body))) problems.push(`${at}: body: ${explain(validate.errors)}`);
     return problems;
   }
 
@@ -73,7 +73,7 @@ export function contractOf(document: Json, recordSchemaPath: string) {
         continue;
       }
       const validate = validatorAt([...tokens, 'headers', name, 'schema']);
-      if (!validate(value)) problems.push(`${at}: header ${name}: ${JSON.stringify(value)} ${ajv.errorsText(validate.errors)}`);
+      if (!validate(value)) problems.push(`${at}: header ${name}: ${JSON.stringify(value)} ${explain(validate.errors)}`);
     }
     if (response.content === undefined) return problems;
     const mediaType = (headerOf('content-type') ?? '').split(';')[0]!.trim();
@@ -86,11 +86,16 @@ export function contractOf(document: Json, recordSchemaPath: string) {
       return [...problems, `${at}: body is not JSON: ${exchange.body.slice(0, 200)}`];
     }
     const validate = validatorAt([...tokens, 'content', mediaType, 'schema']);
-    if (!validate(body)) problems.push(`${at}: body ${exchange.body.slice(0, 300)}: ${ajv.errorsText(validate.errors)}`);
+    if (!validate(body)) problems.push(`${at}: body ${exchange.body.slice(0, 300)}: ${explain(validate.errors)}`);
     return problems;
   }
 
   return { responseProblems, webhookProblems };
+}
+
+/** ajv's errors in one line each, with what each is about (the property, the value allowed), which errorsText leaves out. */
+function explain(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`).join('; ');
 }
 
 /** The tokens of a local JSON pointer. @example tokensOf('#/components/responses/NotFound') → ['components', 'responses', 'NotFound'] */

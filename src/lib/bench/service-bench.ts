@@ -13,7 +13,8 @@ import { makeCertificate } from './loopback-certificate.ts';
 
 const serveCli = fileURLToPath(new URL('../../cli/serve.ts', import.meta.url));
 const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const SITE = 'https://garments.example';
+/** The address the bench's sites are built for. */
+export const BENCH_SITE = 'https://garments.example';
 
 /** One bench run's set-up. */
 export interface ServiceScenario {
@@ -58,7 +59,7 @@ export async function runServiceScenario(scenario: ServiceScenario, workDir: str
   cpSync(path.join(projectRoot, 'records'), recordsDir, { recursive: true });
   const template = sampleRecord(recordsDir);
   log(`${scenario.name}: building the site once`);
-  const built = await runSiteBuildProcess({ recordsDir, outDir, site: SITE });
+  const built = await runSiteBuildProcess({ recordsDir, outDir, site: BENCH_SITE });
   if (!built.ok) throw new Error(`the first build failed:\n${built.output}`);
 
   const stores = await openServiceStores(scenario.database, { instance: 'bench-admin' });
@@ -86,10 +87,9 @@ export async function runServiceScenario(scenario: ServiceScenario, workDir: str
     const urls: string[] = [];
     for (let i = 0; i < scenario.instances; i++) {
       const dataDir = path.join(workDir, `data-${i}`);
-      const args = [serveCli, '--port', '0', '--records', recordsDir, '--out', outDir, '--data', dataDir, '--site', SITE];
-      if (scenario.database.kind === 'postgresql') args.push('--database', scenario.database.url, '--instance', `bench-${i}`);
-      args.push('--allow-loopback-callbacks', '--trust-ca', certificate.certFile);
-      const started = await startServe(args, path.join(workDir, `serve-${i}.log`));
+      const database = scenario.database.kind === 'postgresql' ? { url: scenario.database.url, instance: `bench-${i}` } : undefined;
+      const args = serveArguments({ recordsDir, outDir, dataDir, certificateFile: certificate.certFile, ...(database && { database }) });
+      const started = await startBenchServe(args, path.join(workDir, `serve-${i}.log`));
       children.push(started);
       urls.push(started.url);
     }
@@ -160,13 +160,7 @@ export async function runServiceScenario(scenario: ServiceScenario, workDir: str
       requestsPerSecond: (scenario.publishes + readsDuring) / allTerminalSeconds,
     };
   } finally {
-    for (const started of children) {
-      started.stopping = true;
-      started.child.kill('SIGTERM');
-    }
-    await Promise.all(
-      children.map(({ child }) => new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)))),
-    );
+    await Promise.all(children.map((started) => started.stop()));
     receiver.close();
   }
 }
@@ -207,15 +201,32 @@ function sampleRecord(recordsDir: string): Record<string, unknown> & { slug: str
   return JSON.parse(readFileSync(path.join(recordsDir, file), 'utf8'));
 }
 
-/** A `serve` process of the bench; `stopping` is set before the bench itself ends it. */
-interface BenchServe {
+/** The arguments of a bench's `serve`: its folders, the database when not SQLite, a receiver on loopback trusted. */
+export function serveArguments(place: {
+  recordsDir: string;
+  outDir: string;
+  dataDir: string;
+  certificateFile: string;
+  database?: { url: string; instance: string };
+}): string[] {
+  const { recordsDir, outDir, dataDir, certificateFile, database } = place;
+  return [
+    ...[serveCli, '--port', '0', '--records', recordsDir, '--out', outDir, '--data', dataDir, '--site', BENCH_SITE],
+    ...(database === undefined ? [] : ['--database', database.url, '--instance', database.instance]),
+    ...['--allow-loopback-callbacks', '--trust-ca', certificateFile],
+  ];
+}
+
+/** A `serve` process of the bench. */
+export interface BenchServe {
   child: ChildProcess;
   url: string;
-  stopping: boolean;
+  /** Ends it (SIGTERM), which is then not reported as a death. */
+  stop(): Promise<void>;
 }
 
 /** Starts `serve` with `args`, its stdout and stderr going to `logFile`, and waits for the address it prints. */
-function startServe(args: string[], logFile: string): Promise<BenchServe> {
+export function startBenchServe(args: string[], logFile: string): Promise<BenchServe> {
   const child = spawn(process.execPath, args, { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
   const logStream = createWriteStream(logFile);
   let tail = '';
@@ -225,13 +236,23 @@ function startServe(args: string[], logFile: string): Promise<BenchServe> {
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
+  let stopping = false;
   return new Promise((resolve, reject) => {
     let started: BenchServe | undefined;
     const onData = () => {
       const url = /^listening on (http:\/\/\S+)/m.exec(tail)?.[1];
       if (url === undefined) return;
       child.stdout!.off('data', onData);
-      started = { child, url, stopping: false };
+      started = {
+        child,
+        url,
+        stop: async () => {
+          stopping = true;
+          if (child.exitCode !== null) return;
+          child.kill('SIGTERM');
+          await new Promise((resolve) => child.once('exit', resolve));
+        },
+      };
       resolve(started);
     };
     child.stdout!.on('data', onData);
@@ -240,7 +261,7 @@ function startServe(args: string[], logFile: string): Promise<BenchServe> {
       const message = `serve exited with ${code ?? signal} (its log: ${logFile}):\n${tail.slice(-4000)}`;
       reject(new Error(message));
       // After it listened, a death is reported at once (the bench's requests to it fail next); the bench's own stop is not one.
-      if (started?.stopping !== true) process.stderr.write(`${message}\n`);
+      if (started !== undefined && !stopping) process.stderr.write(`${message}\n`);
     });
   });
 }

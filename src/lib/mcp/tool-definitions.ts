@@ -57,7 +57,7 @@ const searchGarmentSchema: JsonSchema = {
       type: 'array',
       items: { type: 'string' },
       description:
-        'The facts the search page shows, as it words them: the price from and sizes (commerce), the fabric and weight (technical); only those the records state.',
+        'The facts the search page shows, as it words them: the price from and sizes (commerce), the fabric and weight (technical); only those the records state. A fact in doubt says so after it: "(sources disagree: 9 or 8.5 oz/yd²)", "(not verified)".',
     },
     excerpt: textField("Words of the garment's text around the match, as plain text."),
   },

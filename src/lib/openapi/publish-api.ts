@@ -2,6 +2,7 @@
 // under /api/ with its parameters, headers, bodies and statuses, and the completion webhooks the
 // service sends. Served at /openapi.json; the contract tests hold the running service to it.
 import packageJson from '../../../package.json' with { type: 'json' };
+import { DISK_FULL_BELOW_BYTES } from '../disk-space.ts';
 import { DEFAULT_BODY_LIMIT_BYTES, LONG_POLL_CAP_SECONDS, PUBLISH_EVENTS, PUBLISH_TOOL, TEST_EVENT, TEST_TOOL } from '../publish/index.ts';
 import { API_DOCS_PATH, SCHEMA_PATH, WEBHOOK_DOCS_PATH } from '../site/urls.ts';
 import { RETRY_DELAYS_MS } from '../webhooks/index.ts';
@@ -134,15 +135,129 @@ const schemas: Json = {
       signing_secret: text("The organization's webhook signing secret.", { pattern: '^whsec_' }),
     },
   },
+  InstanceState: {
+    type: 'object',
+    description: 'What every health answer says: this instance, its database and who builds.',
+    required: ['instance', 'database', 'build_lease', 'databases', 'disk'],
+    properties: {
+      instance: text('The instance answering (--instance; default host:pid).'),
+      database: {
+        type: 'object',
+        required: ['kind', 'answers'],
+        additionalProperties: false,
+        properties: {
+          kind: { type: 'string', enum: ['sqlite', 'postgresql'] },
+          answers: { type: 'boolean', description: 'Whether it answered a small read in time (2 s).' },
+          error: text('Why it did not answer; absent when it does.'),
+        },
+      },
+      build_lease: {
+        type: 'object',
+        description: 'One instance builds at a time: the one holding the lease.',
+        required: ['holder', 'held_here'],
+        additionalProperties: false,
+        properties: {
+          holder: {
+            type: ['string', 'null'],
+            description: 'The instance holding it; null while nobody does (an instance is taking over).',
+          },
+          held_here: { type: 'boolean' },
+        },
+      },
+      databases: {
+        type: 'array',
+        description: 'The SQLite files (publish.db, outbox.db) as found now; empty on PostgreSQL, whose state is database.answers.',
+        items: {
+          type: 'object',
+          required: ['database', 'state'],
+          additionalProperties: false,
+          properties: {
+            database: text('The file name.'),
+            state: { type: 'string', enum: ['ok', 'missing', 'damaged', 'disk_full'] },
+            message: text('What is wrong and what to do; absent when ok.'),
+          },
+        },
+      },
+      disk: {
+        type: 'object',
+        description: `A disk with less than ${DISK_FULL_BELOW_BYTES} bytes free counts as full: publishes are refused with 507 until space is freed.`,
+        required: ['state', 'reserve', 'folders'],
+        additionalProperties: false,
+        properties: {
+          state: { type: 'string', enum: ['ok', 'full'] },
+          reserve: {
+            type: 'string',
+            enum: ['kept', 'given_up'],
+            description: "The data folder's space reserve; given_up while the disk is full but for it.",
+          },
+          folders: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['name', 'free_bytes', 'full'],
+              additionalProperties: false,
+              properties: {
+                name: { type: 'string', enum: ['data', 'records'] },
+                free_bytes: { type: ['integer', 'null'], minimum: 0, description: 'Null where the system does not say.' },
+                full: { type: 'boolean' },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
   Health: {
     type: 'object',
-    description: "The service's state; the fields beyond status are for operators and may grow.",
-    required: ['status'],
+    description: 'The service answers: "attention" when a disk is full or a broken record file was set aside.',
+    allOf: [ref('InstanceState')],
+    required: ['status', 'builds', 'records_folder'],
+    unevaluatedProperties: false,
     properties: {
-      status: text('"ok" when all is well; anything else needs attention.'),
-      builds: { type: 'object' },
-      records_folder: { type: 'object' },
+      status: { type: 'string', enum: ['ok', 'attention'] },
+      builds: {
+        type: 'object',
+        description: 'Site builds, by every instance on this database, and by this process since it started.',
+        required: ['started', 'succeeded', 'failed', 'this_run'],
+        additionalProperties: false,
+        properties: {
+          started: { type: 'integer', minimum: 0 },
+          succeeded: { type: 'integer', minimum: 0 },
+          failed: { type: 'integer', minimum: 0 },
+          this_run: { type: 'integer', minimum: 0 },
+        },
+      },
+      records_folder: {
+        type: 'object',
+        required: ['set_aside'],
+        additionalProperties: false,
+        properties: {
+          set_aside: {
+            type: 'array',
+            description: 'Broken record files no publish brought, renamed so builds go on without them.',
+            items: {
+              type: 'object',
+              required: ['file', 'set_aside_as', 'problems', 'at'],
+              additionalProperties: false,
+              properties: {
+                file: text('Its name in the records folder.'),
+                set_aside_as: text('Its new name: fix it, then rename it back.'),
+                problems: { type: 'array', items: text('file: /pointer: message') },
+                at: { type: 'string', format: 'date-time' },
+              },
+            },
+          },
+        },
+      },
     },
+  },
+  HealthFailing: {
+    type: 'object',
+    description: 'The service cannot serve: a database does not answer, or a SQLite file is missing, damaged or on a full disk.',
+    allOf: [ref('InstanceState')],
+    required: ['status'],
+    unevaluatedProperties: false,
+    properties: { status: { const: 'failing' } },
   },
   Event: {
     type: 'object',
@@ -402,7 +517,7 @@ const paths: Json = {
         '200': { description: 'The state.', content: json(ref('Health')) },
         '503': {
           description: 'A database does not answer or is failing: the service cannot serve requests.',
-          content: json(ref('Health')),
+          content: json(ref('HealthFailing')),
         },
       },
     },

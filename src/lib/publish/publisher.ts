@@ -298,12 +298,10 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await store.finishBuild(buildId, outcome.ok, outcome.output);
       // A site swapped in went live under the lease; what was not is the next builder's, records as they are.
       const stopped = !outcome.ok && (signal.aborted || !coordination.holdsLease);
-      const how = outcome.ok
-        ? 'succeeded'
-        : stopped
-          ? `stopped (${outcome.error ?? lastLine(outcome.output)}; its tasks are left to the next build)`
-          : 'failed';
-      log(`build #${buildId} ${how} in ${outcome.seconds.toFixed(1)} s`);
+      const how = outcome.ok ? 'succeeded' : stopped ? 'stopped' : 'failed';
+      const why = stopped ? ` (${outcome.error ?? lastLine(outcome.output)}; its tasks are left to the next build)` : '';
+      const stages = outcome.ok && outcome.stages !== undefined ? ` (${stagesLine(outcome.stages)})` : '';
+      log(`build #${buildId} ${how}${why} in ${outcome.seconds.toFixed(1)} s${stages}`);
       if (outcome.ok) {
         await endBuilt(written);
         return;
@@ -458,6 +456,13 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await Promise.all([...work]);
     },
   };
+}
+
+/** A build's stages as the log shows them: `startup 0.4 s, validate 1.2 s, …`. */
+function stagesLine(stages: Record<string, number>): string {
+  return Object.entries(stages)
+    .map(([stage, seconds]) => `${stage} ${seconds.toFixed(1)} s`)
+    .join(', ');
 }
 
 function lastLine(text: string): string {

@@ -15,12 +15,23 @@ process.on('disconnect', () => {
 let result: ChildBuildResult;
 try {
   const { lease, ...folders } = target;
+  // Module loading is most of a small build's time: the process's start counts as a stage.
+  const startup = performance.now() / 1000;
+  let swapSeconds: number | undefined;
   const built = await buildSite({
     ...folders,
     onProgress: (line) => process.stdout.write(`${line}\n`),
-    ...(lease === undefined ? {} : { guardSwap: (swap: () => Promise<void>) => swapUnderLease(lease, swap) }),
+    guardSwap: async (swap) => {
+      const swapStarted = performance.now();
+      await (lease === undefined ? swap() : swapUnderLease(lease, swap));
+      swapSeconds = (performance.now() - swapStarted) / 1000;
+    },
   });
-  result = { ok: built.ok, problems: built.problems.filter((problem) => problem.severity === 'error') };
+  result = {
+    ok: built.ok,
+    problems: built.problems.filter((problem) => problem.severity === 'error'),
+    stages: { startup, ...built.timings, ...(swapSeconds === undefined ? {} : { swap: swapSeconds }) },
+  };
   process.stdout.write(
     built.ok
       ? `built ${built.records} records (${built.rendered} rendered)\n`

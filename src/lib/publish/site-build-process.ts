@@ -14,6 +14,8 @@ export interface SiteBuildOutcome {
   problems?: Problem[];
   /** Why the build stopped, when it says and not for record problems. */
   error?: string;
+  /** Seconds per stage of a build that went through, in order (stages may overlap), as the build process timed them. */
+  stages?: Record<string, number>;
 }
 
 /** Where a build reads and writes, and the build lease it swaps its site in under (several instances). */
@@ -30,6 +32,8 @@ export interface ChildBuildResult {
   problems: Problem[];
   /** Why the build stopped, when not for record problems. */
   error?: string;
+  /** Seconds per stage: the process's start, the build's own stages, the swap. */
+  stages?: Record<string, number>;
 }
 
 /** Output kept per build: enough for every problem line of a bad batch, not a runaway log. */
@@ -75,7 +79,8 @@ export function runSiteBuildProcess(
       signal?.removeEventListener('abort', onAbort);
       const text = `${output.slice(-OUTPUT_LIMIT)}${note}`.trim();
       const error = result?.error === undefined ? {} : { error: result.error };
-      resolve({ ok, output: text, seconds: (performance.now() - started) / 1000, problems: result?.problems ?? [], ...error });
+      const stages = result?.stages === undefined ? {} : { stages: result.stages };
+      resolve({ ok, output: text, seconds: (performance.now() - started) / 1000, problems: result?.problems ?? [], ...error, ...stages });
     };
     child.on('error', (error) => finish(false, `\ncould not start the build: ${error.message}`));
     child.on('close', (code, killedBy) => {

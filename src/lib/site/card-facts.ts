@@ -1,12 +1,14 @@
 import type { GarmentRecord } from '../record/types.ts';
 import { formatMoney, formatNumber } from './format.ts';
-import { keyFacts, type KeyFacts } from './key-facts.ts';
+import { factDoubt, keyFacts, type KeyFacts } from './key-facts.ts';
+import { doubtText } from './key-facts-view.ts';
 import { t } from './strings.ts';
 
 /**
  * The few facts a garment's card and its search result show, worked out once per record: a
  * commerce record's lowest price and sizes, a technical record's main fabric, its weight and sizes,
  * with the numbers a listing sorts by. Every value is plain text; absent when the record has none.
+ * A fact in doubt says so after its value, as the key facts do: `9 oz/yd², 305 g/m² (sources disagree: 9 or 8.5 oz/yd²)`.
  */
 export interface CardFacts {
   /** The lowest price, formatted (`$18.40`): commerce records. */
@@ -26,26 +28,31 @@ export interface CardFacts {
 /** A record's card facts, from its key facts (read here when the caller has not read them already). */
 export function cardFacts(record: GarmentRecord, facts: KeyFacts = keyFacts(record)): CardFacts {
   const card: CardFacts = {};
+  const doubted = (text: string, claimIds: string[]) => {
+    const doubt = doubtText(factDoubt(facts.standing, claimIds));
+    return doubt ? `${text} (${doubt})` : text;
+  };
   if (facts.projection === 'svc') {
     const from = facts.priceFrom;
     const price = from && formatMoney(from.money.amountMinor, from.money.currency, from.money.exponent);
-    if (from && price) Object.assign(card, { price, priceValue: from.money.amountMinor / 10 ** (from.money.exponent ?? 2) });
+    if (from && price)
+      Object.assign(card, { price: doubted(price, from.claimIds), priceValue: from.money.amountMinor / 10 ** (from.money.exponent ?? 2) });
   } else {
     const fabric = facts.fabrics[0];
     const fibres = fabric?.fibres.value?.map((f) => (f.percent === null ? f.name : `${formatNumber(f.percent, '%')} ${f.name}`)).join(', ');
     const kind = fabric?.construction.value ?? fabric?.knitOrWoven.value;
     const described = [kind && kind.charAt(0).toLocaleUpperCase('en') + kind.slice(1), fibres].filter(Boolean).join(', ');
-    if (described) card.fabric = described;
+    if (described) card.fabric = doubted(described, [...new Set([...fabric!.fibres.claimIds, ...fabric!.construction.claimIds])]);
     const weight = fabric?.weight.value;
     const weights = [
       weight?.original && formatNumber(weight.original.value, weight.original.unit),
       weight?.gsm ? formatNumber(weight.gsm, 'g/m²') : null,
     ].filter((text): text is string => Boolean(text));
-    if (weights.length > 0) card.weight = [...new Set(weights)].join(', ');
+    if (weights.length > 0) card.weight = doubted([...new Set(weights)].join(', '), fabric!.weight.claimIds);
     if (weight?.gsm) card.weightGsm = weight.gsm;
   }
   const sizes = sizesText(record.data.size_ranges.flatMap((range) => range.labels ?? []));
-  if (sizes) card.sizes = sizes;
+  if (sizes) card.sizes = doubted(sizes, facts.sizes.claimIds);
   return card;
 }
 

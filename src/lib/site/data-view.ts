@@ -192,7 +192,7 @@ export interface DataContext {
 }
 
 /** Items beyond which a collection starts folded. */
-const COLLAPSE_AFTER = 8;
+const COLLAPSE_AFTER = 4;
 /** A lone item is a table row (not a card) when it has at most this many fields with a value. */
 const TABLE_MAX_COLUMNS = 7;
 

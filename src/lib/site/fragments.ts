@@ -116,11 +116,16 @@ export function itemRowsHtml(collection: CollectionView, items: ItemView[], anch
   const withClaims = collection.items.some((item) => item.claims.length > 0);
   // A dash, which the data part's note explains: a table may have hundreds of empty cells.
   const notStated = '<td class="not-stated">–</td>';
+  // Each cell names its column: a wide table prints stacked, a row as "label: value" lines (global.css).
+  const cellStarts = collection.columns.map((column) => `<td data-label="${escapeHtml(column.label)}">`);
   let html = '';
   for (const item of items) {
     html += `<tr${idAttribute(anchored, item)}><th scope="row">${item.title === item.id ? `<code>${escapeHtml(item.id)}</code>` : escapeHtml(item.title)}</th>`;
-    for (const field of item.cells) html += field ? `<td>${partsHtml(field.parts).markup}</td>` : notStated;
-    if (withClaims) html += `<td>${claimLinksHtml(item.claims, 'inline').markup}</td>`;
+    for (let at = 0; at < item.cells.length; at++) {
+      const field = item.cells[at];
+      html += field ? `${cellStarts[at]}${partsHtml(field.parts).markup}</td>` : notStated;
+    }
+    if (withClaims) html += `<td data-label="${escapeHtml(t('part.claims'))}">${claimLinksHtml(item.claims, 'inline').markup}</td>`;
     html += '</tr>';
   }
   return trustedHtml(html);

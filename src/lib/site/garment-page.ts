@@ -1,4 +1,5 @@
 import { feedLinksHtml } from '../revisions/feeds.ts';
+import { compareAddingPath } from './comparison.ts';
 import { classList, html } from './html.ts';
 import { garmentCard } from './index-view.ts';
 import type { KeyFacts } from './key-facts.ts';
@@ -40,21 +41,28 @@ export function garmentPageHtml(
       `projection.${choice.projection}.long`,
     )}</a></h2><p>${t(`projection.${choice.projection}.about`)}</p><p><span class="${classList('badge', choice.finished ? 'badge--ok' : 'badge--warn')}">${t('record.researchStatus')}: ${
       choice.statusLabel
-    }</span></p>${view && keyFactsPanelHtml(view, `${choice.projection}-key-facts`, 3)}<p><a href="${choice.href}" class="read-more">${t(
-      'garment.read',
-      {
-        projection: t(`projection.${choice.projection}.long`),
-      },
-    )}</a></p></section>`;
+    }</span></p>${
+      view &&
+      keyFactsPanelHtml(
+        view,
+        `${choice.projection}-key-facts`,
+        3,
+        null,
+        // "Commerce … Key facts": one panel per projection, each landmark named for its own.
+        `${choice.projection}-heading ${choice.projection}-key-facts-heading`,
+      )
+    }<p><a href="${choice.href}" class="read-more">${t('garment.read', {
+      projection: t(`projection.${choice.projection}.long`),
+    })}</a></p></section>`;
   };
   const main = html`<nav aria-label="${t('nav.breadcrumb')}" class="breadcrumb"><ol><li><a href="/">${t('nav.home')}</a></li><li><a href="${garment.href}" aria-current="page"><bdi>${
     garment.title
   }</bdi></a></li></ol></nav><div class="garment-intro">${
     garment.image &&
-    html`<img class="lead-image" src="${garment.image.src}" alt="${garment.image.alt}" width="240" height="240" decoding="async">`
+    html`<img class="lead-image garment-image" src="${garment.image.src}" alt="${garment.image.alt}" width="240" height="240" decoding="async">`
   }<div><h1><bdi>${garment.title}</bdi></h1><p class="garment-meta">${garment.brand ?? t('index.brandUnknown')} · ${garment.category}</p><p>${t(
     'garment.lead',
-  )}</p></div></div><div class="projection-choices">${garment.projections.map(projection)}</div>${missing.map(
+  )}</p><p class="compare-link"><a href="${compareAddingPath(slug)}">${t('compare.add')}</a></p></div></div><div class="projection-choices">${garment.projections.map(projection)}</div>${missing.map(
     (projection) => html`<p class="count">${t('garment.missing', { projection: t(`projection.${projection}`) })}</p>`,
   )}`;
   return pageDocument(head, main, feedLinksHtml(slug));

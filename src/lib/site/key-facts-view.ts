@@ -1,7 +1,20 @@
 import type { ClaimLink } from './data-view.ts';
-import { enumLabel, formatDate, formatMoney, formatNumber, isoDate } from './format.ts';
+import { enumLabel, formatDate, formatMoney, formatNumber, formatValue, isoDate } from './format.ts';
 import { remembered } from './remembered.ts';
-import type { CommerceFacts, FabricFacts, KeyFacts, Money, PriceRange, TechnicalFacts } from './key-facts.ts';
+import {
+  factDoubt,
+  type ClaimValue,
+  type CommerceFacts,
+  type FabricFacts,
+  type FactDoubt,
+  type KeyFacts,
+  type Money,
+  type OfferKind,
+  type PriceBasis,
+  type PriceRange,
+  type ProviderPrices,
+  type TechnicalFacts,
+} from './key-facts.ts';
 import { t, tCount } from './strings.ts';
 import { collectionAnchor } from './anchors.ts';
 
@@ -14,6 +27,10 @@ export interface KeyFactLine {
   swatch: string | null;
   /** A web address the text links to (the next step), or a place on the page. */
   href: string | null;
+  /** Said beside the text when the fact may not hold: `sources disagree: 9 or 8.5 oz/yd²`, `not verified`. */
+  doubt: string | null;
+  /** A link after the text: the size chart beside the sizes. */
+  link: { text: string; href: string } | null;
   claims: ClaimLink[];
 }
 
@@ -22,8 +39,12 @@ export interface KeyFactRow {
   key: string;
   label: string;
   lines: KeyFactLine[];
+  /** More lines, folded under a summary: each provider's price beside the one price from. */
+  folded: { summary: string; lines: KeyFactLine[] } | null;
   /** How the lines sit: one under another, or flowing in a row (swatches, sizes). */
   layout: 'list' | 'row';
+  /** Every claim behind the row's lines (folded ones too), by number: the row's one link to its evidence. */
+  claims: ClaimLink[];
 }
 
 /** The key facts as the page and the Markdown twin show them. */
@@ -35,50 +56,99 @@ type ClaimLinker = (ids: string[]) => ClaimLink[];
 
 /** The key facts in words, each line with links to its claims; a fact not stated keeps its row with no lines. */
 export function keyFactsView(facts: KeyFacts, claimLinks: ClaimLinker): KeyFactsView {
-  return { rows: facts.projection === 'svc' ? commerceRows(facts, claimLinks) : technicalRows(facts, claimLinks) };
+  // Each line says its doubt, worked out from the claims behind it.
+  const backed = (claimIds: string[]) => ({ claims: claimLinks(claimIds), doubt: doubtText(factDoubt(facts.standing, claimIds)) });
+  const rows = facts.projection === 'svc' ? commerceRows(facts, backed) : technicalRows(facts, backed);
+  return { rows: rows.map((row) => ({ ...row, folded: row.folded ?? null, claims: rowClaims(row) })) };
 }
 
-const line = (text: string, claims: ClaimLink[] = [], more: Partial<KeyFactLine> = {}): KeyFactLine => ({
+/** What a line's claims give it: their links, and the doubt they put it in. */
+type Backing = (claimIds: string[]) => Pick<KeyFactLine, 'claims' | 'doubt'>;
+/** A row before its claims are gathered from its lines. */
+type Row = Omit<KeyFactRow, 'claims' | 'folded'> & Partial<Pick<KeyFactRow, 'folded'>>;
+
+const line = (
+  text: string,
+  backing: Partial<Pick<KeyFactLine, 'claims' | 'doubt'>> = {},
+  more: Partial<KeyFactLine> = {},
+): KeyFactLine => ({
   text,
   detail: null,
   swatch: null,
   href: null,
-  claims,
+  doubt: null,
+  link: null,
+  claims: [],
+  ...backing,
   ...more,
 });
 
-function commerceRows(facts: CommerceFacts, claimLinks: ClaimLinker): KeyFactRow[] {
+/** The claims of a row's lines, folded ones too, each once, by number. */
+function rowClaims(row: Row): ClaimLink[] {
+  const lines = [...row.lines, ...(row.folded?.lines ?? [])];
+  return [...new Map(lines.flatMap((l) => l.claims).map((link) => [link.number, link])).values()].sort((a, b) => a.number - b.number);
+}
+
+/**
+ * A fact's doubt in words: the values its sources give (`sources disagree: 9 or 8.5 oz/yd²`), or `not verified`.
+ * @example doubtText({ kind: 'disputed', values: [{ value: 9, unit: 'oz/yd²' }, { value: 8.5, unit: 'oz/yd²' }] }) → 'sources disagree: 9 or 8.5 oz/yd²'
+ */
+export function doubtText(doubt: FactDoubt | null): string | null {
+  if (!doubt) return null;
+  return doubt.kind === 'unverified' ? t('keyFacts.unverified') : t('keyFacts.disputed', { values: valuesText(doubt.values) });
+}
+
+/** Values said as alternatives, a unit they share said once: `9 or 8.5 oz/yd²`; `VN or MX`. */
+function valuesText(values: ClaimValue[]): string {
+  const or = ` ${t('keyFacts.or')} `;
+  const unit = values[0]?.unit ?? null;
+  if (values.every((v) => typeof v.value === 'number' && v.unit === unit)) {
+    const numbers = [...new Set(values.map((v) => formatNumber(v.value as number)))];
+    return `${numbers.join(or)}${unit ? formatNumber(0, unit).slice(1) : ''}`;
+  }
+  return [...new Set(values.map((v) => formatValue(v.value, v.unit)))].join(or);
+}
+
+function commerceRows(facts: CommerceFacts, backed: Backing): Row[] {
   const offered = facts.decoration.filter((d) => d.supported !== false);
   const unsupported = facts.decoration.filter((d) => d.supported === false);
   const provider = (name: string | null) => name ?? t('keyFacts.providerNotStated');
-  const rows: KeyFactRow[] = [
+  const from = facts.priceFrom;
+  // Each provider's most public price, folded under the one price from: the offers table has the rest.
+  const providerLines = facts.prices.map((prices) => {
+    const range = prices.ranges[0]!;
+    return line(`${sellerName(prices)}: ${priceText(range)}`, backed(range.claimIds), { detail: priceDetail(range) });
+  });
+  const rows: Row[] = [
     {
       key: 'price',
       label: t('keyFacts.price'),
       layout: 'list',
-      // A provider's first range is its most public price; the offers table has the rest.
-      lines: facts.prices.map((prices) => {
-        const range = prices.ranges[0]!;
-        return line(`${provider(prices.name)}: ${priceText(range)}`, claimLinks(range.claimIds), { detail: priceDetail(range) });
-      }),
+      lines: from
+        ? [
+            line(
+              t('keyFacts.priceFrom', { price: moneyText(from.money), seller: sellerName({ name: from.provider, site: from.site }) }),
+              backed(from.claimIds),
+              { detail: priceDetail(from) },
+            ),
+          ]
+        : [],
+      folded:
+        providerLines.length > 1 || facts.prices.some((p) => p.ranges.length > 1)
+          ? { summary: tCount('keyFacts.providerPrices', facts.prices.length), lines: providerLines }
+          : null,
     },
     {
       key: 'sizes',
       label: t('keyFacts.sizes'),
       layout: 'list',
-      lines: facts.sizes.value
-        ? [
-            line(facts.sizes.value.labels.join(', '), claimLinks(facts.sizes.claimIds), {
-              detail: [facts.sizes.value.system, facts.sizes.value.fit].filter(Boolean).join(', ') || null,
-            }),
-          ]
-        : [],
+      lines: sizeLines(facts, backed),
     },
     {
       key: 'colors',
       label: t('keyFacts.colors'),
       layout: 'row',
-      lines: facts.colors.map((color) => line(color.name, claimLinks(color.claimIds), { swatch: color.swatch })),
+      lines: facts.colors.map((color) => line(color.name, backed(color.claimIds), { swatch: color.swatch })),
     },
     {
       key: 'stock',
@@ -87,7 +157,7 @@ function commerceRows(facts: CommerceFacts, claimLinks: ClaimLinker): KeyFactRow
       lines: facts.stock.map((stock) => {
         const total = stock.inStock + stock.outOfStock + stock.unknown;
         const text = total === 0 ? t('keyFacts.stockNotListed') : t('keyFacts.stockCount', { inStock: stock.inStock, total });
-        return line(`${provider(stock.name)}: ${text}`, claimLinks(stock.claimIds), {
+        return line(`${provider(stock.name)}: ${text}`, backed(stock.claimIds), {
           detail: stock.observedAt ? t('keyFacts.observed', { date: shortDate(stock.observedAt) }) : null,
         });
       }),
@@ -101,7 +171,7 @@ function commerceRows(facts: CommerceFacts, claimLinks: ClaimLinker): KeyFactRow
           ? [
               line(
                 offered.map((d) => enumLabel('decoration_method', d.method)).join(', ') || t('keyFacts.noneOffered'),
-                claimLinks(facts.decoration.flatMap((d) => d.claimIds)),
+                backed(facts.decoration.flatMap((d) => d.claimIds)),
                 {
                   detail:
                     unsupported.length > 0
@@ -115,6 +185,23 @@ function commerceRows(facts: CommerceFacts, claimLinks: ClaimLinker): KeyFactRow
   ];
   rows.push(nextStepRow(facts));
   return rows;
+}
+
+/** A seller as a shopper knows it: its name, else the site its price was read on, else that the record does not name it. */
+function sellerName(prices: Pick<ProviderPrices, 'name' | 'site'>): string {
+  return prices.name ?? (prices.site ? t('keyFacts.sellerAt', { site: prices.site }) : t('keyFacts.providerNotStated'));
+}
+
+/** The sizes, with their system and fit, and a link to the size chart where the record has one. */
+function sizeLines(facts: KeyFacts, backed: Backing): KeyFactLine[] {
+  const sizes = facts.sizes.value;
+  if (!sizes) return [];
+  return [
+    line(sizes.labels.join(', '), backed(facts.sizes.claimIds), {
+      detail: [sizes.system, sizes.fit].filter(Boolean).join(', ') || null,
+      link: sizes.chartUrl ? { text: t('keyFacts.sizeChart'), href: sizes.chartUrl } : null,
+    }),
+  ];
 }
 
 const SHORT_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
@@ -134,13 +221,13 @@ const shortDate = remembered((value) => {
 });
 
 /** The next step: a link only where the record gives an address; the call to action alone is said as text. */
-function nextStepRow(facts: KeyFacts): KeyFactRow {
+function nextStepRow(facts: KeyFacts): Row {
   return {
     key: 'next-step',
     label: t('keyFacts.nextStep'),
     layout: 'list',
     lines: facts.nextStep
-      ? [line(facts.nextStep.label ?? t('keyFacts.nextStepLink'), [], { href: facts.nextStep.url })]
+      ? [line(facts.nextStep.label ?? t('keyFacts.nextStepLink'), {}, { href: facts.nextStep.url })]
       : facts.callToAction
         ? [line(facts.callToAction)]
         : [],
@@ -158,10 +245,10 @@ function moneyText(money: Money): string {
   return formatMoney(money.amountMinor, money.currency, money.exponent) ?? t('value.notStated');
 }
 
-/** What a price is: its basis, the smallest quantity when more than one, and when it was seen. */
-function priceDetail(range: PriceRange): string {
+/** What a price is, in a shopper's words: its basis (else what it is for), the smallest quantity when more than one, and when it was seen. */
+function priceDetail(range: Pick<PriceRange, 'basis' | 'kind' | 'quantityMin' | 'observedAt'>): string {
   return [
-    enumLabel('price_basis', range.basis),
+    basisText(range.basis, range.kind),
     range.quantityMin !== null && range.quantityMin > 1 ? t('keyFacts.quantityMin', { count: range.quantityMin }) : null,
     range.observedAt ? t('keyFacts.observed', { date: shortDate(range.observedAt) }) : null,
   ]
@@ -169,15 +256,20 @@ function priceDetail(range: PriceRange): string {
     .join(', ');
 }
 
-function technicalRows(facts: TechnicalFacts, claimLinks: ClaimLinker): KeyFactRow[] {
+/** A price basis as a shopper says it (`list price`, `volume price`); a basis not stated, or "other", by what the price is for. */
+function basisText(basis: PriceBasis | null, kind: OfferKind | null): string {
+  if (basis !== null && basis !== 'other') return t(`keyFacts.basis.${basis}`);
+  return kind ? t(`keyFacts.kind.${kind}`) : t('keyFacts.basis.notStated');
+}
+
+function technicalRows(facts: TechnicalFacts, backed: Backing): Row[] {
   const assetsWith = (allowed: (asset: TechnicalFacts['assets'][number]) => boolean | null) =>
     facts.assets.filter((a) => allowed(a) === true).length;
   const total = facts.assets.length;
-  const assetClaims = claimLinks(facts.assets.flatMap((a) => a.claimIds));
   return [
     // A row per fabric: its fibres, its weight (both units), its construction and whether knit or woven.
     ...facts.fabrics.map(
-      (fabric): KeyFactRow => ({
+      (fabric): Row => ({
         key: 'fabric',
         label: fabric.name ?? fabric.id,
         layout: 'row',
@@ -185,7 +277,7 @@ function technicalRows(facts: TechnicalFacts, claimLinks: ClaimLinker): KeyFactR
           const claims =
             fact === 'construction' ? [...fabric.construction.claimIds, ...fabric.knitOrWoven.claimIds] : fabric[fact].claimIds;
           const value = fabricFact(fabric, fact);
-          return line(value ?? t(`keyFacts.${fact}NotStated`), claimLinks([...new Set(claims)]), {
+          return line(value ?? t(`keyFacts.${fact}NotStated`), backed([...new Set(claims)]), {
             detail: fact === 'fibres' && fabric.compositionComplete === false ? t('keyFacts.compositionIncomplete') : null,
           });
         }),
@@ -195,13 +287,7 @@ function technicalRows(facts: TechnicalFacts, claimLinks: ClaimLinker): KeyFactR
       key: 'sizes',
       label: t('keyFacts.sizeRange'),
       layout: 'list',
-      lines: facts.sizes.value
-        ? [
-            line(facts.sizes.value.labels.join(', '), claimLinks(facts.sizes.claimIds), {
-              detail: [facts.sizes.value.system, facts.sizes.value.fit].filter(Boolean).join(', ') || null,
-            }),
-          ]
-        : [],
+      lines: sizeLines(facts, backed),
     },
     {
       key: 'measure-points',
@@ -212,7 +298,7 @@ function technicalRows(facts: TechnicalFacts, claimLinks: ClaimLinker): KeyFactR
           ? [
               line(
                 facts.measurePoints.map((p) => enumLabel('measurement_name', p.name)).join(', '),
-                claimLinks(facts.measurePoints.flatMap((p) => p.claimIds)),
+                backed(facts.measurePoints.flatMap((p) => p.claimIds)),
                 {
                   detail: tCount('keyFacts.pointCount', facts.measurePoints.length),
                 },
@@ -231,7 +317,7 @@ function technicalRows(facts: TechnicalFacts, claimLinks: ClaimLinker): KeyFactR
                 tCount('keyFacts.assetCount', total, {
                   kinds: [...new Set(facts.assets.map((a) => a.kind).filter(Boolean))].map((k) => enumLabel('asset_kind', k)).join(', '),
                 }),
-                [],
+                {},
                 {
                   href: `#${collectionAnchor('assets')}`,
                 },
@@ -243,7 +329,7 @@ function technicalRows(facts: TechnicalFacts, claimLinks: ClaimLinker): KeyFactR
                   training: assetsWith((a) => a.rights.training),
                   total,
                 }),
-                assetClaims,
+                backed(facts.assets.flatMap((a) => a.claimIds)),
               ),
             ]
           : [],

@@ -21,10 +21,32 @@ export interface Money {
 type Offer = SvcData['offers'][number];
 /** How a price was obtained (`price_basis`). */
 export type PriceBasis = NonNullable<Offer['price_basis']>;
+/** What an offer's price is for (`offer_kind`). */
+export type OfferKind = NonNullable<Offer['offer_kind']>;
+
+/** A claim's value as the record gives it, with its unit. */
+export interface ClaimValue {
+  value: unknown;
+  unit: string | null;
+}
+
+/**
+ * The record's claims that put a fact in doubt: those marked `not_verified`, and the claims whose
+ * sources disagree (an unresolved conflict, or a claim marked `conflicting` that no conflict settles).
+ */
+export interface ClaimStanding {
+  unverified: string[];
+  disputes: { claimIds: string[]; values: ClaimValue[] }[];
+}
+
+/** Why a fact may not hold: its sources disagree (with the values they give), or no claim backing it is verified. */
+export type FactDoubt = { kind: 'disputed'; values: ClaimValue[] } | { kind: 'unverified' };
 
 /** The lowest and highest price a provider lists on one basis, in one currency. */
 export interface PriceRange {
   basis: PriceBasis | null;
+  /** What the prices are for, when all its offers say the same. */
+  kind: OfferKind | null;
   low: Money;
   high: Money;
   /** The offers the range is read from. */
@@ -42,6 +64,8 @@ export interface ProviderPrices {
   listingId: string | null;
   /** The provider's name as the record gives it (provider name, else catalog title); null when none. */
   name: string | null;
+  /** The host of an offer's web address, to name a provider the record does not (`prairieworkwear.example`). */
+  site: string | null;
   platform: 'podone' | 'podtwo' | 'other' | null;
   ranges: PriceRange[];
 }
@@ -50,7 +74,10 @@ export interface ProviderPrices {
 export interface PriceFrom {
   money: Money;
   basis: PriceBasis | null;
+  kind: OfferKind | null;
+  quantityMin: number | null;
   provider: string | null;
+  site: string | null;
   listingId: string | null;
   observedAt: string | null;
   claimIds: string[];
@@ -63,6 +90,8 @@ export interface Sizes {
   system: string | null;
   /** The manufacturer's fit term (`Classic fit`), when stated. */
   fit: string | null;
+  /** A web address of a size chart: a size range's, else the catalog's size chart image. */
+  chartUrl: string | null;
 }
 
 /** A colour, named as the manufacturer names it. */
@@ -113,6 +142,7 @@ export interface CommerceFacts {
   nextStep: { label: string | null; url: string } | null;
   /** The page's call to action (`cta_label`) as written, with or without an address. */
   callToAction: string | null;
+  standing: ClaimStanding;
 }
 
 /** What one fabric (material profile) is made of and how. */
@@ -164,6 +194,7 @@ export interface TechnicalFacts {
   /** As on a commerce page: the call to action with a web address, and as written. */
   nextStep: { label: string | null; url: string } | null;
   callToAction: string | null;
+  standing: ClaimStanding;
 }
 
 /** The key facts of a record page, by projection. */
@@ -203,7 +234,7 @@ export function commerceFacts(record: CommerceRecord, claims: ClaimsByData = cla
     projection: 'svc',
     prices,
     priceFrom: priceFrom(prices),
-    sizes: sizes(data, claims),
+    sizes: sizes(record, claims),
     colors: data.colors.map((color) => ({
       id: color.id,
       name: color.manufacturer_name ?? color.supplier_names?.[0] ?? color.id,
@@ -215,7 +246,43 @@ export function commerceFacts(record: CommerceRecord, claims: ClaimsByData = cla
     decoration: decoration(data, claims, nameOf),
     nextStep: nextStep(record),
     callToAction: callToAction(record),
+    standing: claimStanding(record),
   };
+}
+
+/** The record's unverified and disputed claims (see ClaimStanding). */
+export function claimStanding(record: GarmentRecord): ClaimStanding {
+  const claims = new Map(record.claims.map((claim) => [claim.id, claim]));
+  const valuesOf = (ids: readonly string[]) =>
+    ids.flatMap((id) => {
+      const claim = claims.get(id);
+      return claim ? [{ value: claim.value, unit: claim.unit }] : [];
+    });
+  const settled = new Set(record.conflicts.flatMap((conflict) => conflict.claim_ids));
+  return {
+    unverified: record.claims.filter((claim) => claim.verification === 'not_verified').map((claim) => claim.id),
+    disputes: [
+      ...record.conflicts
+        .filter((conflict) => conflict.resolution === 'unresolved')
+        .map((conflict) => ({ claimIds: [...new Set(conflict.claim_ids)], values: valuesOf([...new Set(conflict.claim_ids)]) })),
+      // A claim marked conflicting that no conflict names: the disagreement is in its own value.
+      ...record.claims
+        .filter((claim) => claim.verification === 'conflicting' && !settled.has(claim.id))
+        .map((claim) => ({ claimIds: [claim.id], values: valuesOf([claim.id]) })),
+    ],
+  };
+}
+
+/**
+ * Whether a fact backed by these claims is in doubt: its sources disagree when one of them is in a dispute,
+ * it is unverified when every one is marked `not_verified`; null when neither (or no claim backs it).
+ * @example factDoubt({ unverified: [], disputes: [{ claimIds: ['a', 'b'], values }] }, ['a']) → { kind: 'disputed', values }
+ */
+export function factDoubt(standing: ClaimStanding, claimIds: readonly string[]): FactDoubt | null {
+  if (claimIds.length === 0) return null;
+  const dispute = standing.disputes.find((d) => d.claimIds.some((id) => claimIds.includes(id)));
+  if (dispute) return { kind: 'disputed', values: dispute.values };
+  return claimIds.every((id) => standing.unverified.includes(id)) ? { kind: 'unverified' } : null;
 }
 
 function providerPrices(data: SvcData, claims: ClaimsByData, nameOf: (id: string | null) => string | null): ProviderPrices[] {
@@ -247,8 +314,10 @@ function providerPrices(data: SvcData, claims: ClaimsByData, nameOf: (id: string
         const low = group.reduce((a, b) => (amount(b) < amount(a) ? b : a));
         const high = group.reduce((a, b) => (amount(b) > amount(a) ? b : a));
         const quantities = group.map((o) => o.quantity_min).filter((q): q is number => typeof q === 'number');
+        const kinds = new Set(group.map((o) => o.offer_kind));
         return {
           basis: group[0]!.price_basis,
+          kind: kinds.size === 1 ? group[0]!.offer_kind : null,
           low: money(low),
           high: money(high),
           offerIds: group.map((o) => o.id),
@@ -263,7 +332,8 @@ function providerPrices(data: SvcData, claims: ClaimsByData, nameOf: (id: string
         };
       });
       ranges.sort((a, b) => BASIS_ORDER.indexOf(a.basis) - BASIS_ORDER.indexOf(b.basis));
-      return { listingId, name: nameOf(listingId), platform: listing?.platform ?? null, ranges };
+      const site = offers.map((o) => webUrl(o.price_url)).find(Boolean);
+      return { listingId, name: nameOf(listingId), site: site ? new URL(site).host : null, platform: listing?.platform ?? null, ranges };
     });
 }
 
@@ -295,7 +365,10 @@ function priceFrom(prices: ProviderPrices[]): PriceFrom | null {
   return {
     money: best.range.low,
     basis: best.range.basis,
+    kind: best.range.kind,
+    quantityMin: best.range.quantityMin,
     provider: best.provider.name,
+    site: best.provider.site,
     listingId: best.provider.listingId,
     observedAt: best.range.observedAt,
     claimIds: best.range.claimIds,
@@ -308,8 +381,14 @@ function latest(values: (string | null)[]): string | null {
   return present.length === 0 ? null : present.reduce((a, b) => (b > a ? b : a));
 }
 
-/** The sizes of the size ranges (in their order), else of the variants, else of the provider listings. */
-function sizes(data: SvcData | TechData, claims: ClaimsByData): Fact<Sizes> {
+/**
+ * The sizes of the size ranges (in their order), else of the variants, else of the provider listings;
+ * with a size chart's web address where the record gives one.
+ */
+function sizes(record: GarmentRecord, claims: ClaimsByData): Fact<Sizes> {
+  const { data } = record;
+  const chartUrl =
+    data.size_ranges.map((r) => webUrl(r.size_chart_url)).find(Boolean) ?? webUrl(record.catalog?.size_chart_image_url) ?? null;
   const ranges = data.size_ranges.filter((r) => (r.labels ?? []).length > 0);
   if (ranges.length > 0) {
     return {
@@ -317,6 +396,7 @@ function sizes(data: SvcData | TechData, claims: ClaimsByData): Fact<Sizes> {
         labels: distinct(ranges.flatMap((r) => r.labels ?? [])),
         system: distinct(ranges.map((r) => r.size_system)).join('; ') || null,
         fit: distinct(ranges.map((r) => r.manufacturer_fit_term)).join('; ') || null,
+        chartUrl,
       },
       claimIds: claimsOn(
         claims,
@@ -329,7 +409,7 @@ function sizes(data: SvcData | TechData, claims: ClaimsByData): Fact<Sizes> {
   const variants = data.variants.filter((v) => v.size_label);
   if (variants.length > 0) {
     return {
-      value: { labels: distinct(variants.map((v) => v.size_label)), system: null, fit: null },
+      value: { labels: distinct(variants.map((v) => v.size_label)), system: null, fit: null, chartUrl },
       claimIds: claimsOn(
         claims,
         'variants',
@@ -341,7 +421,7 @@ function sizes(data: SvcData | TechData, claims: ClaimsByData): Fact<Sizes> {
   const listings = 'provider_listings' in data ? data.provider_listings.filter((l) => (l.available_size_labels ?? []).length > 0) : [];
   if (listings.length > 0) {
     return {
-      value: { labels: distinct(listings.flatMap((l) => l.available_size_labels ?? [])), system: null, fit: null },
+      value: { labels: distinct(listings.flatMap((l) => l.available_size_labels ?? [])), system: null, fit: null, chartUrl },
       claimIds: claimsOn(
         claims,
         'provider_listings',
@@ -433,7 +513,7 @@ export function technicalFacts(record: TechnicalRecord, claims: ClaimsByData = c
   return {
     projection: 'tech',
     fabrics: data.material_profiles.map((profile) => fabricFacts(profile, claims)),
-    sizes: sizes(data, claims),
+    sizes: sizes(record, claims),
     measurePoints: measurePoints(record, claims),
     assets: data.assets.map((asset) => ({
       id: asset.id,
@@ -466,6 +546,7 @@ export function technicalFacts(record: TechnicalRecord, claims: ClaimsByData = c
     })),
     nextStep: nextStep(record),
     callToAction: callToAction(record),
+    standing: claimStanding(record),
   };
 }
 

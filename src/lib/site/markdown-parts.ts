@@ -1,6 +1,6 @@
 import type { Links } from '../record/types.ts';
 import { fieldLabel } from './format.ts';
-import type { KeyFactsView } from './key-facts-view.ts';
+import type { KeyFactLine, KeyFactsView } from './key-facts-view.ts';
 import {
   codeSpan,
   escapeData,
@@ -49,22 +49,25 @@ export function keyFactsMarkdown(twin: Twin, label: string): Block[] {
   return [heading(label), keyFactsList(twin.view.keyFacts, twin.linkRefs)];
 }
 
-/** The key-facts list on its own (the twin's head and the garment page's). */
+/** The key-facts list on its own (the twin's head and the garment page's): each line with its detail, its doubt, its link and its claims. */
 export function keyFactsList(view: KeyFactsView, linkRefs: (links: ClaimLink[]) => string): string {
+  const lineMarkdown = (line: KeyFactLine) => {
+    const text =
+      line.href && /^https?:/.test(line.href) ? `[${escapeData(line.text)}](${linkDestination(line.href)})` : escapeData(line.text);
+    return [
+      text,
+      line.detail && `(${escapeData(line.detail)})`,
+      line.doubt && `**${escapeData(line.doubt)}**`,
+      line.link && `[${escapeData(line.link.text)}](${linkDestination(line.link.href)})`,
+      linkRefs(line.claims),
+    ]
+      .filter(Boolean)
+      .join(' ');
+  };
   return facts(
     view.rows.map((row) => [
       row.label,
-      row.lines.length === 0
-        ? escapeData(t('value.notStated'))
-        : row.lines
-            .map((line) => {
-              const text =
-                line.href && /^https?:/.test(line.href)
-                  ? `[${escapeData(line.text)}](${linkDestination(line.href)})`
-                  : escapeData(line.text);
-              return [text, line.detail && `(${escapeData(line.detail)})`, linkRefs(line.claims)].filter(Boolean).join(' ');
-            })
-            .join('; '),
+      row.lines.length === 0 ? escapeData(t('value.notStated')) : [...row.lines, ...(row.folded?.lines ?? [])].map(lineMarkdown).join('; '),
     ]),
   );
 }

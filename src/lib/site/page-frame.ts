@@ -1,6 +1,6 @@
 import { html, markupPieces, type HtmlValue, type Html } from './html.ts';
 import { t } from './strings.ts';
-import { API_DOCS_PATH } from './urls.ts';
+import { API_DOCS_PATH, IMAGES_SCRIPT_PATH } from './urls.ts';
 
 /** What a page's head says about it. */
 export interface PageHead {
@@ -17,7 +17,7 @@ export interface PageHead {
   path?: string | null;
 }
 
-/** The head every page shares: title, description, canonical, Open Graph, icon and stylesheet. */
+/** The head every page shares: title, description, canonical, Open Graph, icon, stylesheet, and the script that stands in for a picture that fails. */
 export function headHtml({ title, description, canonical, image, ogType, stylesheet }: PageHead): Html {
   return html`<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${title}</title>${
     description && html`<meta name="description" content="${description}">`
@@ -25,7 +25,7 @@ export function headHtml({ title, description, canonical, image, ogType, stylesh
     description && html`<meta property="og:description" content="${description}">`
   }${canonical && html`<meta property="og:url" content="${canonical}">`}${image && html`<meta property="og:image" content="${image}">`}<meta name="twitter:card" content="${
     image ? 'summary_large_image' : 'summary'
-  }"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="${stylesheet}">`;
+  }"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="${stylesheet}"><script src="${IMAGES_SCRIPT_PATH}" defer></script>`;
 }
 
 /** The site's sections, each the paths it holds: its link is marked current on each of them. */

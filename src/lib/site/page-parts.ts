@@ -20,7 +20,12 @@ export interface PagePart {
   place: PartPlace;
   /** Whether the page shows it, from the record: a part with nothing to show is left out. */
   shown: boolean;
+  /** Whether its entries start folded (a `<details>` under its heading), so a long page stays scannable; any link into it opens it. */
+  folded: boolean;
 }
+
+/** Entries beyond which an evidence part (claims, sources) starts folded. */
+export const FOLD_AFTER = 8;
 
 /** The key of the part showing a page section. */
 export const sectionPartKey = (section: string) => `section.${section}`;
@@ -31,12 +36,13 @@ export const partKind = (part: PagePart) => (part.key.startsWith('section.') ? '
 /** Every part of a record's page in reading order, shown or not: listed once per page, in its view (PageView's `parts`). */
 export function pageParts(record: GarmentRecord): PagePart[] {
   const sections = record.page.sections as unknown as Record<string, unknown[]>;
-  const part = (key: string, anchor: string, label: string, place: PartPlace, shown: boolean): PagePart => ({
+  const part = (key: string, anchor: string, label: string, place: PartPlace, shown: boolean, folded = false): PagePart => ({
     key,
     anchor,
     label,
     place,
     shown,
+    folded,
   });
   return [
     part('key-facts', 'key-facts', t('keyFacts.heading'), 'header', true),
@@ -53,8 +59,8 @@ export function pageParts(record: GarmentRecord): PagePart[] {
     part('data', 'data', t('part.data'), 'evidence', true),
     part('conflicts', 'conflicts', t('part.conflicts'), 'evidence', record.conflicts.length > 0),
     part('decisions', 'decisions', t('part.decisions'), 'evidence', record.decisions.length > 0),
-    part('claims', 'claims', t('part.claims'), 'evidence', record.claims.length > 0),
-    part('sources', 'sources', t('part.sources'), 'evidence', record.sources.length > 0),
+    part('claims', 'claims', t('part.claims'), 'evidence', record.claims.length > 0, record.claims.length > FOLD_AFTER),
+    part('sources', 'sources', t('part.sources'), 'evidence', record.sources.length > 0, record.sources.length > FOLD_AFTER),
   ];
 }
 

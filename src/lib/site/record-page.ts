@@ -4,6 +4,7 @@ import { classList, html, trustedHtml, type Html, type HtmlValue } from './html.
 import { datasetJsonLd, scriptSafeJson } from './json-ld.ts';
 import { pageDocument } from './page-frame.ts';
 import { citationOf } from './citation.ts';
+import { compareAddingPath } from './comparison.ts';
 import { feedLinksHtml } from '../revisions/feeds.ts';
 import { partKind, sectionPartKey, type PagePart, type PartPlace } from './page-parts.ts';
 import type { PageView } from './page-view.ts';
@@ -46,9 +47,14 @@ const PART_HTML: Record<string, (view: PageView, part: PagePart) => HtmlValue> =
   data: dataCollectionsHtml,
   conflicts: (view) => conflictsHtml(view.conflicts),
   decisions: (view) => decisionsHtml(view.decisions),
-  claims: (view) => claimsHtml(view.claims),
-  sources: (view) => sourcesHtml(view.sources),
+  claims: (view, part) => claimsHtml(view.claims, foldSummary(part, view.claims.length)),
+  sources: (view, part) => sourcesHtml(view.sources, foldSummary(part, view.sources.length)),
 };
+
+/** The words on a folded part's summary, or null when the part is not folded. */
+function foldSummary(part: PagePart, count: number): string | null {
+  return part.folded ? t('data.showAll', { count }) : null;
+}
 
 /** A shown part's markup. */
 function partHtml(view: PageView, part: PagePart): HtmlValue {
@@ -99,9 +105,10 @@ function recordBodyHtml(view: PageView, links: Links, site: string, shown: Revis
   const inPlace = (place: PartPlace) => parts.filter((part) => part.place === place).map((part) => partHtml(view, part));
   return [
     // The words the page's script shows (public/scripts/record-page.js), from strings.ts.
-    html`<article class="record" data-projection="${view.projection}" data-preview-label="${t('claim.preview')}" data-full-entry="${t('claim.fullEntry')}" data-close="${t(
+    html`<article class="record" data-projection="${view.projection}" data-preview-label="${t('claim.preview')}" data-full-entry="${t('claim.fullEntry')}" data-back-to-list="${t('claim.backToList')}" data-close="${t(
       'claim.close',
     )}" data-copy="${t('cite.copy')}" data-copied="${t('cite.copied')}" data-scroll-hint="${t('table.scrolls')}">`,
+    printHeadHtml(view, site, shown),
     recordHeaderHtml(view, site, inPlace('header'), shown),
     html`<div class="record-layout">${contents}<div class="record-body">`,
     inPlace('reading'),
@@ -117,7 +124,7 @@ function recordBodyHtml(view: PageView, links: Links, site: string, shown: Revis
  */
 function recordHeaderHtml(view: PageView, site: string, headerParts: HtmlValue[], shown: RevisionShown): Html {
   const lead = view.leadImage?.src
-    ? html`<img class="lead-image" src="${view.leadImage.src}" alt="${view.leadImage.alt}" width="320" height="320" decoding="async" fetchpriority="high">`
+    ? html`<img class="lead-image garment-image" src="${view.leadImage.src}" alt="${view.leadImage.alt}" width="320" height="320" decoding="async" fetchpriority="high">`
     : null;
   return html`<header class="record-header"><nav aria-label="${t('nav.breadcrumb')}" class="breadcrumb"><ol><li><a href="/">${t('nav.home')}</a></li><li><a href="${view.garmentHref}"><bdi>${
     view.title
@@ -146,6 +153,23 @@ function researchStatusHtml(view: PageView): Html {
   }${researchFactsHtml(view)}</details></section>`;
 }
 
+/** The permalink of the revision a page shows: its JSON as published (src/lib/revisions/). */
+function revisionPermalink(view: PageView, site: string, shown: RevisionShown): string {
+  return absoluteUrl(revisionJsonPath(view.slug, view.projection, shown.number), site);
+}
+
+/** What a printed page says first, where the screen has the citation folded: its permalink, revision and publication date. */
+function printHeadHtml(view: PageView, site: string, shown: RevisionShown): Html {
+  return html`<p class="print-head"><span>${t('print.permalink')}: ${revisionPermalink(view, site, shown)}</span> · <span>${t(
+    'print.revision',
+    {
+      number: shown.number,
+      count: shown.count,
+      revision: view.revision,
+    },
+  )}</span> · <span>${t('print.published', { published: view.published.text })}</span></p>`;
+}
+
 /**
  * Which revision the page shows, linking its history, and how to cite it: the revision's permalink,
  * record revision, date and access date, as plain text and BibTeX (its twins are in the key facts' heading row).
@@ -160,7 +184,7 @@ function citeHtml(view: PageView, site: string, shown: RevisionShown): Html {
     revision: view.revision,
     publishedText: view.published.text,
     publishedIso: view.published.iso,
-    url: absoluteUrl(revisionJsonPath(slug, projection, shown.number), site),
+    url: revisionPermalink(view, site, shown),
     revisionNumber: shown.number,
     accessed: shown.accessed,
     host: new URL(site).host,
@@ -171,7 +195,9 @@ function citeHtml(view: PageView, site: string, shown: RevisionShown): Html {
     number: shown.number,
     count: shown.count,
     revision: view.revision,
-  })} · <a href="${revisionsPath(slug, projection)}">${t('record.revisionHistory')}</a></p><details class="cite"><summary>${t(
+  })} · <a href="${revisionsPath(slug, projection)}">${t('record.revisionHistory')}</a></p><p class="compare-link"><a href="${compareAddingPath(slug)}">${t(
+    'compare.add',
+  )}</a></p><details class="cite"><summary>${t(
     'cite.summary',
   )}</summary><div class="cite-body">${copyable(t('cite.plainText'), citation.text)}${copyable(t('cite.bibtex'), citation.bibtex)}</div></details></div>`;
 }

@@ -1,5 +1,5 @@
 import { OFFER_COLUMNS, offerCells, type ComparisonViews } from './comparison-view.ts';
-import type { MeasurementGrid } from './data-view.ts';
+import type { ClaimLink, MeasurementGrid } from './data-view.ts';
 import { claimEntryHtml, claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, targetHtml } from './fragments.ts';
 import { classList, html, type Html, type HtmlValue } from './html.ts';
 import type { KeyFactLine, KeyFactRow, KeyFactsView } from './key-facts-view.ts';
@@ -26,12 +26,23 @@ import { catalogTableName, pageTables, sizeChartName } from './table-csv.ts';
  * inserted as it is.
  */
 
-/** A titled part of the page with its own anchor, in pieces: its start, its content's (see markupPieces), its end. */
-export function pagePartHtml(anchor: string, heading: string, content: HtmlValue, className?: string): HtmlValue[] {
+/**
+ * A titled part of the page with its own anchor, in pieces: its start, its content's (see markupPieces), its end.
+ * With `fold` (its summary's words) the content starts folded under the heading; record-page.js opens it for any link into it.
+ */
+export function pagePartHtml(
+  anchor: string,
+  heading: string,
+  content: HtmlValue,
+  className?: string,
+  fold: string | null = null,
+): HtmlValue[] {
   return [
-    html`<section id="${anchor}" class="${classList('page-part', className)}" aria-labelledby="${anchor}-heading"><h2 id="${anchor}-heading">${heading}</h2>`,
+    html`<section id="${anchor}" class="${classList('page-part', className)}" aria-labelledby="${anchor}-heading"><h2 id="${anchor}-heading">${heading}</h2>${
+      fold && html`<details class="fold"><summary>${fold}</summary>`
+    }`,
     content,
-    html`</section>`,
+    html`${fold && html`</details>`}</section>`,
   ];
 }
 
@@ -67,27 +78,53 @@ export function keyFactsHtml(view: PageView): Html {
 }
 
 /**
- * A key facts panel: a labelled row per fact, each line with its claim markers; a colour with its
- * swatch beside its name; a fact the record does not state says so.
+ * A key facts panel: a labelled row per fact, each line with what may put it in doubt said beside it; a colour
+ * with its swatch beside its name; a fact the record does not state says so. Each row has one link to its
+ * evidence, beside its label: its claim's entry, or its first claim's, the page's script listing them all.
  */
-export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3, aside: Html | null = null): Html {
-  const lineHtml = (line: KeyFactLine) => {
-    const text = line.href
-      ? line.href.startsWith('#')
-        ? html`<a href="${line.href}">${line.text}</a>`
-        : html`<a href="${line.href}" class="external next-step" rel="noopener noreferrer">${line.text}</a>`
-      : line.text;
-    const swatch = line.swatch && html`<span class="swatch" style="background-color:${line.swatch}" aria-hidden="true"></span>`;
-    return html`<li>${swatch}${text}${line.detail && html` <small>${line.detail}</small>`}${claimLinksHtml(line.claims, 'marker')}</li>`;
-  };
+export function keyFactsPanelHtml(
+  facts: KeyFactsView,
+  id: string,
+  level: 2 | 3,
+  aside: Html | null = null,
+  /** The ids naming the panel's landmark; several panels on one page need names of their own. */
+  labelledBy = `${id}-heading`,
+): Html {
   const row = (fact: KeyFactRow) =>
-    html`<div data-fact="${fact.key}"><dt>${fact.label}</dt><dd>${
+    html`<div data-fact="${fact.key}"><dt>${fact.label}${evidenceLinkHtml(fact.claims)}</dt><dd>${
       fact.lines.length === 0
         ? html`<span class="not-stated">${t('value.notStated')}</span>`
-        : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(lineHtml)}</ul>`
-    }</dd></div>`;
+        : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(keyFactLineHtml)}</ul>`
+    }${fact.folded && html`<details class="fact-more"><summary>${fact.folded.summary}</summary><ul>${fact.folded.lines.map(keyFactLineHtml)}</ul></details>`}</dd></div>`;
   const heading = html`<h${level} id="${id}-heading">${t('keyFacts.heading')}</h${level}>`;
-  return html`<section id="${id}" class="key-facts" aria-labelledby="${id}-heading"><div class="key-facts-top">${heading}${aside}</div><dl>${facts.rows.map(row)}</dl></section>`;
+  return html`<section id="${id}" class="key-facts" aria-labelledby="${labelledBy}"><div class="key-facts-top">${heading}${aside}</div><dl>${facts.rows.map(row)}</dl></section>`;
+}
+
+/** One line of a key fact: its swatch, its text (a link where it has an address), its detail, its doubt and its link (the size chart). */
+function keyFactLineHtml(line: KeyFactLine): Html {
+  const text = line.href
+    ? line.href.startsWith('#')
+      ? html`<a href="${line.href}">${line.text}</a>`
+      : html`<a href="${line.href}" class="external next-step" rel="noopener noreferrer">${line.text}</a>`
+    : line.text;
+  return html`<li>${line.swatch && html`<span class="swatch" style="background-color:${line.swatch}" aria-hidden="true"></span>`}${text}${
+    line.detail && html` <small>${line.detail}</small>`
+  }${line.doubt && html` <span class="fact-doubt">${line.doubt}</span>`}${
+    line.link && html` <a href="${line.link.href}" class="external fact-link" rel="noopener noreferrer">${line.link.text}</a>`
+  }</li>`;
+}
+
+/**
+ * A fact row's one link to its evidence: to its (first) claim's entry, which is where it leads without
+ * JavaScript; the page's script previews that claim, or lists every claim the row names (`data-claims`).
+ */
+function evidenceLinkHtml(claims: ClaimLink[]): Html | null {
+  const [first] = claims;
+  if (!first) return null;
+  return html` <a href="${first.href}" class="claim-ref fact-evidence" data-claims="${claims.map((c) => c.number).join(' ')}">${tCount(
+    'keyFacts.evidence',
+    claims.length,
+  )}</a>`;
 }
 
 /** About the research behind the page: its scope, what it started from, when, and how it was reviewed (its revision and date are in the citation). */
@@ -168,7 +205,7 @@ export function imagesHtml(images: ImageView[]): HtmlValue[] {
   const image = (view: ImageView) =>
     html`<li><figure>${
       view.src
-        ? html`<img src="${view.src}" alt="${view.alt}" loading="lazy" decoding="async" width="400" height="400">`
+        ? html`<img class="garment-image" src="${view.src}" alt="${view.alt}" loading="lazy" decoding="async" width="400" height="400">`
         : html`<div class="image-placeholder" role="img" aria-label="${view.alt}"><span aria-hidden="true">${t('image.unavailable')}</span></div>`
     }<figcaption>${[view.kind, view.view, view.color].filter(Boolean).join(' · ')}</figcaption></figure></li>`;
   return pagePartHtml('images', t('part.images'), html`<ul class="gallery">${images.map(image)}</ul>`);
@@ -224,12 +261,12 @@ export function gapsHtml(groups: PageView['gapGroups']): HtmlValue[] {
 export function dataCollectionsHtml(view: PageView): HtmlValue[] {
   const identity =
     view.identity.length > 0 &&
-    html`<section id="data-identity" aria-labelledby="data-identity-heading" class="collection"><h3 id="data-identity-heading">${t(
+    html`<section id="data-identity" class="collection"><h3 id="data-identity-heading">${t(
       'collection.identity',
     )}</h3>${fieldListHtml(view.identity)}</section>`;
   const seed =
     view.seed.length > 0 &&
-    html`<section id="data-seed" aria-labelledby="data-seed-heading" class="collection"><h3 id="data-seed-heading">${t(
+    html`<section id="data-seed" class="collection"><h3 id="data-seed-heading">${t(
       'record.seed',
     )}</h3>${fieldListHtml(view.seed)}</section>`;
   const details = (summary: string, content: HtmlValue): HtmlValue[] => [
@@ -260,7 +297,7 @@ export function dataCollectionsHtml(view: PageView): HtmlValue[] {
           ? details(t('data.showAll', { count: items.length }), collectionHtml(view, items, true, csv))
           : [collectionHtml(view, items, true, csv)];
     return [
-      html`<section id="${view.anchor}" aria-labelledby="${view.anchor}-heading" class="collection"><h3 id="${view.anchor}-heading">${view.heading} <span class="count">(${tCount(
+      html`<section id="${view.anchor}" class="collection"><h3 id="${view.anchor}-heading">${view.heading} <span class="count">(${tCount(
         'data.items',
         items.length,
       )})</span></h3>`,
@@ -392,18 +429,18 @@ export function decisionsHtml(decisions: DecisionView[]): HtmlValue[] {
   return pagePartHtml('decisions', t('part.decisions'), decisions.map(decision));
 }
 
-/** Claim entries, numbered in order of first citation (each built by claimEntryHtml: a page has dozens). */
-export function claimsHtml(claims: ClaimView[]): HtmlValue[] {
-  return pagePartHtml('claims', t('part.claims'), [html`<ol class="claims">`, claims.map(claimEntryHtml), html`</ol>`]);
+/** Claim entries, numbered in order of first citation (each built by claimEntryHtml: a page has dozens); folded under `fold` when given. */
+export function claimsHtml(claims: ClaimView[], fold: string | null = null): HtmlValue[] {
+  return pagePartHtml('claims', t('part.claims'), [html`<ol class="claims">`, claims.map(claimEntryHtml), html`</ol>`], undefined, fold);
 }
 
-/** Every source: title, address (linked only when http(s)), publisher, type, access and dates, and the claims resting on it. */
-export function sourcesHtml(sources: SourceView[]): HtmlValue[] {
+/** Every source: title, address (linked only when http(s)), publisher, type, access and dates, and the claims resting on it; folded under `fold` when given. */
+export function sourcesHtml(sources: SourceView[], fold: string | null = null): HtmlValue[] {
   const source = (view: SourceView) =>
     html`<li id="${view.anchor}" class="source"><p class="source-title"><cite>${view.title}</cite>${
       view.url && html` <a href="${view.url}" class="external source-url" rel="noopener noreferrer">${view.url}</a>`
     }${view.unlinkedUrl && html` <span class="unlinked">${t('source.unlinked', { url: view.unlinkedUrl })}</span>`}</p>${fieldListHtml(view.facts, 'fields--inline')}${
       view.citedBy.length > 0 && html`<p class="source-claims">${t('part.claims')}: ${claimLinksHtml(view.citedBy, 'inline')}</p>`
     }</li>`;
-  return pagePartHtml('sources', t('part.sources'), html`<ol class="sources">${sources.map(source)}</ol>`);
+  return pagePartHtml('sources', t('part.sources'), html`<ol class="sources">${sources.map(source)}</ol>`, undefined, fold);
 }

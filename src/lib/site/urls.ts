@@ -8,6 +8,8 @@ export const API_DOCS_PATH = '/docs/api/';
 
 /** The record pages' one script (public/scripts/): claim previews, copy buttons, where the reader is in the contents. */
 export const RECORD_SCRIPT_PATH = '/scripts/record-page.js';
+/** The script every page loads: a garment's picture that fails to load becomes a placeholder naming it. */
+export const IMAGES_SCRIPT_PATH = '/scripts/images.js';
 /** Site-relative path of the completion-webhook documentation. */
 export const WEBHOOK_DOCS_PATH = '/docs/webhooks/';
 /** Site-relative path of the documentation of the MCP tools and resources. */

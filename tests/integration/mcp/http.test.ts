@@ -364,7 +364,7 @@ describe('/docs/mcp/', () => {
         'protocol: 2026-07-28\ntools: garments.search, garments.get_record, garments.list, garments.list_revisions, garments.publish, garments.get_generation\n',
       );
       expect(stdout).toContain(
-        `garment: Harbor & Pike HP-450 Brushed Fleece Pullover Hoodie (From $27.18; Sizes XS–2XL; Three-end fleece, 80% cotton, 20% polyester; 9 oz/yd², 305 g/m²) ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/\n`,
+        `garment: Harbor & Pike HP-450 Brushed Fleece Pullover Hoodie (From $27.18; Sizes XS–2XL; Three-end fleece, 80% cotton, 20% polyester; 9 oz/yd², 305 g/m² (sources disagree: 9 or 8.5 oz/yd²)) ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/\n`,
       );
       expect(stdout).toContain(`  Technical, Complete with gaps: ${SITE}garments/harbor-pike-hp450-fleece-pullover-hoodie/tech/\n`);
       expect(stdout).toContain('projection: "tech"\n');

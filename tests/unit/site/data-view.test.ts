@@ -84,10 +84,10 @@ describe('collectionViews', () => {
     expect(views(withData(commerceSample, { colors: [{ id: 'a', name: 'A', ...many }] }))[0]!.layout).toBe('cards');
   });
 
-  it('folds a table of more than eight items whole, and nothing of eight or fewer', () => {
+  it('folds a table of more than four items whole, and nothing of four or fewer', () => {
     const items = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: `Colour ${i}` }));
-    expect(views(withData(commerceSample, { colors: items(8) }))[0]!.folded).toBe(false);
-    expect(views(withData(commerceSample, { colors: items(9) }))[0]!.folded).toBe(true);
+    expect(views(withData(commerceSample, { colors: items(4) }))[0]!.folded).toBe(false);
+    expect(views(withData(commerceSample, { colors: items(5) }))[0]!.folded).toBe(true);
   });
 
   it('gives a table a column for every field any item shows, in order of first appearance, and each row its cell or a gap', () => {

@@ -175,7 +175,14 @@ describe('itemCardsHtml and itemRowsHtml', () => {
 
   it('writes a row per item, a dash for a missing value and a claims cell when any item has claims', () => {
     expect(itemRowsHtml(collection([navy, plain], 'table'), [plain], true)).toBe(
-      '<tr><th scope="row"><code>white</code></th>' + '<td class="not-stated">–</td>'.repeat(2) + '<td></td></tr>',
+      `<tr><th scope="row"><code>white</code></th>${'<td class="not-stated">–</td>'.repeat(2)}<td data-label="Claims"></td></tr>`,
+    );
+  });
+
+  it("names each cell's column, for the stacked table a print makes of a wide one", () => {
+    expect(itemRowsHtml(collection([navy], 'table'), [navy], true)).toBe(
+      '<tr id="colors-navy"><th scope="row">Navy</th><td class="not-stated">–</td><td data-label="Hex"><code>#000080</code></td>' +
+        '<td data-label="Claims"><span class="claim-refs claim-refs--inline"><a href="#claim-c3" class="claim-ref">3</a></span></td></tr>',
     );
   });
 

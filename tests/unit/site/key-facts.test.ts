@@ -152,6 +152,7 @@ describe('commerceFacts', () => {
         labels: record.data.size_ranges[0]!.labels,
         system: record.data.size_ranges[0]!.size_system,
         fit: record.data.size_ranges[0]!.manufacturer_fit_term,
+        chartUrl: record.data.size_ranges[0]!.size_chart_url,
       },
       claimIds: ['clm-sizes'],
     });

@@ -131,10 +131,11 @@ describe('recordPageHtml', () => {
     expect(page(hostile[0]!)).toContain('&lt;script&gt;alert(&quot;cta&quot;)&lt;/script&gt;');
   });
 
-  it("lets no hostile record text become markup: two scripts (the JSON-LD and the site's own file), no event handlers, no javascript: or data: addresses", () => {
+  it("lets no hostile record text become markup: three scripts (the site's two files and the JSON-LD), no event handlers, no javascript: or data: addresses", () => {
     for (const record of hostile) {
       const markup = page(record);
       expect([...markup.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual([
+        '<script src="/scripts/images.js" defer>',
         '<script type="application/ld+json">',
         '<script src="/scripts/record-page.js" defer>',
       ]);

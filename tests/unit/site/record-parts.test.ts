@@ -63,7 +63,9 @@ describe('keyFactsHtml', () => {
             key: 'next-step',
             label: 'Next step',
             layout: 'list' as const,
-            lines: [{ text: 'Order', detail: null, swatch: null, href, claims: [] }],
+            lines: [{ text: 'Order', detail: null, swatch: null, href, doubt: null, link: null, claims: [] }],
+            folded: null,
+            claims: [],
           },
         ],
       };

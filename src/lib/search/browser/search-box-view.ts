@@ -222,7 +222,8 @@ function resultItem(view: ResultView, messages: SearchMessages): HTMLLIElement {
     item.append(image);
   }
   const body = element('div', 'search-hit-body');
-  const heading = element('h3', 'search-hit-title');
+  // Under the page's h1 (or the box's own h2): a level below either, so no level is skipped.
+  const heading = element('h2', 'search-hit-title');
   const link = element('a', 'search-hit-link');
   link.href = view.href;
   // Isolated: formatting a record's title leaves open cannot reorder what follows it.

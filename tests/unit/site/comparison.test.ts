@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { compareMessages } from '../../../src/lib/site/compare-messages.ts';
+import {
+  compareAddingPath,
+  comparedGarment,
+  comparedSlugs,
+  comparePath,
+  comparisonRows,
+  priceText,
+} from '../../../src/lib/site/comparison.ts';
+import { sampleRecords } from '../../support/records.ts';
+
+const words = compareMessages();
+const records = sampleRecords().map(({ record }) => record);
+const recordOf = (slug: string, projection: 'svc' | 'tech') =>
+  JSON.parse(JSON.stringify(records.find((record) => record.slug === slug && record.projection === projection) ?? null));
+const TEE = 'ridgeline-rk6210-heavyweight-tee';
+const HOODIE = 'harbor-pike-hp450-fleece-pullover-hoodie';
+const twinsOf = (slug: string) => ({ slug, svc: recordOf(slug, 'svc'), tech: recordOf(slug, 'tech') });
+
+describe('comparedSlugs', () => {
+  it('keeps the slugs in the order asked, each once, at most four, and never a value that is no slug', () => {
+    expect(comparedSlugs(['tee', 'hoodie', 'tee', '../etc', 'a', 'b', 'c', 'hoodie', '', ' jacket '])).toEqual({
+      slugs: ['tee', 'hoodie', 'a', 'b'],
+      repeated: ['tee', 'hoodie'],
+      invalid: ['../etc'],
+      beyond: ['c', 'jacket'],
+    });
+  });
+
+  it.each(['<script>', 'Tee', 'a/b', 'a--b', '-a', 'javascript:alert(1)', 'x'.repeat(201)])('refuses %s', (value) => {
+    expect(comparedSlugs([value]).invalid).toEqual([value]);
+  });
+});
+
+describe('addresses', () => {
+  it('writes one g per garment, and the adding address of a garment page', () => {
+    expect(comparePath(['tee', 'hoodie'])).toBe('/compare/?g=tee&g=hoodie');
+    expect(comparePath([])).toBe('/compare/');
+    expect(compareAddingPath('tee')).toBe('/compare/?add=tee');
+  });
+});
+
+describe('priceText', () => {
+  it('reads money from minor units, by the currency when the browser knows it', () => {
+    expect(priceText(1295, 'USD', 2)).toBe('$12.95');
+    expect(priceText(1500, 'JPY', null)).toBe('¥1,500');
+    expect(priceText(1295, 'points', 2)).toBe('12.95 POINTS');
+  });
+});
+
+describe('comparedGarment and comparisonRows', () => {
+  it("reads the tee's facts from its two records as its pages state them", () => {
+    const tee = comparedGarment(twinsOf(TEE), words);
+    const record = recordOf(TEE, 'svc');
+    expect(tee.title).toBe('Ridgeline RK-6210 Heavyweight Tee');
+    expect(tee.href).toBe(`/garments/${TEE}/`);
+    expect(tee.pages.map((page) => page.href)).toEqual([`/garments/${TEE}/svc/`, `/garments/${TEE}/tech/`]);
+    expect(tee.facts.get('brand')).toEqual([record.data.identity.brand]);
+    expect(tee.facts.get('sizes')).toEqual([record.data.size_ranges[0].labels.join(', ')]);
+    expect(tee.facts.get('colors')).toEqual([
+      record.data.colors.map((color: { manufacturer_name: string }) => color.manufacturer_name).join(', '),
+    ]);
+    // The lowest public price among the offers.
+    const lowest = Math.min(
+      ...record.data.offers
+        .filter((offer: { price_basis: string }) => offer.price_basis === 'standard_public')
+        .map((offer: { base_amount_minor: number }) => offer.base_amount_minor),
+    );
+    expect(tee.facts.get('priceFrom')![0]).toMatch(new RegExp(`^\\$${(lowest / 100).toFixed(2)} \\(`));
+    expect(tee.facts.get('weight')).toContain('Body jersey, solid colours: 6.5 oz/yd² (220 g/m²)');
+    expect(tee.facts.get('measurement:Chest width flat (in)')).toEqual(['S: 19.5 · M: 21 · L: 22.5 · XL: 24 · 2XL: 25.5 · 3XL: 27']);
+  });
+
+  it('puts garments side by side: a cell per garment in every row, empty where a garment does not say', () => {
+    const garments = [comparedGarment(twinsOf(TEE), words), comparedGarment(twinsOf(HOODIE), words)];
+    const rows = comparisonRows(garments, words);
+    expect(rows.slice(0, 7).map((row) => row.label)).toEqual([
+      words.brand,
+      words.category,
+      words.priceFrom,
+      words.sizes,
+      words.colors,
+      words.fabric,
+      words.weight,
+    ]);
+    for (const row of rows) expect(row.cells).toHaveLength(2);
+    const hood = rows.find((row) => row.label === 'Hood height (cm)')!;
+    expect(hood.cells[0]).toEqual([]);
+    expect(hood.cells[1]).not.toEqual([]);
+  });
+
+  it('reads a garment with one record, and a twin of the wrong shape, without failing', () => {
+    const techOnly = comparedGarment({ slug: TEE, svc: null, tech: recordOf(TEE, 'tech') }, words);
+    expect(techOnly.facts.get('priceFrom')).toEqual([]);
+    expect(techOnly.pages.map((page) => page.label)).toEqual([words.technical]);
+    for (const junk of [42, 'text', [], { data: 7 }, { data: { offers: 'x', colors: [null, 3], identity: [] }, page: { title: 5 } }]) {
+      const garment = comparedGarment({ slug: 'junk', svc: junk, tech: null }, words);
+      expect(garment.title).toBe('junk');
+      expect(comparisonRows([garment], words).every((row) => row.cells[0]!.length === 0)).toBe(true);
+    }
+  });
+
+  it("keeps a hostile record's text as text: it is never read as markup (the script sets it with textContent)", () => {
+    const hostile = recordOf(TEE, 'svc');
+    hostile.data.identity.brand = '<img src=x onerror=alert(1)>';
+    hostile.page.title.text = '<script>alert(1)</script>';
+    const garment = comparedGarment({ slug: TEE, svc: hostile, tech: null }, words);
+    expect(garment.facts.get('brand')).toEqual(['<img src=x onerror=alert(1)>']);
+    expect(garment.title).toBe('<script>alert(1)</script>');
+  });
+});
