@@ -75,7 +75,7 @@ describe('the build', () => {
     expect(zstdDecompressSync(readFileSync(path.join(site, `${large}.zst`)))).toEqual(text);
     expect(existsSync(path.join(site, `${small}.br`))).toBe(false);
     expect(await writePrecompressedFiles(site, [large, small])).toBe(0);
-  });
+  }, 120_000);
 });
 
 describe.each([
