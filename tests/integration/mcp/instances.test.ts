@@ -34,11 +34,12 @@ beforeAll(async () => {
 
 afterAll(() => site?.close());
 
-/** Whether the builder's log shows it building the task, and the follower's does not. */
-function builtByA(handle: string): boolean {
-  return (
-    builder.output().includes(`task ${handle} running: building site`) && !follower.output().includes(`task ${handle} running: building`)
-  );
+/** Fails unless A built the task (its log says so, B's does not) and the notes told its build and its end. */
+function expectHeardABuild(handle: string, notes: Progress[]): void {
+  expect(builder.output()).toContain(`task ${handle} running: building site`);
+  expect(follower.output()).not.toContain(`task ${handle} running: building`);
+  expect(progressLines(notes)).toContain('0.5/1 running: building site');
+  expect(progressLines(notes).at(-1)).toBe('1/1 complete: complete');
 }
 
 describe('a client of instance B following a publish instance A builds', () => {
@@ -52,9 +53,7 @@ describe('a client of instance B following a publish instance A builds', () => {
       )) as CallToolResult;
       const { handle, generation } = published.structuredContent as { handle: string; generation: { status: string } };
       expect(generation.status).toBe('complete');
-      expect(builtByA(handle)).toBe(true);
-      expect(progressLines(notes)).toContain('0.5/1 running: building site');
-      expect(progressLines(notes).at(-1)).toBe('1/1 complete: complete');
+      expectHeardABuild(handle, notes);
     } finally {
       await client.close();
     }
@@ -68,10 +67,7 @@ describe('a client of instance B following a publish instance A builds', () => {
         arguments: { record: teeRevision('2026-11-28.22') },
       })) as CallToolResult;
       const { handle } = published.structuredContent as { handle: string };
-      const notes = await followWithProgress(client, handle);
-      expect(builtByA(handle)).toBe(true);
-      expect(progressLines(notes)).toContain('0.5/1 running: building site');
-      expect(progressLines(notes).at(-1)).toBe('1/1 complete: complete');
+      expectHeardABuild(handle, await followWithProgress(client, handle));
     } finally {
       await client.close();
     }
