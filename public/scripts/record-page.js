@@ -144,22 +144,41 @@
     }
   }
 
-  // The contents mark the part being read.
+  // The contents mark the part being read: the first in the screen's top part; at the page's end, where
+  // the last (folded, short) parts cannot reach the top, the last part in the screen.
   const links = new Map([...document.querySelectorAll('.contents a[href^="#"]')].map((a) => [a.getAttribute('href').slice(1), a]));
   const parts = [...links.keys()].map((id) => document.getElementById(id)).filter(Boolean);
   if ('IntersectionObserver' in window && parts.length > 0) {
     const visible = new Set();
+    const mark = () => {
+      const atEnd = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+      const current = atEnd
+        ? parts.findLast((part) => part.getBoundingClientRect().top < window.innerHeight)
+        : parts.find((part) => visible.has(part));
+      if (!current) return;
+      for (const [id, link] of links) id === current.id ? link.setAttribute('aria-current', 'true') : link.removeAttribute('aria-current');
+    };
     const observer = new IntersectionObserver(
       (changes) => {
         for (const change of changes) change.isIntersecting ? visible.add(change.target) : visible.delete(change.target);
-        const current = parts.find((part) => visible.has(part));
-        if (!current) return;
-        for (const [id, link] of links)
-          id === current.id ? link.setAttribute('aria-current', 'true') : link.removeAttribute('aria-current');
+        mark();
       },
       { rootMargin: '0px 0px -60% 0px' },
     );
     for (const part of parts) observer.observe(part);
+    let pending = false;
+    window.addEventListener(
+      'scroll',
+      () => {
+        if (pending) return;
+        pending = true;
+        requestAnimationFrame(() => {
+          pending = false;
+          mark();
+        });
+      },
+      { passive: true },
+    );
   }
 
   // Folded evidence opens for any link into it (the contents, a claim's number, an address with a #fragment):

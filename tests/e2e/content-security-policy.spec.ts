@@ -1,37 +1,11 @@
 // A publisher may serve the site under a strict Content Security Policy (README, "What the site holds"):
 // nothing on it needs inline script, eval, or a script from elsewhere; search runs as it is.
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { sampleRecords } from './site.ts';
+import { serveUnderStrictPolicy, stopStrictPolicy, watchForViolations } from './strict-policy.ts';
 
-const STRICT_POLICY =
-  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src * data:; object-src 'none'; base-uri 'none'; form-action 'self'";
-
-test.beforeEach(async ({ context, baseURL }) => {
-  const origin = new URL(baseURL!).origin;
-  // Every response of the site carries the policy, as the publisher's server would send it.
-  await context.route(
-    (url) => url.origin === origin,
-    async (route) => {
-      const response = await route.fetch();
-      await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': STRICT_POLICY } });
-    },
-  );
-});
-
-// A request still in flight when a test ends (Pagefind fetches ahead) must not fail the run.
-test.afterEach(async ({ context }) => {
-  await context.unrouteAll({ behavior: 'ignoreErrors' });
-});
-
-/** The policy violations the browser reports on a page from now on. */
-function watchForViolations(page: Page): string[] {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
-  });
-  return violations;
-}
+test.beforeEach(async ({ context, baseURL }) => serveUnderStrictPolicy(context, baseURL!));
+test.afterEach(async ({ context }) => stopStrictPolicy(context));
 
 test('search finds pages under the strict policy, with nothing blocked', async ({ page }) => {
   const violations = watchForViolations(page);

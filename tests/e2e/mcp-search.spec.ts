@@ -162,6 +162,8 @@ test.describe('garments.search and the search page', () => {
   });
 
   test(`give the same garments in the same order for ${SEARCHES.length} searches over a site of several shards`, async ({ page }) => {
+    // Eighteen page loads and searches: more than the default minute on a loaded machine.
+    test.slow();
     const answers: ToolAnswer[] = [];
     for (const search of SEARCHES) answers.push(await compare(page, client, search));
     // The searches are worth comparing: most find several garments, some are corrected, one gets suggestions.

@@ -214,9 +214,14 @@ test.describe('the contents', () => {
     const evidence = hrefs.filter((href) => ['#research-gaps', '#data', '#claims', '#sources'].includes(href));
     expect(evidence.length, 'the sample page has evidence parts to read').toBeGreaterThanOrEqual(2);
     for (const href of [hrefs[1]!, ...evidence, hrefs[1]!]) {
-      await page.locator(`[id="${href.slice(1)}"]`).evaluate((part) => part.scrollIntoView({ block: 'start' }));
+      const atTop = await page.locator(`[id="${href.slice(1)}"]`).evaluate((part) => {
+        part.scrollIntoView({ block: 'start' });
+        // At the top, less the page's scroll padding.
+        return part.getBoundingClientRect().top <= Number.parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) + 2;
+      });
       await expect(current, `reading ${href}`).toHaveCount(1);
-      await expect(current).toHaveAttribute('href', href);
+      // A part near the page's end (the folded claims, sources) cannot reach the top: there the last part is the one marked.
+      await expect(current).toHaveAttribute('href', atTop ? href : hrefs.at(-1)!);
     }
   });
 });

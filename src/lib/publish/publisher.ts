@@ -261,7 +261,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
         continue;
       }
       await moveTo(handle, 'writing');
-      const placement = folder.place(record.slug, record.projection);
+      const placement = await folder.place(record.slug, record.projection);
       if (!placement.ok) {
         await end(handle, 'failed', {
           error: incident(`the records folder cannot take ${resourceId} as it is`, placement.message),

@@ -71,6 +71,8 @@ export const STRINGS = {
   'index.narrow': 'Narrow in search: by projection or research status',
   'index.searchLabel': 'Search garments',
   'index.searchCategoryLabel': 'Search {category}',
+  'index.searchNoscript':
+    'Search runs in your browser and needs JavaScript, so a search link opens this page without it: every garment is listed below, by category.',
   'index.previews': 'Each category shows its first {count} garments here; its own pages list them all.',
   'index.more.one': 'The {count} garment in {category}',
   'index.more.many': 'All {count} garments in {category}',
@@ -100,6 +102,8 @@ export const STRINGS = {
   'search.sort.relevance': 'Best match',
   'search.sort.title': 'Title (A–Z)',
   'search.sort.published': 'Newest published',
+  'search.sort.price': 'Price from (lowest first)',
+  'search.sort.weight': 'Weight (lightest first)',
   'search.filters': 'Filters',
   'search.clearFilters': 'Clear filters',
   'search.filter.projection': 'Projection',

@@ -16,20 +16,20 @@ const write = (name: string, value: unknown) =>
 describe('readRecordsFolder', () => {
   it('places a new record at <slug>.<projection>.json', async () => {
     const folder = await readRecordsFolder(dir);
-    expect(folder.place('tee', 'svc')).toEqual({ ok: true, file: path.join(dir, 'tee.svc.json') });
+    expect(await folder.place('tee', 'svc')).toEqual({ ok: true, file: path.join(dir, 'tee.svc.json') });
   });
 
   it('places a record over the file already publishing its slug and projection, whatever its name', async () => {
     write('old-name.json', { slug: 'tee', projection: 'svc' });
     const folder = await readRecordsFolder(dir);
-    expect(folder.place('tee', 'svc')).toEqual({ ok: true, file: path.join(dir, 'old-name.json') });
-    expect(folder.place('tee', 'tech')).toEqual({ ok: true, file: path.join(dir, 'tee.tech.json') });
+    expect(await folder.place('tee', 'svc')).toEqual({ ok: true, file: path.join(dir, 'old-name.json') });
+    expect(await folder.place('tee', 'tech')).toEqual({ ok: true, file: path.join(dir, 'tee.tech.json') });
   });
 
   it('refuses when two files already publish the slug and projection, naming both', async () => {
     write('a.json', { slug: 'tee', projection: 'svc' });
     write('b.json', { slug: 'tee', projection: 'svc' });
-    const placement = (await readRecordsFolder(dir)).place('tee', 'svc');
+    const placement = await (await readRecordsFolder(dir)).place('tee', 'svc');
     expect(placement.ok).toBe(false);
     expect(!placement.ok && placement.message).toBe(
       `${path.join(dir, 'a.json')}, ${path.join(dir, 'b.json')}: each already publishes tee/svc; remove all but one of them, then publish again`,
@@ -40,19 +40,27 @@ describe('readRecordsFolder', () => {
     write('tee.svc.json', { slug: 'other', projection: 'svc' });
     write('cap.svc.json', '{ not json');
     const folder = await readRecordsFolder(dir);
-    const taken = folder.place('tee', 'svc');
+    const taken = await folder.place('tee', 'svc');
     expect(!taken.ok && taken.message).toMatch(
       /tee\.svc\.json: already holds other\/svc, so tee\/svc cannot be written there; rename that file/,
     );
-    const broken = folder.place('cap', 'svc');
+    const broken = await folder.place('cap', 'svc');
     expect(!broken.ok && broken.message).toMatch(/cap\.svc\.json: already holds something that is not a readable record/);
+  });
+
+  it('takes a file named <slug>.<projection>.json at its name, unread until a record is placed in it', async () => {
+    write('cap.svc.json', 'not even JSON: unread, the name says enough');
+    write('tee.svc.json', { slug: 'tee', projection: 'svc' });
+    const folder = await readRecordsFolder(dir);
+    expect(folder.slugs().sort()).toEqual(['cap', 'tee']);
+    expect(await folder.place('tee', 'svc')).toEqual({ ok: true, file: path.join(dir, 'tee.svc.json') });
   });
 
   it('remembers what a batch claimed, so a second record of the same key in the batch goes to the same file', async () => {
     const folder = await readRecordsFolder(dir);
     const file = path.join(dir, 'tee.svc.json');
     folder.claim(file, 'tee', 'svc');
-    expect(folder.place('tee', 'svc')).toEqual({ ok: true, file });
+    expect(await folder.place('tee', 'svc')).toEqual({ ok: true, file });
   });
 });
 

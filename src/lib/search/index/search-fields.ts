@@ -2,7 +2,16 @@ import type { GarmentRecord, Projection } from '../../record/types.ts';
 import { enumLabel, isoDate, researchStatusLabel } from '../../site/format.ts';
 import type { SiteEntry } from '../../site/site-index.ts';
 import { projectionLabel } from '../../site/strings.ts';
-import { FILTER_READERS, GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchFilter, type SearchSort } from '../query/search-keys.ts';
+import {
+  FILTER_READERS,
+  GARMENT_META,
+  NO_NUMBER,
+  numberSortKey,
+  SEARCH_FILTERS,
+  titleSortKey,
+  type SearchFilter,
+  type SearchSort,
+} from '../query/search-keys.ts';
 
 /** What one record page adds to its garment's search result; every value is plain text. */
 export interface SearchMeta {
@@ -70,12 +79,13 @@ function searchMeta(entry: SiteEntry): SearchMeta {
 /**
  * A garment's result metadata, from its projections' (commerce first): the title, status and image
  * of the first that has them, the price and sizes of the commerce page, the fabric and weight of the
- * technical one, which projections it has, and the names searched but never shown.
+ * technical one, which projections it has, the names searched but never shown, and the sort keys
+ * the browser merges shards by (its latest publication, its price and weight when known).
  */
 export function garmentMeta(
   pages: readonly { projection: string; meta: SearchMeta }[],
   names: readonly string[],
-  published: string,
+  sort: Record<SearchSort, string>,
 ): Record<string, string> {
   const meta: Record<string, string> = {};
   for (const { projection, meta: page } of pages) {
@@ -85,16 +95,20 @@ export function garmentMeta(
     }
   }
   meta[GARMENT_META.projections] = pages.map((page) => page.projection).join(' ');
-  meta[GARMENT_META.published] = published;
+  meta[GARMENT_META.published] = sort.published;
+  if (sort.price !== NO_NUMBER) meta[GARMENT_META.price] = sort.price;
+  if (sort.weight !== NO_NUMBER) meta[GARMENT_META.weight] = sort.weight;
   if (names.length > 0) meta[GARMENT_META.names] = names.join(' · ');
   return meta;
 }
 
-/** A record page's sort keys, from its site entry alone: lower-case title, published date as an ISO timestamp. */
+/** A record page's sort keys, from its site entry alone: lower-case title, published date as an ISO timestamp, lowest price and weight (card-facts.ts). */
 export function searchSort(entry: SiteEntry): Record<SearchSort, string> {
   return {
     title: titleSortKey(entry.title),
     published: isoDate(entry.publishedAt) ?? entry.publishedAt.trim(),
+    price: numberSortKey(entry.card.priceValue),
+    weight: numberSortKey(entry.card.weightGsm),
   };
 }
 

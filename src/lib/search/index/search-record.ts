@@ -4,7 +4,7 @@ import type { SiteEntry } from '../../site/site-index.ts';
 import { plainText } from '../../site/text.ts';
 import { garmentPath, pagePath } from '../../site/urls.ts';
 import { distinctValues, garmentMeta, searchFields, type SearchMeta } from './search-fields.ts';
-import { GARMENT_META, SEARCH_FILTERS, titleSortKey, type SearchSort } from '../query/search-keys.ts';
+import { GARMENT_META, NO_NUMBER, SEARCH_FILTERS, titleSortKey, type SearchSort } from '../query/search-keys.ts';
 
 /**
  * What one record page gives the search index, made where the record is read (a record thread):
@@ -63,7 +63,7 @@ export function searchRecord(entry: SiteEntry, record: GarmentRecord): SearchRec
 /**
  * The page the index holds for a garment, from its records' search records (commerce first): the
  * reading text of each, a sentence said by both said once; the names, filters (each value once) and
- * metadata of both; the title's sort key, and the latest publication.
+ * metadata of both; the title's sort key, the latest publication, the lowest price and weight.
  */
 export function garmentPage(records: readonly SearchRecord[]): GarmentPage {
   const ordered = [...records].sort((a, b) => (a.projection < b.projection ? -1 : 1));
@@ -71,10 +71,13 @@ export function garmentPage(records: readonly SearchRecord[]): GarmentPage {
   const sentences = [...new Set(ordered.flatMap((page) => page.reading))];
   const said = sentences.join(' ').toLocaleLowerCase('en');
   const names = distinctValues(ordered.flatMap((page) => page.names)).filter((name) => !saysWords(said, name.toLocaleLowerCase('en')));
-  const published = ordered
-    .map((page) => page.sort.published)
-    .sort()
-    .at(-1)!;
+  const latest = (key: SearchSort) =>
+    ordered
+      .map((page) => page.sort[key])
+      .sort()
+      .at(-1)!;
+  const lowest = (key: SearchSort) => ordered.map((page) => page.sort[key]).sort()[0]!;
+  const sort = { title: first.sort.title, published: latest('published'), price: lowest('price'), weight: lowest('weight') };
   const filters: Record<string, string[]> = {};
   for (const key of SEARCH_FILTERS) {
     const values = distinctValues(ordered.flatMap((page) => page.filters[key] ?? []));
@@ -84,9 +87,9 @@ export function garmentPage(records: readonly SearchRecord[]): GarmentPage {
     url: garmentPath(first.url.split('/')[2]!),
     content: sentences.join(' '),
     language: 'en',
-    meta: garmentMeta(ordered, names, published),
+    meta: garmentMeta(ordered, names, sort),
     filters,
-    sort: { title: first.sort.title, published },
+    sort,
   };
 }
 
@@ -106,7 +109,12 @@ export function reindexedPage(url: string, page: IndexedPage): GarmentPage {
     language: 'en',
     meta,
     filters,
-    sort: { title: titleSortKey(meta.title ?? ''), published: meta[GARMENT_META.published] ?? '' },
+    sort: {
+      title: titleSortKey(meta.title ?? ''),
+      published: meta[GARMENT_META.published] ?? '',
+      price: meta[GARMENT_META.price] ?? NO_NUMBER,
+      weight: meta[GARMENT_META.weight] ?? NO_NUMBER,
+    },
   };
 }
 

@@ -62,8 +62,24 @@ export const FILTER_READERS: Record<SearchFilter, FilterReader> = {
   size: { values: (record) => record.data.size_ranges.flatMap((s) => s.labels ?? []).map(sizeLabel) },
 };
 
-/** A sort key every record page carries: a page without it would drop out of results sorted by it. */
-export type SearchSort = 'title' | 'published';
+/** A sort key every garment's page carries: a page without it would drop out of results sorted by it. */
+export type SearchSort = 'title' | 'published' | 'price' | 'weight';
+
+/** The sort keys of a number, lowest first, each kept in the garment's metadata too (the browser merges the shards by it). */
+export type NumberSort = Extract<SearchSort, 'price' | 'weight'>;
+
+/** The sort key of a garment without the number: after every number. */
+export const NO_NUMBER = '9'.repeat(12);
+
+/**
+ * A number's sort key: hundredths, zero-padded, so plain string order (the shards' merge) and
+ * numeric order (Pagefind's, when every value is a number) agree; no number sorts last.
+ * @example numberSortKey(18.4) → '000000001840'; numberSortKey(undefined) → '999999999999'
+ */
+export function numberSortKey(value: number | undefined): string {
+  if (value === undefined || !Number.isFinite(value) || value < 0) return NO_NUMBER;
+  return String(Math.min(Math.round(value * 100), Number(NO_NUMBER) - 1)).padStart(NO_NUMBER.length, '0');
+}
 
 /**
  * The title's sort key: the index sorts each shard by it, and the browser merges the shards by it.
@@ -77,8 +93,18 @@ export function titleSortKey(title: string): string {
   });
 }
 
-/** Metadata keys of a garment's result besides its projections' own: which projections it has, its latest publication (its sort key), and the names searched but never shown. */
-export const GARMENT_META = { projections: 'projections', names: 'names', published: 'published' } as const;
+/**
+ * Metadata keys of a garment's result besides its projections' own: which projections it has, its
+ * latest publication (its sort key), the names searched but never shown, and the sort keys of its
+ * lowest price and its weight (when known).
+ */
+export const GARMENT_META = {
+  projections: 'projections',
+  names: 'names',
+  published: 'published',
+  price: 'price_sort',
+  weight: 'weight_sort',
+} as const;
 
 /** Where the build writes the index and Pagefind's scripts, on the site. */
 export const SEARCH_BUNDLE_PATH = '/pagefind/';

@@ -1,4 +1,4 @@
-import { RENAMED_FILTERS, SEARCH_FILTERS, type SearchFilter, type SearchSort } from './search-keys.ts';
+import { RENAMED_FILTERS, SEARCH_FILTERS, SEARCH_PAGE_PATH, type SearchFilter, type SearchSort } from './search-keys.ts';
 import type { GarmentQuery } from './shard-search.ts';
 import { sizeLabel } from './size-labels.ts';
 
@@ -13,7 +13,7 @@ export interface SearchState {
 }
 
 /** The sort orders a reader can pick, and the direction each runs in. */
-export const SORT_ORDERS: Record<SearchSort, 'asc' | 'desc'> = { title: 'asc', published: 'desc' };
+export const SORT_ORDERS: Record<SearchSort, 'asc' | 'desc'> = { title: 'asc', published: 'desc', price: 'asc', weight: 'asc' };
 
 const FILTER_KEYS = new Set<string>(SEARCH_FILTERS);
 
@@ -85,4 +85,18 @@ export function searchTerm(query: string): string | null {
 export function garmentQuery(state: SearchState, counts: boolean): GarmentQuery {
   const sort = state.sort ? { key: state.sort, direction: SORT_ORDERS[state.sort] } : null;
   return { words: searchTerm(state.query) ?? '', filters: selectedFilters(state), sort, counts };
+}
+
+/**
+ * Where a search in a listing page's address (a shared `/?q=fleece`) is run: the search page, with
+ * the listing's category when it has one; null when the address asks for no search.
+ * @example searchPageAddress('?q=fleece&utm_source=x') → '/search/?q=fleece'; searchPageAddress('') → null
+ */
+export function searchPageAddress(query: string, category?: string): string | null {
+  const state = parseSearchState(new URLSearchParams(query));
+  if (!isSearchable(state)) return null;
+  if (category !== undefined && !(state.filters.category ?? []).includes(category)) {
+    state.filters.category = [...(state.filters.category ?? []), category];
+  }
+  return `${SEARCH_PAGE_PATH}?${searchQueryString(state)}`;
 }

@@ -12,7 +12,7 @@ import type {
   PagefindSearch,
   PagefindSearchOptions,
 } from './pagefind-api.ts';
-import { GARMENT_META, titleSortKey, type SearchSort } from './search-keys.ts';
+import { GARMENT_META, NO_NUMBER, titleSortKey, type SearchSort } from './search-keys.ts';
 import type { ShardList } from './shard-list.ts';
 import { nearestWords, relatedWords, wordKey, type WordList } from './search-words.ts';
 import { sizeWord } from './size-labels.ts';
@@ -279,9 +279,10 @@ export function mergeFilterCounts(counts: readonly (FilterCounts | undefined)[])
   return merged;
 }
 
-/** The key a hit is sorted by, as the index made it (search-fields.ts): its title's sort key, or its latest publication. */
+/** The key a hit is sorted by, as the index made it (search-fields.ts): its title's sort key, its latest publication, its price or weight. */
 function sortKey(data: PagefindResultData, key: SearchSort): string {
-  return key === 'title' ? titleSortKey(data.meta.title ?? '') : (data.meta[GARMENT_META.published] ?? '');
+  if (key === 'title') return titleSortKey(data.meta.title ?? '');
+  return data.meta[GARMENT_META[key]] ?? (key === 'published' ? '' : NO_NUMBER);
 }
 
 /**

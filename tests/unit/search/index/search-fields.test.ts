@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CommerceRecord, GarmentRecord } from '../../../../src/lib/record/index.ts';
 import { distinctValues, searchFields } from '../../../../src/lib/search/index/search-fields.ts';
+import { NO_NUMBER, numberSortKey } from '../../../../src/lib/search/query/search-keys.ts';
 import { siteEntryOf } from '../../../../src/lib/site/site-index.ts';
 import { copyOf, sampleRecords } from '../../../support/records.ts';
 
@@ -114,14 +115,36 @@ describe('searchFields', () => {
     expect(fieldsOf(record).meta.image).toBe('https://img.example/back%20tee.jpg');
   });
 
-  it('sorts by lower-case title and by published date as an ISO timestamp', () => {
+  it('sorts by lower-case title, by published date as an ISO timestamp, and by lowest price and weight, unknown last', () => {
     const record = copyOf(commerce);
     record.published_at = '2026-11-08T12:00:00Z';
     const { sort, meta } = fieldsOf(record);
+    const entry = siteEntryOf(record, 'record.json');
     expect(sort).toEqual({
       title: meta.title.toLocaleLowerCase('en').replace(/\d+/g, (n) => `${String(n.length).padStart(3, '0')}${n}`),
       published: '2026-11-08T12:00:00.000Z',
+      price: String(Math.round(entry.card.priceValue! * 100)).padStart(12, '0'),
+      weight: '999999999999',
     });
+    expect(meta.price).toBe(entry.card.price);
+    const weighed = siteEntryOf(technical, 'record.json').card.weightGsm!;
+    expect(fieldsOf(technical).sort).toMatchObject({ price: '999999999999', weight: String(Math.round(weighed * 100)).padStart(12, '0') });
+  });
+
+  it('makes price and weight keys that sort the same as text and as numbers', () => {
+    const values = [0, 0.05, 9.99, 10, 18.4, 305, 1234.5, undefined, Number.NaN, -1];
+    const keys = values.map(numberSortKey);
+    expect(keys.slice(0, 7)).toEqual([
+      '000000000000',
+      '000000000005',
+      '000000000999',
+      '000000001000',
+      '000000001840',
+      '000000030500',
+      '000000123450',
+    ]);
+    expect(keys.slice(7)).toEqual([NO_NUMBER, NO_NUMBER, NO_NUMBER]);
+    expect([...keys].sort()).toEqual([...keys].sort((a, b) => Number(a) - Number(b)));
   });
 
   it('sorts titles with numbers by their value, as a reader counts', () => {

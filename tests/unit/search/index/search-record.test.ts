@@ -196,6 +196,22 @@ describe('garmentPage', () => {
     expect(page.meta.status_svc).toBeTruthy();
     expect(page.meta.status_tech).toBeTruthy();
   });
+
+  it('sorts a garment by its commerce price and its technical weight, keeping both keys in its metadata for the merge', () => {
+    const pair = pairs.find((p) => p.length === 2)!;
+    const entries = pair.map(({ record }) => siteEntryOf(record, 'record.json'));
+    const page = garmentPage(pair.map(({ record }, at) => searchRecord(entries[at]!, record)));
+    const price = entries.find((entry) => entry.projection === 'svc')!.card.priceValue!;
+    const gsm = entries.find((entry) => entry.projection === 'tech')!.card.weightGsm!;
+    expect(Number(page.sort.price) / 100).toBeCloseTo(price, 2);
+    expect(Number(page.sort.weight) / 100).toBeCloseTo(gsm, 2);
+    expect(page.meta).toMatchObject({ price_sort: page.sort.price, weight_sort: page.sort.weight });
+    const commerceOnly = garmentPage([
+      searchRecord(entries.find((entry) => entry.projection === 'svc')!, pair.find(({ record }) => record.projection === 'svc')!.record),
+    ]);
+    expect(commerceOnly.sort.weight).toBe('999999999999');
+    expect(commerceOnly.meta.weight_sort).toBeUndefined();
+  });
 });
 
 describe('reindexedPage', () => {

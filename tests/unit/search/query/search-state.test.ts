@@ -3,6 +3,7 @@ import {
   garmentQuery,
   isSearchable,
   parseSearchState,
+  searchPageAddress,
   searchQueryString,
   searchTerm,
   selectedFilters,
@@ -20,11 +21,17 @@ describe('parseSearchState', () => {
   });
 
   it('ignores unknown parameters, unknown sorts, empty and repeated values', () => {
-    expect(parseSearchState(params('q=&color=&color=Navy&color=Navy&utm_source=x&constructor=1&sort=price'))).toEqual({
+    expect(parseSearchState(params('q=&color=&color=Navy&color=Navy&utm_source=x&constructor=1&sort=size'))).toEqual({
       query: '',
       filters: { color: ['Navy'] },
       sort: null,
     });
+  });
+
+  it('reads the sorts by price and weight, both lowest first', () => {
+    expect(parseSearchState(params('q=tee&sort=price')).sort).toBe('price');
+    expect(garmentQuery(parseSearchState(params('q=tee&sort=price')), false).sort).toEqual({ key: 'price', direction: 'asc' });
+    expect(garmentQuery(parseSearchState(params('q=tee&sort=weight')), false).sort).toEqual({ key: 'weight', direction: 'asc' });
   });
 
   it('reads a size as the size filter spells it, however the address wrote it', () => {
@@ -93,5 +100,22 @@ describe('garmentQuery', () => {
       counts: true,
     });
     expect(garmentQuery({ query: '', filters: {}, sort: null }, false)).toEqual({ words: '', filters: {}, sort: null, counts: false });
+  });
+});
+
+describe('searchPageAddress', () => {
+  it('sends a search in a listing page’s address to the search page, what it does not know left out', () => {
+    expect(searchPageAddress('?q=fleece&utm_source=mail')).toBe('/search/?q=fleece');
+    expect(searchPageAddress('?q=navy+4XL&size=xxl&sort=price')).toBe('/search/?q=navy+4XL&size=2XL&sort=price');
+    expect(searchPageAddress('?color=Navy')).toBe('/search/?color=Navy');
+  });
+
+  it('keeps a category page’s search within its category', () => {
+    expect(searchPageAddress('?q=tee', 'tops')).toBe('/search/?q=tee&category=tops');
+    expect(searchPageAddress('?q=tee&category=tops', 'tops')).toBe('/search/?q=tee&category=tops');
+  });
+
+  it('sends nothing when the address asks for no search', () => {
+    for (const query of ['', '?q=', '?q=+', '?utm_source=mail', '?sort=price', '?q=$']) expect(searchPageAddress(query), query).toBeNull();
   });
 });

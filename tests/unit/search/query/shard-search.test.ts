@@ -42,6 +42,22 @@ describe('sortedHits', () => {
     expect((await byTitle.next(5)).map((d) => d.url)).toEqual(['/c/', '/d/']);
   });
 
+  it('merges by price, lowest first, a garment without one last', async () => {
+    const priced = (url: string, price?: string): PagefindResult => ({
+      id: url,
+      score: 1,
+      data: async () => ({ url, excerpt: '', meta: { title: url, ...(price ? { price_sort: price } : {}) } }),
+    });
+    const byPrice = sortedHits(
+      [
+        [priced('/a/', '000000001840'), priced('/c/')],
+        [priced('/b/', '000000000999'), priced('/d/', '000000010000')],
+      ],
+      { key: 'price', direction: 'asc' },
+    );
+    expect((await byPrice.next(10)).map((d) => d.url)).toEqual(['/b/', '/a/', '/d/', '/c/']);
+  });
+
   it('gives calls made together consecutive batches, each in order: a second "Show more" while the first loads repeats no hit', async () => {
     const byTitle = sortedHits([a, b], { key: 'title', direction: 'asc' });
     const shown: string[] = [];
