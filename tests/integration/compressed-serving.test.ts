@@ -1,11 +1,12 @@
 // What a CDN gets from `npm run preview` and `npm run serve` (issue 37 item 5), asked with real curl:
-// byte ranges, brotli and zstd (the build's precompressed files for the large ones), decompressed with node:zlib.
+// byte ranges, brotli and zstd (the build's precompressed files for the site's lists and twins of 1 MiB or more), decompressed with node:zlib.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRECOMPRESS_FROM_BYTES, writePrecompressedFiles } from '../../src/lib/pipeline/precompressed-files.ts';
 import { projectRoot } from '../support/records.ts';
 import { node, runCli } from '../support/run.ts';
 import { eventually } from './publish/support.ts';
@@ -47,16 +48,34 @@ afterAll(() => {
 });
 
 describe('the build', () => {
-  it('writes brotli and zstd copies beside records.json, llms.txt and the large twins, and builds again over them', () => {
+  it('writes brotli and zstd copies beside records.json, records.csv and llms.txt, not beside twins under 1 MiB, and builds again over them', () => {
     const records = readFileSync(path.join(outDir, 'records.json'));
     expect(brotliDecompressSync(readFileSync(path.join(outDir, 'records.json.br')))).toEqual(records);
+    expect(zstdDecompressSync(readFileSync(path.join(outDir, 'records.csv.zst')))).toEqual(readFileSync(path.join(outDir, 'records.csv')));
     expect(zstdDecompressSync(readFileSync(path.join(outDir, 'llms.txt.zst')))).toEqual(readFileSync(path.join(outDir, 'llms.txt')));
     const twin = path.join(outDir, 'garments', 'ridgeline-rk6210-heavyweight-tee', 'svc.json');
-    expect(brotliDecompressSync(readFileSync(`${twin}.br`))).toEqual(readFileSync(twin));
+    expect(statSync(twin).size).toBeLessThan(PRECOMPRESS_FROM_BYTES);
+    expect(existsSync(`${twin}.br`)).toBe(false);
     expect(existsSync(path.join(outDir, 'index.html.br'))).toBe(false);
     const again = runCli('build.ts', ['--out', outDir, '--fresh']);
     expect(again.status, again.stderr).toBe(0);
   }, 300_000);
+
+  it('precompresses a twin of 1 MiB or more, and leaves its copies when they are as new as it', async () => {
+    const site = path.join(work, 'large-twin');
+    const large = path.join('garments', 'large', 'svc.md');
+    const small = path.join('garments', 'small', 'svc.md');
+    mkdirSync(path.join(site, 'garments', 'large'), { recursive: true });
+    mkdirSync(path.join(site, 'garments', 'small'), { recursive: true });
+    const text = Buffer.from('A garment described at length. '.repeat(40_000));
+    writeFileSync(path.join(site, large), text);
+    writeFileSync(path.join(site, small), 'A short twin.');
+    expect(await writePrecompressedFiles(site, [large, small])).toBe(1);
+    expect(brotliDecompressSync(readFileSync(path.join(site, `${large}.br`)))).toEqual(text);
+    expect(zstdDecompressSync(readFileSync(path.join(site, `${large}.zst`)))).toEqual(text);
+    expect(existsSync(path.join(site, `${small}.br`))).toBe(false);
+    expect(await writePrecompressedFiles(site, [large, small])).toBe(0);
+  }, 120_000);
 });
 
 describe.each([
@@ -93,5 +112,10 @@ describe.each([
     const page = curl(`${url}/`, '-H', 'Accept-Encoding: br');
     expect(page.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(page.body).toString('utf8')).toMatch(/^<!DOCTYPE html>/i);
+    const twin = curl(`${url}/garments/ridgeline-rk6210-heavyweight-tee/svc.json`, '-H', 'Accept-Encoding: zstd');
+    expect(twin.headers['content-encoding']).toBe('zstd');
+    expect(zstdDecompressSync(twin.body)).toEqual(
+      readFileSync(path.join(outDir, 'garments', 'ridgeline-rk6210-heavyweight-tee', 'svc.json')),
+    );
   });
 });

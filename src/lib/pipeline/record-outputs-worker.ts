@@ -50,8 +50,8 @@ if (parentPort) {
         let revisions: RevisionView[] = [];
         let facts: KeyFacts | undefined;
         const entryOf = (record: GarmentRecord, file: string) => {
-          revisions = recordRevisions(recordsDir, record, bytes);
           facts = keyFacts(record);
+          revisions = recordRevisions(recordsDir, record, bytes, facts);
           return siteEntryOf(record, file, revisionsSummary(revisions), facts);
         };
         const checked = check ? checkFileBytes(key, bytes, ({ file, record }) => entryOf(record, file)) : undefined;

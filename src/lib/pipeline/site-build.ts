@@ -32,6 +32,7 @@ import {
 import { checkNoAddedFiles, checkOutputFolder, realFolder, type SiteListing } from './output-folder.ts';
 import { carryOver, listGarmentOutput, listSiteFiles, missingOutput } from './carry-over.ts';
 import { writePrecompressedFiles } from './precompressed-files.ts';
+import { jsonPath, markdownPath } from '../site/urls.ts';
 import { removeInBackground } from './remove-in-background.ts';
 import { renderSitePages } from './site-pages.ts';
 import {
@@ -229,7 +230,11 @@ export async function buildSite({
     if (search.pagefind.peakRssMb !== undefined) peakRssMb[PAGEFIND_PROCESS] = search.pagefind.peakRssMb;
     if (search.pagefind.cpuSeconds !== undefined) cpuSeconds[PAGEFIND_PROCESS] = search.pagefind.cpuSeconds;
     reportOutputs(done.summary, seconds, onProgress);
-    await writePrecompressedFiles(staging, [...listGarmentOutput(staging).values()].flat());
+    // The twins by their records, not by listing the site's hundreds of thousands of files.
+    const twins = entries.flatMap(({ slug, projection }) =>
+      [jsonPath(slug, projection), markdownPath(slug, projection)].map((at) => at.slice(1)),
+    );
+    await timed('precompress', () => writePrecompressedFiles(staging, twins));
     await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging) });
     await guardSwap(() => swapInto(staging, target));
     return result(true, rendering.length);

@@ -1,7 +1,7 @@
 import { readingOrder, type GarmentRecord, type ReadingBlock } from '../record/index.ts';
 import { enumLabel, formatValue, researchStatusLabel } from '../site/format.ts';
 import { itemNamer, subjectNamer } from '../site/item-names.ts';
-import { keyFacts } from '../site/key-facts.ts';
+import { keyFacts, type KeyFacts } from '../site/key-facts.ts';
 import { keyFactsView } from '../site/key-facts-view.ts';
 import { t, tCount, type CountKey, type StringKey } from '../site/strings.ts';
 import { plainText } from '../site/text.ts';
@@ -44,21 +44,49 @@ export interface RevisionChanges {
   status: { before: string; after: string } | null;
 }
 
+/** What a revision says that a reader compares, read once from it: its text lists, key facts, claims, sources and status. */
+export interface ComparableRecord {
+  projection: GarmentRecord['projection'];
+  /** Each list of the page's text (a section, the FAQ…), by part and section: its first block, for its place, and each block's text. */
+  lists: Map<string, { first: ReadingBlock; texts: string[] }>;
+  facts: Map<string, { label: string; lines: string[] }>;
+  claims: Map<string, SaidEntry>;
+  sources: Map<string, SaidEntry>;
+  status: GarmentRecord['research']['status'];
+}
+
+/** A revision as revisionChanges compares it; `facts` are its key facts, when read already. */
+export function comparableRecord(record: GarmentRecord, facts: KeyFacts = keyFacts(record)): ComparableRecord {
+  const lists = new Map<string, { first: ReadingBlock; texts: string[] }>();
+  for (const block of readingOrder(record)) {
+    const key = `${block.part}/${block.section ?? ''}`;
+    const list = lists.get(key);
+    if (list) list.texts.push(blockText(block));
+    else lists.set(key, { first: block, texts: [blockText(block)] });
+  }
+  return {
+    projection: record.projection,
+    lists,
+    facts: factRows(facts),
+    claims: claimsSaid(record),
+    sources: sourcesSaid(record),
+    status: record.research.status,
+  };
+}
+
 /**
  * What changed between two revisions of a record: text blocks added, removed and reworded (each
  * list of the page aligned by its unchanged blocks), key facts as read before and after, claims
  * and sources by id, and the research status. Pure: records in, words out.
  */
-export function revisionChanges(before: GarmentRecord, after: GarmentRecord): RevisionChanges {
+export function revisionChanges(before: ComparableRecord, after: ComparableRecord): RevisionChanges {
   return {
     text: textChanges(before, after),
-    keyFacts: factChanges(before, after),
-    claims: entryChanges(claimsSaid(before), claimsSaid(after)),
-    sources: entryChanges(sourcesSaid(before), sourcesSaid(after)),
+    keyFacts: factChanges(before.facts, after.facts),
+    claims: entryChanges(before.claims, after.claims),
+    sources: entryChanges(before.sources, after.sources),
     status:
-      before.research.status === after.research.status
-        ? null
-        : { before: researchStatusLabel(before.research.status), after: researchStatusLabel(after.research.status) },
+      before.status === after.status ? null : { before: researchStatusLabel(before.status), after: researchStatusLabel(after.status) },
   };
 }
 
@@ -81,15 +109,13 @@ export function changeSummary(changes: RevisionChanges): string {
 }
 
 /** The page's text blocks, list by list (a section, the selection summary's lists, the FAQ, each lone block), aligned. */
-function textChanges(before: GarmentRecord, after: GarmentRecord): TextChange[] {
-  const listsOf = (record: GarmentRecord) => Map.groupBy(readingOrder(record), (block) => `${block.part}/${block.section ?? ''}`);
-  const lists = { before: listsOf(before), after: listsOf(after) };
+function textChanges(before: ComparableRecord, after: ComparableRecord): TextChange[] {
   const changes: TextChange[] = [];
-  for (const key of new Set([...lists.after.keys(), ...lists.before.keys()])) {
-    const old = lists.before.get(key) ?? [];
-    const now = lists.after.get(key) ?? [];
-    const place = placeOf((now[0] ?? old[0])!, after.projection);
-    changes.push(...alignedChanges(old.map(blockText), now.map(blockText), place));
+  for (const key of new Set([...after.lists.keys(), ...before.lists.keys()])) {
+    const old = before.lists.get(key);
+    const now = after.lists.get(key);
+    const place = placeOf((now ?? old)!.first, after.projection);
+    changes.push(...alignedChanges(old?.texts ?? [], now?.texts ?? [], place));
   }
   return changes;
 }
@@ -128,23 +154,25 @@ function alignedChanges(before: string[], after: string[], place: string): TextC
   return changes;
 }
 
-/** The key facts whose lines read differently, each line with its detail (a price's basis and date). */
-function factChanges(before: GarmentRecord, after: GarmentRecord): FactChange[] {
-  const rowsOf = (record: GarmentRecord) =>
-    new Map(
-      keyFactsView(keyFacts(record), () => []).rows.map((row) => [
-        row.key,
-        { label: row.label, lines: row.lines.map((line) => (line.detail ? `${line.text} (${line.detail})` : line.text)) },
-      ]),
-    );
-  const old = rowsOf(before);
+/** Each key fact's label and lines as read, each line with its detail (a price's basis and date). */
+function factRows(facts: KeyFacts): Map<string, { label: string; lines: string[] }> {
+  return new Map(
+    keyFactsView(facts, () => []).rows.map((row) => [
+      row.key,
+      { label: row.label, lines: row.lines.map((line) => (line.detail ? `${line.text} (${line.detail})` : line.text)) },
+    ]),
+  );
+}
+
+/** The key facts whose lines read differently. */
+function factChanges(old: ComparableRecord['facts'], now: ComparableRecord['facts']): FactChange[] {
   const changes: FactChange[] = [];
-  for (const [key, now] of rowsOf(after)) {
+  for (const [key, row] of now) {
     const was = old.get(key)?.lines ?? [];
     // Only the lines that differ: a price list of ten providers where one moved shows that one.
-    const before = was.filter((line) => !now.lines.includes(line));
-    const after = now.lines.filter((line) => !was.includes(line));
-    if (before.length + after.length > 0) changes.push({ label: now.label, before, after });
+    const before = was.filter((line) => !row.lines.includes(line));
+    const after = row.lines.filter((line) => !was.includes(line));
+    if (before.length + after.length > 0) changes.push({ label: row.label, before, after });
   }
   return changes;
 }

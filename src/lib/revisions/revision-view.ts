@@ -1,6 +1,7 @@
 import { recordFromBytes, type GarmentRecord } from '../record/index.ts';
 import { t } from '../site/strings.ts';
-import { changeSummary, revisionChanges, type RevisionChanges } from './record-changes.ts';
+import type { KeyFacts } from '../site/key-facts.ts';
+import { changeSummary, comparableRecord, revisionChanges, type ComparableRecord, type RevisionChanges } from './record-changes.ts';
 
 /** One revision of a record as its history and pages say it. */
 export interface RevisionView {
@@ -26,10 +27,10 @@ export interface RevisionsSummary {
 
 /**
  * Every revision of a record, oldest first, from each one's JSON as published (see revisionHistory),
- * the last being `latest`, read already. A revision kept in the archive is read again here: one that is
+ * the last being `latest`, read already (with its key facts, `latestFacts`, when read too). A revision kept in the archive is read again here: one that is
  * not a record as this code reads it (edited by hand) is listed and linked, said not to be comparable.
  */
-export function revisionViews(history: readonly Uint8Array[], latest: GarmentRecord): RevisionView[] {
+export function revisionViews(history: readonly Uint8Array[], latest: GarmentRecord, latestFacts?: KeyFacts): RevisionView[] {
   const records = history.map((bytes, i): GarmentRecord | Error => {
     if (i === history.length - 1) return latest;
     try {
@@ -38,6 +39,10 @@ export function revisionViews(history: readonly Uint8Array[], latest: GarmentRec
       return error as Error;
     }
   });
+  // Each revision read for comparing once, though it is compared with the one before and the one after.
+  const comparables: ComparableRecord[] = [];
+  const comparable = (i: number, record: GarmentRecord) =>
+    (comparables[i] ??= comparableRecord(record, i === history.length - 1 ? latestFacts : undefined));
   return history.map((bytes, i) => {
     const record = records[i]!;
     const before = i > 0 ? records[i - 1]! : null;
@@ -46,7 +51,7 @@ export function revisionViews(history: readonly Uint8Array[], latest: GarmentRec
     if (before) {
       try {
         if (before instanceof Error || record instanceof Error) throw before instanceof Error ? before : record;
-        changes = revisionChanges(before, record);
+        changes = revisionChanges(comparable(i - 1, before), comparable(i, record));
         summary = changeSummary(changes);
       } catch (error) {
         summary = t('revisions.unreadable', { reason: (error as Error).message });

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { changeSummary, revisionChanges } from '../../../src/lib/revisions/record-changes.ts';
+import { changeSummary, comparableRecord, revisionChanges } from '../../../src/lib/revisions/record-changes.ts';
+import type { GarmentRecord } from '../../../src/lib/record/index.ts';
 import { revisionHistory, sameRecord } from '../../../src/lib/revisions/history.ts';
 import { wordDiff } from '../../../src/lib/revisions/word-diff.ts';
 import type { CommerceRecord } from '../../../src/lib/record/index.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
+
+/** What changed between two records, each read for comparing. */
+const changesBetween = (before: GarmentRecord, after: GarmentRecord) => revisionChanges(comparableRecord(before), comparableRecord(after));
 
 const tee = sampleRecords().find((s) => s.record.slug === 'ridgeline-rk6210-heavyweight-tee' && s.record.projection === 'svc')!
   .record as CommerceRecord;
@@ -38,7 +42,7 @@ describe('revisionChanges', () => {
       record.page.sections.standard_pricing[2]!.text = 'Standard US shipping is $4.95 for the first tee and $2.40 for each additional one.';
       record.data.offers.find((offer) => offer.id === 'offer-podtwo-start')!.base_amount_minor = 1250;
     });
-    const changes = revisionChanges(tee, after);
+    const changes = changesBetween(tee, after);
     expect(changes.text).toHaveLength(1);
     expect(changes.text[0]).toMatchObject({ change: 'changed', place: 'Standard pricing' });
     expect(changes.text[0]!.words.filter((run) => run.change !== 'same')).toEqual([
@@ -55,7 +59,7 @@ describe('revisionChanges', () => {
     const after = later((record) => {
       record.page.sections.standard_pricing.splice(1, 0, { text: 'Prices rose in November.', claim_ids: [], kind: 'fact' });
     });
-    expect(revisionChanges(tee, after).text).toEqual([
+    expect(changesBetween(tee, after).text).toEqual([
       { change: 'added', place: 'Standard pricing', words: [{ change: 'added', text: 'Prices rose in November.' }] },
     ]);
   });
@@ -67,7 +71,7 @@ describe('revisionChanges', () => {
       record.sources[0]!.title = 'A new title';
       record.research.status = 'in_progress';
     });
-    const changes = revisionChanges(tee, after);
+    const changes = changesBetween(tee, after);
     expect(changes.claims.map((claim) => [claim.change, claim.id])).toEqual([
       ['changed', 'clm-podtwo-start'],
       ['removed', 'clm-margin'],
@@ -77,7 +81,7 @@ describe('revisionChanges', () => {
   });
 
   it('has nothing to say of the same record', () => {
-    expect(changeSummary(revisionChanges(tee, copyOf(tee)))).toBe('Changes in the data only: nothing the page says in words');
+    expect(changeSummary(changesBetween(tee, copyOf(tee)))).toBe('Changes in the data only: nothing the page says in words');
   });
 });
 

@@ -165,6 +165,9 @@ export async function buildSearchIndex<Entry extends RecordKey>(
         words: Object.create(null) as ShardSummary['words'],
         filters: Object.create(null) as ShardSummary['filters'],
       };
+      // Pagefind numbers pages in the order they are added, so they are added in indexing order
+      // whichever record thread makes its page first: two builds of the same records write the same index.
+      let handedOver: Promise<unknown> = Promise.resolve();
       const add = async (records: Entry[]) => {
         if (new Set(records.map((entry) => entry.projection)).size < records.length) {
           throw failed(
@@ -174,13 +177,18 @@ export async function buildSearchIndex<Entry extends RecordKey>(
         }
         const keptPage = previous?.changedSlugs.has(records[0]!.slug) ? undefined : kept.get(garmentPath(records[0]!.slug));
         if (keptPage) reused += records.length;
-        const page = keptPage
-          ? reindexedPage(garmentPath(records[0]!.slug), keptPage)
-          : garmentPage(await Promise.all(records.map(pageOf)));
-        addToSummary(summary, page);
-        const adding = pagefindAnswer(index.addCustomRecord(page), `adding ${records.map((entry) => entry.file).join(' and ')}`);
-        unanswered.add(adding);
-        const added = await adding.finally(() => unanswered.delete(adding));
+        const made = keptPage
+          ? Promise.resolve(reindexedPage(garmentPath(records[0]!.slug), keptPage))
+          : Promise.all(records.map(pageOf)).then(garmentPage);
+        const turn = Promise.all([made, handedOver]).then(([page]) => {
+          addToSummary(summary, page);
+          const answer = pagefindAnswer(index.addCustomRecord(page), `adding ${records.map((entry) => entry.file).join(' and ')}`);
+          unanswered.add(answer);
+          // In an object: the answer is awaited below, not before the next page is handed over.
+          return { answer: answer.finally(() => unanswered.delete(answer)) };
+        });
+        handedOver = turn.catch(() => {});
+        const added = await (await turn).answer;
         if (added.errors.length > 0) throw failed(`adding ${records.map((entry) => entry.file).join(' and ')}`, added.errors.join('; '));
         counted(records.length);
       };

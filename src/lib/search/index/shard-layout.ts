@@ -5,13 +5,14 @@ import type { WordCounts } from '../query/search-words.ts';
 
 /**
  * Records per shard of the search index, aimed at (a garment's records are one page of it).
- * Pagefind holds a whole index in memory while it writes it (1.8 GB for 10,000 records here) and
+ * Pagefind holds a whole index in memory while it writes it (1.7 GB for one of 10,000 records here,
+ * about 0.45 GB for 2,500: PERFORMANCE.md, issue 38), and
  * must rebuild an index to change one page, so a large site's index is split: shards are built one
  * after another, and a rebuild rebuilds only the shards holding a changed garment. The browser
  * searches every shard, fetching three files of each before the first hit: more shards cost a
  * phone more round trips than bigger ones cost it work (PERFORMANCE.md, Search).
  */
-export const SHARD_PAGES = 10000;
+export const SHARD_PAGES = 4000;
 
 /** How many shards an index of `pages` pages has: one per `shardPages` pages, at least one. */
 function shardCount(pages: number, shardPages = SHARD_PAGES): number {
