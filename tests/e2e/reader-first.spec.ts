@@ -215,7 +215,7 @@ test.describe('the contents', () => {
     expect(evidence.length, 'the sample page has evidence parts to read').toBeGreaterThanOrEqual(2);
     for (const href of [hrefs[1]!, ...evidence, hrefs[1]!]) {
       const atTop = await page.locator(`[id="${href.slice(1)}"]`).evaluate((part) => {
-        part.scrollIntoView({ block: 'start' });
+        part.scrollIntoView({ block: 'start', behavior: 'instant' });
         // At the top, less the page's scroll padding.
         return part.getBoundingClientRect().top <= Number.parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) + 2;
       });

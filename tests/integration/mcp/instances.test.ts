@@ -1,12 +1,12 @@
 // MCP progress across instances (issue 33): a client of instance B follows a publish that instance A
 // builds (two `serve` processes on one PostgreSQL database) and hears each stage A reaches, through
 // PostgreSQL's LISTEN/NOTIFY, to the terminal one; with the SDK's v2 and v1 clients alike. Health
-// on PostgreSQL keeps the OpenAPI document, answering and with its database gone.
+// on PostgreSQL keeps the OpenAPI document.
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_PATH } from '../../../src/lib/site/urls.ts';
 import { contractOf } from '../../support/openapi-contract.ts';
-import { dropPostgresDatabase, freshPostgresDatabase } from '../../support/postgres.ts';
+import { freshPostgresDatabase } from '../../support/postgres.ts';
 import { call, eventually, type Organization, type ServeProcess } from '../publish/support.ts';
 import { startServedSite, teeRevision, type ServedSite } from './served-site.ts';
 import { followWithProgress, httpClient, httpClientV2, progressLines } from './support.ts';
@@ -15,11 +15,9 @@ let site: ServedSite;
 let builder: ServeProcess;
 let follower: ServeProcess;
 let acme: Organization;
-let databaseUrl: string;
 
 beforeAll(async () => {
-  databaseUrl = await freshPostgresDatabase();
-  site = await startServedSite('mcp-instances-', ['Acme'], { databaseUrl });
+  site = await startServedSite('mcp-instances-', ['Acme'], { databaseUrl: await freshPostgresDatabase() });
   [acme] = site.organizations as [Organization];
   builder = site.serve;
   // A takes the build lease before B starts, so every build here is A's.
@@ -75,7 +73,7 @@ describe('a client of instance B following a publish instance A builds', () => {
 });
 
 describe('GET /api/health on PostgreSQL', () => {
-  it('keeps the OpenAPI document on the builder and the follower, and once the database is gone', async () => {
+  it('keeps the OpenAPI document on the builder and the follower', async () => {
     const contract = contractOf((await call(builder.url, '/openapi.json')).json(), SCHEMA_PATH);
     const healthOf = async (instance: ServeProcess, status: number) => {
       const answer = await call(instance.url, '/api/health');
@@ -92,7 +90,5 @@ describe('GET /api/health on PostgreSQL', () => {
       disk: { state: 'ok' },
     });
     expect(await healthOf(follower, 200)).toMatchObject({ instance: 'b', build_lease: { holder: 'a', held_here: false } });
-    await dropPostgresDatabase(databaseUrl);
-    expect(await healthOf(follower, 503)).toMatchObject({ status: 'failing', database: { kind: 'postgresql', answers: false } });
   });
 });
