@@ -17,7 +17,8 @@ import { fingerprint } from '../support/fingerprint.ts';
 import { projectRoot } from '../support/records.ts';
 import { runCli } from '../support/run.ts';
 
-describe('npm run build', () => {
+// Each test runs two or three whole builds of the sample site: a minute on a busy machine.
+describe('npm run build', { timeout: 120_000 }, () => {
   let work: string;
   let records: string;
   let out: string;

@@ -9,7 +9,8 @@ import { runCli } from '../support/run.ts';
 const samples = sampleRecords();
 const [first, second] = [...new Set(samples.map((s) => s.record.slug))] as [string, string];
 
-describe('rebuilding a site that was built before', () => {
+// Each test runs two or three whole builds of the sample site: a minute on a busy machine.
+describe('rebuilding a site that was built before', { timeout: 120_000 }, () => {
   let work: string;
   let records: string;
   let out: string;
