@@ -45,8 +45,8 @@ for (const [width, height] of [
       await expect(sentence.locator('del').first()).toHaveText('[removed: $4.50 ]');
       await expect(sentence.locator('ins').first()).toHaveText('[added: $4.75 ]');
       const price = page.locator('.revision-fact', { hasText: 'Price' });
-      await expect(price.locator('.revision-side--before')).toContainText('Carolina Print Co.: $11.95');
-      await expect(price.locator('.revision-side--after')).toContainText('Carolina Print Co.: $11.42');
+      await expect(price.locator('.revision-side--before')).toContainText('From $11.95 at Carolina Print Co.');
+      await expect(price.locator('.revision-side--after')).toContainText('From $11.42 at Carolina Print Co.');
       await expect(page.locator('#changed-status + .revision-fact')).toContainText(/In progress.*Complete/s);
     });
   });
