@@ -179,7 +179,7 @@ describe('rebuilding a site that was built before', { timeout: 120_000 }, () => 
   });
 });
 
-describe('rebuilding with folders named relative to the working directory, as the README does', () => {
+describe('rebuilding with folders named relative to the working directory, as the README does', { timeout: 120_000 }, () => {
   it('renders the changed garment and carries the others over', () => {
     const work = mkdtempSync(path.join(tmpdir(), 'incremental-relative-'));
     cpSync(path.join(projectRoot, 'records'), path.join(work, 'records'), { recursive: true });
