@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The tests need Debian's Chromium (Playwright cannot download here), a Java runtime for the
-# Nu Html Checker (vnu-jar) and PostgreSQL's server for a throwaway cluster; install whichever is missing.
+# Nu Html Checker (vnu-jar), PostgreSQL's server for a throwaway cluster and Python 3 for the docs'
+# Python examples; install whichever is missing.
 set -euo pipefail
 chromium="${CHROMIUM_PATH:-/usr/bin/chromium}"
 missing=()
 [ -x "$chromium" ] || missing+=(chromium)
 command -v java >/dev/null || missing+=(default-jre-headless)
+command -v python3 >/dev/null || missing+=(python3)
 [ -n "${POSTGRES_BIN:-}" ] || compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
