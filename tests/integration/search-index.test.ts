@@ -293,6 +293,8 @@ describe('buildSearchIndex', () => {
       const entries = Array.from({ length: 600 }, (_, i) => ({ file: 'g' + i + '.svc.json', slug: 'g' + String(i).padStart(4, '0'), projection: 'svc' as const }));
       const pageOf = async (entry: { slug: string }) => {
         if (entry.slug === 'g0400') throw new Error('this page cannot be made');
+        // Pages take a varying while, as records read from disk do: some are still being made when one fails.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
         return { url: '/garments/' + entry.slug + '/svc/', projection: 'svc' as const, reading: Array.from({ length: 20 }, (_, i) => 'Garment ' + entry.slug + ' in heavyweight cotton ' + i + '.'), names: [], meta: { title: entry.slug, status: 'Complete' }, filters: { projection: ['Commerce'] }, sort: { title: entry.slug, published: '2026-01-01' } };
       };
       await buildSearchIndex(entries, ${JSON.stringify(path.join(work, 'failing'))}, { pageOf }).catch((error: Error) => console.log(error.message));

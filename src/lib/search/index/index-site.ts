@@ -114,8 +114,8 @@ export async function buildSearchIndex<Entry extends RecordKey>(
     return (allKept ??= new Map(oldBundles.flatMap((bundle) => [...readIndexedPages(bundle)])));
   };
 
-  // Records handed to Pagefind and not yet answered: it must not be closed before it answers them.
-  const unanswered = new Set<Promise<unknown>>();
+  // Garments being made or added: Pagefind must not be closed before every record handed to it is answered.
+  const inFlight = new Set<Promise<void>>();
   let indexed = 0;
   let reused = 0;
   let built = 0;
@@ -183,9 +183,8 @@ export async function buildSearchIndex<Entry extends RecordKey>(
         const turn = Promise.all([made, handedOver]).then(([page]) => {
           addToSummary(summary, page);
           const answer = pagefindAnswer(index.addCustomRecord(page), `adding ${records.map((entry) => entry.file).join(' and ')}`);
-          unanswered.add(answer);
           // In an object: the answer is awaited below, not before the next page is handed over.
-          return { answer: answer.finally(() => unanswered.delete(answer)) };
+          return { answer };
         });
         handedOver = turn.catch(() => {});
         const added = await (await turn).answer;
@@ -193,7 +192,6 @@ export async function buildSearchIndex<Entry extends RecordKey>(
         counted(records.length);
       };
       // A window of garments in flight: Pagefind works on some while the next are read.
-      const inFlight = new Set<Promise<void>>();
       for (const garment of garments) {
         const adding: Promise<void> = add(garment).finally(() => inFlight.delete(adding));
         inFlight.add(adding);
@@ -234,8 +232,9 @@ export async function buildSearchIndex<Entry extends RecordKey>(
     // The service itself broke (binary missing, process crashed): say so, keep the cause.
     throw failed('indexing', errorMessage(error), error);
   } finally {
-    // Closed while answering, Pagefind writes to a closed pipe and panics, on the build's own error output.
-    await Promise.allSettled(unanswered);
+    // Closed while answering, Pagefind writes to a closed pipe and panics, on the build's own error output;
+    // after a failure, the garments still being made are handed over, so they are waited for too.
+    await Promise.allSettled(inFlight);
     // By now the index is written and checked, or the build fails for a reason already given.
     await pagefindAnswer(pagefind.close(), 'closing').catch(() => {});
   }
