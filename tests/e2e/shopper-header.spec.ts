@@ -78,6 +78,10 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await expect(preview.locator('.preview-list > li')).toHaveCount(count);
       await expect(preview.locator('.preview-item')).toHaveCount(0);
       await expect(preview).toBeInViewport();
+      await expect(
+        page.locator('#key-facts [data-fact="price"] .fact-claims'),
+        'the list the link leads to without JavaScript',
+      ).toBeHidden();
       await preview.locator('.preview-pick').first().click();
       await expect(preview.locator('.preview-item')).toHaveCount(1);
       await expect(preview.locator('.claim-subject')).toContainText(/\S/);
@@ -181,17 +185,36 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   });
 }
 
-test.describe('without JavaScript', () => {
-  test.use({ javaScriptEnabled: false });
+for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+  test.describe(`without JavaScript at ${name} width`, () => {
+    test.use({ javaScriptEnabled: false, viewport });
 
-  test('a picture that fails shows the garment’s name over it, and a fact’s evidence leads to its first claim', async ({ page }) => {
-    await page.goto(pathOf(tee));
-    const lead = page.locator('.record-intro img.garment-image');
-    const after = await lead.evaluate((img) => getComputedStyle(img, '::after').content);
-    expect(after).toContain('Ridgeline RK-6210 Heavyweight Tee');
-    const evidence = page.locator('#key-facts [data-fact="sizes"] a.fact-evidence');
-    const href = (await evidence.getAttribute('href'))!;
-    await evidence.click();
-    await expect(page.locator(`[id="${href.slice(1)}"]`)).toBeInViewport();
+    test('a picture that fails shows the garment’s name over it', async ({ page }) => {
+      await page.goto(pathOf(tee));
+      const lead = page.locator('.record-intro img.garment-image');
+      const after = await lead.evaluate((img) => getComputedStyle(img, '::after').content);
+      expect(after).toContain('Ridgeline RK-6210 Heavyweight Tee');
+    });
+
+    test('a fact’s evidence link opens the list of every claim of its row, each leading to its entry', async ({ page }) => {
+      await page.goto(pathOf(tee));
+      const row = page.locator('#key-facts [data-fact="price"]');
+      const evidence = row.locator('a.fact-evidence');
+      const numbers = (await evidence.getAttribute('data-claims'))!.split(' ');
+      expect(numbers.length).toBeGreaterThan(1);
+      const list = row.locator('.fact-claims');
+      await expect(list).toBeHidden();
+      await evidence.click();
+      await expect(list).toBeInViewport();
+      await expect(list.getByText('Claims behind Price')).toBeVisible();
+      await expect(list.locator('li .claim-number')).toHaveText(numbers);
+      for (const line of await list.locator('li').all()) await expect(line.locator('.claim-value')).toContainText(/\S: \S/);
+      // The last claim's entry is in the folded claims list: following its number opens it there.
+      const last = list.locator('li .claim-number').last();
+      const entry = page.locator(`[id="${(await last.getAttribute('href'))!.slice(1)}"]`);
+      await last.click();
+      await expect(entry).toBeInViewport();
+      await expect(entry.locator('.claim-number')).toHaveText(numbers.at(-1)!);
+    });
   });
-});
+}

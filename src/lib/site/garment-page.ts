@@ -43,14 +43,10 @@ export function garmentPageHtml(
       choice.statusLabel
     }</span></p>${
       view &&
-      keyFactsPanelHtml(
-        view,
-        `${choice.projection}-key-facts`,
-        3,
-        null,
+      keyFactsPanelHtml(view, `${choice.projection}-key-facts`, 3, {
         // "Commerce … Key facts": one panel per projection, each landmark named for its own.
-        `${choice.projection}-heading ${choice.projection}-key-facts-heading`,
-      )
+        labelledBy: `${choice.projection}-heading ${choice.projection}-key-facts-heading`,
+      })
     }<p><a href="${choice.href}" class="read-more">${t('garment.read', {
       projection: t(`projection.${choice.projection}.long`),
     })}</a></p></section>`;
