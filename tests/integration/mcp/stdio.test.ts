@@ -131,9 +131,8 @@ describe('npm run -s mcp', () => {
     const sort = tools.find((tool) => tool.name === 'garments.search')!.inputSchema.properties!.sort as { enum: string[] };
     expect(sort.enum).toEqual(['relevance', 'title', 'published', 'price', 'weight']);
     const sorted = async (by: string, projection: string, fact: RegExp) => {
-      const found = (
-        await callTool(client, 'garments.search', { query: '', filters: { projection: [projection] }, sort: by })
-      ).structuredContent as { garments: { key_facts: string[] }[]; search_url: string };
+      const found = (await callTool(client, 'garments.search', { query: '', filters: { projection: [projection] }, sort: by }))
+        .structuredContent as { garments: { key_facts: string[] }[]; search_url: string };
       expect(found.search_url).toBe(`${SITE}search/?projection=${projection}&sort=${by}`);
       return found.garments.map((garment) => Number(garment.key_facts.map((text) => fact.exec(text)?.[1]).find(Boolean)));
     };
