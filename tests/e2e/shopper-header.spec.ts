@@ -153,7 +153,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
 
     test('a picture that fails to load shows a placeholder naming the garment, never a broken picture', async ({ page }) => {
       // The fixture blocks every other host: each record picture fails.
-      for (const path of [pathOf(tee), `/garments/${tee.slug}/`, '/']) {
+      for (const path of [pathOf(tee), `/garments/${tee.slug}/`, '/', '/search/?q=heavyweight']) {
         await page.goto(path);
         // The tee's card on the home page is below a phone's first screen: its lazy picture is asked for once in view.
         await page.getByText('Ridgeline RK-6210').first().scrollIntoViewIfNeeded();
@@ -172,6 +172,16 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       }
       await page.goto(pathOf(tee));
       await expect(page.locator('.record-intro .image-placeholder')).toHaveAttribute('role', 'img');
+    });
+
+    test('only a page showing record pictures loads the script standing in for one that fails', async ({ page }) => {
+      const loaded = async (path: string) => {
+        await page.goto(path);
+        return page.evaluate(() => performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === '/scripts/images.js'));
+      };
+      for (const path of [pathOf(tee), `/garments/${tee.slug}/`, '/', '/search/?q=tee']) expect(await loaded(path), path).toBe(true);
+      for (const path of ['/docs/api/', '/docs/webhooks/', '/docs/mcp/', '/compare/', '/no-such-page/'])
+        expect(await loaded(path), path).toBe(false);
     });
 
     test('card fact labels are whole words on one line', async ({ page }) => {

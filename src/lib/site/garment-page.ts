@@ -32,6 +32,7 @@ export function garmentPageHtml(
     stylesheet,
     path: garment.href,
     image: garment.image?.src ?? null,
+    recordImages: garment.image !== null,
   };
   const projection = (choice: (typeof garment.projections)[number]) => {
     const read = facts.find((f) => f.projection === choice.projection);
