@@ -12,13 +12,16 @@ import {
 } from './garment-owners.ts';
 import { createApiKey, createSigningSecret, hashApiKey } from './keys.ts';
 import {
+  type AccountRecords,
   type ApiKeyRow,
+  type BuildRecords,
   type Clock,
   idempotencyVerdict,
   type OrganizationRow,
   type PublishStore,
   TASK_COLUMNS,
   type TaskInsertion,
+  type TaskRecords,
   type TaskRow,
   toApiKeySummary,
   toOrganization,
@@ -111,13 +114,29 @@ export async function openPostgresPublishStore(
   { now = Date.now }: { now?: Clock } = {},
 ): Promise<PublishStore> {
   await migratePostgres(database, 'publish', POSTGRES_PUBLISH_MIGRATIONS);
-  const { pool, inTransaction } = database;
-  const rows = async <T>(sql: string, values: unknown[] = [], on: Pick<PoolClient, 'query'> = pool) =>
-    (await on.query(sql, values)).rows as T[];
-  const changed = async (sql: string, values: unknown[], on: Pick<PoolClient, 'query'> = pool) =>
-    (await on.query(sql, values)).rowCount ?? 0;
-  const mustGetOrganization = async (id: string, on: Pick<PoolClient, 'query'> = pool) => {
-    const [row] = await rows<OrganizationRow>('SELECT id, name, signing_secret, created_at FROM organizations WHERE id = $1', [id], on);
+  return {
+    ...postgresAccountRecords(database, now),
+    ...postgresTaskRecords(database, now),
+    ...postgresBuildRecords(database, now),
+    owners: postgresGarmentOwners(database, now),
+    // The database is the composition root's to close: the outbox and the lease share it.
+    async close() {},
+  };
+}
+
+type Queryable = Pick<PoolClient, 'query'>;
+
+/** The rows a query returns, on the pool unless another connection is given. */
+async function rowsOf<T>(on: Queryable, sql: string, values: unknown[] = []): Promise<T[]> {
+  return (await on.query(sql, values)).rows as T[];
+}
+
+/** Organizations, their API keys and signing secrets in PostgreSQL. */
+function postgresAccountRecords({ pool }: PostgresDatabase, now: Clock): AccountRecords {
+  const rows = <T>(sql: string, values: unknown[] = []) => rowsOf<T>(pool, sql, values);
+  const changed = async (sql: string, values: unknown[]) => (await pool.query(sql, values)).rowCount ?? 0;
+  const mustGetOrganization = async (id: string) => {
+    const [row] = await rows<OrganizationRow>('SELECT id, name, signing_secret, created_at FROM organizations WHERE id = $1', [id]);
     if (row === undefined) throw new UnknownOrganizationError(`no organization with id ${id}`);
     return row;
   };
@@ -185,7 +204,15 @@ export async function openPostgresPublishStore(
 
     signingSecret: (organizationId) => replaceSecret(organizationId, true),
     rotateSigningSecret: (organizationId) => replaceSecret(organizationId, false),
+  };
+}
 
+/** Publish tasks in PostgreSQL. */
+function postgresTaskRecords({ pool, inTransaction }: PostgresDatabase, now: Clock): TaskRecords {
+  const rows = <T>(sql: string, values: unknown[] = [], on: Queryable = pool) => rowsOf<T>(on, sql, values);
+  const changed = async (sql: string, values: unknown[]) => (await pool.query(sql, values)).rowCount ?? 0;
+
+  return {
     async insertTask({ handle, organizationId, tool, callbackUrl, recordText, idempotency }) {
       const at = now();
       return inTransaction(async (client): Promise<TaskInsertion> => {
@@ -302,7 +329,14 @@ export async function openPostgresPublishStore(
       }
       return counts;
     },
+  };
+}
 
+/** Site builds in PostgreSQL. */
+function postgresBuildRecords({ pool }: PostgresDatabase, now: Clock): BuildRecords {
+  const rows = <T>(sql: string, values: unknown[] = []) => rowsOf<T>(pool, sql, values);
+
+  return {
     async startBuild(taskCount) {
       const [row] = await rows<{ id: number }>('INSERT INTO builds (task_count, started_at) VALUES ($1, $2) RETURNING id', [
         taskCount,
@@ -321,11 +355,6 @@ export async function openPostgresPublishStore(
       );
       return row!;
     },
-
-    owners: postgresGarmentOwners(database, now),
-
-    // The database is the composition root's to close: the outbox and the lease share it.
-    async close() {},
   };
 }
 

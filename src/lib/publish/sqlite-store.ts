@@ -13,14 +13,17 @@ import {
 } from './garment-owners.ts';
 import { createApiKey, createSigningSecret, hashApiKey } from './keys.ts';
 import {
+  type AccountRecords,
   type ApiKeyRow,
   type BuildCounts,
+  type BuildRecords,
   type Clock,
   idempotencyVerdict,
   type OrganizationRow,
   type PublishStore,
   TASK_COLUMNS,
   type TaskInsertion,
+  type TaskRecords,
   type TaskRow,
   toApiKeySummary,
   toOrganization,
@@ -112,8 +115,22 @@ export const SQLITE_PUBLISH_MIGRATIONS: readonly SqliteMigration[] = [
 /** Opens (creating or upgrading if needed) the publish database at `path`: WAL, full sync, foreign keys. */
 export function openSqlitePublishStore(path: string, { now = Date.now }: { now?: Clock } = {}): PublishStore {
   const { db, inTransaction } = openMigratedSqlite(path, SQLITE_PUBLISH_MIGRATIONS);
+  return {
+    ...sqliteAccountRecords(db, inTransaction, now),
+    ...sqliteTaskRecords(db, inTransaction, now),
+    ...sqliteBuildRecords(db, now),
+    owners: sqliteGarmentOwners(db, inTransaction, now),
+    async close() {
+      db.close();
+    },
+  };
+}
+
+type InTransaction = <T>(work: () => T) => T;
+
+/** Organizations, their API keys and signing secrets in the publish database. */
+function sqliteAccountRecords(db: DatabaseSync, inTransaction: InTransaction, now: Clock): AccountRecords {
   const selectOrganization = db.prepare('SELECT id, name, signing_secret, created_at FROM organizations WHERE id = ?');
-  const selectTask = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks WHERE handle = ?`);
   const mustGetOrganization = (id: string) => {
     const row = selectOrganization.get(id) as OrganizationRow | undefined;
     if (row === undefined) throw new UnknownOrganizationError(`no organization with id ${id}`);
@@ -179,7 +196,14 @@ export function openSqlitePublishStore(path: string, { now = Date.now }: { now?:
 
     signingSecret: async (organizationId) => replaceSecret(organizationId, true),
     rotateSigningSecret: async (organizationId) => replaceSecret(organizationId, false),
+  };
+}
 
+/** Publish tasks in the publish database. */
+function sqliteTaskRecords(db: DatabaseSync, inTransaction: InTransaction, now: Clock): TaskRecords {
+  const selectTask = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks WHERE handle = ?`);
+
+  return {
     async insertTask({ handle, organizationId, tool, callbackUrl, recordText, idempotency }) {
       const at = now();
       return inTransaction((): TaskInsertion => {
@@ -286,7 +310,12 @@ export function openSqlitePublishStore(path: string, { now = Date.now }: { now?:
       for (const row of rows) counts[row.status] = row.n;
       return counts;
     },
+  };
+}
 
+/** Site builds in the publish database. */
+function sqliteBuildRecords(db: DatabaseSync, now: Clock): BuildRecords {
+  return {
     async startBuild(taskCount) {
       const { lastInsertRowid } = db.prepare('INSERT INTO builds (task_count, started_at) VALUES (?, ?)').run(taskCount, now());
       return Number(lastInsertRowid);
@@ -302,17 +331,11 @@ export function openSqlitePublishStore(path: string, { now = Date.now }: { now?:
         .get() as unknown as BuildCounts;
       return { started: row.started, succeeded: row.succeeded, failed: row.failed };
     },
-
-    owners: sqliteGarmentOwners(db, inTransaction, now),
-
-    async close() {
-      db.close();
-    },
   };
 }
 
 /** Garment ownership in the publish database. */
-function sqliteGarmentOwners(db: DatabaseSync, inTransaction: <T>(work: () => T) => T, now: Clock): GarmentOwners {
+function sqliteGarmentOwners(db: DatabaseSync, inTransaction: InTransaction, now: Clock): GarmentOwners {
   const select = db.prepare('SELECT slug, organization_id, origin, changed_at FROM garment_owners WHERE slug = ?');
   const upsert = db.prepare(`
     INSERT INTO garment_owners (slug, organization_id, origin, changed_at) VALUES (?, ?, ?, ?)

@@ -4,9 +4,9 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { DatabaseLocation } from '../database/index.ts';
-import { DISK_FULL_ANSWER, diskReport, isDiskFull, spaceReserve } from '../disk-space.ts';
+import { DISK_FULL_ANSWER, diskReport, isDiskFull, type SpaceReserve, spaceReserve } from '../disk-space.ts';
 import { errorMessage, errorReport, GarmentPressError } from '../errors.ts';
-import { createMcpEndpoint, MCP_PATH, type McpEndpoint } from '../mcp/index.ts';
+import { createMcpEndpoint, MCP_PATH } from '../mcp/index.ts';
 import { checkOutputFolder } from '../pipeline/output-folder.ts';
 import { requireDatabaseFile, watchDatabaseFile } from '../sqlite-database.ts';
 import {
@@ -16,6 +16,7 @@ import {
   DEFAULT_BODY_LIMIT_BYTES,
   declaresTooLarge,
   type InstanceHealth,
+  type StorageReport,
   LONG_POLL_CAP_SECONDS,
   readGarmentSlugs,
   refuseTooLarge,
@@ -26,7 +27,7 @@ import {
 } from '../publish/index.ts';
 import { recordValidator } from '../record/index.ts';
 import { staticFilesHandler } from '../serve/static-files.ts';
-import { describeAttempt, openOutbox } from '../webhooks/index.ts';
+import { describeAttempt, type Outbox, openOutbox } from '../webhooks/index.ts';
 import { openServiceStores, type ServiceStores } from './stores.ts';
 
 /** How the publish service is set up. Test-only settings say so. */
@@ -86,17 +87,100 @@ export interface PublishService {
 
 /** Starts the publish service: the API under /api/, MCP at /mcp, the built site everywhere else. */
 export async function startPublishService(options: PublishServiceOptions): Promise<PublishService> {
-  const { dataDir, recordsDir, outDir, port = 4321, host = '127.0.0.1', webhookClockOffsetMs = 0, now = Date.now } = options;
+  const { dataDir, recordsDir, outDir, port = 4321, host = '127.0.0.1' } = options;
   const log = options.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
+  await checkFolders(options);
+  const state = await openState(options, log);
+  const { stores, outbox } = state;
+  const storage = storageChecks(options, state, log);
+  // Garments already in the folder belong to nobody until an operator names an owner (admin `garment adopt` or `grant`).
+  const found = await stores.store.owners.noteFound(await readGarmentSlugs(recordsDir));
+  if (found.length > 0)
+    log(
+      `records folder: ${found.length} garment(s) found with no owner; publishable after "npm run admin -- garment adopt" or "garment grant"`,
+    );
+
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const routes: { api?: RequestHandler; mcp?: RequestHandler; closing: boolean } = { closing: false };
+  const serveStatic = staticFilesHandler(outDir);
+  const server = createServiceServer({
+    maxBodyBytes,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
+    log,
+    closing: () => routes.closing,
+    handlerFor: (pathname) =>
+      pathname === '/api' || pathname.startsWith('/api/') ? routes.api! : pathname === MCP_PATH ? routes.mcp! : serveStatic,
+  });
+  try {
+    await listen(server, port, host);
+  } catch (error) {
+    await outbox.close();
+    await stores.close();
+    throw error;
+  }
+  const address = server.address();
+  const actualPort = typeof address === 'object' && address !== null ? address.port : port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+  const site = options.site ?? `http://localhost:${actualPort}`;
+  const { publisher, submission, api, mcp } = wireService(options, { state, storage, site, maxBodyBytes, log });
+  routes.api = api;
+  routes.mcp = mcp.handle;
+  publisher.resume();
+  await stores.coordination.start();
+  outbox.start();
+
+  return {
+    url,
+    site,
+    instance: stores.coordination.instance,
+    databaseName: stores.postgres?.name ?? dataDir,
+    server,
+    submission,
+    async close({ graceMs = 30_000 } = {}) {
+      if (routes.closing) return;
+      routes.closing = true;
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await publisher.stop({ graceMs });
+      await outbox.close();
+      await mcp.close();
+      // Long polls were answered by publisher.stop; keep-alive connections are let go now.
+      server.closeIdleConnections();
+      const forceClose = setTimeout(() => server.closeAllConnections(), 2000);
+      await serverClosed;
+      clearTimeout(forceClose);
+      await stores.close();
+    },
+  };
+}
+
+type RequestHandler = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+
+/** Refuses folders the service must not run on; compiles the schema before the first publish waits on it. */
+async function checkFolders({ recordsDir, outDir, dataDir }: PublishServiceOptions): Promise<void> {
   // A mistyped folder would otherwise become a site of one record at the first publish.
   if (!statSync(recordsDir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new GarmentPressError(`records folder ${recordsDir} does not exist; create it, or pass the right --records`);
   }
   // A site build replaces the output folder: refuse one that would take the records or the databases with it.
   await checkOutputFolder(outDir, { records: recordsDir, 'publish service data': dataDir });
-  // Compiling the schema takes about a second; do it before the first publish waits on it.
+  // Compiling the schema takes about a second.
   recordValidator();
   mkdirSync(dataDir, { recursive: true });
+}
+
+/** The service's state, open: the stores on their database, the outbox beside them, the data folder's space reserve. */
+interface ServiceState {
+  location: DatabaseLocation;
+  stores: ServiceStores;
+  outbox: Outbox;
+  reserve: SpaceReserve;
+  /** The SQLite files, when that is where the state lives. */
+  sqliteFiles: string[];
+}
+
+/** Opens the stores and the outbox on SQLite or PostgreSQL, giving up the space reserve once if the disk is too full for them to open. */
+async function openState(options: PublishServiceOptions, log: (line: string) => void): Promise<ServiceState> {
+  const { dataDir, now = Date.now, webhookClockOffsetMs = 0 } = options;
   const publishDb = path.join(dataDir, 'publish.db');
   const outboxDb = path.join(dataDir, 'outbox.db');
   const location: DatabaseLocation =
@@ -105,7 +189,6 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     requireDatabaseFile(publishDb, `${outboxDb} beside it shows this data folder has served before`);
   }
   const reserve = spaceReserve(path.join(dataDir, '.space-reserve'), options.spaceReserveBytes ?? 4 * 1024 * 1024);
-  /** Opens a database, giving up the space reserve once if the disk is too full for it to open. */
   const openOnFullDisk = async <T>(open: () => T | Promise<T>): Promise<T> => {
     try {
       return await open();
@@ -115,20 +198,13 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       return open();
     }
   };
-  const stores: ServiceStores = await openOnFullDisk(() =>
-    openServiceStores(location, {
-      now,
-      log,
-      ...(options.instance === undefined ? {} : { instance: options.instance }),
-    }),
-  );
-  const { store, coordination } = stores;
-  const policy = { allowLoopback: options.allowLoopbackCallbacks === true };
+  const instance = options.instance === undefined ? {} : { instance: options.instance };
+  const stores = await openOnFullDisk(() => openServiceStores(location, { now, log, ...instance }));
   // The outbox lives beside the other state: outbox.db in the data folder, or the same PostgreSQL database.
   const outbox = await openOnFullDisk(() =>
     openOutbox(stores.postgres ?? outboxDb, {
-      secretFor: (organizationId) => store.signingSecret(organizationId),
-      policy,
+      secretFor: (organizationId) => stores.store.signingSecret(organizationId),
+      policy: callbackPolicyOf(options),
       ...(options.trustedCa === undefined ? {} : { trustedCa: options.trustedCa }),
       now: () => now() + webhookClockOffsetMs,
       ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
@@ -136,35 +212,46 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       onError: (error) => log(`webhook outbox error: ${errorMessage(error)}`),
     }),
   );
-
   reserve.keep();
-  const storageFolders = { data: dataDir, records: recordsDir };
+  return { location, stores, outbox, reserve, sqliteFiles: location.kind === 'sqlite' ? [publishDb, outboxDb] : [] };
+}
+
+function callbackPolicyOf(options: PublishServiceOptions) {
+  return { allowLoopback: options.allowLoopbackCallbacks === true };
+}
+
+/** What health reports of storage, and the refusal of publishes while a disk is full. */
+interface StorageChecks {
+  checkStorage: () => StorageReport;
+  /** The answer a publish gets while a disk is full (or the reserve is given up), told to the operator too; undefined when there is room. */
+  spaceProblem: () => string | undefined;
+}
+
+function storageChecks({ dataDir, recordsDir }: PublishServiceOptions, state: ServiceState, log: (line: string) => void): StorageChecks {
+  const folders = { data: dataDir, records: recordsDir };
   // PostgreSQL's state is its server's to report (health's database.answers); the SQLite files are watched here.
-  const databaseChecks = (location.kind === 'sqlite' ? [publishDb, outboxDb] : []).map((file) => watchDatabaseFile(file));
-  const checkStorage = () => ({ databases: databaseChecks.map((check) => check()), disk: diskReport(storageFolders, reserve) });
-  /** Refuses publishes while a disk is full (or the reserve is given up), telling the operator which. */
-  const spaceProblem = () => {
-    const disk = diskReport(storageFolders, reserve);
-    if (disk.state === 'ok') return undefined;
-    const free = disk.folders.map((folder) => `${folder.name} folder has ${folder.free_bytes} bytes free`).join('; ');
-    log(`publish refused: the disk is full: ${free}; space reserve ${disk.reserve}`);
-    return DISK_FULL_ANSWER;
+  const databaseChecks = state.sqliteFiles.map((file) => watchDatabaseFile(file));
+  return {
+    checkStorage: () => ({ databases: databaseChecks.map((check) => check()), disk: diskReport(folders, state.reserve) }),
+    spaceProblem() {
+      const disk = diskReport(folders, state.reserve);
+      if (disk.state === 'ok') return undefined;
+      const free = disk.folders.map((folder) => `${folder.name} folder has ${folder.free_bytes} bytes free`).join('; ');
+      log(`publish refused: the disk is full: ${free}; space reserve ${disk.reserve}`);
+      return DISK_FULL_ANSWER;
+    },
   };
+}
 
-  // Garments already in the folder belong to nobody until an operator names an owner (admin `garment adopt` or `grant`).
-  const found = await store.owners.noteFound(await readGarmentSlugs(recordsDir));
-  if (found.length > 0)
-    log(
-      `records folder: ${found.length} garment(s) found with no owner; publishable after "npm run admin -- garment adopt" or "garment grant"`,
-    );
-
-  let closing = false;
-  let handleApi: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | undefined;
-  let mcp: McpEndpoint | undefined;
-  const serveStatic = staticFilesHandler(outDir);
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
+/** The HTTP server: logs each request, refuses publishes while closing and bodies over the limit, answers 500 for a handler's failure. */
+function createServiceServer(settings: {
+  maxBodyBytes: number;
+  bodyTimeoutMs: number;
+  log: (line: string) => void;
+  closing: () => boolean;
+  handlerFor: (pathname: string) => RequestHandler;
+}): Server {
+  const { maxBodyBytes, bodyTimeoutMs, log } = settings;
   // Node answers 408 and closes a connection whose request is not whole by requestTimeout, checked every interval.
   const timeouts = {
     requestTimeout: bodyTimeoutMs,
@@ -179,11 +266,10 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       const status = response.writableFinished ? String(response.statusCode) : 'aborted';
       log(`http ${request.method} ${pathname.slice(0, 200)} ${status} ${Math.round(performance.now() - started)} ms`);
     });
-    if (closing) {
+    if (settings.closing()) {
       response.setHeader('Connection', 'close');
       if (request.method === 'POST') {
-        response.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '5' });
-        response.end(JSON.stringify({ error: { code: 'shutting_down', message: 'the service is stopping; publish again in a moment' } }));
+        sendError(response, 503, 'shutting_down', 'the service is stopping; publish again in a moment', { 'Retry-After': '5' });
         return;
       }
     }
@@ -191,42 +277,53 @@ export async function startPublishService(options: PublishServiceOptions): Promi
       refuseTooLarge(request, response, maxBodyBytes);
       return;
     }
-    const handle = pathname === '/api' || pathname.startsWith('/api/') ? handleApi! : pathname === MCP_PATH ? mcp!.handle : serveStatic;
-    handle(request, response).catch((error: unknown) => {
-      log(`http ${request.method} ${pathname.slice(0, 200)}: internal error: ${errorReport(error)}`);
-      if (!response.headersSent) {
-        response.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8', Connection: 'close' });
-        response.end(JSON.stringify({ error: { code: 'internal_error', message: 'the service failed to answer; see its log' } }));
-      } else {
-        response.destroy();
-      }
-    });
+    settings
+      .handlerFor(pathname)(request, response)
+      .catch((error: unknown) => answerFailure(request, response, pathname, error, log));
   });
   // A client announcing a body over the limit gets 413 instead of 100, and sends none of it.
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
     if (!declaresTooLarge(request, maxBodyBytes)) response.writeContinue();
     server.emit('request', request, response);
   });
+  return server;
+}
 
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } catch (error) {
-    await outbox.close();
-    await stores.close();
-    throw error;
+/** Answers a request whose handler threw: 500, the error in the log. */
+function answerFailure(request: IncomingMessage, response: ServerResponse, pathname: string, error: unknown, log: (line: string) => void) {
+  log(`http ${request.method} ${pathname.slice(0, 200)}: internal error: ${errorReport(error)}`);
+  if (response.headersSent) {
+    response.destroy();
+    return;
   }
-  const address = server.address();
-  const actualPort = typeof address === 'object' && address !== null ? address.port : port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
-  const site = options.site ?? `http://localhost:${actualPort}`;
-  const buildSite = options.buildSite ?? runSiteBuildProcess;
+  sendError(response, 500, 'internal_error', 'the service failed to answer; see its log', { Connection: 'close' });
+}
 
+function sendError(response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string>) {
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
+  response.end(JSON.stringify({ error: { code, message } }));
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Wires the publisher, the submission every front shares, the API and MCP over the open state. */
+function wireService(
+  options: PublishServiceOptions,
+  wiring: { state: ServiceState; storage: StorageChecks; site: string; maxBodyBytes: number; log: (line: string) => void },
+) {
+  const { state, storage, site, maxBodyBytes, log } = wiring;
+  const { recordsDir, outDir, host = '127.0.0.1' } = options;
+  const { stores, outbox } = state;
+  const { store, coordination } = stores;
+  const buildSite = options.buildSite ?? runSiteBuildProcess;
   const publisher = createPublisher({
     store,
     coordination,
@@ -240,26 +337,27 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     ...(options.gatherMs === undefined ? {} : { gatherMs: options.gatherMs }),
     log,
   });
-  const submission: SubmissionContext = { store, publisher, recordsDir, callbackPolicy: policy, log, spaceProblem };
-  handleApi = createApiHandler({
+  const policy = callbackPolicyOf(options);
+  const submission: SubmissionContext = { store, publisher, recordsDir, callbackPolicy: policy, log, spaceProblem: storage.spaceProblem };
+  const api = createApiHandler({
     store,
     submission,
     publisher,
     outbox,
     callbackPolicy: policy,
     maxBodyBytes,
-    checkStorage,
+    checkStorage: storage.checkStorage,
     ...(options.longPollCapSeconds === undefined ? {} : { longPollCapSeconds: options.longPollCapSeconds }),
     instanceHealth: async (): Promise<InstanceHealth> => {
       const [answers, holder] = await Promise.all([databaseAnswers(stores), coordination.leaseHolder().catch(() => null)]);
       return {
         instance: coordination.instance,
-        database: { kind: location.kind, ...answers },
+        database: { kind: state.location.kind, ...answers },
         build_lease: { holder, held_here: coordination.holdsLease },
       };
     },
   });
-  mcp = createMcpEndpoint({
+  const mcp = createMcpEndpoint({
     ...submission,
     log,
     outDir,
@@ -268,32 +366,7 @@ export async function startPublishService(options: PublishServiceOptions): Promi
     maxBodyBytes,
     longPollCapSeconds: options.longPollCapSeconds ?? LONG_POLL_CAP_SECONDS,
   });
-  publisher.resume();
-  await coordination.start();
-  outbox.start();
-
-  return {
-    url,
-    site,
-    instance: coordination.instance,
-    databaseName: stores.postgres?.name ?? dataDir,
-    server,
-    submission,
-    async close({ graceMs = 30_000 } = {}) {
-      if (closing) return;
-      closing = true;
-      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await publisher.stop({ graceMs });
-      await outbox.close();
-      await mcp!.close();
-      // Long polls were answered by publisher.stop; keep-alive connections are let go now.
-      server.closeIdleConnections();
-      const forceClose = setTimeout(() => server.closeAllConnections(), 2000);
-      await serverClosed;
-      clearTimeout(forceClose);
-      await stores.close();
-    },
-  };
+  return { publisher, submission, api, mcp };
 }
 
 /** How long health waits for the database before saying it does not answer. */
