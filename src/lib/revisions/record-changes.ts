@@ -92,12 +92,18 @@ function textLists(record: GarmentRecord): Map<string, { first: ReadingBlock; te
  */
 export function revisionChanges(before: ComparableRecord, after: ComparableRecord): RevisionChanges {
   const [was, now] = [before.record, after.record];
-  const same = (part: keyof GarmentRecord) => sameJson(was[part], now[part]);
+  // Each part of the record compared once.
+  const differing = new Set(
+    [...new Set([...Object.keys(was), ...Object.keys(now)])].filter(
+      (part) => !sameJson(was[part as keyof GarmentRecord], now[part as keyof GarmentRecord]),
+    ),
+  );
+  const factsDiffer = was.page.cta_label !== now.page.cta_label || [...differing].some((part) => !NOT_KEY_FACTS.has(part));
   return {
-    text: same('page') && same('selection_summary') ? [] : textChanges(before, after),
-    keyFacts: sameFactSources(was, now) ? [] : factChanges(before.facts(), after.facts()),
-    claims: same('claims') ? [] : entryChanges(before.claims(), after.claims()),
-    sources: same('sources') ? [] : entryChanges(before.sources(), after.sources()),
+    text: differing.has('page') || differing.has('selection_summary') ? textChanges(before, after) : [],
+    keyFacts: factsDiffer ? factChanges(before.facts(), after.facts()) : [],
+    claims: differing.has('claims') ? entryChanges(before.claims(), after.claims()) : [],
+    sources: differing.has('sources') ? entryChanges(before.sources(), after.sources()) : [],
     status:
       was.research.status === now.research.status
         ? null
@@ -107,15 +113,6 @@ export function revisionChanges(before: ComparableRecord, after: ComparableRecor
 
 /** What a record says besides its key facts: its text (but the call to action, a key fact), and what says which revision it is. */
 const NOT_KEY_FACTS = new Set(['page', 'selection_summary', 'record_revision', 'published_at', 'links']);
-
-/** Whether two revisions' key facts are read from the same JSON: every part the same but their text and revision. */
-function sameFactSources(was: GarmentRecord, now: GarmentRecord): boolean {
-  const parts = new Set([...Object.keys(was), ...Object.keys(now)]);
-  return (
-    was.page.cta_label === now.page.cta_label &&
-    [...parts].every((part) => NOT_KEY_FACTS.has(part) || sameJson(was[part as keyof GarmentRecord], now[part as keyof GarmentRecord]))
-  );
-}
 
 /**
  * The one line that sums up a revision's changes for lists and feeds.
