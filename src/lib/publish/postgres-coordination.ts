@@ -47,11 +47,18 @@ export function createPostgresCoordination(
 
   const holds = () => lease !== undefined && performance.now() < lease.actUntil;
 
-  const connect = async (name: string, onLost: () => void) => {
+  /** A connection of its own; `onLost` is told once it closes after connecting (a server gone, a database dropped). */
+  const connect = async (name: string, onLost: (client: pg.Client) => void) => {
     const client = new pg.Client({ connectionString, application_name: `garment-press ${instance} ${name}`, keepAlive: true });
+    // A connection the server ends is reported through 'end' (and the next query's error), never thrown from here.
     client.on('error', () => {});
-    client.on('end', onLost);
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    client.once('end', () => onLost(client));
     return client;
   };
 
@@ -106,8 +113,8 @@ export function createPostgresCoordination(
   /** The connection the lease is taken and renewed on; its closing ends the lease at once. */
   const leaseConnection = async () => {
     if (leaseClient !== undefined) return leaseClient;
-    const client = await connect('lease', () => {
-      if (leaseClient === client) leaseClient = undefined;
+    const client = await connect('lease', (lost) => {
+      if (leaseClient === lost) leaseClient = undefined;
       loseLease('its database connection closed');
     });
     await client.query(`SET lock_timeout = '${LEASE_LOCK_TIMEOUT}'`);
@@ -133,11 +140,16 @@ export function createPostgresCoordination(
     timer = setTimeout(() => void check().finally(schedule), checkMs);
   };
 
+  /** Listens again a second from now, and again until the database answers. */
+  const listenAgain = () => {
+    if (!closed) setTimeout(() => void listen().catch(listenAgain), 1000);
+  };
+
   const listen = async (): Promise<void> => {
     const client = await connect('listen', () => {
       listener = undefined;
-      // Reconnect; ended tasks missed meanwhile are found by the long polls' own reads.
-      if (!closed) setTimeout(() => void listen().catch(() => {}), 1000);
+      // Ended tasks missed meanwhile are found by the long polls' own reads, waiting ones by the next builder's resumption.
+      listenAgain();
     });
     client.on('notification', ({ channel, payload = '' }) => {
       if (channel === TASK_ENDED_CHANNEL) listeners?.taskEnded(payload);
