@@ -45,7 +45,7 @@ export interface InstancePair {
 }
 
 /** Starts the pair in a new workspace (named from `prefix`) and database; `a` holds the lease before `b` starts. */
-export async function startInstancePair(prefix: string): Promise<InstancePair> {
+export async function startInstancePair(prefix: string, { envOfA = {} }: { envOfA?: NodeJS.ProcessEnv } = {}): Promise<InstancePair> {
   const databaseUrl = await freshPostgresDatabase();
   const workspace = await serviceWorkspace(prefix, ['Acme'], { databaseUrl });
   const [acme] = workspace.organizations as [Organization];
@@ -53,7 +53,7 @@ export async function startInstancePair(prefix: string): Promise<InstancePair> {
   const started: ServeProcess[] = [];
 
   /** Starts instance `name` on the shared database and folders, with a data folder of its own (its space reserve). */
-  const startInstance = async (name: string): Promise<ServeProcess> => {
+  const startInstance = async (name: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> => {
     const dataDir = path.join(workspace.work, `data-${name}`);
     mkdirSync(dataDir, { recursive: true });
     const instance = await startServe(
@@ -61,14 +61,14 @@ export async function startInstancePair(prefix: string): Promise<InstancePair> {
         ...['--database', databaseUrl, '--instance', name, '--records', workspace.recordsDir, '--out', workspace.outDir],
         ...['--data', dataDir, '--allow-loopback-callbacks', '--trust-ca', workspace.certificate.certFile],
       ],
-      { ...process.env, SITE_URL: 'https://garments.example' },
+      { ...process.env, SITE_URL: 'https://garments.example', ...env },
     );
     started.push(instance);
     return instance;
   };
   const health = async (on: ServeProcess): Promise<Health> => (await call(on.url, '/api/health')).json();
 
-  const a = await startInstance('a');
+  const a = await startInstance('a', envOfA);
   // b starts only once a holds the lease, to know which one builds.
   await eventually(async () => ((await health(a)).build_lease.holder === 'a' ? true : undefined), 10_000, 'a to hold the lease');
   const b = await startInstance('b');
