@@ -116,14 +116,18 @@ test("a hostile record's text is shown as text, and runs nothing", async ({ page
   expect(errors).toEqual([]);
 });
 
-test.describe('without JavaScript', () => {
-  test.use({ javaScriptEnabled: false });
+for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+  test.describe(`without JavaScript at ${name} width`, () => {
+    test.use({ javaScriptEnabled: false, viewport });
 
-  test('says how to compare and links every garment', async ({ page }) => {
-    await page.goto(`/compare/?g=${TEE}&g=${HOODIE}`);
-    await expect(page.locator('[data-compare-static]')).toContainText('needs JavaScript');
-    const slugs = [...new Set(builtRecords().map(({ record }) => record.slug))];
-    const links = await page.locator('.compare-garments a').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
-    expect(links.sort()).toEqual(slugs.map((slug) => `/garments/${slug}/`).sort());
+    test('says how to compare and links every garment', async ({ page }) => {
+      await page.goto(`/compare/?g=${TEE}&g=${HOODIE}`);
+      await expect(page.locator('[data-compare-static]')).toContainText('needs JavaScript');
+      await expect(page.locator('[data-compare-static]')).toBeInViewport({ ratio: 0.1 });
+      const slugs = [...new Set(builtRecords().map(({ record }) => record.slug))];
+      const links = await page.locator('.compare-garments a').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
+      expect(links.sort()).toEqual(slugs.map((slug) => `/garments/${slug}/`).sort());
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+    });
   });
-});
+}

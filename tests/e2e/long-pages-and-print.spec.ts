@@ -63,51 +63,53 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   });
 }
 
-test.describe('print', () => {
-  test.use({ viewport: VIEWPORTS.desktop });
+for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+  test.describe(`printed from ${name} width`, () => {
+    test.use({ viewport });
 
-  test(`the tee's commerce page prints on at most half its ${PRINTED_PAGES_BEFORE} A4 pages, every table within the paper`, async ({
-    page,
-  }) => {
-    await page.goto(TEE_PAGE);
-    await page.emulateMedia({ media: 'print' });
-    const pdf = await page.pdf({ format: 'A4' });
-    const pages = pdf.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? [];
-    expect(pages.length).toBeGreaterThan(1);
-    expect(pages.length).toBeLessThanOrEqual(PRINTED_PAGES_BEFORE / 2);
+    test(`the tee's commerce page prints on at most half its ${PRINTED_PAGES_BEFORE} A4 pages, every table within the paper`, async ({
+      page,
+    }) => {
+      await page.goto(TEE_PAGE);
+      await page.emulateMedia({ media: 'print' });
+      const pdf = await page.pdf({ format: 'A4' });
+      const pages = pdf.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? [];
+      expect(pages.length).toBeGreaterThan(1);
+      expect(pages.length).toBeLessThanOrEqual(PRINTED_PAGES_BEFORE / 2);
 
-    // Laid out at the paper's width, every table and every cell stays within it (none scrolls, none is cut).
-    await page.setViewportSize({ width: PAPER_WIDTH, height: 1000 });
-    const tables = await page.evaluate((paper) => {
-      const tables = [...document.querySelectorAll('main table')];
-      return {
-        count: tables.length,
-        wider: tables
-          .filter((table) => table.getBoundingClientRect().right > paper + 1 || table.scrollWidth > table.clientWidth + 1)
-          .map((table) => table.closest('[id]')?.id),
-      };
-    }, PAPER_WIDTH);
-    expect(tables.count).toBeGreaterThan(10);
-    expect(tables.wider).toEqual([]);
-    // Folded evidence prints: the last claim and source are on paper.
-    await expect(page.locator('ol.claims > li.claim').last()).toBeVisible();
-    await expect(page.locator('ol.sources > li.source').last()).toBeVisible();
+      // Laid out at the paper's width, every table and every cell stays within it (none scrolls, none is cut).
+      await page.setViewportSize({ width: PAPER_WIDTH, height: 1000 });
+      const tables = await page.evaluate((paper) => {
+        const tables = [...document.querySelectorAll('main table')];
+        return {
+          count: tables.length,
+          wider: tables
+            .filter((table) => table.getBoundingClientRect().right > paper + 1 || table.scrollWidth > table.clientWidth + 1)
+            .map((table) => table.closest('[id]')?.id),
+        };
+      }, PAPER_WIDTH);
+      expect(tables.count).toBeGreaterThan(10);
+      expect(tables.wider).toEqual([]);
+      // Folded evidence prints: the last claim and source are on paper.
+      await expect(page.locator('ol.claims > li.claim').last()).toBeVisible();
+      await expect(page.locator('ol.sources > li.source').last()).toBeVisible();
+    });
+
+    test('a printed page starts with its permalink, revision and publication date, which the screen leaves to the citation', async ({
+      page,
+    }) => {
+      await page.goto(TEE_PAGE);
+      const head = page.locator('.print-head');
+      await expect(head).toBeHidden();
+      await page.emulateMedia({ media: 'print' });
+      await expect(head).toBeVisible();
+      const text = (await head.textContent()) ?? '';
+      expect(text).toMatch(new RegExp(`Permalink: http\\S+/garments/${TEE.slug}/svc/revisions/\\d+\\.json`));
+      expect(text).toContain(`record revision ${TEE.record_revision}`);
+      expect(text).toMatch(/Published \w+ \d{1,2}, \d{4}/);
+      // It comes before the title.
+      const [headBox, titleBox] = [await head.boundingBox(), await page.locator('h1').boundingBox()];
+      expect(headBox!.y).toBeLessThan(titleBox!.y);
+    });
   });
-
-  test('a printed page starts with its permalink, revision and publication date, which the screen leaves to the citation', async ({
-    page,
-  }) => {
-    await page.goto(TEE_PAGE);
-    const head = page.locator('.print-head');
-    await expect(head).toBeHidden();
-    await page.emulateMedia({ media: 'print' });
-    await expect(head).toBeVisible();
-    const text = (await head.textContent()) ?? '';
-    expect(text).toMatch(new RegExp(`Permalink: http\\S+/garments/${TEE.slug}/svc/revisions/\\d+\\.json`));
-    expect(text).toContain(`record revision ${TEE.record_revision}`);
-    expect(text).toMatch(/Published \w+ \d{1,2}, \d{4}/);
-    // It comes before the title.
-    const [headBox, titleBox] = [await head.boundingBox(), await page.locator('h1').boundingBox()];
-    expect(headBox!.y).toBeLessThan(titleBox!.y);
-  });
-});
+}

@@ -192,13 +192,18 @@ test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
   for (const { file, record } of sampleRecords()) {
-    test(`${file}: a marker in the key facts reaches its full claim entry`, async ({ page }) => {
+    test(`${file}: a key fact's evidence lists its claims, each reaching its full entry`, async ({ page }) => {
       await page.goto(pathOf(record));
-      const marker = page.locator('#key-facts a.claim-ref').first();
-      const href = (await marker.getAttribute('href'))!;
-      await marker.click();
+      const evidence = page.locator('#key-facts a.fact-evidence').first();
+      const href = (await evidence.getAttribute('href'))!;
+      await evidence.click();
       await expect(page).toHaveURL(new RegExp(`${href}$`));
-      await expect(page.locator(`[id="${href.slice(1)}"]`)).toBeInViewport();
+      const list = page.locator(`[id="${href.slice(1)}"]`);
+      await expect(list).toBeInViewport();
+      const claim = list.locator('a.claim-number').first();
+      const entry = (await claim.getAttribute('href'))!;
+      await claim.click();
+      await expect(page.locator(`[id="${entry.slice(1)}"]`)).toBeInViewport();
     });
   }
 });

@@ -78,6 +78,10 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await expect(preview.locator('.preview-list > li')).toHaveCount(count);
       await expect(preview.locator('.preview-item')).toHaveCount(0);
       await expect(preview).toBeInViewport();
+      await expect(
+        page.locator('#key-facts [data-fact="price"] .fact-claims'),
+        'the list the link leads to without JavaScript',
+      ).toBeHidden();
       await preview.locator('.preview-pick').first().click();
       await expect(preview.locator('.preview-item')).toHaveCount(1);
       await expect(preview.locator('.claim-subject')).toContainText(/\S/);
@@ -149,7 +153,7 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
 
     test('a picture that fails to load shows a placeholder naming the garment, never a broken picture', async ({ page }) => {
       // The fixture blocks every other host: each record picture fails.
-      for (const path of [pathOf(tee), `/garments/${tee.slug}/`, '/']) {
+      for (const path of [pathOf(tee), `/garments/${tee.slug}/`, '/', '/search/?q=heavyweight']) {
         await page.goto(path);
         // The tee's card on the home page is below a phone's first screen: its lazy picture is asked for once in view.
         await page.getByText('Ridgeline RK-6210').first().scrollIntoViewIfNeeded();
@@ -170,6 +174,16 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await expect(page.locator('.record-intro .image-placeholder')).toHaveAttribute('role', 'img');
     });
 
+    test('only a page showing record pictures loads the script standing in for one that fails', async ({ page }) => {
+      const loaded = async (path: string) => {
+        await page.goto(path);
+        return page.evaluate(() => performance.getEntriesByType('resource').some((e) => new URL(e.name).pathname === '/scripts/images.js'));
+      };
+      for (const path of [pathOf(tee), `/garments/${tee.slug}/`, '/', '/search/?q=tee']) expect(await loaded(path), path).toBe(true);
+      for (const path of ['/docs/api/', '/docs/webhooks/', '/docs/mcp/', '/compare/', '/no-such-page/'])
+        expect(await loaded(path), path).toBe(false);
+    });
+
     test('card fact labels are whole words on one line', async ({ page }) => {
       await page.goto('/');
       const labels = page.locator('.garment-facts dt');
@@ -181,17 +195,36 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   });
 }
 
-test.describe('without JavaScript', () => {
-  test.use({ javaScriptEnabled: false });
+for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+  test.describe(`without JavaScript at ${name} width`, () => {
+    test.use({ javaScriptEnabled: false, viewport });
 
-  test('a picture that fails shows the garment’s name over it, and a fact’s evidence leads to its first claim', async ({ page }) => {
-    await page.goto(pathOf(tee));
-    const lead = page.locator('.record-intro img.garment-image');
-    const after = await lead.evaluate((img) => getComputedStyle(img, '::after').content);
-    expect(after).toContain('Ridgeline RK-6210 Heavyweight Tee');
-    const evidence = page.locator('#key-facts [data-fact="sizes"] a.fact-evidence');
-    const href = (await evidence.getAttribute('href'))!;
-    await evidence.click();
-    await expect(page.locator(`[id="${href.slice(1)}"]`)).toBeInViewport();
+    test('a picture that fails shows the garment’s name over it', async ({ page }) => {
+      await page.goto(pathOf(tee));
+      const lead = page.locator('.record-intro img.garment-image');
+      const after = await lead.evaluate((img) => getComputedStyle(img, '::after').content);
+      expect(after).toContain('Ridgeline RK-6210 Heavyweight Tee');
+    });
+
+    test('a fact’s evidence link opens the list of every claim of its row, each leading to its entry', async ({ page }) => {
+      await page.goto(pathOf(tee));
+      const row = page.locator('#key-facts [data-fact="price"]');
+      const evidence = row.locator('a.fact-evidence');
+      const numbers = (await evidence.getAttribute('data-claims'))!.split(' ');
+      expect(numbers.length).toBeGreaterThan(1);
+      const list = row.locator('.fact-claims');
+      await expect(list).toBeHidden();
+      await evidence.click();
+      await expect(list).toBeInViewport();
+      await expect(list.getByText('Claims behind Price')).toBeVisible();
+      await expect(list.locator('li .claim-number')).toHaveText(numbers);
+      for (const line of await list.locator('li').all()) await expect(line.locator('.claim-value')).toContainText(/\S: \S/);
+      // The last claim's entry is in the folded claims list: following its number opens it there.
+      const last = list.locator('li .claim-number').last();
+      const entry = page.locator(`[id="${(await last.getAttribute('href'))!.slice(1)}"]`);
+      await last.click();
+      await expect(entry).toBeInViewport();
+      await expect(entry.locator('.claim-number')).toHaveText(numbers.at(-1)!);
+    });
   });
-});
+}

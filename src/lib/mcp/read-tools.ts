@@ -1,8 +1,8 @@
 // The read-only tools, over a built site: garments.search (the site's own search), garments.get_record
 // (a record's JSON or Markdown twin) and garments.list (the records of /records.json, page by page).
 import { resultFacts } from '../search/query/result-view.ts';
-import { SEARCH_PAGE_PATH, type SearchSort } from '../search/query/search-keys.ts';
-import { searchMessages } from '../search/query/search-messages.ts';
+import { SEARCH_PAGE_PATH } from '../search/query/search-keys.ts';
+import { searchMessages, searchNote } from '../search/query/search-messages.ts';
 import { isSearchable, parseSearchState, searchQueryString } from '../search/query/search-state.ts';
 import type { Projection } from '../record/projections.ts';
 import { projectionLabel } from '../site/strings.ts';
@@ -29,7 +29,8 @@ const searchTool = (context: ReadToolsContext): Tool => ({
     const params = new URLSearchParams({ q: args.query as string });
     for (const [filter, values] of Object.entries((args.filters ?? {}) as Record<string, string[]>))
       for (const value of values) params.append(filter, value);
-    if (args.sort === 'title' || args.sort === 'published') params.set('sort', args.sort satisfies SearchSort);
+    // Every sort of the search page, by the name its address gives it; "relevance" is its default, best match first.
+    if (typeof args.sort === 'string' && args.sort !== 'relevance') params.set('sort', args.sort);
     // Read as the search page reads its address, so both search for the same thing.
     const state = parseSearchState(params);
     if (!isSearchable(state)) {
@@ -46,6 +47,8 @@ const searchTool = (context: ReadToolsContext): Tool => ({
         query: state.query,
         searched: answer.searched,
         corrected: answer.corrected,
+        dropped: answer.dropped,
+        note: searchNote(state, answer, messages),
         suggestions: answer.suggestions,
         total: answer.total,
         garments: answer.garments.map(({ view, excerpt }) => ({

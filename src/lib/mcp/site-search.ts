@@ -26,9 +26,11 @@ export interface SiteSearchAnswer {
   /** Garments found in all, of which `garments` holds the first `limit`. */
   total: number;
   garments: SiteSearchGarment[];
-  /** The words searched for, and whether a misspelling among those asked was replaced (shard-search.ts). */
+  /** The words searched for, and whether a word among those asked was replaced or left out (shard-search.ts). */
   searched: string;
   corrected: boolean;
+  /** Words asked that no garment says, left out of a search that had other words (shard-search.ts). */
+  dropped: string[];
   /** When nothing is found: searches that would find garments. */
   suggestions: string[];
   /** Per filter value, how many garments it would leave under the other filters' selections. */
@@ -113,6 +115,7 @@ export function openSiteSearch(outDir: string): SiteSearch {
       garments,
       searched: found.searched,
       corrected: found.corrected,
+      dropped: found.dropped,
       suggestions: found.suggestions,
       filterCounts: found.filters ?? {},
     };

@@ -3,6 +3,7 @@
 import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 'json' };
 import { IDEMPOTENCY_WINDOW_MS, LONG_POLL_CAP_SECONDS, PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/index.ts';
 import { SEARCH_FILTERS } from '../search/query/search-keys.ts';
+import { SORT_ORDERS } from '../search/query/search-state.ts';
 import { formatDuration } from '../site/format.ts';
 import type { JsonSchema, ToolDefinition } from './tool-call.ts';
 import { PROJECTIONS } from '../record/projections.ts';
@@ -71,7 +72,8 @@ export const SEARCH: ToolDefinition = {
     "Searches the published garments as the site's search page does (the same index and code: the same garments in the same order): full text over titles, names, fabrics, prices and every text block, narrowed by filters.",
     'One result per garment, with its title, its records (projection code, name, page, research status), its key facts and an excerpt.',
     'A word finds only garments that say it (or a word of its stem, or a longer word it begins); a word no garment says but one letter from a word garments say is searched as that word (corrected is true, searched gives the words searched);',
-    'a search finding nothing gives suggestions: the same words with the unknown one replaced by near words that garments say.',
+    'a word that is neither is left out when other words are left (dropped names it, searched gives the words searched, note says so as the search page does: "No garment says “xqxq”; showing garments for “fleece”.");',
+    'a search of such words alone finds nothing and gives suggestions: the same words with the unknown one replaced by near words that garments say.',
     'Give words, filters, or both (an empty query with filters lists every garment they allow). Values of one filter are alternatives (colour Navy or Black); filters narrow one another.',
     'Filter values are the words the site shows (projection "Commerce" or "Technical", status "Complete"); filter_counts in the result lists the values there are and how many garments each would leave.',
     "Read a garment's record in full with garments.get_record (slug, a projection's code).",
@@ -92,9 +94,10 @@ export const SEARCH: ToolDefinition = {
       },
       sort: {
         type: 'string',
-        enum: ['relevance', 'title', 'published'],
+        enum: ['relevance', ...Object.keys(SORT_ORDERS)],
         default: 'relevance',
-        description: 'Best match first (relevance), by title A to Z, or newest published first.',
+        description:
+          'Best match first (relevance), by title A to Z, newest published first, by price from, lowest first (price: the lowest price a commerce record states), or by weight, lightest first (weight: the fabric weight in g/m² a technical record states); garments without a price or weight come after those with one. The search page sorts the same way.',
       },
       limit: {
         type: 'integer',
@@ -107,11 +110,22 @@ export const SEARCH: ToolDefinition = {
   },
   outputSchema: {
     type: 'object',
-    required: ['query', 'searched', 'corrected', 'suggestions', 'total', 'garments', 'filter_counts', 'search_url'],
+    required: ['query', 'searched', 'corrected', 'dropped', 'note', 'suggestions', 'total', 'garments', 'filter_counts', 'search_url'],
     properties: {
       query: textField('The words asked for.'),
-      searched: textField('The words searched for: those asked, a misspelled one replaced by the word it was taken for.'),
-      corrected: { type: 'boolean', description: 'Whether searched replaced a word asked for.' },
+      searched: textField(
+        'The words searched for: those asked, a misspelled one replaced by the word it was taken for, one no garment says left out.',
+      ),
+      corrected: { type: 'boolean', description: 'Whether searched replaced or left out a word asked for.' },
+      dropped: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'Words asked that no garment says nor is one letter from, left out of the search (as the index spells them). Otherwise [].',
+      },
+      note: textField(
+        'What the search page says above the garments when the search is not what was asked: a word left out ("No garment says “xqxq”; showing garments for “fleece”.") or replaced ("No garment says “hodie”; showing “hoodie” instead."); otherwise "".',
+      ),
       suggestions: {
         type: 'array',
         items: { type: 'string' },

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GarmentRecord } from '../record/types.ts';
 import { garmentPageHtml } from '../site/garment-page.ts';
@@ -15,12 +15,12 @@ import { csvPath, garmentPath, jsonPath, markdownPath, pagePath } from '../site/
 import { feedLinksHtml } from '../revisions/feeds.ts';
 import { asPublished, recordRevisions } from '../revisions/record-revisions.ts';
 import { revisionFiles } from '../revisions/revision-pages.ts';
-import type { RevisionView } from '../revisions/revision-view.ts';
+import type { FileLink, RevisionView } from '../revisions/revision-view.ts';
 
-/** A file of a site: its path on the site and its text, whole or in pieces (see markupPieces), or its bytes. */
+/** A file of a site: its path on the site and its text, whole or in pieces (see markupPieces), its bytes, or a link to bytes on disk already. */
 export interface SiteFile {
   sitePath: string;
-  content: string | readonly string[] | Uint8Array;
+  content: string | readonly string[] | Uint8Array | { linkTo: FileLink };
 }
 
 /** What the site publishes of a record, and how it is reached. */
@@ -64,7 +64,12 @@ export function recordFiles(
       sitePath: csvPath(entry.slug, entry.projection, table.name),
       content: csvText(table.header, table.rows()),
     })),
-    ...revisionFiles(asPublished(revisions, source, published), { record, site, stylesheet, moreHead: feedLinksHtml(record.slug) }),
+    ...revisionFiles(asPublished(revisions, source, published, jsonPath(entry.slug, entry.projection)), {
+      record,
+      site,
+      stylesheet,
+      moreHead: feedLinksHtml(record.slug),
+    }),
   ];
 }
 
@@ -81,11 +86,24 @@ export function garmentFile(
 /** Writes files into a site folder, making their folders. Synchronous: it runs in the record threads, which have nothing else to do meanwhile. */
 export function writeSiteFiles(siteDir: string, files: SiteFile[]): void {
   const made = new Set<string>();
+  const onDisk = (sitePath: string) => path.join(siteDir, ...sitePath.split('/'));
   for (const { sitePath, content } of files) {
-    const file = path.join(siteDir, ...sitePath.split('/'));
+    const file = onDisk(sitePath);
     const folder = path.dirname(file);
     if (!made.has(folder)) mkdirSync(folder, { recursive: true }), made.add(folder);
-    writeFileSync(file, content instanceof Uint8Array ? content : utf8Bytes(typeof content === 'string' ? [content] : content));
+    if (typeof content === 'string') writeFileSync(file, utf8Bytes([content]));
+    else if (content instanceof Uint8Array) writeFileSync(file, content);
+    else if ('linkTo' in content) linkOrCopy('file' in content.linkTo ? content.linkTo.file : onDisk(content.linkTo.sitePath), file);
+    else writeFileSync(file, utf8Bytes(content));
+  }
+}
+
+/** The same bytes without writing them again: a hard link, or a copy where the file system cannot link (another device, say). */
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
   }
 }
 

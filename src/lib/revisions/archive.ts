@@ -16,11 +16,11 @@ export function revisionsFolder(recordsDir: string, slug: string, projection: Pr
 }
 
 /**
- * The revisions a record replaced, oldest first, each the bytes its JSON twin had then. Read
- * synchronously: the record threads call it beside the record they render. A gap in the
- * numbering is an error naming the folder, since the history shown would be silently wrong.
+ * The files of the revisions a record replaced, oldest first. Read synchronously: the record
+ * threads call it beside the record they render. A gap in the numbering is an error naming the
+ * folder, since the history shown would be silently wrong.
  */
-export function archivedRevisions(recordsDir: string, slug: string, projection: Projection): Buffer[] {
+export function archivedRevisionFiles(recordsDir: string, slug: string, projection: Projection): string[] {
   const folder = revisionsFolder(recordsDir, slug, projection);
   let names: string[];
   try {
@@ -38,7 +38,12 @@ export function archivedRevisions(recordsDir: string, slug: string, projection: 
   numbers.forEach((number, i) => {
     if (number !== i + 1) throw new RevisionArchiveError(`${folder}: revision ${i + 1} is missing (found ${number}.json next)`);
   });
-  return numbers.map((number) => readFileSync(path.join(folder, `${number}.json`)));
+  return numbers.map((number) => path.join(folder, `${number}.json`));
+}
+
+/** The revisions a record replaced, oldest first, each the bytes its JSON twin had then (see archivedRevisionFiles). */
+export function archivedRevisions(recordsDir: string, slug: string, projection: Projection): Buffer[] {
+  return archivedRevisionFiles(recordsDir, slug, projection).map((file) => readFileSync(file));
 }
 
 /**

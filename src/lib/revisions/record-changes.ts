@@ -1,6 +1,6 @@
 import { readingOrder, type GarmentRecord, type ReadingBlock } from '../record/index.ts';
 import { enumLabel, formatValue, researchStatusLabel } from '../site/format.ts';
-import { itemNamer, subjectNamer } from '../site/item-names.ts';
+import { itemNamer, subjectNamer, type SubjectNamer } from '../site/item-names.ts';
 import { keyFacts, type KeyFacts } from '../site/key-facts.ts';
 import { keyFactsView } from '../site/key-facts-view.ts';
 import { t, tCount, type CountKey, type StringKey } from '../site/strings.ts';
@@ -177,16 +177,21 @@ function factChanges(old: ComparableRecord['facts'], now: ComparableRecord['fact
   return changes;
 }
 
-/** A claim or source as a reader is told it: its name, and one line saying it. */
-type SaidEntry = { name: string; said: string };
+/**
+ * A claim or source as a reader is told it: what it is about (`about`, compared), its name (worked
+ * out only for an entry reported: naming a claim's subject is most of the cost of comparing), and
+ * one line saying it.
+ */
+type SaidEntry = { about: string; name: () => string; said: string };
 
 function claimsSaid(record: GarmentRecord): Map<string, SaidEntry> {
-  const subjectOf = subjectNamer(record, itemNamer(record));
+  let subjectOf: SubjectNamer | undefined;
   return new Map(
     record.claims.map((claim) => [
       claim.id,
       {
-        name: subjectOf(claim.targets),
+        about: claim.targets.join('\n'),
+        name: () => (subjectOf ??= subjectNamer(record, itemNamer(record)))(claim.targets),
         said: t('revisions.claim', {
           value: formatValue(claim.value, claim.unit),
           verification: enumLabel('verification', claim.verification),
@@ -198,33 +203,37 @@ function claimsSaid(record: GarmentRecord): Map<string, SaidEntry> {
 
 function sourcesSaid(record: GarmentRecord): Map<string, SaidEntry> {
   return new Map(
-    record.sources.map((source) => [
-      source.id,
-      {
-        name: source.title ?? source.url ?? source.id,
-        said: [
-          source.publisher,
-          source.url,
-          enumLabel('access_status', source.access_status),
-          source.accessed_at && t('revisions.accessed', { date: source.accessed_at }),
-        ]
-          .filter(Boolean)
-          .join(' · '),
-      },
-    ]),
+    record.sources.map((source) => {
+      const name = source.title ?? source.url ?? source.id;
+      return [
+        source.id,
+        {
+          about: name,
+          name: () => name,
+          said: [
+            source.publisher,
+            source.url,
+            enumLabel('access_status', source.access_status),
+            source.accessed_at && t('revisions.accessed', { date: source.accessed_at }),
+          ]
+            .filter(Boolean)
+            .join(' · '),
+        },
+      ];
+    }),
   );
 }
 
-/** Entries by id: those only after are added, only before removed, said otherwise changed. */
+/** Entries by id: those only after are added, only before removed, said otherwise (or about something else) changed. */
 function entryChanges(before: Map<string, SaidEntry>, after: Map<string, SaidEntry>): EntryChange[] {
   const changes: EntryChange[] = [];
   for (const [id, now] of after) {
     const was = before.get(id);
-    if (!was) changes.push({ change: 'added', id, name: now.name, before: null, after: now.said });
-    else if (was.said !== now.said || was.name !== now.name)
-      changes.push({ change: 'changed', id, name: now.name, before: was.said, after: now.said });
+    if (!was) changes.push({ change: 'added', id, name: now.name(), before: null, after: now.said });
+    else if (was.said !== now.said || was.about !== now.about)
+      changes.push({ change: 'changed', id, name: now.name(), before: was.said, after: now.said });
   }
   for (const [id, was] of before)
-    if (!after.has(id)) changes.push({ change: 'removed', id, name: was.name, before: was.said, after: null });
+    if (!after.has(id)) changes.push({ change: 'removed', id, name: was.name(), before: was.said, after: null });
   return changes;
 }

@@ -6,13 +6,13 @@ import { recordTitle } from '../site/record-title.ts';
 import { t } from '../site/strings.ts';
 import { absoluteUrl, garmentPath, pagePath, revisionJsonPath, revisionPath, revisionsPath } from '../site/urls.ts';
 import type { EntryChange, FactChange, TextChange } from './record-changes.ts';
-import type { RevisionView } from './revision-view.ts';
+import type { FileLink, RevisionView } from './revision-view.ts';
 import type { WordRun } from './word-diff.ts';
 
-/** A file of the revision pages: its site path and its content (markup in pieces, or bytes). */
+/** A file of the revision pages: its site path and its content (markup in pieces, bytes, or a link to bytes kept already). */
 export interface RevisionFile {
   sitePath: string;
-  content: string[] | Uint8Array;
+  content: string[] | Uint8Array | { linkTo: FileLink };
 }
 
 /** What every revision page of a record shares: the record read now, the site, the stylesheet and the head's extra links. */
@@ -34,7 +34,7 @@ export function revisionFiles(views: readonly RevisionView[], context: RevisionP
     { sitePath: `${revisionsPath(slug, projection)}index.html`, content: historyPageHtml(views, context) },
     { sitePath: `${revisionsPath(slug, projection)}index.json`, content: [historyJson(views, context)] },
     ...views.flatMap((view) => [
-      { sitePath: revisionJsonPath(slug, projection, view.number), content: view.bytes },
+      { sitePath: revisionJsonPath(slug, projection, view.number), content: view.linkTo ? { linkTo: view.linkTo } : view.bytes },
       { sitePath: `${revisionPath(slug, projection, view.number)}index.html`, content: revisionPageHtml(view, views.length, context) },
     ]),
   ];

@@ -3,12 +3,20 @@ import { t } from '../site/strings.ts';
 import type { KeyFacts } from '../site/key-facts.ts';
 import { changeSummary, comparableRecord, revisionChanges, type ComparableRecord, type RevisionChanges } from './record-changes.ts';
 
+/**
+ * Bytes on disk already, to be hard-linked (copied where the file system cannot link): a file of
+ * the records folder (`file`, absolute), or a file of the site being written, written before (`sitePath`).
+ */
+export type FileLink = { file: string } | { sitePath: string };
+
 /** One revision of a record as its history and pages say it. */
 export interface RevisionView {
   /** 1 for the first revision published. */
   number: number;
   /** Its JSON as published then. */
   bytes: Uint8Array;
+  /** A file holding these bytes already (the archive's, or the site's JSON twin), linked rather than written again. */
+  linkTo?: FileLink;
   /** Its `record_revision` and `published_at`, as written; null when its JSON could not be read. */
   recordRevision: string | null;
   publishedAt: string | null;

@@ -139,6 +139,24 @@ function idAttribute(anchored: boolean, item: ItemView): string {
 /** Verification levels shown as a warning badge. */
 const WEAK_VERIFICATION = new Set<ClaimView['verification']>(['conflicting', 'not_verified']);
 
+/** Whether a claim is about one place the page shows, under the name it has there: its subject then links there. */
+function aboutOnePlace(claim: ClaimView): boolean {
+  const [only] = claim.targets;
+  return claim.targets.length === 1 && only!.href !== null && only!.label === claim.subject;
+}
+
+/** A claim's head line: its number (linking to its entry), what it says about what, and its verification. */
+export function claimHeadHtml(claim: ClaimView): Html {
+  const badge = WEAK_VERIFICATION.has(claim.verification) ? 'badge--warn' : 'badge--ok';
+  const subject = aboutOnePlace(claim)
+    ? `<a href="${escapeHtml(claim.targets[0]!.href!)}">${escapeHtml(claim.subject)}</a>`
+    : escapeHtml(claim.subject);
+  return trustedHtml(
+    `<p class="claim-head"><a href="#${escapeHtml(claim.anchor)}" class="claim-number">${claim.number}</a>` +
+      `<span class="claim-value"><span class="claim-subject">${subject}:</span> ${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>`,
+  );
+}
+
 /**
  * A claim's entry: its number (its permalink), what it is about with its value, its verification;
  * its kind and scope; its first reference (these make the preview a marker shows); then, where
@@ -146,17 +164,11 @@ const WEAK_VERIFICATION = new Set<ClaimView['verification']>(['conflicting', 'no
  * to sources with locators and excerpts; backlinks to every text block citing it.
  */
 export function claimEntryHtml(claim: ClaimView): Html {
-  const badge = WEAK_VERIFICATION.has(claim.verification) ? 'badge--warn' : 'badge--ok';
   const anchor = escapeHtml(claim.anchor);
-  // A claim about one place the page shows links its subject there; only other claims list what they are about.
-  const [only] = claim.targets;
-  const single = claim.targets.length === 1 && only!.href !== null && only!.label === claim.subject;
-  const subject = single ? `<a href="${escapeHtml(only!.href!)}">${escapeHtml(claim.subject)}</a>` : escapeHtml(claim.subject);
+  const single = aboutOnePlace(claim);
   // The preview (what a marker shows in place) is the head, the kind and scope, and the first reference.
   let html =
-    `<li id="${anchor}" class="claim"><p class="claim-head">` +
-    `<a href="#${anchor}" class="claim-number">${claim.number}</a>` +
-    `<span class="claim-value"><span class="claim-subject">${subject}:</span> ${escapeHtml(claim.value)}</span><span class="badge ${badge}">${escapeHtml(claim.verificationLabel)}</span></p>` +
+    `<li id="${anchor}" class="claim">${claimHeadHtml(claim).markup}` +
     `<p class="claim-scope">${escapeHtml(claim.kindLabel)} · ${escapeHtml(t('claim.scope'))}: ${escapeHtml(claim.scope)}</p>`;
   if (claim.references.length > 0)
     html += `<ul class="references" aria-label="${escapeHtml(t('claim.references'))}">${referenceHtml(claim.references[0]!)}</ul>`;

@@ -32,6 +32,7 @@ export function garmentPageHtml(
     stylesheet,
     path: garment.href,
     image: garment.image?.src ?? null,
+    recordImages: garment.image !== null,
   };
   const projection = (choice: (typeof garment.projections)[number]) => {
     const read = facts.find((f) => f.projection === choice.projection);
@@ -43,14 +44,10 @@ export function garmentPageHtml(
       choice.statusLabel
     }</span></p>${
       view &&
-      keyFactsPanelHtml(
-        view,
-        `${choice.projection}-key-facts`,
-        3,
-        null,
+      keyFactsPanelHtml(view, `${choice.projection}-key-facts`, 3, {
         // "Commerce … Key facts": one panel per projection, each landmark named for its own.
-        `${choice.projection}-heading ${choice.projection}-key-facts-heading`,
-      )
+        labelledBy: `${choice.projection}-heading ${choice.projection}-key-facts-heading`,
+      })
     }<p><a href="${choice.href}" class="read-more">${t('garment.read', {
       projection: t(`projection.${choice.projection}.long`),
     })}</a></p></section>`;

@@ -129,6 +129,11 @@ export function garmentListView(index: SiteIndex, limits: ListingLimits = LISTIN
   };
 }
 
+/** Whether a list shows any garment's picture: a page loads the script standing in for a picture that fails only then. */
+export function listShowsImages(list: GarmentListView): boolean {
+  return list.groups.some((group) => group.garments.some((garment) => garment.image !== null));
+}
+
 /** Every page of every category's listing, in each order; none when the home page lists every garment. */
 export function categoryPages(index: SiteIndex, limits: ListingLimits = LISTING_LIMITS): CategoryPageView[] {
   if (!listsByCategory(index.garments.size, limits)) return [];

@@ -15,17 +15,19 @@ export interface PageHead {
   stylesheet: string;
   /** The page's site path, to mark its section in the site's navigation. */
   path?: string | null;
+  /** Whether the page shows record pictures: only then does it load the script standing in for one that fails. */
+  recordImages?: boolean;
 }
 
-/** The head every page shares: title, description, canonical, Open Graph, icon, stylesheet, and the script that stands in for a picture that fails. */
-export function headHtml({ title, description, canonical, image, ogType, stylesheet }: PageHead): Html {
+/** The head every page shares: title, description, canonical, Open Graph, icon, stylesheet, and on a page of record pictures the script that stands in for one that fails. */
+export function headHtml({ title, description, canonical, image, ogType, stylesheet, recordImages = false }: PageHead): Html {
   return html`<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${title}</title>${
     description && html`<meta name="description" content="${description}">`
   }${canonical && html`<link rel="canonical" href="${canonical}">`}<meta property="og:site_name" content="${t('site.name')}"><meta property="og:title" content="${title}"><meta property="og:type" content="${ogType}">${
     description && html`<meta property="og:description" content="${description}">`
   }${canonical && html`<meta property="og:url" content="${canonical}">`}${image && html`<meta property="og:image" content="${image}">`}<meta name="twitter:card" content="${
     image ? 'summary_large_image' : 'summary'
-  }"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="${stylesheet}"><script src="${IMAGES_SCRIPT_PATH}" defer></script>`;
+  }"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><link rel="stylesheet" href="${stylesheet}">${recordImages && html`<script src="${IMAGES_SCRIPT_PATH}" defer></script>`}`;
 }
 
 /** The site's sections, each the paths it holds: its link is marked current on each of them. */

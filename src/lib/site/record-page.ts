@@ -82,6 +82,7 @@ export function recordPageHtml(
       ogType: 'article',
       stylesheet,
       path: meta.path,
+      recordImages: view.leadImage !== null,
     },
     recordBodyHtml(view, links, site, shown),
     html`${alternatesHtml(view, links)}${feedLinksHtml(view.slug)}<script src="${RECORD_SCRIPT_PATH}" defer></script>`,

@@ -1,6 +1,6 @@
 import { OFFER_COLUMNS, offerCells, type ComparisonViews } from './comparison-view.ts';
 import type { ClaimLink, MeasurementGrid } from './data-view.ts';
-import { claimEntryHtml, claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, targetHtml } from './fragments.ts';
+import { claimEntryHtml, claimHeadHtml, claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, targetHtml } from './fragments.ts';
 import { classList, html, type Html, type HtmlValue } from './html.ts';
 import type { KeyFactLine, KeyFactRow, KeyFactsView } from './key-facts-view.ts';
 import type {
@@ -74,28 +74,40 @@ export function keyFactsHtml(view: PageView): Html {
   const twins = html`<ul class="twin-downloads" aria-label="${t('record.downloads')}"><li><a href="${jsonPath(view.slug, view.projection)}">${t(
     'record.downloadJson',
   )}</a></li><li><a href="${markdownPath(view.slug, view.projection)}">${t('record.downloadMarkdown')}</a></li>${csv}</ul>`;
-  return keyFactsPanelHtml(view.keyFacts, 'key-facts', 2, twins);
+  const claims = new Map(view.claims.map((claim) => [claim.id, claim]));
+  return keyFactsPanelHtml(view.keyFacts, 'key-facts', 2, { aside: twins, claimOf: (link) => claims.get(link.id) ?? null });
+}
+
+/** What a key facts panel holds beside its rows. */
+interface PanelOptions {
+  /** Beside the heading: the twins' downloads. */
+  aside?: Html | null;
+  /** The ids naming the panel's landmark; several panels on one page need names of their own. */
+  labelledBy?: string;
+  /** A row's claims, for the list its evidence link opens; without it (a page with no claims of its own) rows have no evidence link. */
+  claimOf?: (link: ClaimLink) => ClaimView | null;
 }
 
 /**
  * A key facts panel: a labelled row per fact, each line with what may put it in doubt said beside it; a colour
  * with its swatch beside its name; a fact the record does not state says so. Each row has one link to its
- * evidence, beside its label: its claim's entry, or its first claim's, the page's script listing them all.
+ * evidence, beside its label, opening the list of the row's claims (see rowClaimsHtml).
  */
-export function keyFactsPanelHtml(
-  facts: KeyFactsView,
-  id: string,
-  level: 2 | 3,
-  aside: Html | null = null,
-  /** The ids naming the panel's landmark; several panels on one page need names of their own. */
-  labelledBy = `${id}-heading`,
-): Html {
-  const row = (fact: KeyFactRow) =>
-    html`<div data-fact="${fact.key}"><dt>${fact.label}${evidenceLinkHtml(fact.claims)}</dt><dd>${
+export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3, options: PanelOptions = {}): Html {
+  const { aside = null, labelledBy = `${id}-heading`, claimOf } = options;
+  const row = (fact: KeyFactRow, at: number) => {
+    const claims = claimOf ? fact.claims.map(claimOf).filter((claim) => claim !== null) : [];
+    const listId = `${id}-claims-${at + 1}`;
+    return html`<div data-fact="${fact.key}"><dt>${fact.label}${evidenceLinkHtml(claims, listId)}</dt><dd>${
       fact.lines.length === 0
         ? html`<span class="not-stated">${t('value.notStated')}</span>`
         : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(keyFactLineHtml)}</ul>`
-    }${fact.folded && html`<details class="fact-more"><summary>${fact.folded.summary}</summary><ul>${fact.folded.lines.map(keyFactLineHtml)}</ul></details>`}</dd></div>`;
+    }${fact.folded && html`<details class="fact-more"><summary>${fact.folded.summary}</summary><ul>${fact.folded.lines.map(keyFactLineHtml)}</ul></details>`}${rowClaimsHtml(
+      fact.label,
+      claims,
+      listId,
+    )}</dd></div>`;
+  };
   const heading = html`<h${level} id="${id}-heading">${t('keyFacts.heading')}</h${level}>`;
   return html`<section id="${id}" class="key-facts" aria-labelledby="${labelledBy}"><div class="key-facts-top">${heading}${aside}</div><dl>${facts.rows.map(row)}</dl></section>`;
 }
@@ -115,16 +127,24 @@ function keyFactLineHtml(line: KeyFactLine): Html {
 }
 
 /**
- * A fact row's one link to its evidence: to its (first) claim's entry, which is where it leads without
- * JavaScript; the page's script previews that claim, or lists every claim the row names (`data-claims`).
+ * A fact row's one link to its evidence: to the list of the row's claims, which the link shows without JavaScript
+ * (it is the link's target); the page's script shows them in place instead, by number (`data-claims`).
  */
-function evidenceLinkHtml(claims: ClaimLink[]): Html | null {
-  const [first] = claims;
-  if (!first) return null;
-  return html` <a href="${first.href}" class="claim-ref fact-evidence" data-claims="${claims.map((c) => c.number).join(' ')}">${tCount(
+function evidenceLinkHtml(claims: ClaimView[], listId: string): Html | null {
+  if (claims.length === 0) return null;
+  return html` <a href="#${listId}" class="claim-ref fact-evidence" data-claims="${claims.map((c) => c.number).join(' ')}">${tCount(
     'keyFacts.evidence',
     claims.length,
   )}</a>`;
+}
+
+/** The claims behind a fact row, a line each linking to its entry: shown only as the target of the row's evidence link. */
+function rowClaimsHtml(label: string, claims: ClaimView[], listId: string): Html | null {
+  if (claims.length === 0) return null;
+  return html`<div class="fact-claims" id="${listId}" role="group" aria-labelledby="${listId}-heading"><p id="${listId}-heading" class="fact-claims-heading">${t(
+    'keyFacts.evidenceFor',
+    { fact: label },
+  )}</p><ol>${claims.map((claim) => html`<li>${claimHeadHtml(claim)}</li>`)}</ol></div>`;
 }
 
 /** About the research behind the page: its scope, what it started from, when, and how it was reviewed (its revision and date are in the citation). */

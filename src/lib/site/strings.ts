@@ -468,6 +468,7 @@ export const STRINGS = {
   'keyFacts.sizeChart': 'Size chart',
   'keyFacts.evidence.one': 'Evidence',
   'keyFacts.evidence.many': 'Evidence ({count})',
+  'keyFacts.evidenceFor': 'Claims behind {fact}',
   'keyFacts.priceRange': '{low} to {high}',
   'keyFacts.quantityMin': 'from {count} pieces',
   'keyFacts.observed': 'seen {date}',

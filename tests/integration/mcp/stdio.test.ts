@@ -107,6 +107,45 @@ describe('npm run -s mcp', () => {
     expect(stuck).toMatchObject({ searched: 'flxxce', corrected: false, total: 0, garments: [], suggestions: ['fleece'] });
   });
 
+  it('runs a search without a word no garment says, and names it as the search page does', async () => {
+    const fleece = (await callTool(client, 'garments.search', { query: 'fleece' })).structuredContent as { garments: { slug: string }[] };
+    const found = (await callTool(client, 'garments.search', { query: 'fleece xqxq' })).structuredContent as typeof fleece;
+    expect(found).toMatchObject({
+      query: 'fleece xqxq',
+      searched: 'fleece',
+      corrected: true,
+      dropped: ['xqxq'],
+      note: 'No garment says “xqxq”; showing garments for “fleece”.',
+      suggestions: [],
+      total: 2,
+    });
+    expect(found.garments.map((garment) => garment.slug)).toEqual(fleece.garments.map((garment) => garment.slug));
+    const asked = (await callTool(client, 'garments.search', { query: 'fleece' })).structuredContent;
+    expect(asked).toMatchObject({ searched: 'fleece', corrected: false, dropped: [], note: '' });
+    const misspelt = (await callTool(client, 'garments.search', { query: 'hodie' })).structuredContent;
+    expect(misspelt).toMatchObject({ dropped: [], note: 'No garment says “hodie”; showing “hoodie” instead.' });
+  });
+
+  it('sorts by price from, lowest first, and by weight, lightest first, as its schema says', async () => {
+    const { tools } = await client.listTools();
+    const sort = tools.find((tool) => tool.name === 'garments.search')!.inputSchema.properties!.sort as { enum: string[] };
+    expect(sort.enum).toEqual(['relevance', 'title', 'published', 'price', 'weight']);
+    const sorted = async (by: string, projection: string, fact: RegExp) => {
+      const found = (await callTool(client, 'garments.search', { query: '', filters: { projection: [projection] }, sort: by }))
+        .structuredContent as { garments: { key_facts: string[] }[]; search_url: string };
+      expect(found.search_url).toBe(`${SITE}search/?projection=${projection}&sort=${by}`);
+      return found.garments.map((garment) => Number(garment.key_facts.map((text) => fact.exec(text)?.[1]).find(Boolean)));
+    };
+    const prices = await sorted('price', 'Commerce', /^From \$([\d.]+)/);
+    expect(prices).toHaveLength(3);
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    expect(new Set(prices).size).toBe(3);
+    const weights = await sorted('weight', 'Technical', /(\d+) g\/m²/);
+    expect(weights).toHaveLength(3);
+    expect(weights).toEqual([...weights].sort((a, b) => a - b));
+    expect(new Set(weights).size).toBe(3);
+  });
+
   it('exits by itself once its client closes stdin, after a search too', async () => {
     const child = spawn(node, [path.join(projectRoot, 'src/cli/mcp.ts'), '--dir', outDir], { stdio: ['pipe', 'pipe', 'ignore'] });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

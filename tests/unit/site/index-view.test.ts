@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { categoryPages, garmentListView, LISTING_LIMITS, pagination, type ListingLimits } from '../../../src/lib/site/index-view.ts';
+import {
+  categoryPages,
+  garmentListView,
+  listShowsImages,
+  LISTING_LIMITS,
+  pagination,
+  type ListingLimits,
+} from '../../../src/lib/site/index-view.ts';
 import { indexEntries, siteEntryOf, type SiteEntry } from '../../../src/lib/site/site-index.ts';
 import { sampleRecords } from '../../support/records.ts';
 
@@ -70,6 +77,23 @@ describe('garmentListView', () => {
     expect(garmentListView(site(201)).groups.every((g) => g.more !== null && g.garments.length === LISTING_LIMITS.categoryPreview)).toBe(
       true,
     );
+  });
+});
+
+describe('listShowsImages', () => {
+  it('is true when a garment of the list has a picture, so only then is the pictures’ script loaded', () => {
+    const picture = { url: 'https://img.example/tee.jpg', alt: 'Tee' };
+    expect(listShowsImages(garmentListView(indexEntries([{ ...base, image: null }])))).toBe(false);
+    expect(
+      listShowsImages(
+        garmentListView(
+          indexEntries([
+            { ...base, image: null },
+            { ...base, slug: 'other', image: picture },
+          ]),
+        ),
+      ),
+    ).toBe(true);
   });
 });
 

@@ -131,11 +131,20 @@ describe('recordPageHtml', () => {
     expect(page(hostile[0]!)).toContain('&lt;script&gt;alert(&quot;cta&quot;)&lt;/script&gt;');
   });
 
-  it("lets no hostile record text become markup: three scripts (the site's two files and the JSON-LD), no event handlers, no javascript: or data: addresses", () => {
+  it('loads the script standing in for a picture that fails only on a page showing a picture', () => {
+    const tee = sampleRecords().find(({ record }) => record.slug.includes('tee') && record.projection === 'svc')!.record;
+    expect(tee.images.some((image) => image.url?.startsWith('https://'))).toBe(true);
+    expect(page(tee)).toContain('<script src="/scripts/images.js" defer></script>');
+    const pictureless = structuredClone(tee);
+    pictureless.images = [];
+    expect(page(pictureless)).not.toContain('/scripts/images.js');
+  });
+
+  it("lets no hostile record text become markup: the site's own scripts (the pictures' one with a picture) and the JSON-LD, no event handlers, no javascript: or data: addresses", () => {
     for (const record of hostile) {
       const markup = page(record);
       expect([...markup.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual([
-        '<script src="/scripts/images.js" defer>',
+        ...(markup.includes('<img class="lead-image garment-image"') ? ['<script src="/scripts/images.js" defer>'] : []),
         '<script type="application/ld+json">',
         '<script src="/scripts/record-page.js" defer>',
       ]);

@@ -55,6 +55,32 @@ describe('keyFactsHtml', () => {
     expect(panel).toMatch(/<div data-fact="decoration"><dt>Decoration<\/dt><dd><span class="not-stated">Not stated<\/span><\/dd><\/div>/);
   });
 
+  it('links each fact row’s evidence to a list of every claim of the row, each line linking to its entry', () => {
+    const view = viewOf(tee());
+    const panel = markup(keyFactsHtml(view));
+    const price = view.keyFacts.rows.find((row) => row.key === 'price')!;
+    expect(price.claims.length).toBeGreaterThan(1);
+    const link = panel.match(
+      /<div data-fact="price"><dt>Price <a href="#([^"]+)" class="claim-ref fact-evidence" data-claims="([\d ]+)">/,
+    )!;
+    expect(link[2]).toBe(price.claims.map((c) => c.number).join(' '));
+    const list = panel.slice(
+      panel.indexOf(`<div class="fact-claims" id="${link[1]}"`),
+      panel.indexOf('</ol></div>', panel.indexOf(`id="${link[1]}"`)),
+    );
+    expect(list).toContain('Claims behind Price');
+    expect([...list.matchAll(/<a href="#([^"]+)" class="claim-number">(\d+)<\/a>/g)].map((m) => [m[1], Number(m[2])])).toEqual(
+      price.claims.map((c) => [c.href.slice(1), c.number]),
+    );
+  });
+
+  it('gives a panel with no claims of its own (the garment page’s) no evidence links', () => {
+    const view = viewOf(tee());
+    const panel = markup(keyFactsPanelHtml(view.keyFacts, 'svc-key-facts', 3));
+    expect(panel).not.toContain('fact-evidence');
+    expect(panel).not.toContain('fact-claims');
+  });
+
   it('links the next step out of the site when it has an address, else writes it as text', () => {
     const panel = (href: string | null) => {
       const facts = {

@@ -5,7 +5,7 @@ import type { KeptResult } from './kept-results.ts';
 import type { FilterCounts, PagefindResultData } from '../query/pagefind-api.ts';
 import { filterValueOrder } from '../query/result-view.ts';
 import { SEARCH_FILTERS, type SearchFilter } from '../query/search-keys.ts';
-import { countMessage, fillMessage, type SearchMessages } from '../query/search-messages.ts';
+import { countMessage, fillMessage, searchNote, type SearchMessages } from '../query/search-messages.ts';
 import { isSearchable, searchQueryString, searchTerm, selectedFilters, type SearchState } from '../query/search-state.ts';
 import type { GarmentSearch } from '../query/shard-search.ts';
 
@@ -278,23 +278,6 @@ export function searchSummary(form: SearchState, found: Omit<GarmentSearch, 'hit
     return count === 0 ? fillMessage(messages.noneFiltered, { filters }) : countMessage(messages.matches, count, { filters });
   if (count === 0) return fillMessage(filters ? messages.noneIn : messages.none, { query, filters });
   return countMessage(filters ? messages.resultsIn : messages.results, count, { query, filters });
-}
-
-/**
- * The note above the garments when the search is not quite what was asked: words left out (a
- * misspelling among those searched is then shown as the word searched), or a misspelling replaced.
- * @example searchNote(form('fleece xqxq'), { dropped: ['xqxq'], searched: 'fleece', … }, messages) → 'No garment says “xqxq”; showing garments for “fleece”.'
- */
-export function searchNote(
-  form: SearchState,
-  found: Pick<FoundSearch, 'corrected' | 'dropped' | 'searched'>,
-  messages: SearchMessages,
-): string {
-  if (found.dropped.length > 0) {
-    const dropped = new Intl.ListFormat('en', { type: 'disjunction' }).format(found.dropped.map((word) => `“${word}”`));
-    return fillMessage(messages.dropped, { dropped, searched: found.searched });
-  }
-  return found.corrected ? fillMessage(messages.corrected, { asked: form.query, searched: found.searched }) : '';
 }
 
 /** With nothing found: words that would find garments, and clearing the filters. */

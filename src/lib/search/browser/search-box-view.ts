@@ -215,10 +215,10 @@ function filterGroup({ key, label, values, open }: FilterGroup, opened: boolean,
 function resultItem(view: ResultView, messages: SearchMessages): HTMLLIElement {
   const item = element('li', 'search-hit');
   if (view.image) {
-    const image = element('img', 'search-hit-image');
+    // A picture that fails becomes a placeholder naming the garment, as a card's does (the page's /scripts/images.js).
+    const image = element('img', 'garment-image search-hit-image');
     Object.assign(image, { src: view.image.src, alt: '', width: 72, height: 72, loading: 'lazy', decoding: 'async' });
-    // A picture that does not load says nothing the title does not: drop it rather than show a broken icon.
-    image.addEventListener('error', () => image.remove(), { once: true });
+    image.dataset.placeholder = view.title;
     item.append(image);
   }
   const body = element('div', 'search-hit-body');

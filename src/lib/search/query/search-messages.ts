@@ -1,6 +1,8 @@
 import type { Projection } from '../../record/projections.ts';
 import { humanize, lookup, projectionLabel, t } from '../../site/strings.ts';
 import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
+import type { SearchState } from './search-state.ts';
+import type { GarmentSearch } from './shard-search.ts';
 
 /**
  * The UI text the search script needs, handed to it as JSON in an attribute so the browser never
@@ -86,4 +88,21 @@ export function fillMessage(template: string, values: Record<string, string | nu
  */
 export function countMessage(forms: { one: string; many: string }, count: number, values: Record<string, string> = {}): string {
   return fillMessage(count === 1 ? forms.one : forms.many, { ...values, count: count.toLocaleString('en') });
+}
+
+/**
+ * The note above the garments when the search is not quite what was asked (the search page's and the MCP tool's):
+ * words left out (a misspelling among those searched is then shown as the word searched), or a misspelling replaced.
+ * @example searchNote(form('fleece xqxq'), { dropped: ['xqxq'], searched: 'fleece', … }, messages) → 'No garment says “xqxq”; showing garments for “fleece”.'
+ */
+export function searchNote(
+  form: Pick<SearchState, 'query'>,
+  found: Pick<GarmentSearch, 'corrected' | 'dropped' | 'searched'>,
+  messages: SearchMessages,
+): string {
+  if (found.dropped.length > 0) {
+    const dropped = new Intl.ListFormat('en', { type: 'disjunction' }).format(found.dropped.map((word) => `“${word}”`));
+    return fillMessage(messages.dropped, { dropped, searched: found.searched });
+  }
+  return found.corrected ? fillMessage(messages.corrected, { asked: form.query, searched: found.searched }) : '';
 }
