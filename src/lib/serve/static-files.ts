@@ -1,5 +1,5 @@
 import type { Stats } from 'node:fs';
-import { type FileHandle, lstat, open, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import {
   createServer,
   type IncomingMessage,
@@ -130,10 +130,13 @@ async function folderIdentity(folder: string): Promise<string | undefined> {
   return info === undefined ? undefined : `${info.dev}:${info.ino}:${info.birthtimeNs}:${info.ctimeNs}`;
 }
 
-/** Whether the site was being swapped during the request: missing at its start or now, or another folder now. */
+/** Whether the site was being swapped during the request: another folder now, or missing while a build has the old one aside. */
 async function swappedSince(root: string, before: string | undefined): Promise<boolean> {
   const now = await folderIdentity(root);
-  return before === undefined || now === undefined || now !== before;
+  if (before !== undefined && now !== undefined) return now !== before;
+  // No folder and none set aside: no site was built yet, which no wait mends.
+  const beside = await readdir(path.dirname(root)).catch((): string[] => []);
+  return beside.some((name) => name.startsWith(`${path.basename(root)}.previous-`));
 }
 
 /** Waits until the site folder is in place again, up to `deadline` (performance.now()); false if it is still missing then. */

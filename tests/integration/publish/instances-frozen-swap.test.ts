@@ -2,28 +2,12 @@
 // than the lease: the other instance builds a newer site meanwhile, and the frozen one, resumed, must not
 // put its older site over it. Real processes, a real SIGSTOP (the build process stops itself at that point,
 // told to by GARMENT_PRESS_TEST_STOP_IN_SWAP, since no outside signal can land there reliably) and SIGCONT.
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type InstancePair, startInstancePair } from './instances-support.ts';
+import { type InstancePair, processSignals, processState, startInstancePair } from './instances-support.ts';
 import { call, eventually, sampleRecordAs } from './support.ts';
 
 let pair: InstancePair;
-const stopped = new Set<number>();
-
-/** The state letter /proc gives a process (T stopped, Z exited but not yet reaped), or undefined once it is gone. */
-function processState(pid: number): string | undefined {
-  try {
-    return /^\d+ \(.*\) (\S)/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
-  } catch {
-    return undefined;
-  }
-}
-
-function signal(pid: number, name: 'SIGSTOP' | 'SIGCONT'): void {
-  process.kill(pid, name);
-  if (name === 'SIGSTOP') stopped.add(pid);
-  else stopped.delete(pid);
-}
+const { signal, noteStopped, resumeAll } = processSignals();
 
 async function liveRevision(on: { url: string }, slug: string): Promise<string> {
   const answer = await call(on.url, `/garments/${slug}/svc.json`);
@@ -36,7 +20,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const pid of stopped) process.kill(pid, 'SIGCONT');
+  resumeAll();
   await pair?.stop();
 });
 
@@ -54,7 +38,7 @@ it('resumed after the other instance swapped a newer site in, puts its older sit
     180_000,
     "a's build to stop inside its swap",
   );
-  stopped.add(buildPid);
+  noteStopped(buildPid);
   signal(a.child.pid!, 'SIGSTOP');
 
   // b takes the lease once the swap's hold on the row and a's lease run out, builds a's task, then a newer publish.

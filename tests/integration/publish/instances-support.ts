@@ -1,6 +1,6 @@
 // Two `serve` processes on one PostgreSQL database and one records and output folder, as the README's
 // "Beyond one machine" runs them, with a receiver for their deliveries: shared by the instance tests.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { freshPostgresDatabase } from '../../support/postgres.ts';
@@ -119,6 +119,33 @@ export async function startInstancePair(prefix: string, { envOfA = {} }: { envOf
     async stop() {
       for (const instance of started) await stopServe(instance);
       await receiver.close();
+    },
+  };
+}
+
+/** The state letter /proc gives a process (T stopped, Z exited but not yet reaped), or undefined once it is gone. */
+export function processState(pid: number): string | undefined {
+  try {
+    return /^\d+ \(.*\) (\S)/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stops and resumes processes, remembering the stopped ones so a failed test can resume them all. */
+export function processSignals() {
+  const stopped = new Set<number>();
+  return {
+    signal(pid: number, name: 'SIGSTOP' | 'SIGCONT'): void {
+      process.kill(pid, name);
+      if (name === 'SIGSTOP') stopped.add(pid);
+      else stopped.delete(pid);
+    },
+    /** Notes a process that stopped itself. */
+    noteStopped: (pid: number) => stopped.add(pid),
+    resumeAll(): void {
+      for (const pid of stopped) process.kill(pid, 'SIGCONT');
+      stopped.clear();
     },
   };
 }

@@ -29,7 +29,8 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 it('answers every read with a whole page, old or new, across hundreds of swaps by another process', async () => {
-  // The build's swap: make the new site beside the old, rename the old aside, (a round trip to the lease), rename the new in.
+  // The build's swap, its folders named as a build names them: make the new site beside the old, rename the old aside, (a round
+  // trip to the lease), rename the new in.
   const swapper = spawn(
     process.execPath,
     [
@@ -38,16 +39,16 @@ it('answers every read with a whole page, old or new, across hundreds of swaps b
        const [work, swaps] = [process.argv[1], Number(process.argv[2])];
        const target = path.join(work, 'dist');
        for (let version = 1; version <= swaps; version++) {
-         const staging = path.join(work, 'dist.staging');
+         const staging = path.join(work, 'dist.staging-' + process.pid);
          fs.mkdirSync(path.join(staging, 'garments/tee/svc'), { recursive: true });
          const page = '<!doctype html><title>v' + version + '</title>' + 'x'.repeat(version % 7) + '</html>';
          fs.writeFileSync(path.join(staging, 'garments/tee/svc/index.html'), page);
          fs.writeFileSync(path.join(staging, 'index.html'), page);
          fs.writeFileSync(path.join(staging, '404.html'), 'missing');
-         fs.renameSync(target, path.join(work, 'dist.previous'));
+         fs.renameSync(target, path.join(work, 'dist.previous-' + process.pid));
          for (const until = performance.now() + 1; performance.now() < until; );
          fs.renameSync(staging, target);
-         fs.rmSync(path.join(work, 'dist.previous'), { recursive: true });
+         fs.rmSync(path.join(work, 'dist.previous-' + process.pid), { recursive: true });
        }`,
       work,
       String(SWAPS),
@@ -78,3 +79,13 @@ it('answers every read with a whole page, old or new, across hundreds of swaps b
   // The reads went on across the swaps: they saw many versions of the site, not one.
   expect(versions.size, `${reads} reads`).toBeGreaterThan(10);
 }, 120_000);
+
+it('answers 404 for a site never built (no folder, none set aside), rather than waiting for a swap', async () => {
+  const unbuilt = await serveStaticFiles(path.join(work, 'never-built'));
+  try {
+    const answer = await fetch(`${unbuilt.url}/garments/tee/svc/`);
+    expect(answer.status).toBe(404);
+  } finally {
+    await unbuilt.close();
+  }
+});
