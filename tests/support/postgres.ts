@@ -1,6 +1,12 @@
 // The tests' PostgreSQL: one throwaway cluster (src/lib/database/throwaway-cluster.ts) made and started
 // by Vitest's global setup and stopped when the run ends; test files ask for a fresh database each.
-import { createThrowawayDatabase, dropThrowawayDatabase, startThrowawayCluster } from '../../src/lib/database/throwaway-cluster.ts';
+import path from 'node:path';
+import {
+  createThrowawayDatabase,
+  dropThrowawayDatabase,
+  startThrowawayCluster,
+  type ThrowawayCluster,
+} from '../../src/lib/database/throwaway-cluster.ts';
 
 /** The environment variable the global setup leaves the cluster's socket folder in, for the test workers. */
 const SOCKET_FOLDER_VARIABLE = 'GARMENT_PRESS_TEST_POSTGRES_SOCKET';
@@ -27,4 +33,9 @@ export function freshPostgresDatabase(): Promise<string> {
 /** Drops a database made by freshPostgresDatabase, closing its connections first: a database gone from under its users. */
 export function dropPostgresDatabase(url: string): Promise<void> {
   return dropThrowawayDatabase(clusterSocketFolder(), url);
+}
+
+/** A cluster of the caller's own, beside the shared one (the test run's temporary folder is closed to the postgres user): one a test may stop. */
+export function privatePostgresCluster(): ThrowawayCluster {
+  return startThrowawayCluster(path.dirname(clusterSocketFolder()));
 }

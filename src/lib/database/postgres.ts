@@ -30,6 +30,12 @@ export function openPostgresDatabase(url: string, options: Pick<PoolConfig, 'max
     pool,
     async inTransaction(work) {
       const client = await pool.connect();
+      // The pool listens only to idle connections: one ended by the server between two queries here would throw its 'error'.
+      let lost: Error | undefined;
+      const onLost = (error: Error) => {
+        lost = error;
+      };
+      client.on('error', onLost);
       try {
         await client.query('BEGIN');
         const result = await work(client);
@@ -39,11 +45,28 @@ export function openPostgresDatabase(url: string, options: Pick<PoolConfig, 'max
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
-        client.release();
+        client.off('error', onLost);
+        // A connection that failed is closed rather than handed to the next user.
+        client.release(lost);
       }
     },
     close: () => pool.end(),
   };
+}
+
+/** SQLSTATEs of a server that is gone or refusing: connection exceptions, shutdowns, a database dropped. */
+const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|3D000)$/;
+
+/**
+ * Whether `error` says the PostgreSQL server or database is unavailable (stopped, unreachable, dropped)
+ * rather than that a request was wrong: the service answers 503 for it and tries again later.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, syscall, message } = error as { code?: unknown; syscall?: unknown; message?: unknown };
+  if (syscall === 'connect') return true;
+  if (typeof code === 'string' && UNAVAILABLE_STATES.test(code)) return true;
+  return typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message);
 }
 
 function redactPassword(url: string): string {

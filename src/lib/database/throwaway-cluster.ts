@@ -11,6 +11,10 @@ import pg from 'pg';
 export interface ThrowawayCluster {
   /** The folder holding the cluster and its socket. */
   socketFolder: string;
+  /** Stops the server, keeping its data: a database server gone from under its clients. */
+  stopServer(): void;
+  /** Starts the stopped server again on the same data and socket. */
+  startServer(): void;
   stop(): void;
 }
 
@@ -45,9 +49,13 @@ export function startThrowawayCluster(parent: string = tmpdir()): ThrowawayClust
   runServerBinary(binaries, 'initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
   // Unix socket only, in the cluster's folder; fsync off because the cluster is thrown away.
   const serverOptions = `-c listen_addresses='' -k ${folder} -c fsync=off -c full_page_writes=off -c max_connections=200`;
-  runServerBinary(binaries, 'pg_ctl', ['-D', data, '-o', serverOptions, '-l', path.join(folder, 'server.log'), '-w', 'start']);
+  const startServer = () =>
+    runServerBinary(binaries, 'pg_ctl', ['-D', data, '-o', serverOptions, '-l', path.join(folder, 'server.log'), '-w', 'start']);
+  startServer();
   return {
     socketFolder: folder,
+    stopServer: () => runServerBinary(binaries, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+    startServer,
     stop() {
       try {
         runServerBinary(binaries, 'pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

@@ -8,6 +8,7 @@ import packageJson from '../../../package.json' with { type: 'json' };
 import { SiteUnavailableError, type PublishedSite } from './published-site.ts';
 import { listResources, listResourceTemplates, readResource } from './resources.ts';
 import { argumentProblems, toolError, toolResult, type ProgressReport, type Tool } from './tool-call.ts';
+import { isDatabaseUnavailable } from '../database/index.ts';
 import { errorReport } from '../errors.ts';
 
 /** Who is calling and what they may use. */
@@ -77,6 +78,10 @@ export function createGarmentsServer(options: GarmentsServerOptions): Server {
       return toolResult(await tool.run(args, { signal: context.mcpReq.signal, organizationId, reportProgress }));
     } catch (error) {
       if (error instanceof SiteUnavailableError) return toolResult(toolError('site_unavailable', error.message));
+      if (isDatabaseUnavailable(error)) {
+        log(`mcp ${tool.name}: the database does not answer: ${errorReport(error)}`);
+        return toolResult(toolError('database_unavailable', `${tool.name} could not reach the service's database; try again in a moment`));
+      }
       log(`mcp ${tool.name}: internal error: ${errorReport(error)}`);
       return toolResult(
         toolError('internal_error', `${tool.name} failed on the server's side; try again, and tell the site's operator if it goes on`),

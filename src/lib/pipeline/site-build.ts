@@ -59,8 +59,12 @@ export interface BuildOptions {
   searchShardPages?: number;
   /** Called with one line per stage as the build goes. */
   onProgress?: (line: string) => void;
-  /** Runs the swap of the new site into place, or throws to leave the old one (the publish service's build lease). */
-  guardSwap?: (swap: () => Promise<void>) => Promise<void>;
+  /**
+   * Runs the swap of the new site into place, or throws to leave the old one (the publish service's build lease).
+   * The swap calls `stillHeld` once the old site is renamed aside and before the new one is renamed in; if it
+   * throws, the old site is put back: a guard that lapsed while its process was stopped puts no site in.
+   */
+  guardSwap?: (swap: (stillHeld: () => Promise<void>) => Promise<void>) => Promise<void>;
 }
 
 /** How a build went: on failure `problems` holds every error, and the output was left as it was. */
@@ -102,7 +106,7 @@ export async function buildSite({
   fresh = false,
   searchShardPages,
   onProgress = () => {},
-  guardSwap = (swap) => swap(),
+  guardSwap = (swap) => swap(async () => {}),
 }: BuildOptions): Promise<BuildResult> {
   const { timings, peakRssMb, cpuSeconds, timed, seconds } = stageClock();
 
@@ -236,7 +240,7 @@ export async function buildSite({
     );
     await timed('precompress', () => writePrecompressedFiles(staging, twins));
     await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging) });
-    await guardSwap(() => swapInto(staging, target));
+    await guardSwap((stillHeld) => swapInto(staging, target, stillHeld));
     return result(true, rendering.length);
   } finally {
     // A failed render must not leave the threads writing, or files being linked, into the staging folder being removed.
@@ -396,13 +400,20 @@ function loadAstro(): Promise<typeof import('astro')> {
  * The old site is removed in the background, the new one being in place already, and so is what
  * builds stopped before they could clean up left (see leftByStoppedBuilds).
  */
-async function swapInto(staging: string, target: string): Promise<void> {
+async function swapInto(staging: string, target: string, stillHeld: () => Promise<void>): Promise<void> {
   const previous = buildFolder(target, 'previous');
   const exists = await stat(target).then(
     () => true,
     () => false,
   );
   if (exists) await rename(target, previous);
+  try {
+    await stillHeld();
+  } catch (error) {
+    // Back where it was, unless a newer site went in meanwhile (a folder is never renamed over a full one).
+    if (exists) await rename(previous, target).catch(() => {});
+    throw error;
+  }
   await rename(staging, target);
   for (const folder of [...(exists ? [previous] : []), ...(await leftByStoppedBuilds(target))]) removeInBackground(folder);
 }

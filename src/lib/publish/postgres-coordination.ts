@@ -47,11 +47,18 @@ export function createPostgresCoordination(
 
   const holds = () => lease !== undefined && performance.now() < lease.actUntil;
 
-  const connect = async (name: string, onLost: () => void) => {
+  /** A connection of its own; `onLost` is told once it closes after connecting (a server gone, a database dropped). */
+  const connect = async (name: string, onLost: (client: pg.Client) => void) => {
     const client = new pg.Client({ connectionString, application_name: `garment-press ${instance} ${name}`, keepAlive: true });
+    // A connection the server ends is reported through 'end' (and the next query's error), never thrown from here.
     client.on('error', () => {});
-    client.on('end', onLost);
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    client.once('end', () => onLost(client));
     return client;
   };
 
@@ -106,8 +113,8 @@ export function createPostgresCoordination(
   /** The connection the lease is taken and renewed on; its closing ends the lease at once. */
   const leaseConnection = async () => {
     if (leaseClient !== undefined) return leaseClient;
-    const client = await connect('lease', () => {
-      if (leaseClient === client) leaseClient = undefined;
+    const client = await connect('lease', (lost) => {
+      if (leaseClient === lost) leaseClient = undefined;
       loseLease('its database connection closed');
     });
     await client.query(`SET lock_timeout = '${LEASE_LOCK_TIMEOUT}'`);
@@ -133,11 +140,16 @@ export function createPostgresCoordination(
     timer = setTimeout(() => void check().finally(schedule), checkMs);
   };
 
+  /** Listens again a second from now, and again until the database answers. */
+  const listenAgain = () => {
+    if (!closed) setTimeout(() => void listen().catch(listenAgain), 1000);
+  };
+
   const listen = async (): Promise<void> => {
     const client = await connect('listen', () => {
       listener = undefined;
-      // Reconnect; ended tasks missed meanwhile are found by the long polls' own reads.
-      if (!closed) setTimeout(() => void listen().catch(() => {}), 1000);
+      // Ended tasks missed meanwhile are found by the long polls' own reads, waiting ones by the next builder's resumption.
+      listenAgain();
     });
     client.on('notification', ({ channel, payload = '' }) => {
       if (channel === TASK_ENDED_CHANNEL) listeners?.taskEnded(payload);
@@ -195,26 +207,41 @@ export function createPostgresCoordination(
 /**
  * Runs `swap` (a build putting its new site in place) only while the lease the build started under
  * is still current, holding the lease row so no other instance takes the lease meanwhile; throws
- * LeaseLostError, swapping nothing, when the lease ran out or passed to another instance.
+ * LeaseLostError, swapping nothing, when the lease ran out or passed to another instance. The swap
+ * asks again (`stillHeld`) between renaming the old site aside and the new one in: a swap whose process
+ * was stopped for longer than SWAP_IDLE_TIMEOUT has lost its hold on the row by then, and puts nothing in.
  */
-export async function swapUnderLease({ connectionString, term }: LeaseFence, swap: () => Promise<void>): Promise<void> {
+export async function swapUnderLease(
+  { connectionString, term }: LeaseFence,
+  swap: (stillHeld: () => Promise<void>) => Promise<void>,
+): Promise<void> {
   const client = new pg.Client({ connectionString, application_name: 'garment-press build swap' });
   client.on('error', () => {});
   await client.connect();
+  const lost = (why: string) =>
+    new LeaseLostError(
+      `the build lease this build started under (term ${term}) ${why} before its site was swapped in; the site was left as it was`,
+    );
   try {
     await client.query(`SET idle_in_transaction_session_timeout = '${SWAP_IDLE_TIMEOUT}'`);
     await client.query('BEGIN');
     const { rowCount } = await client.query('SELECT 1 FROM build_lease WHERE id = 1 AND term = $1 AND expires_at > now() FOR SHARE', [
       term,
     ]);
-    if (rowCount === 0) {
-      throw new LeaseLostError(
-        `the build lease this build started under (term ${term}) ran out or passed to another instance before its site was swapped in; the site was left as it was`,
-      );
-    }
-    await swap();
+    if (rowCount === 0) throw lost('ran out or passed to another instance');
+    stopHereForTests();
+    await swap(async () => {
+      // The row is ours while this session lives; a session the server ended lets the next builder in.
+      const held = await client.query('SELECT 1 FROM build_lease WHERE id = 1 AND term = $1', [term]).catch(() => undefined);
+      if (held?.rowCount !== 1) throw lost('was let go while this build was stopped, and may have passed to another instance,');
+    });
     await client.query('COMMIT');
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/** Test only: a build process told to (GARMENT_PRESS_TEST_STOP_IN_SWAP=1) stops itself once it holds the lease row in its swap. */
+function stopHereForTests(): void {
+  if (process.env.GARMENT_PRESS_TEST_STOP_IN_SWAP === '1') process.kill(process.pid, 'SIGSTOP');
 }

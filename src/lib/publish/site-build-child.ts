@@ -23,7 +23,7 @@ try {
     onProgress: (line) => process.stdout.write(`${line}\n`),
     guardSwap: async (swap) => {
       const swapStarted = performance.now();
-      await (lease === undefined ? swap() : swapUnderLease(lease, swap));
+      await (lease === undefined ? swap(async () => {}) : swapUnderLease(lease, swap));
       swapSeconds = (performance.now() - swapStarted) / 1000;
     },
   });

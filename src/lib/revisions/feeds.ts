@@ -36,13 +36,15 @@ export const FEED_ITEMS = 50;
  * time and is left out (records' `published_at` is any text).
  */
 export function feedItems(entries: readonly SiteEntry[], site: string | URL, limit = FEED_ITEMS): FeedItem[] {
-  const items: FeedItem[] = [];
+  const items: (FeedItem & { record: string; number: number })[] = [];
   for (const entry of entries) {
     const projection = t(`projection.${entry.projection}`);
     for (const revision of entry.revisions.revisions) {
       const published = revision.publishedAt === null ? null : instantOf(revision.publishedAt);
       if (!published) continue;
       items.push({
+        record: `${entry.slug}/${entry.projection}`,
+        number: revision.number,
         id: absoluteUrl(revisionJsonPath(entry.slug, entry.projection, revision.number), site),
         title: t(revision.number === 1 ? 'feed.item.first' : 'feed.item.revision', {
           title: entry.title,
@@ -57,9 +59,10 @@ export function feedItems(entries: readonly SiteEntry[], site: string | URL, lim
       });
     }
   }
-  // Newest first; one instant's items by address, so a feed is the same for the same records.
-  items.sort((a, b) => (a.published < b.published ? 1 : a.published > b.published ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return items.slice(0, limit);
+  // Newest first; at one instant, a record's later revision first, records by address, so a feed is the same for the same records.
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  items.sort((a, b) => order(b.published, a.published) || order(a.record, b.record) || b.number - a.number);
+  return items.slice(0, limit).map(({ record, number, ...item }) => item);
 }
 
 /** A record's date as an RFC 3339 instant (a day alone at its start, UTC); null when it is no date. */

@@ -6,6 +6,7 @@ import { keyFactsView } from '../site/key-facts-view.ts';
 import { t, tCount, type CountKey, type StringKey } from '../site/strings.ts';
 import { plainText } from '../site/text.ts';
 import { alignSequences } from './sequence-diff.ts';
+import { sameJson } from './same-json.ts';
 import { wordDiff, type WordRun } from './word-diff.ts';
 
 /** A text block of the page that came, went, or was reworded: where it is read, and its words. */
@@ -44,19 +45,35 @@ export interface RevisionChanges {
   status: { before: string; after: string } | null;
 }
 
-/** What a revision says that a reader compares, read once from it: its text lists, key facts, claims, sources and status. */
+/**
+ * What a revision says that a reader compares, each part read from it when first compared, once:
+ * its text lists (each list of the page's text, by part and section: its first block, for its
+ * place, and each block's text), key facts, claims and sources.
+ */
 export interface ComparableRecord {
-  projection: GarmentRecord['projection'];
-  /** Each list of the page's text (a section, the FAQ…), by part and section: its first block, for its place, and each block's text. */
-  lists: Map<string, { first: ReadingBlock; texts: string[] }>;
-  facts: Map<string, { label: string; lines: string[] }>;
-  claims: Map<string, SaidEntry>;
-  sources: Map<string, SaidEntry>;
-  status: GarmentRecord['research']['status'];
+  record: GarmentRecord;
+  lists: () => Map<string, { first: ReadingBlock; texts: string[] }>;
+  facts: () => Map<string, { label: string; lines: string[] }>;
+  claims: () => Map<string, SaidEntry>;
+  sources: () => Map<string, SaidEntry>;
 }
 
 /** A revision as revisionChanges compares it; `facts` are its key facts, when read already. */
-export function comparableRecord(record: GarmentRecord, facts: KeyFacts = keyFacts(record)): ComparableRecord {
+export function comparableRecord(record: GarmentRecord, facts?: KeyFacts): ComparableRecord {
+  const read = <T>(make: () => T) => {
+    let value: T | undefined;
+    return () => (value ??= make());
+  };
+  return {
+    record,
+    lists: read(() => textLists(record)),
+    facts: read(() => factRows(facts ?? keyFacts(record))),
+    claims: read(() => claimsSaid(record)),
+    sources: read(() => sourcesSaid(record)),
+  };
+}
+
+function textLists(record: GarmentRecord): Map<string, { first: ReadingBlock; texts: string[] }> {
   const lists = new Map<string, { first: ReadingBlock; texts: string[] }>();
   for (const block of readingOrder(record)) {
     const key = `${block.part}/${block.section ?? ''}`;
@@ -64,31 +81,38 @@ export function comparableRecord(record: GarmentRecord, facts: KeyFacts = keyFac
     if (list) list.texts.push(blockText(block));
     else lists.set(key, { first: block, texts: [blockText(block)] });
   }
-  return {
-    projection: record.projection,
-    lists,
-    facts: factRows(facts),
-    claims: claimsSaid(record),
-    sources: sourcesSaid(record),
-    status: record.research.status,
-  };
+  return lists;
 }
 
 /**
  * What changed between two revisions of a record: text blocks added, removed and reworded (each
  * list of the page aligned by its unchanged blocks), key facts as read before and after, claims
- * and sources by id, and the research status. Pure: records in, words out.
+ * and sources by id, and the research status. A part whose JSON is the same in both is not read
+ * for a reader (most of a revision is as it was). Pure: records in, words out.
  */
 export function revisionChanges(before: ComparableRecord, after: ComparableRecord): RevisionChanges {
+  const [was, now] = [before.record, after.record];
+  // Each part of the record compared once.
+  const differing = new Set(
+    [...new Set([...Object.keys(was), ...Object.keys(now)])].filter(
+      (part) => !sameJson(was[part as keyof GarmentRecord], now[part as keyof GarmentRecord]),
+    ),
+  );
+  const factsDiffer = was.page.cta_label !== now.page.cta_label || [...differing].some((part) => !NOT_KEY_FACTS.has(part));
   return {
-    text: textChanges(before, after),
-    keyFacts: factChanges(before.facts, after.facts),
-    claims: entryChanges(before.claims, after.claims),
-    sources: entryChanges(before.sources, after.sources),
+    text: differing.has('page') || differing.has('selection_summary') ? textChanges(before, after) : [],
+    keyFacts: factsDiffer ? factChanges(before.facts(), after.facts()) : [],
+    claims: differing.has('claims') ? entryChanges(before.claims(), after.claims()) : [],
+    sources: differing.has('sources') ? entryChanges(before.sources(), after.sources()) : [],
     status:
-      before.status === after.status ? null : { before: researchStatusLabel(before.status), after: researchStatusLabel(after.status) },
+      was.research.status === now.research.status
+        ? null
+        : { before: researchStatusLabel(was.research.status), after: researchStatusLabel(now.research.status) },
   };
 }
+
+/** What a record says besides its key facts: its text (but the call to action, a key fact), and what says which revision it is. */
+const NOT_KEY_FACTS = new Set(['page', 'selection_summary', 'record_revision', 'published_at', 'links']);
 
 /**
  * The one line that sums up a revision's changes for lists and feeds.
@@ -111,10 +135,11 @@ export function changeSummary(changes: RevisionChanges): string {
 /** The page's text blocks, list by list (a section, the selection summary's lists, the FAQ, each lone block), aligned. */
 function textChanges(before: ComparableRecord, after: ComparableRecord): TextChange[] {
   const changes: TextChange[] = [];
-  for (const key of new Set([...after.lists.keys(), ...before.lists.keys()])) {
-    const old = before.lists.get(key);
-    const now = after.lists.get(key);
-    const place = placeOf((now ?? old)!.first, after.projection);
+  const [was, is] = [before.lists(), after.lists()];
+  for (const key of new Set([...is.keys(), ...was.keys()])) {
+    const old = was.get(key);
+    const now = is.get(key);
+    const place = placeOf((now ?? old)!.first, after.record.projection);
     changes.push(...alignedChanges(old?.texts ?? [], now?.texts ?? [], place));
   }
   return changes;
@@ -165,7 +190,7 @@ function factRows(facts: KeyFacts): Map<string, { label: string; lines: string[]
 }
 
 /** The key facts whose lines read differently. */
-function factChanges(old: ComparableRecord['facts'], now: ComparableRecord['facts']): FactChange[] {
+function factChanges(old: ReturnType<ComparableRecord['facts']>, now: ReturnType<ComparableRecord['facts']>): FactChange[] {
   const changes: FactChange[] = [];
   for (const [key, row] of now) {
     const was = old.get(key)?.lines ?? [];

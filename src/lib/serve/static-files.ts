@@ -1,5 +1,5 @@
-import { createReadStream, type Stats } from 'node:fs';
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { type FileHandle, lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import {
   createServer,
   type IncomingMessage,
@@ -79,7 +79,8 @@ export interface StaticFilesOptions {
  * the site's 404 page, HEAD, correct content types, validators (ETag, Last-Modified) with 304
  * answers, single byte ranges, and brotli, zstd or gzip for text when the client accepts it (a file
  * the build precompressed when there is one). It reads `root` per request, so a rebuilt site
- * swapped into place is served at once; a symbolic link leading out of it is not followed.
+ * swapped into place is served at once; a symbolic link leading out of it is not followed. A miss
+ * during a swap (the folder renamed away for a moment) is looked up again once the new site is in place.
  */
 export function staticFilesHandler(
   rootDir: string,
@@ -97,24 +98,81 @@ export function staticFilesHandler(
       response.writeHead(400, PLAIN_TEXT).end('bad path\n');
       return;
     }
-    // Dot folders hold build state, never content.
-    const hidden = path
-      .relative(root, file)
-      .split(path.sep)
-      .some((segment) => segment.startsWith('.'));
-    const info = hidden || !(await isInside(root, file)) ? undefined : await stat(file).catch(() => undefined);
-    if (info?.isDirectory()) {
-      if (!url.pathname.endsWith('/')) {
-        // The folder's own path, so the address is the canonical one and starts with a single slash.
-        const folder = sitePathOf(root, file);
-        response.writeHead(301, { Location: `${folder === '/' ? '' : folder}/${url.search}`, ...NO_SNIFF }).end();
+    // A miss is a miss only if the site stayed the same folder while it was looked for; else it is looked for in the new one.
+    const deadline = performance.now() + SWAP_WAIT_MS;
+    for (;;) {
+      const before = await folderIdentity(root);
+      if (await serveExisting(request, response, url, file, root, options)) return;
+      if (!(await swappedSince(root, before))) break;
+      if (!(await siteInPlace(root, deadline))) {
+        const retry = { 'Retry-After': String(SWAP_WAIT_MS / 1000), 'Cache-Control': 'no-store', ...PLAIN_TEXT };
+        response.writeHead(503, retry).end('the site is being replaced; try again in a moment\n');
         return;
       }
-      return sendFile(request, response, path.join(file, 'index.html'), 200, root, options);
     }
-    if (info?.isFile()) return sendFile(request, response, file, 200, root, options);
-    return sendFile(request, response, path.join(root, '404.html'), 404, root, options);
+    if (!(await sendFile(request, response, path.join(root, '404.html'), 404, root, options))) {
+      response.writeHead(404, PLAIN_TEXT).end('not found\n');
+    }
   };
+}
+
+/** How long a reader's miss waits for a site being swapped in before it is told to try again. */
+const SWAP_WAIT_MS = 5000;
+/** How often a waiting reader looks for the site again: a swap takes a few milliseconds. */
+const SWAP_LOOK_MS = 5;
+
+/**
+ * A folder's identity, or undefined while it is missing: a swapped-in site is another folder. The inode
+ * alone is not enough (a site removed frees its inode for the next build's folder); a rename changes the ctime.
+ */
+async function folderIdentity(folder: string): Promise<string | undefined> {
+  const info = await stat(folder, { bigint: true }).catch(() => undefined);
+  return info === undefined ? undefined : `${info.dev}:${info.ino}:${info.birthtimeNs}:${info.ctimeNs}`;
+}
+
+/** Whether the site was being swapped during the request: another folder now, or missing while a build has the old one aside. */
+async function swappedSince(root: string, before: string | undefined): Promise<boolean> {
+  const now = await folderIdentity(root);
+  if (before !== undefined && now !== undefined) return now !== before;
+  // No folder and none set aside: no site was built yet, which no wait mends.
+  const beside = await readdir(path.dirname(root)).catch((): string[] => []);
+  return beside.some((name) => name.startsWith(`${path.basename(root)}.previous-`));
+}
+
+/** Waits until the site folder is in place again, up to `deadline` (performance.now()); false if it is still missing then. */
+async function siteInPlace(root: string, deadline: number): Promise<boolean> {
+  while ((await folderIdentity(root)) === undefined) {
+    if (performance.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, SWAP_LOOK_MS));
+  }
+  return true;
+}
+
+/** Answers a path the site has (a file, a folder's index, a folder's redirect); false, answering nothing, when it has none. */
+async function serveExisting(
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  file: string,
+  root: string,
+  options: StaticFilesOptions,
+): Promise<boolean> {
+  // Dot folders hold build state, never content.
+  const hidden = path
+    .relative(root, file)
+    .split(path.sep)
+    .some((segment) => segment.startsWith('.'));
+  const info = hidden || !(await isInside(root, file)) ? undefined : await stat(file).catch(() => undefined);
+  if (info?.isDirectory()) {
+    if (!url.pathname.endsWith('/')) {
+      // The folder's own path, so the address is the canonical one and starts with a single slash.
+      const folder = sitePathOf(root, file);
+      response.writeHead(301, { Location: `${folder === '/' ? '' : folder}/${url.search}`, ...NO_SNIFF }).end();
+      return true;
+    }
+    return sendFile(request, response, path.join(file, 'index.html'), 200, root, options);
+  }
+  return info?.isFile() === true && sendFile(request, response, file, 200, root, options);
 }
 
 /** Whether a file, its symbolic links followed, is inside root (followed too); false when it does not exist. */
@@ -125,7 +183,8 @@ async function isInside(root: string, file: string): Promise<boolean> {
 
 /** The bytes an answer sends: a file as it is, a precompressed file beside it, or the file compressed as it is sent. */
 interface Representation {
-  file: string;
+  /** Open on the bytes sent: what is read is what was measured, whatever a swap renames meanwhile. */
+  handle: FileHandle;
   coding: ContentCoding | undefined;
   /** The size sent, known unless compressed on the fly. */
   size: number | undefined;
@@ -133,6 +192,7 @@ interface Representation {
   etag: string;
 }
 
+/** Sends a file, opened once so a swap cannot change it between measuring and reading; false, sending nothing, when it is not there. */
 async function sendFile(
   request: IncomingMessage,
   response: ServerResponse,
@@ -140,39 +200,57 @@ async function sendFile(
   status: number,
   root: string,
   { rewriteHtml }: StaticFilesOptions,
-): Promise<void> {
-  const info = (await isInside(root, file)) ? await stat(file).catch(() => undefined) : undefined;
-  if (!info?.isFile()) {
-    if (status === 200) return sendFile(request, response, path.join(root, '404.html'), 404, root, { rewriteHtml });
-    response.writeHead(404, PLAIN_TEXT).end('not found\n');
-    return;
-  }
-  if (rewriteHtml && path.extname(file).toLowerCase() === '.html') {
-    const body = Buffer.from(await rewriteHtml(await readFile(file, 'utf8'), file));
-    response.writeHead(status, {
+): Promise<boolean> {
+  const handle = (await isInside(root, file)) ? await open(file, 'r').catch(() => undefined) : undefined;
+  if (handle === undefined) return false;
+  const handles = new Set([handle]);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return false;
+    if (rewriteHtml && path.extname(file).toLowerCase() === '.html') {
+      const body = Buffer.from(await rewriteHtml(await handle.readFile('utf8'), file));
+      response.writeHead(status, {
+        'Content-Type': contentTypeOf(file),
+        ...NO_SNIFF,
+        'Cache-Control': 'no-store',
+        'Content-Length': body.length,
+      });
+      response.end(request.method === 'HEAD' ? undefined : body);
+      return true;
+    }
+    const compressible = COMPRESSIBLE.has(path.extname(file).toLowerCase());
+    const sent = await representationOf(file, handle, info, compressible ? chooseCoding(request.headers['accept-encoding']) : undefined);
+    handles.add(sent.handle);
+    const headers: OutgoingHttpHeaders = {
       'Content-Type': contentTypeOf(file),
       ...NO_SNIFF,
-      'Cache-Control': 'no-store',
-      'Content-Length': body.length,
-    });
-    response.end(request.method === 'HEAD' ? undefined : body);
-    return;
+      'Cache-Control': isNamedByContent(sitePathOf(root, file)) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      ...(compressible && { Vary: 'Accept-Encoding' }),
+    };
+    const streamed = sendRepresentation(request, response, sent, info, status, headers);
+    if (streamed) handles.delete(sent.handle);
+    return true;
+  } finally {
+    for (const opened of handles) await opened.close().catch(() => {});
   }
-  const compressible = COMPRESSIBLE.has(path.extname(file).toLowerCase());
-  const sent = await representationOf(file, info, compressible ? chooseCoding(request.headers['accept-encoding']) : undefined);
-  const headers: OutgoingHttpHeaders = {
-    'Content-Type': contentTypeOf(file),
-    ...NO_SNIFF,
-    'Cache-Control': isNamedByContent(sitePathOf(root, file)) ? 'public, max-age=31536000, immutable' : 'no-cache',
-    ...(compressible && { Vary: 'Accept-Encoding' }),
-  };
+}
+
+/** Answers with the representation's bytes (a range of them, or 304, or 416); true when its handle went to a stream, which closes it. */
+function sendRepresentation(
+  request: IncomingMessage,
+  response: ServerResponse,
+  sent: Representation,
+  info: Stats,
+  status: number,
+  headers: OutgoingHttpHeaders,
+): boolean {
   let range: RangeAnswer = { kind: 'whole' };
   if (status === 200) {
     headers.ETag = sent.etag;
     headers['Last-Modified'] = info.mtime.toUTCString();
     if (isFresh(request, sent.etag, info.mtimeMs)) {
       response.writeHead(304, headers).end();
-      return;
+      return false;
     }
     if (sent.size !== undefined) {
       headers['Accept-Ranges'] = 'bytes';
@@ -182,7 +260,7 @@ async function sendFile(
   }
   if (range.kind === 'unsatisfiable') {
     response.writeHead(416, { ...headers, 'Content-Range': `bytes */${sent.size}`, 'Content-Length': 0 }).end();
-    return;
+    return false;
   }
   if (sent.coding) headers['Content-Encoding'] = sent.coding;
   const [start, end] = range.kind === 'part' ? [range.start, range.end] : [0, (sent.size ?? info.size) - 1];
@@ -193,13 +271,14 @@ async function sendFile(
   }
   if (request.method === 'HEAD' || end < start) {
     response.end();
-    return;
+    return false;
   }
   const onEnd = (error: Error | null) => error && response.destroy(error);
-  // The size sent is the size stat gave: a file that grew since must not add bytes after the response.
-  const body = createReadStream(sent.file, { start, end });
+  // The size sent is the size measured on the open file: a file that grew since must not add bytes after the response.
+  const body = sent.handle.createReadStream({ start, end });
   if (sent.size === undefined && sent.coding) pipeline(body, compressor(sent.coding), response, onEnd);
   else pipeline(body, response, onEnd);
+  return true;
 }
 
 /**
@@ -207,16 +286,19 @@ async function sendFile(
  * beside it when it is as new as the file, else the file compressed as it goes out (worth it only
  * from COMPRESS_FROM_BYTES), else the file itself. Each has its own ETag, so a cache keeps them apart.
  */
-async function representationOf(file: string, info: Stats, coding: ContentCoding | undefined): Promise<Representation> {
+async function representationOf(file: string, handle: FileHandle, info: Stats, coding: ContentCoding | undefined): Promise<Representation> {
   const version = `${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}`;
-  if (coding === undefined || info.size < COMPRESS_FROM_BYTES) return { file, coding: undefined, size: info.size, etag: `"${version}"` };
+  if (coding === undefined || info.size < COMPRESS_FROM_BYTES) return { handle, coding: undefined, size: info.size, etag: `"${version}"` };
   const precompressed = `${file}${PRECOMPRESSED_SUFFIX[coding]}`;
   // lstat: a link beside the file is not the build's.
-  const compressedInfo = await lstat(precompressed).catch(() => undefined);
-  if (compressedInfo?.isFile() && compressedInfo.mtimeMs >= info.mtimeMs) {
-    return { file: precompressed, coding, size: compressedInfo.size, etag: `"${version}-${coding}"` };
+  const linked = await lstat(precompressed).catch(() => undefined);
+  const compressed = linked?.isFile() ? await open(precompressed, 'r').catch(() => undefined) : undefined;
+  const compressedInfo = await compressed?.stat();
+  if (compressed !== undefined && compressedInfo !== undefined && compressedInfo.mtimeMs >= info.mtimeMs) {
+    return { handle: compressed, coding, size: compressedInfo.size, etag: `"${version}-${coding}"` };
   }
-  return { file, coding, size: undefined, etag: `W/"${version}-${coding}"` };
+  await compressed?.close();
+  return { handle, coding, size: undefined, etag: `W/"${version}-${coding}"` };
 }
 
 /** Whether a Range is to be honoured given If-Range (RFC 9110 §13.1.5): no If-Range, or it names this very version. */

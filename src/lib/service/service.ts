@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
-import type { DatabaseLocation } from '../database/index.ts';
+import { type DatabaseLocation, isDatabaseUnavailable } from '../database/index.ts';
 import { DISK_FULL_ANSWER, diskReport, isDiskFull, type SpaceReserve, spaceReserve } from '../disk-space.ts';
 import { errorMessage, errorReport, GarmentPressError } from '../errors.ts';
 import { createMcpEndpoint, MCP_PATH } from '../mcp/index.ts';
@@ -199,6 +199,8 @@ async function openState(options: PublishServiceOptions, log: (line: string) => 
     }
   };
   const instance = options.instance === undefined ? {} : { instance: options.instance };
+  // The outbox looks for due attempts every second: a database that is down would fill the log.
+  const outboxErrors = withoutRepeats(log, 60_000);
   const stores = await openOnFullDisk(() => openServiceStores(location, { now, log, ...instance }));
   // The outbox lives beside the other state: outbox.db in the data folder, or the same PostgreSQL database.
   const outbox = await openOnFullDisk(() =>
@@ -209,11 +211,23 @@ async function openState(options: PublishServiceOptions, log: (line: string) => 
       now: () => now() + webhookClockOffsetMs,
       ...(options.webhookTimeoutMs === undefined ? {} : { timeoutMs: options.webhookTimeoutMs }),
       onAttempt: (attempt) => log(describeAttempt(attempt)),
-      onError: (error) => log(`webhook outbox error: ${errorMessage(error)}`),
+      onError: (error) => outboxErrors(`webhook outbox error: ${errorMessage(error)}`),
     }),
   );
   reserve.keep();
   return { location, stores, outbox, reserve, sqliteFiles: location.kind === 'sqlite' ? [publishDb, outboxDb] : [] };
+}
+
+/** Logs a line unless the same line was logged less than `windowMs` ago. */
+function withoutRepeats(log: (line: string) => void, windowMs: number): (line: string) => void {
+  let last = '';
+  let loggedAt = Number.NEGATIVE_INFINITY;
+  return (line) => {
+    if (line === last && performance.now() - loggedAt < windowMs) return;
+    last = line;
+    loggedAt = performance.now();
+    log(line);
+  };
 }
 
 function callbackPolicyOf(options: PublishServiceOptions) {
@@ -289,15 +303,25 @@ function createServiceServer(settings: {
   return server;
 }
 
-/** Answers a request whose handler threw: 500, the error in the log. */
+/** Answers a request whose handler threw: 503 while the database is unavailable, else 500; the error in the log. */
 function answerFailure(request: IncomingMessage, response: ServerResponse, pathname: string, error: unknown, log: (line: string) => void) {
-  log(`http ${request.method} ${pathname.slice(0, 200)}: internal error: ${errorReport(error)}`);
+  const unavailable = isDatabaseUnavailable(error);
+  const what = unavailable ? `the database does not answer: ${errorMessage(error)}` : `internal error: ${errorReport(error)}`;
+  log(`http ${request.method} ${pathname.slice(0, 200)}: ${what}`);
   if (response.headersSent) {
     response.destroy();
     return;
   }
+  if (unavailable) {
+    const message = 'the service cannot reach its database just now; nothing was changed, try again in a moment';
+    sendError(response, 503, 'database_unavailable', message, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) });
+    return;
+  }
   sendError(response, 500, 'internal_error', 'the service failed to answer; see its log', { Connection: 'close' });
 }
+
+/** What a request refused while the database is unavailable is told to wait: about one lease check. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 function sendError(response: ServerResponse, status: number, code: string, message: string, headers: Record<string, string>) {
   response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });

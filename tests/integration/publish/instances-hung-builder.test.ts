@@ -4,27 +4,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type InstancePair, startInstancePair } from './instances-support.ts';
+import { type InstancePair, processSignals, processState, startInstancePair } from './instances-support.ts';
 import { call, eventually, sampleRecordAs } from './support.ts';
 
 let pair: InstancePair;
-/** Processes this file stopped, resumed in afterAll if a test failed before resuming them. */
-const stopped = new Set<number>();
-
-/** The state letter /proc gives a process (T stopped, Z exited but not yet reaped), or undefined once it is gone. */
-function processState(pid: number): string | undefined {
-  try {
-    return /^\d+ \(.*\) (\S)/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
-  } catch {
-    return undefined;
-  }
-}
-
-function signal(pid: number, name: 'SIGSTOP' | 'SIGCONT'): void {
-  process.kill(pid, name);
-  if (name === 'SIGSTOP') stopped.add(pid);
-  else stopped.delete(pid);
-}
+const { signal, resumeAll } = processSignals();
 
 /** The published record_revision of a garment's commerce JSON, as instance `on` serves it. */
 async function liveRevision(on: { url: string }, slug: string): Promise<string> {
@@ -38,7 +22,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const pid of stopped) process.kill(pid, 'SIGCONT');
+  resumeAll();
   await pair?.stop();
 });
 

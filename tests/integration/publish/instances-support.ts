@@ -1,6 +1,6 @@
 // Two `serve` processes on one PostgreSQL database and one records and output folder, as the README's
 // "Beyond one machine" runs them, with a receiver for their deliveries: shared by the instance tests.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { freshPostgresDatabase } from '../../support/postgres.ts';
@@ -45,7 +45,7 @@ export interface InstancePair {
 }
 
 /** Starts the pair in a new workspace (named from `prefix`) and database; `a` holds the lease before `b` starts. */
-export async function startInstancePair(prefix: string): Promise<InstancePair> {
+export async function startInstancePair(prefix: string, { envOfA = {} }: { envOfA?: NodeJS.ProcessEnv } = {}): Promise<InstancePair> {
   const databaseUrl = await freshPostgresDatabase();
   const workspace = await serviceWorkspace(prefix, ['Acme'], { databaseUrl });
   const [acme] = workspace.organizations as [Organization];
@@ -53,7 +53,7 @@ export async function startInstancePair(prefix: string): Promise<InstancePair> {
   const started: ServeProcess[] = [];
 
   /** Starts instance `name` on the shared database and folders, with a data folder of its own (its space reserve). */
-  const startInstance = async (name: string): Promise<ServeProcess> => {
+  const startInstance = async (name: string, env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> => {
     const dataDir = path.join(workspace.work, `data-${name}`);
     mkdirSync(dataDir, { recursive: true });
     const instance = await startServe(
@@ -61,14 +61,14 @@ export async function startInstancePair(prefix: string): Promise<InstancePair> {
         ...['--database', databaseUrl, '--instance', name, '--records', workspace.recordsDir, '--out', workspace.outDir],
         ...['--data', dataDir, '--allow-loopback-callbacks', '--trust-ca', workspace.certificate.certFile],
       ],
-      { ...process.env, SITE_URL: 'https://garments.example' },
+      { ...process.env, SITE_URL: 'https://garments.example', ...env },
     );
     started.push(instance);
     return instance;
   };
   const health = async (on: ServeProcess): Promise<Health> => (await call(on.url, '/api/health')).json();
 
-  const a = await startInstance('a');
+  const a = await startInstance('a', envOfA);
   // b starts only once a holds the lease, to know which one builds.
   await eventually(async () => ((await health(a)).build_lease.holder === 'a' ? true : undefined), 10_000, 'a to hold the lease');
   const b = await startInstance('b');
@@ -119,6 +119,33 @@ export async function startInstancePair(prefix: string): Promise<InstancePair> {
     async stop() {
       for (const instance of started) await stopServe(instance);
       await receiver.close();
+    },
+  };
+}
+
+/** The state letter /proc gives a process (T stopped, Z exited but not yet reaped), or undefined once it is gone. */
+export function processState(pid: number): string | undefined {
+  try {
+    return /^\d+ \(.*\) (\S)/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stops and resumes processes, remembering the stopped ones so a failed test can resume them all. */
+export function processSignals() {
+  const stopped = new Set<number>();
+  return {
+    signal(pid: number, name: 'SIGSTOP' | 'SIGCONT'): void {
+      process.kill(pid, name);
+      if (name === 'SIGSTOP') stopped.add(pid);
+      else stopped.delete(pid);
+    },
+    /** Notes a process that stopped itself. */
+    noteStopped: (pid: number) => stopped.add(pid),
+    resumeAll(): void {
+      for (const pid of stopped) process.kill(pid, 'SIGCONT');
+      stopped.clear();
     },
   };
 }
