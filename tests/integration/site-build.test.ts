@@ -20,7 +20,7 @@ function siteFiles(dir: string): Map<string, string> {
   );
 }
 
-describe('buildSite', () => {
+describe('buildSite', { timeout: 120_000 }, () => {
   let work: string;
   let whole: string;
   let part: string;
@@ -42,12 +42,16 @@ describe('buildSite', () => {
     writeFileSync(path.join(part, third), JSON.stringify(retitled, null, 2));
   });
 
-  it('builds two sites one after the other in one process, each from its own records and address only', async () => {
+  it('builds two sites one after the other in one process, each from its own records and address only, Astro in a process of its own', async () => {
     const wholeOut = path.join(work, 'whole-dist');
     const partOut = path.join(work, 'part-dist');
     const first = await buildSite({ recordsDir: whole, outDir: wholeOut, site: 'https://first.example' });
     const second = await buildSite({ recordsDir: part, outDir: partOut, site: 'https://second.example' });
     expect([first.ok, first.records, second.ok, second.records]).toEqual([true, 6, true, 4]);
+    // Astro renders in a process of its own (its memory is not added to the record threads'); its CPU is the build's.
+    expect(first.peakRssMb['Astro process']).toBeGreaterThan(0);
+    expect(first.cpuSeconds['Astro process']).toBeGreaterThan(0);
+    expect(first.cpuSeconds.build).toBeGreaterThan(first.cpuSeconds['Astro process']!);
 
     const listed = (out: string) =>
       (JSON.parse(readFileSync(path.join(out, 'records.json'), 'utf8')) as { records: { links: { self: string } }[] }).records.map(

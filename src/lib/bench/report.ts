@@ -1,10 +1,11 @@
+import { ASTRO_PROCESS } from '../pipeline/site-pages-process.ts';
 import { PAGEFIND_PROCESS } from '../search/index/pagefind-process.ts';
 import type { BenchReport } from './bench.ts';
 
 /**
- * The bench report as a table a person reads: one row per stage of each build, then the Pagefind
- * process and the whole build, with their CPU time (a steadier measure of work than wall time on
- * a shared machine).
+ * The bench report as a table a person reads: one row per stage of each build, then the Astro and
+ * Pagefind processes and the whole build (its largest process but Pagefind's), with their CPU time
+ * (a steadier measure of work than wall time on a shared machine).
  */
 export function formatBenchTable(report: BenchReport): string {
   const rows = [['build', 'stage', 'wall s', 'records/s', 'CPU s', 'peak RSS MiB']];
@@ -13,10 +14,16 @@ export function formatBenchTable(report: BenchReport): string {
     for (const [stage, seconds] of Object.entries(run.timings)) {
       rows.push([run.name, stage, seconds.toFixed(2), (report.records / seconds).toFixed(0), '', String(run.peakRssMb[stage] ?? '')]);
     }
-    const { [PAGEFIND_PROCESS]: pagefind, ...build } = run.peakRssMb;
-    const pagefindCpu = run.cpuSeconds[PAGEFIND_PROCESS];
-    if (pagefind !== undefined || pagefindCpu !== undefined) {
-      rows.push([run.name, `${PAGEFIND_PROCESS} (beside the build)`, '', '', cpu(pagefindCpu), String(pagefind ?? '')]);
+    const { [PAGEFIND_PROCESS]: _pagefind, ...build } = run.peakRssMb;
+    // Astro's process is the build's own work (its CPU is in the build's); Pagefind's is beside it.
+    for (const [child, role] of [
+      [ASTRO_PROCESS, 'in the build'],
+      [PAGEFIND_PROCESS, 'beside the build'],
+    ] as const) {
+      const peak = run.peakRssMb[child];
+      const childCpu = run.cpuSeconds[child];
+      if (peak !== undefined || childCpu !== undefined)
+        rows.push([run.name, `${child} (${role})`, '', '', cpu(childCpu), String(peak ?? '')]);
     }
     const total =
       run.samples && run.samples.length > 1 ? `total, median of ${run.samples.map((s) => s.toFixed(1)).join(' / ')} s` : 'total';

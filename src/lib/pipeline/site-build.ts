@@ -34,7 +34,7 @@ import { carryOver, listGarmentOutput, listSiteFiles, missingOutput } from './ca
 import { writePrecompressedFiles } from './precompressed-files.ts';
 import { jsonPath, markdownPath } from '../site/urls.ts';
 import { removeInBackground } from './remove-in-background.ts';
-import { renderSitePages } from './site-pages.ts';
+import { ASTRO_PROCESS, startSitePages, type SitePagesProcess } from './site-pages-process.ts';
 import {
   UnrenderedRecordsError,
   writeRecordOutputs,
@@ -146,9 +146,13 @@ export async function buildSite({
   let outputs: Promise<SettledOutputs> | undefined;
   let carried: Promise<number> | undefined;
   let check: RecordCheck<SiteEntry> | undefined;
+  // Started once the build knows it has something to render, so Astro loads while the records are read.
+  let sitePages: SitePagesProcess | undefined;
+  const startAstro = () => (sitePages ??= startSitePages());
   const result = (ok: boolean, rendered: number): BuildResult => {
     const { userCPUTime, systemCPUTime } = process.resourceUsage();
-    cpuSeconds.build = (userCPUTime + systemCPUTime) / 1e6;
+    // The build's own work, as before Astro had a process of its own: this process's and Astro's.
+    cpuSeconds.build = (userCPUTime + systemCPUTime) / 1e6 + (cpuSeconds[ASTRO_PROCESS] ?? 0);
     return { ok, problems: check?.problems ?? [], timings, peakRssMb, cpuSeconds, records: check?.records.length ?? 0, rendered };
   };
   const reportCheck = (how: string) => {
@@ -160,7 +164,7 @@ export async function buildSite({
   };
   try {
     if (planned) {
-      loadAstro();
+      startAstro();
       // Records are checked as the threads read them to render; the index and Astro need every check first.
       await emptyStaging();
       let checked: CheckedFiles;
@@ -191,12 +195,12 @@ export async function buildSite({
       for (const folder of await leftByStoppedBuilds(target)) removeInBackground(folder);
       return result(true, 0);
     }
-    loadAstro();
+    startAstro();
     const rendering = renderedSlugs ? entries.filter((entry) => renderedSlugs.has(entry.slug)) : entries;
     if (!outputs) {
       await emptyStaging();
       // Record pages and twins are made in threads of their own, one read of each record each, while
-      // Astro renders the rest of the site here; the search index is fed here as their pages come.
+      // Astro renders the rest of the site in its process; the search index is fed here as their pages come.
       // Unchanged garments' pages are indexed again from the last index instead of reading their records.
       outputs = settled(
         writeRecordOutputs(
@@ -211,12 +215,16 @@ export async function buildSite({
           stop.signal,
         ),
       );
-      // Unchanged garments' files are linked meanwhile: that is the file system's work, Astro's is this thread's.
+      // Unchanged garments' files are linked meanwhile: that is the file system's work, Astro's is its process's.
       carried = renderedSlugs ? timed('carry over', () => carryOver(previousOutput, renderedSlugs, target, staging)) : undefined;
       carried?.catch(() => {});
     }
     const context = { site, entries, renderedSlugs: renderedSlugs && [...renderedSlugs] };
-    await timed('site pages', async () => renderSitePages(await loadAstro(), context, projectRoot, staging, astroDir));
+    const astroUsage = await timed('site pages', () =>
+      startAstro().render({ context, projectRoot, outDir: staging, privateDir: astroDir }),
+    );
+    peakRssMb[ASTRO_PROCESS] = astroUsage.peakRssMb;
+    cpuSeconds[ASTRO_PROCESS] = astroUsage.cpuSeconds;
     onProgress(`site pages: ${sitePagesOf(entries)} for ${entries.length} records (${seconds('site pages')})`);
     if (carried) {
       const kept = await carried;
@@ -245,6 +253,7 @@ export async function buildSite({
   } finally {
     // A failed render must not leave the threads writing, or files being linked, into the staging folder being removed.
     stop.abort();
+    sitePages?.stop();
     await outputs;
     await carried?.catch(() => {});
     await rm(staging, { recursive: true, force: true });
@@ -378,21 +387,6 @@ function plannedRecords(files: FileStat[]): PlannedRecord[] | undefined {
 /** This process's peak resident memory so far, MiB (its threads included, its child processes not). */
 function peakRss(): number {
   return Math.round(process.resourceUsage().maxRSS / 1024);
-}
-
-let astro: Promise<typeof import('astro')> | undefined;
-
-/**
- * Astro, loaded once a build knows it has something to render, while its records are read: it
- * takes a second to load, and a build with nothing to render never needs it.
- */
-function loadAstro(): Promise<typeof import('astro')> {
-  if (!astro) {
-    astro = import('astro');
-    // A failure to load is reported where Astro is used, if the build gets that far.
-    astro.catch(() => {});
-  }
-  return astro;
 }
 
 /**

@@ -67,8 +67,8 @@ export function astroConfig(context: SiteContext, projectRoot: string, outDir: s
  * under the working directory when `outDir` is not inside it (getOutDirWithinCwd), where two
  * builds at once would overwrite each other and which must resolve node_modules, so Astro works
  * from `privateDir`, a folder of this build's own inside the project, and the working directory is
- * put back after. The folder must outlive the render: the Pagefind process, started meanwhile,
- * keeps it as its working directory and fails to start a shard's index without it.
+ * put back after. Run in the Astro process (site-pages-process.ts), whose working directory no one
+ * else shares.
  */
 export async function renderSitePages(
   astro: typeof import('astro'),

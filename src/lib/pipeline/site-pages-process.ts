@@ -1,0 +1,70 @@
+// Astro's pages rendered in a process of their own (site-pages-child.ts), so Astro's memory is never added to the record threads'.
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { GarmentPressError } from '../errors.ts';
+import type { SiteContext } from './site-pages.ts';
+
+/** Where a build's report puts the Astro process's figures, beside its stages' and its own. */
+export const ASTRO_PROCESS = 'Astro process';
+
+/** Astro could not render the site's pages; the site being built must not be published. */
+export class SitePagesError extends GarmentPressError {}
+
+/** What a process used: its peak resident memory (MiB) and its CPU time, user and system (seconds). */
+export interface ProcessUsage {
+  peakRssMb: number;
+  cpuSeconds: number;
+}
+
+/** What the Astro process is asked to render, and where (see renderSitePages). */
+export interface SitePagesJob {
+  context: SiteContext;
+  projectRoot: string;
+  outDir: string;
+  privateDir: string;
+}
+
+/** What the Astro process answers: it rendered the pages, or why not (its error's stack); and what it used. */
+export type SitePagesReply = { type: 'rendered'; usage: ProcessUsage } | { type: 'failed'; report: string; usage: ProcessUsage };
+
+/** An Astro process waiting for its one render. */
+export interface SitePagesProcess {
+  /** Renders the pages; resolves with what the process used, or rejects with a SitePagesError. */
+  render(job: SitePagesJob): Promise<ProcessUsage>;
+  /** Ends the process if it still runs (a build that stops before its pages, or fails). */
+  stop(): void;
+}
+
+const child = fileURLToPath(new URL('./site-pages-child.ts', import.meta.url));
+
+/**
+ * Starts the process that will render Astro's pages: at once, so Astro (about a second to load)
+ * loads while the records are read. Astro and Vite take about 0.5 GB at 10,000 records
+ * (PERFORMANCE.md, round 4): in the build's process that came on top of the record threads' memory
+ * and took the build past 1 GiB; in a process of its own it goes away once the pages are written.
+ */
+export function startSitePages(): SitePagesProcess {
+  // Not this process's flags: a test runner's loaders are not the child's.
+  const astro = fork(child, [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  let reply: SitePagesReply | undefined;
+  const ended = new Promise<number | null>((resolve) => {
+    astro.on('message', (message: SitePagesReply) => (reply = message));
+    astro.on('exit', (code) => resolve(code));
+    astro.on('error', () => resolve(null));
+  });
+  return {
+    async render(job) {
+      astro.send(job);
+      const code = await ended;
+      if (reply?.type === 'rendered') return reply.usage;
+      throw new SitePagesError(
+        reply?.type === 'failed'
+          ? `site pages: Astro failed: ${reply.report}`
+          : `site pages: the Astro process stopped (exit code ${code}) before rendering; its own message, if any, is above`,
+      );
+    },
+    stop() {
+      if (astro.exitCode === null && astro.signalCode === null) astro.kill();
+    },
+  };
+}
