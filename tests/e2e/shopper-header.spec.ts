@@ -174,6 +174,34 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await expect(page.locator('.record-intro .image-placeholder')).toHaveAttribute('role', 'img');
     });
 
+    test('a placeholder too small for a long name shows whole lines of it, never a line cut in half', async ({ page }) => {
+      // The jacket's name (56 letters) takes more lines than a search result's placeholder holds; its picture fails (other hosts are blocked).
+      for (const [path, item] of [
+        ['/', 'li.garment'],
+        ['/search/?q=twill', '.search-hit'],
+      ] as const) {
+        await page.goto(path);
+        const found = page.locator(item, { hasText: 'Fieldline FL-300' }).first();
+        await found.scrollIntoViewIfNeeded();
+        const placeholder = found.locator('.image-placeholder');
+        await expect(placeholder).toBeVisible();
+        const { text, box } = await placeholder.evaluate((element) => {
+          const inner = element.firstElementChild!.getBoundingClientRect();
+          const outer = element.getBoundingClientRect();
+          const style = getComputedStyle(element);
+          return {
+            text: { top: inner.top, bottom: inner.bottom },
+            box: {
+              top: outer.top + Number.parseFloat(style.paddingTop) + Number.parseFloat(style.borderTopWidth),
+              bottom: outer.bottom - Number.parseFloat(style.paddingBottom) - Number.parseFloat(style.borderBottomWidth),
+            },
+          };
+        });
+        expect(text.top, `${path}: the name’s first line shown starts inside the placeholder`).toBeGreaterThanOrEqual(box.top - 0.5);
+        expect(text.bottom, `${path}: the name’s last line shown ends inside the placeholder`).toBeLessThanOrEqual(box.bottom + 0.5);
+      }
+    });
+
     test('only a page showing record pictures loads the script standing in for one that fails', async ({ page }) => {
       const loaded = async (path: string) => {
         await page.goto(path);
