@@ -212,13 +212,29 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
         expect(await loaded(path), path).toBe(false);
     });
 
-    test('card fact labels are whole words on one line', async ({ page }) => {
+    test('card fact labels are whole words on one line, and a weight’s number never leaves its unit', async ({ page }) => {
       await page.goto('/');
       const labels = page.locator('.garment-facts dt');
       expect(await labels.count()).toBeGreaterThan(0);
       for (let i = 0; i < (await labels.count()); i++) {
         expect(await linesOf(page, `.garment-facts dt >> nth=${i}`), `"${await labels.nth(i).textContent()}" on one line`).toBe(1);
       }
+      // The hoodie's and the jacket's weights are long: at either width, a line once ended between a number and its unit.
+      const split = await page.locator('li.garment .garment-facts dd').evaluateAll((values) =>
+        values.flatMap((dd) => {
+          const text = dd.firstChild;
+          if (!(text instanceof Text)) return [];
+          return [...text.data.matchAll(/(\d+(?:\.\d+)?)\s(oz\/yd²|g\/m²)/g)]
+            .filter((match) => {
+              const range = document.createRange();
+              range.setStart(text, match.index!);
+              range.setEnd(text, match.index! + match[0].length);
+              return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1;
+            })
+            .map((match) => match[0]);
+        }),
+      );
+      expect(split).toEqual([]);
     });
   });
 }

@@ -254,7 +254,7 @@ export function garmentCard(slug: string, records: GarmentEntries): GarmentCardV
   const brand = entries.map((e) => e.brand).find(Boolean);
   const commerce = records.svc?.card ?? {};
   const technical = records.tech?.card ?? {};
-  const fact = (label: string, value: string | undefined) => (value ? [{ label, value: displayText(value) }] : []);
+  const fact = (label: string, value: string | undefined) => (value ? [{ label, value: unitsWithTheirNumbers(displayText(value)) }] : []);
   return {
     slug,
     title: displayText(first.title),
@@ -278,6 +278,14 @@ export function garmentCard(slug: string, records: GarmentEntries): GarmentCardV
       finished: e.researchStatus === 'complete',
     })),
   };
+}
+
+/**
+ * A card's value with a no-break space between each number and its unit, so a narrow card never puts a unit on the next line.
+ * @example unitsWithTheirNumbers('7.75 oz/yd², 263 g/m²') → '7.75\u00a0oz/yd², 263\u00a0g/m²'
+ */
+export function unitsWithTheirNumbers(text: string): string {
+  return text.replace(/(\d) (?=oz\/yd²|g\/m²)/g, '$1\u00a0');
 }
 
 /** A value as the search's filters spell it (whitespace collapsed, long values shortened). */

@@ -5,6 +5,7 @@ import {
   listShowsImages,
   LISTING_LIMITS,
   pagination,
+  unitsWithTheirNumbers,
   type ListingLimits,
 } from '../../../src/lib/site/index-view.ts';
 import { indexEntries, siteEntryOf, type SiteEntry } from '../../../src/lib/site/site-index.ts';
@@ -77,6 +78,15 @@ describe('garmentListView', () => {
     expect(garmentListView(site(201)).groups.every((g) => g.more !== null && g.garments.length === LISTING_LIMITS.categoryPreview)).toBe(
       true,
     );
+  });
+});
+
+describe('unitsWithTheirNumbers', () => {
+  it('keeps each weight’s number and unit together, a doubt’s too, and leaves other spaces alone', () => {
+    expect(unitsWithTheirNumbers('9 oz/yd², 305 g/m² (sources disagree: 9 or 8.5 oz/yd²)')).toBe(
+      '9\u00a0oz/yd², 305\u00a0g/m² (sources disagree: 9 or 8.5\u00a0oz/yd²)',
+    );
+    expect(unitsWithTheirNumbers('From $12.95')).toBe('From $12.95');
   });
 });
 
