@@ -202,6 +202,22 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       }
     });
 
+    test('a category link shows its name and its count apart', async ({ page }) => {
+      await page.goto('/');
+      const links = page.getByRole('navigation', { name: 'Categories' }).getByRole('link');
+      expect(await links.count()).toBeGreaterThan(0);
+      for (const link of await links.all()) {
+        const gap = await link.evaluate((a) => {
+          const count = a.querySelector('.count')!;
+          const name = document.createRange();
+          name.setStart(a.firstChild!, 0);
+          name.setEnd(a.firstChild!, a.firstChild!.textContent!.trimEnd().length);
+          return count.getBoundingClientRect().left - name.getBoundingClientRect().right;
+        });
+        expect(gap, (await link.textContent()) ?? '').toBeGreaterThanOrEqual(3);
+      }
+    });
+
     test('only a page showing record pictures loads the script standing in for one that fails', async ({ page }) => {
       const loaded = async (path: string) => {
         await page.goto(path);

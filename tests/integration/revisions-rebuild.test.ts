@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,23 @@ describe('rebuilding a site whose records have revisions', { timeout: 180_000 },
     const feed = JSON.parse(readFileSync(path.join(out, 'feed.json'), 'utf8'));
     expect(feed.items[0].id).toBe(`https://garments.example.org/garments/${TEE}/svc/revisions/3.json`);
     expect(readFileSync(path.join(out, 'feed.xml'), 'utf8').split('<entry>')[1]).toContain(`/garments/${TEE}/svc/revisions/3.json</id>`);
+  });
+
+  it('renders a garment’s history again when its archive gains a revision though its record did not change (as a pull brings one)', () => {
+    const untouched = others.map((slug) => garmentFiles(out, slug));
+    const earlier = JSON.parse(readFileSync(path.join(out, 'garments', TEE, 'tech.json'), 'utf8'));
+    earlier.record_revision = '2026-10-01.1';
+    mkdirSync(path.join(records, '.revisions', `${TEE}.tech`));
+    writeFileSync(path.join(records, '.revisions', `${TEE}.tech`, '1.json'), `${JSON.stringify(earlier, null, 2)}\n`);
+
+    expect(build(records, out).rendered).toBe(2);
+    expect(others.map((slug) => garmentFiles(out, slug))).toEqual(untouched);
+    const history = readFileSync(path.join(out, 'garments', TEE, 'tech', 'revisions', 'index.html'), 'utf8');
+    expect(history).toContain('2026-10-01.1');
+    expect(JSON.parse(readFileSync(path.join(out, 'garments', TEE, 'tech', 'revisions', '1.json'), 'utf8')).record_revision).toBe(
+      '2026-10-01.1',
+    );
+    expect(build(records, out).rendered).toBe(0);
   });
 });
 

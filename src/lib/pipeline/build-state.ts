@@ -85,14 +85,15 @@ function withFile(check: FileCheck<SiteEntry>, file: string, entryFile: string):
 
 /**
  * The garments whose output must be made again: those with a record added, removed or changed
- * (by size or modification time) since the previous build, comparing stored checks. Both
+ * (by size or modification time, or by the revisions its archive keeps) since the previous build, comparing stored checks. Both
  * projections of a garment go together, since each page links the other.
  */
 export function changedGarments(previous: FileCheck<SiteEntry>[], current: FileCheck<SiteEntry>[]): Set<string> {
   const signatures = (checks: FileCheck<SiteEntry>[]) => {
     const bySlug = new Map<string, string[]>();
     for (const { record, size, mtimeMs } of checks) {
-      if (record) bySlug.set(record.slug, [...(bySlug.get(record.slug) ?? []), `${record.file}|${record.projection}|${size}|${mtimeMs}`]);
+      const signature = `${record?.file}|${record?.projection}|${size}|${mtimeMs}|${record?.summary.revisions.kept}`;
+      if (record) bySlug.set(record.slug, [...(bySlug.get(record.slug) ?? []), signature]);
     }
     return new Map([...bySlug].map(([slug, parts]) => [slug, parts.sort().join('\n')]));
   };

@@ -44,7 +44,7 @@ import {
   type RecordOutputsSummary,
 } from './record-outputs.ts';
 import { counted } from '../counted.ts';
-import { archiveReplacedRecords } from '../revisions/archive.ts';
+import { archiveReplacedRecords, keptHistoryHolds } from '../revisions/archive.ts';
 import { recordRevisions } from '../revisions/record-revisions.ts';
 import { revisionsSummary } from '../revisions/revision-view.ts';
 
@@ -269,7 +269,9 @@ function checkAgain(recordsDir: string, stored: FileCheck<SiteEntry>[]): Promise
     summarize: ({ file, record }) => siteEntryOf(record, file, revisionsSummary(recordRevisions(recordsRoot, record, readFileSync(file)))),
     reuse: (file, size, mtimeMs) => {
       const kept = storedByFile.get(path.relative(recordsRoot, path.resolve(file)));
-      return kept && kept.size === size && kept.mtimeMs === mtimeMs ? restoredCheck(kept, file, recordsRoot) : undefined;
+      return kept && kept.size === size && kept.mtimeMs === mtimeMs && keptHistoryHolds(recordsRoot, kept.record?.summary)
+        ? restoredCheck(kept, file, recordsRoot)
+        : undefined;
     },
   });
 }

@@ -41,6 +41,15 @@ export function archivedRevisionFiles(recordsDir: string, slug: string, projecti
   return numbers.map((number) => path.join(folder, `${number}.json`));
 }
 
+/**
+ * Whether a record's archive holds as many revisions as when its entry was made: a revision added
+ * to it or taken from it (by a pull, by hand) means its history must be read again, though the
+ * record file did not change.
+ */
+export function keptHistoryHolds(recordsDir: string, entry: SiteEntry | undefined): boolean {
+  return !entry || archivedRevisionFiles(recordsDir, entry.slug, entry.projection).length === entry.revisions.kept;
+}
+
 /** The revisions a record replaced, oldest first, each the bytes its JSON twin had then (see archivedRevisionFiles). */
 export function archivedRevisions(recordsDir: string, slug: string, projection: Projection): Buffer[] {
   return archivedRevisionFiles(recordsDir, slug, projection).map((file) => readFileSync(file));

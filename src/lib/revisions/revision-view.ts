@@ -29,6 +29,8 @@ export interface RevisionView {
 /** What the history pages, the record page and the feeds know of a record's revisions. */
 export interface RevisionsSummary {
   count: number;
+  /** How many of them were read from the records folder's archive (the others: the record file's own). */
+  kept: number;
   /** Each revision, oldest first, without its bytes and changes. */
   revisions: { number: number; recordRevision: string | null; publishedAt: string | null; summary: string }[];
 }
@@ -81,6 +83,7 @@ export function revisionViews(history: readonly Uint8Array[], latest: GarmentRec
 export function revisionsSummary(views: readonly RevisionView[]): RevisionsSummary {
   return {
     count: views.length,
+    kept: views.filter((view) => view.linkTo && 'file' in view.linkTo).length,
     revisions: views.map(({ number, recordRevision, publishedAt, summary }) => ({ number, recordRevision, publishedAt, summary })),
   };
 }

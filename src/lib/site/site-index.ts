@@ -83,6 +83,7 @@ export function siteEntryOf(
 function onlyRevision(record: GarmentRecord): RevisionsSummary {
   return {
     count: 1,
+    kept: 0,
     revisions: [
       { number: 1, recordRevision: record.record_revision, publishedAt: record.published_at, summary: t('revisions.summary.first') },
     ],

@@ -14,7 +14,7 @@ describe('feedItems', () => {
       publishedAt: `2026-11-${String(i === 2 ? 2 : i === 9 ? 9 : i + 1).padStart(2, '0')}T00:00:00Z`,
       summary: 'changed',
     }));
-    const entry = siteEntryOf(tee, 'tee.svc.json', { count: 10, revisions });
+    const entry = siteEntryOf(tee, 'tee.svc.json', { count: 10, kept: 9, revisions });
     expect(feedItems([entry], 'https://garments.example.org').map((item) => item.id.split('/').at(-1))).toEqual(
       Array.from({ length: 10 }, (_, i) => `${10 - i}.json`),
     );
