@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { buildFingerprint, changedGarments, restoredCheck, storedChecks } from '../../../src/lib/pipeline/build-state.ts';
 import { missingOutput } from '../../../src/lib/pipeline/carry-over.ts';
 import type { FileCheck } from '../../../src/lib/record/index.ts';
+import type { RevisionsSummary } from '../../../src/lib/revisions/revision-view.ts';
 import type { SiteEntry } from '../../../src/lib/site/site-index.ts';
 
-function check(file: string, slug: string, projection: 'svc' | 'tech', mtimeMs = 1): FileCheck<SiteEntry> {
-  const summary = { slug, projection, file } as SiteEntry;
+function check(file: string, slug: string, projection: 'svc' | 'tech', mtimeMs = 1, kept = 0): FileCheck<SiteEntry> {
+  const revisions: RevisionsSummary = { count: kept + 1, kept, revisions: [] };
+  const summary = { slug, projection, file, revisions } as SiteEntry;
   return { file, size: 100, mtimeMs, problems: [], record: { file, slug, projection, summary } };
 }
 
@@ -22,6 +24,12 @@ describe('changedGarments', () => {
     const before = [check('a.svc.json', 'a', 'svc'), check('b.svc.json', 'b', 'svc'), check('c.svc.json', 'c', 'svc')];
     const after = [check('a.svc.json', 'a', 'svc', 2), check('b.svc.json', 'b', 'svc'), check('d.tech.json', 'd', 'tech')];
     expect(changedGarments(before, after)).toEqual(new Set(['a', 'c', 'd']));
+  });
+
+  it('names a garment whose archive keeps another revision while its record file is the same', () => {
+    const before = [check('a.svc.json', 'a', 'svc'), check('b.svc.json', 'b', 'svc', 1, 2)];
+    const after = [check('a.svc.json', 'a', 'svc', 1, 1), check('b.svc.json', 'b', 'svc', 1, 2)];
+    expect(changedGarments(before, after)).toEqual(new Set(['a']));
   });
 
   it('names a garment whose record moved to another file', () => {
