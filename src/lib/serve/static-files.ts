@@ -133,10 +133,12 @@ async function folderIdentity(folder: string): Promise<string | undefined> {
 /** Whether the site was being swapped during the request: another folder now, or missing while a build has the old one aside. */
 async function swappedSince(root: string, before: string | undefined): Promise<boolean> {
   const now = await folderIdentity(root);
-  if (before !== undefined && now !== undefined) return now !== before;
-  // No folder and none set aside: no site was built yet, which no wait mends.
+  // Another folder than before, or one where there was none (the new site renamed in meanwhile).
+  if (now !== undefined) return now !== before;
   const beside = await readdir(path.dirname(root)).catch((): string[] => []);
-  return beside.some((name) => name.startsWith(`${path.basename(root)}.previous-`));
+  if (beside.some((name) => name.startsWith(`${path.basename(root)}.previous-`))) return true;
+  // A site in place now was swapped in between the two looks; still none and none set aside: no site was built yet.
+  return (await folderIdentity(root)) !== undefined;
 }
 
 /** Waits until the site folder is in place again, up to `deadline` (performance.now()); false if it is still missing then. */
