@@ -135,10 +135,11 @@ async function swappedSince(root: string, before: string | undefined): Promise<b
   const now = await folderIdentity(root);
   // Another folder than before, or one where there was none (the new site renamed in meanwhile).
   if (now !== undefined) return now !== before;
+  // One listing is one moment: the site back in place, or the old one set aside, means a swap; neither means no site was built yet.
+  // (Separate looks could straddle a whole swap: the site back at one, aside again for the next build at the other.)
+  const name = path.basename(root);
   const beside = await readdir(path.dirname(root)).catch((): string[] => []);
-  if (beside.some((name) => name.startsWith(`${path.basename(root)}.previous-`))) return true;
-  // A site in place now was swapped in between the two looks; still none and none set aside: no site was built yet.
-  return (await folderIdentity(root)) !== undefined;
+  return beside.some((entry) => entry === name || entry.startsWith(`${name}.previous-`));
 }
 
 /** Waits until the site folder is in place again, up to `deadline` (performance.now()); false if it is still missing then. */
