@@ -1,6 +1,6 @@
 import { readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { linkTrees } from '../link-files.ts';
+import { linkFiles } from '../link-files.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 
 /**
@@ -58,21 +58,14 @@ export function missingOutput(entries: SiteEntry[], previousOutput: Map<string, 
   return missing;
 }
 
-/** Links the previous build's folder of every garment not rendered again into the new build, whole; returns how many files it holds. */
+/** Links the previous build's files of every garment not rendered again into the new build; returns how many. */
 export async function carryOver(
   previousOutput: Map<string, string[]>,
   renderedSlugs: Set<string>,
   previousDir: string,
   nextDir: string,
 ): Promise<number> {
-  const carried = [...previousOutput].filter(([slug]) => !renderedSlugs.has(slug));
-  const files = carried.flatMap(([, slugFiles]) => slugFiles);
-  await linkTrees(
-    'garments',
-    carried.map(([slug]) => slug),
-    files,
-    previousDir,
-    nextDir,
-  );
+  const files = [...previousOutput].filter(([slug]) => !renderedSlugs.has(slug)).flatMap(([, slugFiles]) => slugFiles);
+  await linkFiles(files, previousDir, nextDir);
   return files.length;
 }
