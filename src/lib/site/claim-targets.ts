@@ -1,5 +1,5 @@
 import type { GarmentRecord } from '../record/types.ts';
-import { itemIdsOf } from './data-view.ts';
+import { itemIdsOf } from './item-ids.ts';
 
 /** Where a claim's (or conflict's, gap's) target points in the record, as segments. */
 export interface TargetPath {
