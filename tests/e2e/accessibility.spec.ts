@@ -14,6 +14,10 @@ const pages = {
   'the index': '/',
   ...samplePages,
   'the search page': '/search/?q=fleece',
+  'the compare page': `/compare/?g=${sampleRecords()
+    .map(({ record }) => record.slug)
+    .filter((slug, i, all) => all.indexOf(slug) === i)
+    .join('&g=')}`,
   'the API documentation': '/docs/api/',
   'the webhook documentation': '/docs/webhooks/',
   'the MCP documentation': '/docs/mcp/',
@@ -35,6 +39,8 @@ async function violations(page: Page, path: string): Promise<object[]> {
   await page.goto(path);
   // Search results are the script's: check them once they are shown.
   if (path.startsWith('/search/')) await expect(page.locator('.search-hit').first()).toBeVisible();
+  // The comparison too: its table is drawn from the garments' twins.
+  if (path.startsWith('/compare/')) await expect(page.locator('.compare-table')).toBeVisible();
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations.map((v) => ({
     id: v.id,

@@ -87,6 +87,61 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   });
 }
 
+for (const [name, viewport] of Object.entries(VIEWPORTS)) {
+  test.describe(`doubt and fit at ${name} width`, () => {
+    test.use({ viewport });
+
+    test('a fact whose sources disagree says so, as on the garment page; one backed only by unverified claims says that', async ({
+      page,
+    }) => {
+      // The tee's lowest price, its claims marked unverified in the twin the page reads.
+      const tee = commerce(TEE);
+      const unverified = JSON.parse(JSON.stringify(tee)) as CommerceRecord;
+      for (const claim of unverified.claims) claim.verification = 'not_verified';
+      await page.route(`**/garments/${TEE}/svc.json`, (route) => route.fulfill({ json: unverified }));
+      await page.goto(`/compare/?g=${TEE}&g=${HOODIE}&g=${JACKET}`);
+      const shown = await comparison(page);
+      const [, hoodieWeights, jacketWeights] = shown.rows['Fabric weight']!;
+      expect(hoodieWeights).toContain('9 oz/yd² (305 g/m²) (sources disagree: 9 or 8.5 oz/yd²)');
+      expect(jacketWeights).not.toContain('disagree');
+      // The jacket's lining, which its sources disagree on, is named with the disagreement though its fibres are not stated.
+      expect(shown.rows.Fabric![2]).toContain(
+        'Body lining (sources disagree: line_sheet: unlined; listing_photo_5: quilted lining visible)',
+      );
+      expect(shown.rows['Price from']![0]).toMatch(/\(not verified\)$/);
+      expect(shown.rows['Price from']![1]).not.toContain('verified');
+    });
+
+    test('fits the screen: two garments side by side in view, more scrolling inside their own box, which the keyboard scrolls', async ({
+      page,
+    }) => {
+      await page.goto(`/compare/?g=${TEE}&g=${HOODIE}`);
+      await comparison(page);
+      const cells = page.locator('.compare-table tr[data-row="weight"] td');
+      const [tee, hoodie] = [(await cells.nth(0).boundingBox())!, (await cells.nth(1).boundingBox())!];
+      expect(hoodie.y).toBe(tee.y);
+      expect(hoodie.x).toBeGreaterThanOrEqual(tee.x + tee.width);
+      expect(hoodie.x + hoodie.width).toBeLessThanOrEqual(viewport.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+
+      await page.goto(`/compare/?g=${TEE}&g=${HOODIE}&g=${JACKET}&g=hostile-tee`);
+      await comparison(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      const box = page.getByRole('region', { name: 'The garments compared' });
+      const wider = await box.evaluate((element) => element.scrollWidth > element.clientWidth);
+      // On a phone four garments are wider than the screen: their box scrolls, from the keyboard too.
+      if (name === 'phone') expect(wider).toBe(true);
+      if (wider) {
+        await box.focus();
+        await expect(box).toBeFocused();
+        await page.keyboard.press('ArrowRight');
+        await expect.poll(() => box.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+      }
+      expect(await page.evaluate(() => [window.scrollX, document.documentElement.scrollWidth])).toEqual([0, viewport.width]);
+    });
+  });
+}
+
 test('says what it left out: a garment the site does not have, one asked twice, a value that is no slug, a fifth garment', async ({
   page,
 }) => {

@@ -1,6 +1,6 @@
 import { readingOrder, type GarmentRecord, type ReadingBlock } from '../record/index.ts';
 import { claimValueText } from '../site/claim-targets.ts';
-import { itemIdsOf, type ItemIds } from '../site/data-view.ts';
+import { itemIdsOf, type ItemIds } from '../site/item-ids.ts';
 import { enumLabel, researchStatusLabel } from '../site/format.ts';
 import { itemNamer, subjectNamer, type SubjectNamer } from '../site/item-names.ts';
 import { KEY_FACTS_PAGE_FIELDS, KEY_FACTS_PARTS, keyFacts, type KeyFacts } from '../site/key-facts.ts';

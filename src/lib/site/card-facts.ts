@@ -1,6 +1,7 @@
 import type { GarmentRecord } from '../record/types.ts';
 import { formatMoney, formatNumber } from './format.ts';
-import { factDoubt, keyFacts, type KeyFacts } from './key-facts.ts';
+import { factDoubt } from './claim-standing.ts';
+import { keyFacts, type KeyFacts } from './key-facts.ts';
 import { doubtText } from './key-facts-view.ts';
 import { t } from './strings.ts';
 

@@ -1,6 +1,7 @@
 import type { Claim, GarmentRecord } from '../record/types.ts';
-import { fieldValueText, itemIdsOf, type ItemIds } from './data-view.ts';
+import { fieldValueText } from './data-view.ts';
 import { fieldLabel, formatValue } from './format.ts';
+import { itemIdsOf, type ItemIds } from './item-ids.ts';
 
 /** Where a claim's (or conflict's, gap's) target points in the record, as segments. */
 export interface TargetPath {

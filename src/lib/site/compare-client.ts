@@ -15,6 +15,8 @@ import {
 /** The words the page's script shows, from strings.ts: the table's labels and its messages. */
 export interface CompareMessages extends ComparisonWords {
   garment: string;
+  /** The name of the table's scrolling box. */
+  table: string;
   remove: string;
   clear: string;
   loading: string;
@@ -82,6 +84,8 @@ const naming = (template: string, slugs: string[]) => template.replace('{slugs}'
 function comparisonTable(garments: ComparedGarment[], messages: CompareMessages): HTMLElement {
   const slugs = garments.map((garment) => garment.slug);
   const table = element('table', undefined, 'compare-table');
+  // How many garments' columns a phone lays out side by side (global.css).
+  table.dataset.compared = String(garments.length);
   const head = element('thead');
   const headRow = element('tr');
   headRow.append(element('th', messages.garment));
@@ -119,7 +123,7 @@ function comparisonTable(garments: ComparedGarment[], messages: CompareMessages)
   const scroller = element('div', undefined, 'table-scroll');
   scroller.tabIndex = 0;
   scroller.setAttribute('role', 'region');
-  scroller.setAttribute('aria-label', messages.garment);
+  scroller.setAttribute('aria-label', messages.table);
   scroller.append(table);
   return scroller;
 }

@@ -6,6 +6,7 @@ import { t } from './strings.ts';
 export function compareMessages(): CompareMessages {
   return {
     garment: t('compare.garment'),
+    table: t('compare.table'),
     remove: t('compare.remove'),
     clear: t('compare.clear'),
     loading: t('compare.loading'),
@@ -23,5 +24,8 @@ export function compareMessages(): CompareMessages {
     weight: t('compare.weight'),
     commerce: t('compare.commerce'),
     technical: t('compare.technical'),
+    disputed: t('keyFacts.disputed'),
+    unverified: t('keyFacts.unverified'),
+    or: t('keyFacts.or'),
   };
 }

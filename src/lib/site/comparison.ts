@@ -1,6 +1,9 @@
 // Two to four garments side by side, read in the browser from their published JSON twins
 // (/garments/<slug>/<projection>.json). Pure: the compare page's script (compare-client.ts) fetches
 // and draws. A twin is untrusted input: every value is checked for its type before it is read.
+import type { GarmentRecord } from '../record/types.ts';
+import { claimsByData, claimsOn } from './claim-targets.ts';
+import { claimStanding, type DoubtWording, doubtWords, factDoubt } from './claim-standing.ts';
 import { isCurrencyCode, minorUnitDigits, moneyAmount } from './money.ts';
 
 /** The most garments a comparison shows. */
@@ -64,6 +67,10 @@ export interface ComparisonWords {
   weight: string;
   commerce: string;
   technical: string;
+  /** A fact's doubt, as the key facts say it: `sources disagree: {values}`, `not verified`, and the `or` between values. */
+  disputed: string;
+  unverified: string;
+  or: string;
 }
 
 /** A compared garment: its name, its address, its record pages and its facts as lines of text, by row key. */
@@ -108,6 +115,65 @@ function plainTitle(text: string): string {
     .trim();
 }
 
+/** The fields a fact is read from, whose claims decide its doubt (as the key facts read them). */
+const PRICE_FIELDS = ['base_amount_minor', 'currency', 'minor_unit_exponent', 'price_basis'];
+const FABRIC_FIELDS = ['fiber_names', 'fiber_percentages', 'composition_complete', 'fabric_construction', 'knit_or_weave'];
+const WEIGHT_FIELDS = ['weight_original', 'weight_original_unit', 'weight_gsm', 'weight_basis'];
+const MEASUREMENT_FIELDS = ['value', 'normalized_value_mm', 'measurement_name'];
+const SIZE_FIELDS = ['labels', 'size_system', 'manufacturer_fit_term'];
+const COLOR_FIELDS = ['manufacturer_name', 'manufacturer_code', 'color_values', 'supplier_names'];
+
+/** Writes a fact's text with its doubt after it, from the claims on the named fields of the named items. */
+type Doubter = (text: string, collection: string, ids: string[], fields: string[]) => string;
+
+const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+/** A number with its unit, as the pages write it (`9 oz/yd²`, `80%`). */
+const numberWithUnit = (value: number, unit?: string | null) => {
+  const number = numberFormat.format(value);
+  return unit ? (/^[%°]/.test(unit) ? `${number}${unit}` : `${number} ${unit}`) : number;
+};
+/** A claim's value in words, as the pages write it: `unlined`, `9 oz/yd²`, `line_sheet: unlined; listing_photo_5: quilted`. */
+function valueWithUnit(value: unknown, unit: string | null): string {
+  if (typeof value === 'number') return numberWithUnit(value, unit);
+  if (Array.isArray(value)) return value.map((item) => valueWithUnit(item, unit)).join(', ');
+  const fields = objectOf(value);
+  if (fields)
+    return Object.entries(fields)
+      .map(([key, item]) => `${key}: ${valueWithUnit(item, unit)}`)
+      .join('; ');
+  return `${String(value)}${unit ? ` ${unit}` : ''}`;
+}
+
+/** The twin's claims, conflicts and data when shaped as a checked record has them, to read their doubt; null otherwise. */
+function claimsReadable(record: Json | null): GarmentRecord | null {
+  const data = objectOf(record?.data);
+  const texts = (value: unknown) => Array.isArray(value) && value.every((item) => typeof item === 'string');
+  const claimsOk = listOf(record?.claims).every((claim) => typeof objectOf(claim)?.id === 'string' && texts(objectOf(claim)?.targets));
+  const conflictsOk = listOf(record?.conflicts).every((conflict) => texts(objectOf(conflict)?.claim_ids));
+  const itemsOk = Object.values(data ?? {}).every((items) => !Array.isArray(items) || items.every((item) => objectOf(item) !== null));
+  const shaped = Array.isArray(record?.claims) && Array.isArray(record?.conflicts) && typeof record?.claim_target_base === 'string';
+  return data && shaped && claimsOk && conflictsOk && itemsOk ? (record as unknown as GarmentRecord) : null;
+}
+
+/** A record's doubter: the text as it is where the record's claims cannot be read or put it in no doubt. */
+function doubter(twin: Json | null, words: ComparisonWords): Doubter {
+  const record = claimsReadable(twin);
+  if (!record) return (text) => text;
+  const claims = claimsByData(record);
+  const standing = claimStanding(record);
+  const wording: DoubtWording = {
+    disputed: (values) => words.disputed.replace('{values}', values),
+    unverified: words.unverified,
+    or: words.or,
+    number: numberWithUnit,
+    value: valueWithUnit,
+  };
+  return (text, collection, ids, fields) => {
+    const doubt = doubtWords(factDoubt(standing, claimsOn(claims, collection, ids, fields)), wording);
+    return doubt ? `${text} (${doubt})` : text;
+  };
+}
+
 /**
  * Money from minor units, in the reader's words for a currency the browser knows.
  * @example priceText(1295, 'USD', 2) → '$12.95'
@@ -126,8 +192,8 @@ export function priceText(amountMinor: number, currency: string | null, exponent
   return `${amount.toFixed(Math.min(Math.max(digits, 0), 20))}${code ? ` ${code}` : ''}`;
 }
 
-/** The lowest price among a commerce record's offers: a public price when there is one, its basis and provider beside it. */
-function priceFrom(record: Json | null): string[] {
+/** The lowest price among a commerce record's offers: a public price when there is one, its basis and provider beside it, its doubt after. */
+function priceFrom(record: Json | null, doubted: Doubter): string[] {
   const listings = new Map(itemsOf(record, 'provider_listings').map((listing) => [textOf(listing.id), listing]));
   const offers = itemsOf(record, 'offers').filter((offer) => numberOf(offer.base_amount_minor) !== null);
   const publicOffers = offers.filter((offer) => offer.price_basis === 'standard_public');
@@ -144,14 +210,26 @@ function priceFrom(record: Json | null): string[] {
   const basis = textOf(lowest.price_basis);
   const details = [provider, basis && spelled(basis)].filter(Boolean).join(', ');
   const price = priceText(numberOf(lowest.base_amount_minor)!, textOf(lowest.currency), numberOf(lowest.minor_unit_exponent));
-  return [details ? `${price} (${details})` : price];
+  // Its doubt is that of the provider's offers on the same basis, in the same currency, as the key facts' price range.
+  const currency = (offer: Json) => textOf(offer.currency)?.toUpperCase() ?? null;
+  const range = offers
+    .filter(
+      (offer) =>
+        offer.provider_listing_id === lowest.provider_listing_id &&
+        offer.price_basis === lowest.price_basis &&
+        currency(offer) === currency(lowest),
+    )
+    .map((offer) => textOf(offer.id))
+    .filter((id): id is string => id !== null);
+  return [doubted(details ? `${price} (${details})` : price, 'offers', range, PRICE_FIELDS)];
 }
 
-/** Each fabric: its name, fibres with their shares, construction and knit or woven; and its weight in both units where given. */
-function fabrics(record: Json | null): { fabric: string[]; weight: string[] } {
+/** Each fabric: its name, fibres with their shares, construction and knit or woven; and its weight in both units where given; each with its doubt. */
+function fabrics(record: Json | null, doubted: Doubter): { fabric: string[]; weight: string[] } {
   const fabric: string[] = [];
   const weight: string[] = [];
   for (const profile of itemsOf(record, 'material_profiles')) {
+    const ids = [textOf(profile.id)].filter((id): id is string => id !== null);
     const name = textOf(profile.name);
     const percents = listOf(profile.fiber_percentages);
     const fibres = listOf(profile.fiber_names)
@@ -163,7 +241,10 @@ function fabrics(record: Json | null): { fabric: string[]; weight: string[] } {
       .join(', ');
     const made = [textOf(profile.fabric_construction), textOf(profile.knit_or_weave)].filter(Boolean).join(', ');
     const described = [fibres, made].filter(Boolean).join('; ');
-    if (described) fabric.push(name ? `${name}: ${described}` : described);
+    const line = described ? (name ? `${name}: ${described}` : described) : name;
+    const said = line && doubted(line, 'material_profiles', ids, FABRIC_FIELDS);
+    // A fabric the record describes only by a doubt (a lining its sources disagree on) is still named, with the doubt.
+    if (said && (described || said !== line)) fabric.push(said);
     const original = numberOf(profile.weight_original);
     const unit = textOf(profile.weight_original_unit);
     const gsm = numberOf(profile.weight_gsm);
@@ -171,15 +252,15 @@ function fabrics(record: Json | null): { fabric: string[]; weight: string[] } {
     const asGiven = original === null ? null : `${original}${unit ? ` ${unit}` : ''}`;
     const inGsm = gsm === null || unit === 'g/m²' ? null : `${gsm} g/m²`;
     const both = asGiven && inGsm ? `${asGiven} (${inGsm})` : (asGiven ?? inGsm);
-    if (both) weight.push(name ? `${name}: ${both}` : both);
+    if (both) weight.push(doubted(name ? `${name}: ${both}` : both, 'material_profiles', ids, WEIGHT_FIELDS));
   }
   return { fabric, weight };
 }
 
 /** Measurements by point of measure and unit (`Chest width flat (in)`), each size's value in the order first given. */
-function measurements(records: (Json | null)[]): Map<string, string[]> {
-  const rows = new Map<string, Map<string, string>>();
-  for (const record of records) {
+function measurements(records: { record: Json | null; doubted: Doubter }[]): Map<string, string[]> {
+  const rows = new Map<string, { sizes: Map<string, string>; ids: string[][] }>();
+  records.forEach(({ record }, at) => {
     for (const item of itemsOf(record, 'measurements')) {
       const name = textOf(item.measurement_name);
       const value = numberOf(item.value);
@@ -187,12 +268,17 @@ function measurements(records: (Json | null)[]): Map<string, string[]> {
       if (!name || value === null || !size) continue;
       const unit = textOf(item.unit);
       const label = unit ? `${spelled(name)} (${unit})` : spelled(name);
-      const sizes = rows.get(label) ?? new Map<string, string>();
-      if (!sizes.has(size)) sizes.set(size, `${size}: ${value}`);
-      rows.set(label, sizes);
+      const row = rows.get(label) ?? { sizes: new Map<string, string>(), ids: records.map(() => []) };
+      if (!row.sizes.has(size)) row.sizes.set(size, `${size}: ${value}`);
+      const id = textOf(item.id);
+      if (id) row.ids[at]!.push(id);
+      rows.set(label, row);
     }
-  }
-  return new Map([...rows].map(([label, sizes]) => [label, [[...sizes.values()].join(' · ')]]));
+  });
+  // A row's doubt is the first its records give, read from the items it shows.
+  const doubted = (text: string, ids: string[][]) =>
+    records.reduce((line, { doubted }, at) => (line === text ? doubted(text, 'measurements', ids[at]!, MEASUREMENT_FIELDS) : line), text);
+  return new Map([...rows].map(([label, row]) => [label, [doubted([...row.sizes.values()].join(' · '), row.ids)]]));
 }
 
 /** A garment's facts for the comparison, from its commerce and technical records (either may be missing). */
@@ -221,13 +307,23 @@ export function comparedGarment(twins: GarmentTwins, words: ComparisonWords): Co
     const sub = textOf(identity(record)?.subcategory);
     return main && [spelled(main), sub && spelled(sub)].filter(Boolean).join(', ');
   });
+  const read = records.map((record) => ({ record, doubted: doubter(record, words) }));
+  /** A fact's text with the first doubt its records give, from the claims on the items it is read from. */
+  const doubtedIn = (text: string, collection: string, idsIn: (items: Json[]) => Json[], fields: string[]) =>
+    read.reduce((line, { record, doubted }) => {
+      const ids = idsIn(itemsOf(record, collection))
+        .map((item) => textOf(item.id))
+        .filter((id): id is string => id !== null);
+      return line === text ? doubted(text, collection, ids, fields) : line;
+    }, text);
   const sizes = [
     ...new Set(records.flatMap((record) => itemsOf(record, 'size_ranges').flatMap((range) => listOf(range.labels).map(textOf)))),
   ].filter((label): label is string => label !== null);
-  const colors = [
-    ...new Set(records.flatMap((record) => itemsOf(record, 'colors').map((color) => textOf(color.manufacturer_name) ?? textOf(color.id)))),
-  ].filter((name): name is string => name !== null);
-  const { fabric, weight } = fabrics(tech ?? svc);
+  const colorName = (color: Json) => textOf(color.manufacturer_name) ?? textOf(color.id);
+  const colors = [...new Set(records.flatMap((record) => itemsOf(record, 'colors').map(colorName)))].filter(
+    (name): name is string => name !== null,
+  );
+  const { fabric, weight } = fabrics(tech ?? svc, doubter(tech ?? svc, words));
   const pages = [
     svc && { label: words.commerce, href: `/garments/${twins.slug}/svc/` },
     tech && { label: words.technical, href: `/garments/${twins.slug}/tech/` },
@@ -235,13 +331,28 @@ export function comparedGarment(twins: GarmentTwins, words: ComparisonWords): Co
   const facts = new Map<string, string[]>([
     ['brand', brand ? [brand] : []],
     ['category', category ? [category] : []],
-    ['priceFrom', priceFrom(svc)],
-    ['sizes', sizes.length > 0 ? [sizes.join(', ')] : []],
-    ['colors', colors.length > 0 ? [colors.join(', ')] : []],
+    ['priceFrom', priceFrom(svc, doubter(svc, words))],
+    [
+      'sizes',
+      sizes.length > 0
+        ? [doubtedIn(sizes.join(', '), 'size_ranges', (ranges) => ranges.filter((r) => listOf(r.labels).length > 0), SIZE_FIELDS)]
+        : [],
+    ],
+    [
+      'colors',
+      colors.length > 0
+        ? [
+            colors
+              .map((name) => doubtedIn(name, 'colors', (items) => items.filter((color) => colorName(color) === name), COLOR_FIELDS))
+              .join(', '),
+          ]
+        : [],
+    ],
     ['fabric', fabric],
     ['weight', weight],
   ]);
-  for (const [label, lines] of measurements([tech, svc])) facts.set(`measurement:${label}`, lines);
+  for (const [label, lines] of measurements([tech, svc].map((record) => ({ record, doubted: doubter(record, words) }))))
+    facts.set(`measurement:${label}`, lines);
   return { slug: twins.slug, title, href: `/garments/${twins.slug}/`, pages, facts };
 }
 

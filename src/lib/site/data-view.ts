@@ -1,6 +1,7 @@
 import { referencedCollection } from '../record/references.ts';
 import type { GarmentRecord, Projection } from '../record/types.ts';
 import { collectionAnchor, itemAnchor, sourceAnchor } from './anchors.ts';
+import { type ItemIds, itemIdsOf } from './item-ids.ts';
 import { collectionLabel, enumLabel, fieldLabel, formatBoolean, formatDate, formatMoney, formatNumber, formatRange } from './format.ts';
 import { t } from './strings.ts';
 import { webUrl } from './text.ts';
@@ -195,23 +196,6 @@ export interface DataContext {
 const COLLAPSE_AFTER = 4;
 /** A lone item is a table row (not a card) when it has at most this many fields with a value. */
 const TABLE_MAX_COLUMNS = 7;
-
-/** Each data collection's item ids, with the position of the first item of each id. */
-export type ItemIds = Map<string, Map<string, number>>;
-
-/** The item ids of every data collection of a record, for resolving references. */
-export function itemIdsOf(record: Pick<GarmentRecord, 'data'>): ItemIds {
-  const ids: ItemIds = new Map();
-  for (const [name, items] of Object.entries(record.data)) {
-    if (!Array.isArray(items)) continue;
-    const byId = new Map<string, number>();
-    (items as { id: string }[]).forEach((item, i) => {
-      if (!byId.has(item.id)) byId.set(item.id, i);
-    });
-    ids.set(name, byId);
-  }
-  return ids;
-}
 
 /**
  * An item's fields in the order of its collection's table columns, null where the item has no value.

@@ -1,6 +1,7 @@
 import type { GarmentRecord } from '../record/types.ts';
 import { enumLabel, fieldLabel } from './format.ts';
-import { itemIdsOf, itemTitle, type ItemIds } from './data-view.ts';
+import { itemTitle } from './data-view.ts';
+import { type ItemIds, itemIdsOf } from './item-ids.ts';
 import { targetPath } from './claim-targets.ts';
 import { t } from './strings.ts';
 

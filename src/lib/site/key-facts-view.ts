@@ -1,19 +1,17 @@
 import type { ClaimLink } from './data-view.ts';
 import { enumLabel, formatDate, formatMoney, formatNumber, formatValue, isoDate } from './format.ts';
 import { remembered } from './remembered.ts';
-import {
-  factDoubt,
-  type ClaimValue,
-  type CommerceFacts,
-  type FabricFacts,
-  type FactDoubt,
-  type KeyFacts,
-  type Money,
-  type OfferKind,
-  type PriceBasis,
-  type PriceRange,
-  type ProviderPrices,
-  type TechnicalFacts,
+import { type DoubtWording, doubtWords, type FactDoubt, factDoubt } from './claim-standing.ts';
+import type {
+  CommerceFacts,
+  FabricFacts,
+  KeyFacts,
+  Money,
+  OfferKind,
+  PriceBasis,
+  PriceRange,
+  ProviderPrices,
+  TechnicalFacts,
 } from './key-facts.ts';
 import { t, tCount } from './strings.ts';
 import { collectionAnchor } from './anchors.ts';
@@ -89,24 +87,21 @@ function rowClaims(row: Row): ClaimLink[] {
   return [...new Map(lines.flatMap((l) => l.claims).map((link) => [link.number, link])).values()].sort((a, b) => a.number - b.number);
 }
 
+/** The build's words for a doubt: the strings table's, numbers and values as the pages write them. */
+const DOUBT_WORDING: DoubtWording = {
+  disputed: (values) => t('keyFacts.disputed', { values }),
+  unverified: t('keyFacts.unverified'),
+  or: t('keyFacts.or'),
+  number: formatNumber,
+  value: formatValue,
+};
+
 /**
  * A fact's doubt in words: the values its sources give (`sources disagree: 9 or 8.5 oz/yd²`), or `not verified`.
  * @example doubtText({ kind: 'disputed', values: [{ value: 9, unit: 'oz/yd²' }, { value: 8.5, unit: 'oz/yd²' }] }) → 'sources disagree: 9 or 8.5 oz/yd²'
  */
 export function doubtText(doubt: FactDoubt | null): string | null {
-  if (!doubt) return null;
-  return doubt.kind === 'unverified' ? t('keyFacts.unverified') : t('keyFacts.disputed', { values: valuesText(doubt.values) });
-}
-
-/** Values said as alternatives, a unit they share said once: `9 or 8.5 oz/yd²`; `VN or MX`. */
-function valuesText(values: ClaimValue[]): string {
-  const or = ` ${t('keyFacts.or')} `;
-  const unit = values[0]?.unit ?? null;
-  if (values.every((v) => typeof v.value === 'number' && v.unit === unit)) {
-    const numbers = [...new Set(values.map((v) => formatNumber(v.value as number)))];
-    return `${numbers.join(or)}${unit ? formatNumber(0, unit).slice(1) : ''}`;
-  }
-  return [...new Set(values.map((v) => formatValue(v.value, v.unit)))].join(or);
+  return doubtWords(doubt, DOUBT_WORDING);
 }
 
 function commerceRows(facts: CommerceFacts, backed: Backing): Row[] {

@@ -1,5 +1,6 @@
 import type { CommerceRecord, GarmentRecord, SvcData, TechData, TechnicalRecord } from '../record/types.ts';
 import { claimsByData, claimsOn, type ClaimsByData } from './claim-targets.ts';
+import { claimStanding, type ClaimStanding } from './claim-standing.ts';
 import { colorSwatch } from './color-swatch.ts';
 import { webUrl } from './text.ts';
 import { moneyAmount } from './money.ts';
@@ -23,24 +24,6 @@ type Offer = SvcData['offers'][number];
 export type PriceBasis = NonNullable<Offer['price_basis']>;
 /** What an offer's price is for (`offer_kind`). */
 export type OfferKind = NonNullable<Offer['offer_kind']>;
-
-/** A claim's value as the record gives it, with its unit. */
-export interface ClaimValue {
-  value: unknown;
-  unit: string | null;
-}
-
-/**
- * The record's claims that put a fact in doubt: those marked `not_verified`, and the claims whose
- * sources disagree (an unresolved conflict, or a claim marked `conflicting` that no conflict settles).
- */
-export interface ClaimStanding {
-  unverified: string[];
-  disputes: { claimIds: string[]; values: ClaimValue[] }[];
-}
-
-/** Why a fact may not hold: its sources disagree (with the values they give), or no claim backing it is verified. */
-export type FactDoubt = { kind: 'disputed'; values: ClaimValue[] } | { kind: 'unverified' };
 
 /** The lowest and highest price a provider lists on one basis, in one currency. */
 export interface PriceRange {
@@ -261,41 +244,6 @@ export function commerceFacts(record: KeyFactsOf<CommerceRecord>, claims: Claims
     callToAction: callToAction(record),
     standing: claimStanding(record),
   };
-}
-
-/** The record's unverified and disputed claims (see ClaimStanding). */
-export function claimStanding(record: Pick<GarmentRecord, 'claims' | 'conflicts'>): ClaimStanding {
-  const claims = new Map(record.claims.map((claim) => [claim.id, claim]));
-  const valuesOf = (ids: readonly string[]) =>
-    ids.flatMap((id) => {
-      const claim = claims.get(id);
-      return claim ? [{ value: claim.value, unit: claim.unit }] : [];
-    });
-  const settled = new Set(record.conflicts.flatMap((conflict) => conflict.claim_ids));
-  return {
-    unverified: record.claims.filter((claim) => claim.verification === 'not_verified').map((claim) => claim.id),
-    disputes: [
-      ...record.conflicts
-        .filter((conflict) => conflict.resolution === 'unresolved')
-        .map((conflict) => ({ claimIds: [...new Set(conflict.claim_ids)], values: valuesOf([...new Set(conflict.claim_ids)]) })),
-      // A claim marked conflicting that no conflict names: the disagreement is in its own value.
-      ...record.claims
-        .filter((claim) => claim.verification === 'conflicting' && !settled.has(claim.id))
-        .map((claim) => ({ claimIds: [claim.id], values: valuesOf([claim.id]) })),
-    ],
-  };
-}
-
-/**
- * Whether a fact backed by these claims is in doubt: its sources disagree when one of them is in a dispute,
- * it is unverified when every one is marked `not_verified`; null when neither (or no claim backs it).
- * @example factDoubt({ unverified: [], disputes: [{ claimIds: ['a', 'b'], values }] }, ['a']) → { kind: 'disputed', values }
- */
-export function factDoubt(standing: ClaimStanding, claimIds: readonly string[]): FactDoubt | null {
-  if (claimIds.length === 0) return null;
-  const dispute = standing.disputes.find((d) => d.claimIds.some((id) => claimIds.includes(id)));
-  if (dispute) return { kind: 'disputed', values: dispute.values };
-  return claimIds.every((id) => standing.unverified.includes(id)) ? { kind: 'unverified' } : null;
 }
 
 function providerPrices(data: SvcData, claims: ClaimsByData, nameOf: (id: string | null) => string | null): ProviderPrices[] {

@@ -17,13 +17,12 @@ import {
   collectionViews,
   emptyCollections,
   identityFields,
-  itemIdsOf,
   urlPart,
   type ClaimLink,
   type CollectionView,
   type FieldView,
-  type ItemIds,
 } from './data-view.ts';
+import { type ItemIds, itemIdsOf } from './item-ids.ts';
 import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline, webUrl } from './text.ts';

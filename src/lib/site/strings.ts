@@ -550,6 +550,7 @@ export const STRINGS = {
   'compare.garmentsAtScale': 'Every garment is listed on the home page.',
   'compare.add': 'Compare with other garments',
   'compare.garment': 'Garment',
+  'compare.table': 'The garments compared',
   'compare.remove': 'Remove',
   'compare.clear': 'Clear the comparison',
   'compare.loading': 'Reading the garments’ records…',

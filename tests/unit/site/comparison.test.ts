@@ -101,6 +101,23 @@ describe('comparedGarment and comparisonRows', () => {
     }
   });
 
+  it("says a fact's doubt after it, as the key facts do: sources that disagree, claims all unverified", () => {
+    const hoodie = comparedGarment(twinsOf(HOODIE), words);
+    expect(hoodie.facts.get('weight')![0]).toBe(
+      'Three-end brushed fleece, solid colours: 9 oz/yd² (305 g/m²) (sources disagree: 9 or 8.5 oz/yd²)',
+    );
+    expect(hoodie.facts.get('weight')![1]).not.toContain('disagree');
+    const unverified = recordOf(TEE, 'svc');
+    for (const claim of unverified.claims) claim.verification = 'not_verified';
+    const tee = comparedGarment({ slug: TEE, svc: unverified, tech: null }, words);
+    expect(tee.facts.get('priceFrom')![0]).toMatch(/ \(not verified\)$/);
+    expect(tee.facts.get('sizes')![0]).toMatch(/3XL \(not verified\)$/);
+    // Claims of the wrong shape put nothing in doubt, and fail nothing.
+    const odd = recordOf(TEE, 'svc');
+    odd.claims = [{ id: 7, targets: 'offers' }];
+    expect(comparedGarment({ slug: TEE, svc: odd, tech: null }, words).facts.get('sizes')![0]).toMatch(/3XL$/);
+  });
+
   it("keeps a hostile record's text as text: it is never read as markup (the script sets it with textContent)", () => {
     const hostile = recordOf(TEE, 'svc');
     hostile.data.identity.brand = '<img src=x onerror=alert(1)>';

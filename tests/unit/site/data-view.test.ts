@@ -5,13 +5,13 @@ import {
   emptyCollections,
   fieldViews,
   identityFields,
-  itemIdsOf,
   itemTitle,
   urlPart,
   type ClaimLink,
   type FieldView,
   type Part,
 } from '../../../src/lib/site/data-view.ts';
+import { itemIdsOf } from '../../../src/lib/site/item-ids.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 const samples = sampleRecords();

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { CommerceRecord, GarmentRecord, TechnicalRecord } from '../../../src/lib/record/index.ts';
 import { cardFacts } from '../../../src/lib/site/card-facts.ts';
 import type { ClaimLink } from '../../../src/lib/site/data-view.ts';
-import { claimStanding, factDoubt, keyFacts } from '../../../src/lib/site/key-facts.ts';
+import { claimStanding, factDoubt } from '../../../src/lib/site/claim-standing.ts';
+import { keyFacts } from '../../../src/lib/site/key-facts.ts';
 import { doubtText, keyFactsView, type KeyFactRow } from '../../../src/lib/site/key-facts-view.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
