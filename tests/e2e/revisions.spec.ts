@@ -49,6 +49,18 @@ for (const [width, height] of [
       await expect(price.locator('.revision-side--after')).toContainText('From $11.42 at Carolina Print Co.');
       await expect(page.locator('#changed-status + .revision-fact')).toContainText(/In progress.*Complete/s);
     });
+
+    test('what revision 2 changed says a claimed price as the page says it, not in minor units', async ({ page }) => {
+      await page.goto(`${record}/revisions/2/`);
+      const claims = page.getByRole('region', { name: 'Claims' });
+      const start = claims.getByRole('listitem').filter({ hasText: 'clm-podtwo-start' });
+      await expect(start.locator('del')).toHaveText('$11.95 (Checked against source)');
+      await expect(start.locator('ins')).toHaveText('$11.42 (Checked against source)');
+      await expect(claims.getByRole('listitem').filter({ hasText: 'clm-ship-standard' }).locator('ins')).toHaveText(
+        'First item: $4.75; Each additional item: $2.40 (Checked against source)',
+      );
+      await expect(claims).not.toContainText('minor units');
+    });
   });
 }
 

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
 import Ajv2020, { type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
@@ -13,8 +12,12 @@ const AJV_VERSION = (require('ajv/package.json') as { version: string }).version
 /** ajv's code requires its runtime helpers by package name; by path, it loads from any folder. */
 const AJV_RUNTIME = /require\("(ajv\/dist\/runtime\/[\w/]+)"\)/g;
 
-/** Where compiled validators are kept: node_modules/.cache, so a fresh install starts without them. */
-const VALIDATOR_CACHE = fileURLToPath(new URL('../../../node_modules/.cache/garment-press/', import.meta.url));
+/**
+ * Where compiled validators are kept: `.cache` in the node_modules that holds ajv, so a fresh install
+ * starts without them. Found from ajv, not from this module's place: Astro bundles this module into a
+ * folder of each build's own (removed after it), where a cache would be lost and ajv compile every build.
+ */
+const VALIDATOR_CACHE = path.join(path.dirname(path.dirname(require.resolve('ajv/package.json'))), '.cache', 'garment-press');
 
 /**
  * The ajv validator of a schema, compiled once per install: ajv's code for it is kept in `cacheDir`

@@ -1,7 +1,9 @@
 import { readingOrder, type GarmentRecord, type ReadingBlock } from '../record/index.ts';
-import { enumLabel, formatValue, researchStatusLabel } from '../site/format.ts';
+import { claimValueText } from '../site/claim-targets.ts';
+import { itemIdsOf, type ItemIds } from '../site/item-ids.ts';
+import { enumLabel, researchStatusLabel } from '../site/format.ts';
 import { itemNamer, subjectNamer, type SubjectNamer } from '../site/item-names.ts';
-import { keyFacts, type KeyFacts } from '../site/key-facts.ts';
+import { KEY_FACTS_PAGE_FIELDS, KEY_FACTS_PARTS, keyFacts, type KeyFacts } from '../site/key-facts.ts';
 import { keyFactsView } from '../site/key-facts-view.ts';
 import { t, tCount, type CountKey, type StringKey } from '../site/strings.ts';
 import { plainText } from '../site/text.ts';
@@ -98,7 +100,9 @@ export function revisionChanges(before: ComparableRecord, after: ComparableRecor
       (part) => !sameJson(was[part as keyof GarmentRecord], now[part as keyof GarmentRecord]),
     ),
   );
-  const factsDiffer = was.page.cta_label !== now.page.cta_label || [...differing].some((part) => !NOT_KEY_FACTS.has(part));
+  const factsDiffer =
+    KEY_FACTS_PARTS.some((part) => differing.has(part)) ||
+    (differing.has('page') && KEY_FACTS_PAGE_FIELDS.some((field) => !sameJson(was.page[field], now.page[field])));
   return {
     text: differing.has('page') || differing.has('selection_summary') ? textChanges(before, after) : [],
     keyFacts: factsDiffer ? factChanges(before.facts(), after.facts()) : [],
@@ -110,9 +114,6 @@ export function revisionChanges(before: ComparableRecord, after: ComparableRecor
         : { before: researchStatusLabel(was.research.status), after: researchStatusLabel(now.research.status) },
   };
 }
-
-/** What a record says besides its key facts: its text (but the call to action, a key fact), and what says which revision it is. */
-const NOT_KEY_FACTS = new Set(['page', 'selection_summary', 'record_revision', 'published_at', 'links']);
 
 /**
  * The one line that sums up a revision's changes for lists and feeds.
@@ -211,6 +212,7 @@ type SaidEntry = { about: string; name: () => string; said: string };
 
 function claimsSaid(record: GarmentRecord): Map<string, SaidEntry> {
   let subjectOf: SubjectNamer | undefined;
+  let ids: ItemIds | undefined;
   return new Map(
     record.claims.map((claim) => [
       claim.id,
@@ -218,7 +220,7 @@ function claimsSaid(record: GarmentRecord): Map<string, SaidEntry> {
         about: claim.targets.join('\n'),
         name: () => (subjectOf ??= subjectNamer(record, itemNamer(record)))(claim.targets),
         said: t('revisions.claim', {
-          value: formatValue(claim.value, claim.unit),
+          value: claimValueText(record, claim, (ids ??= itemIdsOf(record))),
           verification: enumLabel('verification', claim.verification),
         }),
       },

@@ -21,7 +21,7 @@ export interface ClaimStanding {
 export type FactDoubt = { kind: 'disputed'; values: ClaimValue[] } | { kind: 'unverified' };
 
 /** The record's unverified and disputed claims (see ClaimStanding). */
-export function claimStanding(record: GarmentRecord): ClaimStanding {
+export function claimStanding(record: Pick<GarmentRecord, 'claims' | 'conflicts'>): ClaimStanding {
   const claims = new Map(record.claims.map((claim) => [claim.id, claim]));
   const valuesOf = (ids: readonly string[]) =>
     ids.flatMap((id) => {

@@ -1,4 +1,5 @@
-import { displayText } from './text.ts';
+import { BIDI_FORMATTING } from '../unicode.ts';
+import { displayText, FORBIDDEN_IN_HTML } from './text.ts';
 
 /**
  * CSV text after RFC 4180: fields separated by commas, records ended by CRLF, a field quoted when
@@ -11,6 +12,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
 /** Characters that oblige a field to be quoted. */
 const NEEDS_QUOTES = /[",\r\n]/;
+/** A field written as it is: no formula start, nothing to quote, nothing displayText changes (most cells; one test instead of four). */
+const AS_IT_IS = new RegExp(`^(?![=+\\-@\\t\\r])[^",\\r\\n${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]*$`);
 
 /**
  * One field. Record text is untrusted: a field a spreadsheet would run as a formula is prefixed
@@ -20,6 +23,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
  * @example csvField('-3.5') → '-3.5'
  */
 export function csvField(text: string): string {
+  if (AS_IT_IS.test(text)) return text;
   const value = displayText(text);
   const safe = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(safe) || safe !== value ? `"${safe.replaceAll('"', '""')}"` : safe;
@@ -30,7 +34,11 @@ export function csvField(text: string): string {
  * @example csvText(['Item', 'Price'], [['Tee', '$5.00']]) → 'Item,Price\r\nTee,$5.00\r\n'
  */
 export function csvText(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  let text = `${header.map(csvField).join(',')}\r\n`;
-  for (const row of rows) text += `${row.map(csvField).join(',')}\r\n`;
+  let text = '';
+  // Field after field onto one string: no array and no joined string per row (a record's tables hold about 1,500 cells).
+  for (const row of [header, ...rows]) {
+    for (let i = 0; i < row.length; i++) text += i === 0 ? csvField(row[i]!) : `,${csvField(row[i]!)}`;
+    text += '\r\n';
+  }
   return text;
 }

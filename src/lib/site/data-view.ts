@@ -486,6 +486,26 @@ function composition(
   };
 }
 
+/**
+ * A value as the page shows it in a field of an item (money in the item's currency, an enumeration's
+ * label, a date), as text; a number given in a `unit` of its own (a claim's) is said in that unit.
+ * Null when the page would show nothing.
+ * @example fieldValueText({ currency: 'USD', minor_unit_exponent: 2 }, 'base_amount_minor', 1195, 'offers') → '$11.95'
+ */
+export function fieldValueText(
+  item: Record<string, unknown>,
+  name: string,
+  value: unknown,
+  collection: string | null,
+  unit: string | null = null,
+): string | null {
+  if (isEmpty(value)) return null;
+  const rule = ruleOf(name, collection, rulesOf(collection));
+  if (unit !== null && typeof value === 'number' && !rule.minor) return formatNumber(value, unit);
+  const parts = valueParts(name, rule, value, item, { ids: new Map(), sourceIds: new Set() });
+  return parts.length === 0 ? null : parts.map((part) => part.text).join(', ');
+}
+
 function valueParts(name: string, rule: FieldRule, value: unknown, item: Record<string, unknown>, lookup: Lookup): Part[] {
   if (rule.minor && typeof value === 'number') {
     const money = formatMoney(value, item.currency as string | null, item.minor_unit_exponent as number | null);

@@ -4,7 +4,7 @@ import type { GarmentRecord } from '../record/types.ts';
 export type ItemIds = Map<string, Map<string, number>>;
 
 /** The item ids of every data collection of a record, for resolving references. */
-export function itemIdsOf(record: GarmentRecord): ItemIds {
+export function itemIdsOf(record: Pick<GarmentRecord, 'data'>): ItemIds {
   const ids: ItemIds = new Map();
   for (const [name, items] of Object.entries(record.data)) {
     if (!Array.isArray(items)) continue;

@@ -184,11 +184,24 @@ export interface TechnicalFacts {
 export type KeyFacts = CommerceFacts | TechnicalFacts;
 
 /**
+ * The parts of a record its key facts are read from, and of its page the fields: keyFacts is given
+ * only these (KeyFactsSource holds it to them), so a revision none of them changed has the key facts of the one before.
+ */
+export const KEY_FACTS_PARTS = ['projection', 'data', 'catalog', 'claims', 'conflicts', 'claim_target_base'] as const;
+export const KEY_FACTS_PAGE_FIELDS = ['cta_label'] as const;
+
+type KeyFactsOf<R extends GarmentRecord> = Pick<R, (typeof KEY_FACTS_PARTS)[number]> & {
+  page: Pick<R['page'], (typeof KEY_FACTS_PAGE_FIELDS)[number]>;
+};
+/** A record as its key facts see it. */
+export type KeyFactsSource = KeyFactsOf<CommerceRecord> | KeyFactsOf<TechnicalRecord>;
+
+/**
  * The key facts of a record, read from its data (never from its prose), each with the claims backing it.
  * A fact the record does not state is null (or an empty list): the page says so. The garment page,
  * the record page and the search page all show them: a build reads them once per record and passes them on.
  */
-export function keyFacts(record: GarmentRecord): KeyFacts {
+export function keyFacts(record: KeyFactsSource): KeyFacts {
   return record.projection === 'svc' ? commerceFacts(record) : technicalFacts(record);
 }
 
@@ -204,7 +217,7 @@ const BASIS_ORDER: (PriceBasis | null)[] = [
 ];
 
 /** The key facts of a commerce record. */
-export function commerceFacts(record: CommerceRecord, claims: ClaimsByData = claimsByData(record)): CommerceFacts {
+export function commerceFacts(record: KeyFactsOf<CommerceRecord>, claims: ClaimsByData = claimsByData(record)): CommerceFacts {
   const { data } = record;
   const listings = new Map(data.provider_listings.map((l) => [l.id, l]));
   const nameOf = (listingId: string | null) => {
@@ -333,7 +346,7 @@ function latest(values: (string | null)[]): string | null {
  * The sizes of the size ranges (in their order), else of the variants, else of the provider listings;
  * with a size chart's web address where the record gives one.
  */
-function sizes(record: GarmentRecord, claims: ClaimsByData): Fact<Sizes> {
+function sizes(record: KeyFactsSource, claims: ClaimsByData): Fact<Sizes> {
   const { data } = record;
   const chartUrl =
     data.size_ranges.map((r) => webUrl(r.size_chart_url)).find(Boolean) ?? webUrl(record.catalog?.size_chart_image_url) ?? null;
@@ -446,17 +459,17 @@ function decoration(data: SvcData, claims: ClaimsByData, nameOf: (id: string | n
   });
 }
 
-function nextStep(record: GarmentRecord): CommerceFacts['nextStep'] {
+function nextStep(record: KeyFactsSource): CommerceFacts['nextStep'] {
   const url = webUrl(record.catalog?.launch_url);
   return url ? { label: callToAction(record), url } : null;
 }
 
-function callToAction(record: GarmentRecord): string | null {
+function callToAction(record: KeyFactsSource): string | null {
   return record.page.cta_label?.trim() ? record.page.cta_label : null;
 }
 
 /** The key facts of a technical record. */
-export function technicalFacts(record: TechnicalRecord, claims: ClaimsByData = claimsByData(record)): TechnicalFacts {
+export function technicalFacts(record: KeyFactsOf<TechnicalRecord>, claims: ClaimsByData = claimsByData(record)): TechnicalFacts {
   const { data } = record;
   return {
     projection: 'tech',
@@ -531,7 +544,7 @@ function fabricFacts(profile: MaterialProfile, claims: ClaimsByData): FabricFact
 }
 
 /** The points of measure of the measurements (by name, with the sizes measured), else the size chart's rows. */
-function measurePoints(record: GarmentRecord, claims: ClaimsByData): MeasurePoint[] {
+function measurePoints(record: KeyFactsSource, claims: ClaimsByData): MeasurePoint[] {
   const measured = record.data.measurements.filter((m) => m.measurement_name !== null);
   if (measured.length > 0) {
     return distinctKeys(measured.map((m) => m.measurement_name!)).map((name) => {

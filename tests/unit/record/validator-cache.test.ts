@@ -1,6 +1,7 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { cachedValidator } from '../../../src/lib/record/validator-cache.ts';
@@ -63,5 +64,28 @@ describe('cachedValidator', () => {
     const blocked = path.join(mkdtempSync(path.join(tmpdir(), 'validators-')), 'a-file');
     writeFileSync(blocked, 'not a folder');
     expect(verdicts(cachedValidator(schema, options, path.join(blocked, 'cache')))).toEqual(verdicts(new Ajv2020(options).compile(schema)));
+  });
+
+  it("keeps its code in the install's cache wherever the module is bundled: Astro's copy lives in a folder each build removes", async () => {
+    const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
+    // As Astro bundles it: a copy three folders down in a folder of the build's own under the project.
+    const build = mkdtempSync(path.join(projectRoot, '.astro', 'bundle-'));
+    try {
+      const chunks = path.join(build, '.astro', '.prerender', 'chunks');
+      mkdirSync(chunks, { recursive: true });
+      copyFileSync(
+        fileURLToPath(new URL('../../../src/lib/record/validator-cache.ts', import.meta.url)),
+        path.join(chunks, 'validator-cache.ts'),
+      );
+      const bundled = (await import(pathToFileURL(path.join(chunks, 'validator-cache.ts')).href)) as {
+        cachedValidator: typeof cachedValidator;
+      };
+      expect(verdicts(bundled.cachedValidator(schema, options))).toEqual(verdicts(new Ajv2020(options).compile(schema)));
+      expect(readdirSync(build, { recursive: true }).filter((file) => String(file).endsWith('.cjs'))).toEqual([]);
+      expect(verdicts(cachedValidator(schema, options))).toEqual(verdicts(new Ajv2020(options).compile(schema)));
+      expect(cacheFiles(path.join(projectRoot, 'node_modules', '.cache', 'garment-press')).length).toBeGreaterThan(0);
+    } finally {
+      rmSync(build, { recursive: true, force: true });
+    }
   });
 });

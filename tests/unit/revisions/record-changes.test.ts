@@ -4,6 +4,7 @@ import type { GarmentRecord } from '../../../src/lib/record/index.ts';
 import { revisionHistory, sameRecord } from '../../../src/lib/revisions/history.ts';
 import { wordDiff } from '../../../src/lib/revisions/word-diff.ts';
 import type { CommerceRecord } from '../../../src/lib/record/index.ts';
+import { KEY_FACTS_PAGE_FIELDS, KEY_FACTS_PARTS, keyFacts } from '../../../src/lib/site/key-facts.ts';
 import { copyOf, sampleRecords } from '../../support/records.ts';
 
 /** What changed between two records, each read for comparing. */
@@ -80,6 +81,33 @@ describe('revisionChanges', () => {
     expect(changes.status).toEqual({ before: 'Complete', after: 'In progress' });
   });
 
+  it('says a claimed price as the page says it, in its offer currency, not in minor units', () => {
+    const after = later((record) => {
+      record.claims.find((claim) => claim.id === 'clm-podtwo-start')!.value = 1195;
+      const shipping = record.claims.find((claim) => claim.id === 'clm-ship-standard')!;
+      shipping.value = { first_item_minor: 450, additional_item_minor: 225 };
+      // A share claimed of a field the record gives in USD minor units: said in the claim's own unit.
+      record.claims = record.claims.filter((claim) => claim.id !== 'clm-margin');
+    });
+    const said = Object.fromEntries(changesBetween(tee, after).claims.map((claim) => [claim.id, [claim.before, claim.after]]));
+    expect(said['clm-podtwo-start']).toEqual(['$11.42 (Checked against source)', '$11.95 (Checked against source)']);
+    expect(said['clm-ship-standard']).toEqual([
+      'First item: $4.75; Each additional item: $2.40 (Checked against source)',
+      'First item: $4.50; Each additional item: $2.25 (Checked against source)',
+    ]);
+    expect(said['clm-margin']).toEqual(['0.6 share of retail (Checked against source)', null]);
+  });
+
+  it('says a changed call to action and shop address as the key fact they are', () => {
+    const after = later((record) => {
+      record.page.cta_label = 'Order a pack of three';
+      record.catalog!.launch_url = 'https://shop.svc.example/products/ridgeline-heavyweight-tee-3-pack';
+    });
+    const changes = changesBetween(tee, after);
+    expect(changes.keyFacts).toEqual([{ label: 'Next step', before: ['Order a sample'], after: ['Order a pack of three'] }]);
+    expect(changes.text).toEqual([]);
+  });
+
   it('has nothing to say of the same record', () => {
     expect(changeSummary(changesBetween(tee, copyOf(tee)))).toBe('Changes in the data only: nothing the page says in words');
   });
@@ -93,5 +121,33 @@ describe('revisionHistory', () => {
     expect(revisionHistory(archived, bytes('{"a":1,"links":{"self":"y"}}'))).toHaveLength(1);
     expect(sameRecord(bytes('{"a":1,"links":null}'), bytes('{"a":1,"links":{"self":"y"}}'))).toBe(true);
     expect(sameRecord(bytes('{"a":1}'), bytes('{"a": 1}'))).toBe(false);
+  });
+});
+
+describe('the parts key facts are read from', () => {
+  /** The record as keyFacts may read it: any other part, or any other field of its page, throws. */
+  const onlyKeyFactsParts = (record: GarmentRecord): GarmentRecord => {
+    const guarded = <T extends object>(target: T, allowed: readonly string[], where: string): T =>
+      new Proxy(target, {
+        get: (object, name) => {
+          if (typeof name === 'string' && !allowed.includes(name)) throw new Error(`key facts read ${where}${name}`);
+          return Reflect.get(object, name);
+        },
+        has: (object, name) => {
+          if (typeof name === 'string' && !allowed.includes(name)) throw new Error(`key facts asked for ${where}${name}`);
+          return Reflect.has(object, name);
+        },
+      });
+    const page = guarded(record.page, KEY_FACTS_PAGE_FIELDS, 'page.');
+    return guarded({ ...record, page } as GarmentRecord, [...KEY_FACTS_PARTS, 'page'], '');
+  };
+
+  it.each(sampleRecords().map(({ file, record }) => [file, record] as const))('are all keyFacts reads of %s', (_, record) => {
+    expect(keyFacts(onlyKeyFactsParts(record))).toEqual(keyFacts(record));
+  });
+
+  it('leave out the text, sources and what names the revision, which a change page reports otherwise', () => {
+    for (const part of ['page', 'selection_summary', 'sources', 'research', 'record_revision', 'published_at', 'links'])
+      expect(KEY_FACTS_PARTS).not.toContain(part);
   });
 });
