@@ -15,6 +15,13 @@ export function siteIndex(): SiteIndex {
   return index;
 }
 
+const keptPages = new Set(context.keptPages);
+
+/** Whether this build renders a listing page (else the last build's is carried over, its view being the same). */
+export function rendersPage(path: string): boolean {
+  return !keptPages.has(path);
+}
+
 /** The site's HTML pages for its sitemap, in parts of at most 50,000 (one part for most sites). */
 export function sitemap(): SitemapPage[][] {
   // Route files relative to src/pages, so a new page is listed without editing this.

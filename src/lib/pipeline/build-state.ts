@@ -13,6 +13,8 @@ export interface BuildState {
   checks: FileCheck<SiteEntry>[];
   /** The site's files besides its garments', relative to it (listSiteFiles): a rebuild keeps them only while all are there. */
   siteFiles: string[];
+  /** Its listing pages' digests by path (site-pages-kept.ts): a rebuild keeps the pages whose digest is the same. */
+  listingPages?: Record<string, string>;
 }
 
 /** Where a build keeps its state: a dot folder the site's own server never serves. */

@@ -31,6 +31,8 @@ import {
 } from './build-state.ts';
 import { checkNoAddedFiles, checkOutputFolder, realFolder, type SiteListing } from './output-folder.ts';
 import { carryOver, listGarmentOutput, listSiteFiles, missingOutput } from './carry-over.ts';
+import { keptListingPages, listingPageDigests, listingPageFile } from './site-pages-kept.ts';
+import { linkFiles } from '../link-files.ts';
 import { writePrecompressedFiles } from './precompressed-files.ts';
 import { jsonPath, markdownPath } from '../site/urls.ts';
 import { removeInBackground } from './remove-in-background.ts';
@@ -196,6 +198,9 @@ export async function buildSite({
       return result(true, 0);
     }
     startAstro();
+    const listingPages = listingPageDigests(entries);
+    // Category pages whose garments and order are the last build's are carried over with the garments, not rendered.
+    const keptPages = reusable ? keptListingPages(listingPages, reusable.listingPages, listing!.siteFiles) : [];
     const rendering = renderedSlugs ? entries.filter((entry) => renderedSlugs.has(entry.slug)) : entries;
     if (!outputs) {
       await emptyStaging();
@@ -216,20 +221,30 @@ export async function buildSite({
         ),
       );
       // Unchanged garments' files are linked meanwhile: that is the file system's work, Astro's is its process's.
-      carried = renderedSlugs ? timed('carry over', () => carryOver(previousOutput, renderedSlugs, target, staging)) : undefined;
+      carried = renderedSlugs
+        ? timed('carry over', async () => {
+            const pageFiles = keptPages.map(listingPageFile);
+            const [garmentFiles] = await Promise.all([
+              carryOver(previousOutput, renderedSlugs, target, staging),
+              linkFiles(pageFiles, target, staging),
+            ]);
+            return garmentFiles + pageFiles.length;
+          })
+        : undefined;
       carried?.catch(() => {});
     }
-    const context = { site, entries, renderedSlugs: renderedSlugs && [...renderedSlugs] };
+    const context = { site, entries, renderedSlugs: renderedSlugs && [...renderedSlugs], keptPages };
     const astroUsage = await timed('site pages', () =>
       startAstro().render({ context, projectRoot, outDir: staging, privateDir: astroDir }),
     );
     peakRssMb[ASTRO_PROCESS] = astroUsage.peakRssMb;
     cpuSeconds[ASTRO_PROCESS] = astroUsage.cpuSeconds;
-    onProgress(`site pages: ${sitePagesOf(entries)} for ${entries.length} records (${seconds('site pages')})`);
+    const pagesKept = keptPages.length > 0 ? `, ${keptPages.length} of ${Object.keys(listingPages).length} category pages kept` : '';
+    onProgress(`site pages: ${sitePagesOf(entries)} for ${entries.length} records${pagesKept} (${seconds('site pages')})`);
     if (carried) {
       const kept = await carried;
       onProgress(
-        `carry over: ${entries.length - rendering.length} unchanged records, ${kept} files linked from the last build (${seconds('carry over')})`,
+        `carry over: ${entries.length - rendering.length} unchanged records and ${counted(keptPages.length, 'category page')}, ${kept} files linked from the last build (${seconds('carry over')})`,
       );
     }
     // A failed index, page or twin throws before the swap: the last good site stays in place.
@@ -247,7 +262,7 @@ export async function buildSite({
       [jsonPath(slug, projection), markdownPath(slug, projection)].map((at) => at.slice(1)),
     );
     await timed('precompress', () => writePrecompressedFiles(staging, twins));
-    await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging) });
+    await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging), listingPages });
     await guardSwap((stillHeld) => swapInto(staging, target, stillHeld));
     return result(true, rendering.length);
   } finally {

@@ -14,6 +14,8 @@ export interface SiteContext {
   entries: SiteEntry[];
   /** The garments this build renders; null for all (the others' files are carried over). */
   renderedSlugs: string[] | null;
+  /** Listing pages (paths) this build does not render, their last build's files being carried over (site-pages-kept.ts). */
+  keptPages: string[];
 }
 
 /** What `src/site.ts` imports to read the build's SiteContext. */

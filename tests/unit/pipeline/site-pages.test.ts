@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import astroSettings from '../../../astro.config.mjs';
 import { astroConfig, type SiteContext } from '../../../src/lib/pipeline/site-pages.ts';
 
-const contextOf = (site: string): SiteContext => ({ site, entries: [], renderedSlugs: null });
+const contextOf = (site: string): SiteContext => ({ site, entries: [], renderedSlugs: null, keptPages: [] });
 
 describe('astroConfig', () => {
   it("builds with astro.config.mjs's settings, the build's own address and folders, and its context last among the integrations", () => {

@@ -210,10 +210,11 @@ export async function buildSearchIndex<Entry extends RecordKey>(
         );
       }
       await dropUnusedFiles(shardDir);
-      await writeFile(path.join(shardDir, SHARD_SUMMARY_FILE), `${JSON.stringify(summary)}\n`);
+      const ordered = filtersInOrder(summary);
+      await writeFile(path.join(shardDir, SHARD_SUMMARY_FILE), `${JSON.stringify(ordered)}\n`);
       folders[shard] = shardFolder(shard, indexTag(entry));
       await rename(shardDir, (shardDir = path.join(outputPath, folders[shard]!)));
-      summaries[shard] = summary;
+      summaries[shard] = ordered;
       built++;
     }
     if (indexed % PROGRESS_EVERY !== 0 || indexed === 0) onProgress(indexed, entries.length);
@@ -277,6 +278,19 @@ function addToSummary(summary: ShardSummary, page: GarmentPage): void {
     const counts = (summary.filters[filter] ??= Object.create(null) as Record<string, number>);
     for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
   }
+}
+
+/**
+ * A shard's summary with its filters and their values in name order: a page kept from the last index
+ * lists its filters as Pagefind keeps them, a page made afresh as the record gives them, and a rebuild
+ * must write what a fresh build writes.
+ */
+function filtersInOrder({ words, filters }: ShardSummary): ShardSummary {
+  const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+  const ordered = Object.entries(filters)
+    .sort(byName)
+    .map(([filter, counts]) => [filter, Object.fromEntries(Object.entries(counts).sort(byName))] as const);
+  return { words, filters: Object.fromEntries(ordered) };
 }
 
 /** The summary of a shard kept from the last index, when it is one this code wrote and holds the garments expected. */
