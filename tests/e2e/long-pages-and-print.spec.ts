@@ -95,6 +95,48 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await expect(page.locator('ol.sources > li.source').last()).toBeVisible();
     });
 
+    test("on paper a key fact's evidence is its claims' numbers, not a link, and a picture that failed prints nothing", async ({
+      page,
+    }) => {
+      await page.goto(TEE_PAGE);
+      // Outside addresses are blocked here: the tee's pictures fail, and their placeholders name it on screen.
+      const placeholder = page.locator('.record-intro .image-placeholder');
+      await expect(placeholder).toBeVisible();
+      const evidence = page.locator('.key-facts .fact-evidence');
+      await expect(evidence.first()).toBeVisible();
+      const rows = await page
+        .locator('.key-facts dt:has(.fact-evidence)')
+        .evaluateAll((dts) => dts.map((dt) => dt.querySelector('.fact-evidence')!.getAttribute('data-claims')!.split(' ').map(Number)));
+      await page.emulateMedia({ media: 'print' });
+      await expect(placeholder).toBeHidden();
+      await expect(page.locator('main .image-placeholder:visible')).toHaveCount(0);
+      for (const link of await evidence.all()) await expect(link).toBeHidden();
+      // Each row prints its claims' numbers as the page's markers do: runs of three or more as a range.
+      const printed = page.locator('.key-facts dt .fact-evidence-print');
+      await expect(printed).toHaveCount(rows.length);
+      const runs = (numbers: number[]) => {
+        const all: number[][] = [];
+        for (const n of numbers) {
+          if (all.at(-1)?.at(-1) === n - 1) all.at(-1)!.push(n);
+          else all.push([n]);
+        }
+        return all
+          .flatMap((run) => (run.length === 2 ? [[run[0]!], [run[1]!]] : [run]))
+          .map((run) => (run.length === 1 ? `${run[0]}` : `${run[0]}–${run.at(-1)}`))
+          .join(', ');
+      };
+      for (const [i, numbers] of rows.entries()) {
+        await expect(printed.nth(i)).toBeVisible();
+        expect(
+          await printed
+            .nth(i)
+            .evaluate((span) => getComputedStyle(span, '::before').content + span.textContent + getComputedStyle(span, '::after').content),
+        ).toBe(`"["${runs(numbers)}"]"`);
+      }
+      // The price's 27 claims print as one short line of numbers.
+      expect(await printed.first().textContent()).toMatch(/^[\d, –]+$/);
+    });
+
     test('a printed page starts with its permalink, revision and publication date, which the screen leaves to the citation', async ({
       page,
     }) => {

@@ -54,12 +54,23 @@ export function claimLinksHtml(links: ClaimLink[], variant: 'marker' | 'inline')
   for (let g = 0; g < groups.length; g++) {
     const group = groups[g]!;
     const first = group[0]!;
-    const last = group[group.length - 1]!;
     if (g > 0) html += ', ';
-    html += `<a href="${escapeHtml(first.href)}" class="claim-ref">${group.length === 1 ? first.number : `${first.number}–${last.number}`}</a>`;
+    html += `<a href="${escapeHtml(first.href)}" class="claim-ref">${runText(group)}</a>`;
   }
   return trustedHtml(`${html}</span>`);
 }
+
+/**
+ * Claim numbers as a printed page gives them, where the screen has links: a marker's runs, as text.
+ * @example claimNumbersHtml(links numbered [3, 26, 27, 48, 49, 50], 'x') → '<span class="x">3, 26, 27, 48–50</span>'
+ */
+export function claimNumbersHtml(links: { number: number }[], className: string): Html {
+  if (links.length === 0) return NO_HTML;
+  return trustedHtml(`<span class="${className}">${markerGroups(links).map(runText).join(', ')}</span>`);
+}
+
+/** A run of claim numbers: `7`, or `1–3`. */
+const runText = (run: { number: number }[]) => (run.length === 1 ? `${run[0]!.number}` : `${run[0]!.number}–${run.at(-1)!.number}`);
 
 const NO_HTML = trustedHtml('');
 
@@ -69,10 +80,10 @@ const MARKERS_WORD = `<span class="visually-hidden">${escapeHtml(t('claim.marker
  * Claim links sorted by number, each once, in runs: consecutive numbers of three or more together, others alone.
  * @example markerGroups(links numbered [7, 2, 1, 3, 2]) → [[1, 2, 3], [7]]
  */
-export function markerGroups(links: ClaimLink[]): ClaimLink[][] {
+export function markerGroups<Numbered extends { number: number }>(links: Numbered[]): Numbered[][] {
   if (links.length === 1) return [links];
   const sorted = [...new Map(links.map((link) => [link.number, link])).values()].sort((a, b) => a.number - b.number);
-  const runs: ClaimLink[][] = [];
+  const runs: Numbered[][] = [];
   for (const link of sorted) {
     const run = runs.at(-1);
     if (run && run.at(-1)!.number === link.number - 1) run.push(link);

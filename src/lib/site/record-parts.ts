@@ -1,6 +1,15 @@
 import { OFFER_COLUMNS, offerCells, type ComparisonViews } from './comparison-view.ts';
 import type { ClaimLink, MeasurementGrid } from './data-view.ts';
-import { claimEntryHtml, claimHeadHtml, claimLinksHtml, fieldRowsHtml, itemCardsHtml, itemRowsHtml, targetHtml } from './fragments.ts';
+import {
+  claimEntryHtml,
+  claimHeadHtml,
+  claimLinksHtml,
+  claimNumbersHtml,
+  fieldRowsHtml,
+  itemCardsHtml,
+  itemRowsHtml,
+  targetHtml,
+} from './fragments.ts';
 import { classList, html, type Html, type HtmlValue } from './html.ts';
 import type { KeyFactLine, KeyFactRow, KeyFactsView } from './key-facts-view.ts';
 import type {
@@ -98,7 +107,9 @@ export function keyFactsPanelHtml(facts: KeyFactsView, id: string, level: 2 | 3,
   const row = (fact: KeyFactRow, at: number) => {
     const claims = claimOf ? fact.claims.map(claimOf).filter((claim) => claim !== null) : [];
     const listId = `${id}-claims-${at + 1}`;
-    return html`<div data-fact="${fact.key}"><dt>${fact.label}${evidenceLinkHtml(claims, listId)}</dt><dd>${
+    // On paper the evidence link is no use: its claims' numbers print instead, as the page's other markers do.
+    const printed = claims.length > 0 ? claimNumbersHtml(claims, 'fact-evidence-print') : null;
+    return html`<div data-fact="${fact.key}"><dt>${fact.label}${evidenceLinkHtml(claims, listId)}${printed}</dt><dd>${
       fact.lines.length === 0
         ? html`<span class="not-stated">${t('value.notStated')}</span>`
         : html`<ul${fact.layout === 'row' ? html` class="row"` : ''}>${fact.lines.map(keyFactLineHtml)}</ul>`
