@@ -23,7 +23,7 @@ test('every garment shows its research status in words', async ({ page }) => {
   await page.goto('/');
   const badges = page.locator('li.garment .badge');
   await expect(badges).toHaveCount(builtRecords().length);
-  for (const text of await badges.allInnerTexts()) expect(text).toMatch(/Complete|In progress|Identity unresolved|Incomplete/);
+  for (const text of await badges.allInnerTexts()) expect(text).toMatch(/Complete|In progress|Model not confirmed|Incomplete/);
 });
 
 test.describe('without JavaScript', () => {

@@ -83,16 +83,26 @@ export function garmentFile(
   return { sitePath: `${garmentPath(slug)}index.html`, content: garmentPageHtml(slug, entries, facts, site, stylesheet) };
 }
 
-/** Writes files into a site folder, making their folders. Synchronous: it runs in the record threads, which have nothing else to do meanwhile. */
+/**
+ * Writes files into a site folder, making their folders. Synchronous: it runs in the record threads, which have nothing else to do meanwhile.
+ * A text given whole that an earlier file of the call holds already is linked to it: a garment's two records often show the same tables
+ * (size charts, colours), and a link costs the file system no new file.
+ */
 export function writeSiteFiles(siteDir: string, files: SiteFile[]): void {
   const made = new Set<string>();
+  const written = new Map<string, string>();
   const onDisk = (sitePath: string) => path.join(siteDir, ...sitePath.split('/'));
   for (const { sitePath, content } of files) {
     const file = onDisk(sitePath);
     const folder = path.dirname(file);
     if (!made.has(folder)) mkdirSync(folder, { recursive: true }), made.add(folder);
-    if (typeof content === 'string') writeFileSync(file, utf8Bytes([content]));
-    else if (content instanceof Uint8Array) writeFileSync(file, content);
+    if (typeof content === 'string') {
+      const same = written.get(content);
+      if (same === undefined) {
+        writeFileSync(file, utf8Bytes([content]));
+        written.set(content, file);
+      } else linkOrCopy(same, file);
+    } else if (content instanceof Uint8Array) writeFileSync(file, content);
     else if ('linkTo' in content) linkOrCopy('file' in content.linkTo ? content.linkTo.file : onDisk(content.linkTo.sitePath), file);
     else writeFileSync(file, utf8Bytes(content));
   }

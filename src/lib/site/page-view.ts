@@ -24,7 +24,7 @@ import {
 } from './data-view.ts';
 import { type ItemIds, itemIdsOf } from './item-ids.ts';
 import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
-import { projectionLabel, sectionHeading, t, tCount } from './strings.ts';
+import { lookup, projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
 import { trustedHtml, type Html } from './html.ts';
 import { imageAlt } from './image-alt.ts';
@@ -523,7 +523,8 @@ function researchView(record: GarmentRecord): PageView['research'] {
   const blocking = record.gaps.filter((g) => g.priority === 'blocking').length;
   return {
     status: research.status,
-    statusLabel: researchStatusLabel(research.status),
+    statusLabel:
+      (record.projection === 'tech' ? lookup(`status.${research.status}.technical`) : undefined) ?? researchStatusLabel(research.status),
     // "Complete" beside open gaps would read as two messages: the note says the gaps remain.
     note:
       (research.status === 'complete' && record.gaps.length > 0

@@ -79,11 +79,11 @@ describe('npm run -s mcp', () => {
     expect((found as { garments: unknown[] }).garments).toEqual([
       {
         slug,
-        title: 'Fieldline FL-300 Twill Work Jacket (identity unresolved)',
+        title: 'Fieldline FL-300 Twill Work Jacket (the jacket sold may be a different model)',
         url: `${SITE}garments/${slug}/`,
         image: { url: expect.stringMatching(/^https:\/\//), alt: expect.any(String) },
         projections: [
-          { code: 'svc', name: 'Commerce', url: `${SITE}garments/${slug}/svc/`, status: 'Identity unresolved' },
+          { code: 'svc', name: 'Commerce', url: `${SITE}garments/${slug}/svc/`, status: 'Model not confirmed' },
           { code: 'tech', name: 'Technical', url: `${SITE}garments/${slug}/tech/`, status: 'In progress' },
         ],
         key_facts: ['From $38.50', 'Sizes S–4XL', '2/1 twill, 65% polyester, 35% cotton', '7.75 oz/yd², 263 g/m²'],

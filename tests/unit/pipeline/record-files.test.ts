@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,5 +33,22 @@ describe('writeSiteFiles', () => {
     );
     expect(readFileSync(path.join(siteDir, 'large.html')).length).toBeGreaterThan(1 << 20);
     for (const [sitePath, text] of Object.entries(pieces)) expect(readFileSync(path.join(siteDir, sitePath), 'utf8')).toBe(text.join(''));
+  });
+
+  it("makes one file of a text two paths hold (a garment's two records' same size chart), each path reading it", () => {
+    const siteDir = mkdtempSync(path.join(tmpdir(), 'site-files-'));
+    const chart = 'Measurement,S,M\r\nChest,20,22\r\n';
+    writeSiteFiles(siteDir, [
+      { sitePath: '/garments/tee/svc/size-chart-1.csv', content: chart },
+      { sitePath: '/garments/tee/svc/colors.csv', content: 'Colour\r\nNavy\r\n' },
+      { sitePath: '/garments/tee/tech/size-chart-1.csv', content: chart },
+      { sitePath: '/garments/tee/tech/colors.csv', content: 'Colour\r\nBlack\r\n' },
+    ]);
+    const at = (sitePath: string) => path.join(siteDir, sitePath);
+    expect(readFileSync(at('garments/tee/tech/size-chart-1.csv'), 'utf8')).toBe(chart);
+    expect(statSync(at('garments/tee/tech/size-chart-1.csv')).ino).toBe(statSync(at('garments/tee/svc/size-chart-1.csv')).ino);
+    expect(statSync(at('garments/tee/svc/size-chart-1.csv')).nlink).toBe(2);
+    expect(readFileSync(at('garments/tee/tech/colors.csv'), 'utf8')).toBe('Colour\r\nBlack\r\n');
+    expect(statSync(at('garments/tee/tech/colors.csv')).nlink).toBe(1);
   });
 });
