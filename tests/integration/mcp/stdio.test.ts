@@ -79,7 +79,7 @@ describe('npm run -s mcp', () => {
     expect((found as { garments: unknown[] }).garments).toEqual([
       {
         slug,
-        title: 'Fieldline FL-300 Twill Work Jacket (the jacket sold may be a different model)',
+        title: 'Fieldline FL-300 Twill Work Jacket (identity unresolved)',
         url: `${SITE}garments/${slug}/`,
         image: { url: expect.stringMatching(/^https:\/\//), alt: expect.any(String) },
         projections: [
