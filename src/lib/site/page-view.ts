@@ -23,13 +23,13 @@ import {
   type FieldView,
 } from './data-view.ts';
 import { type ItemIds, itemIdsOf } from './item-ids.ts';
-import { enumLabel, fieldLabel, formatDate, formatValue, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
+import { enumLabel, fieldLabel, formatDate, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { lookup, projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
 import { trustedHtml, type Html } from './html.ts';
 import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
-import { targetPath } from './claim-targets.ts';
+import { claimValueText, targetPath } from './claim-targets.ts';
 import { comparisonViews, type ComparisonViews } from './comparison-view.ts';
 import { itemNamer, NAMED_IN_WORDS, subjectNamer, type ItemNamer, type SubjectNamer } from './item-names.ts';
 import { datasetFacts, type DatasetFacts } from './json-ld.ts';
@@ -568,7 +568,7 @@ function webAddresses(): (source: Source) => { url: string; host: string } | nul
 function claimViews(
   record: GarmentRecord,
   { byId, claimLink }: ClaimNumbering,
-  { subjectOf, resolve }: TargetContext,
+  { ids, subjectOf, resolve }: TargetContext,
   citedBy: ReadingView['citedBy'],
 ): ClaimView[] {
   const sourcesById = new Map(record.sources.map((s) => [s.id, s]));
@@ -586,7 +586,7 @@ function claimViews(
       position,
       anchor: claimAnchor(claim.id),
       subject: subjectOf(claim.targets),
-      value: formatValue(claim.value, claim.unit),
+      value: claimValueText(record, claim, ids),
       scope: claim.scope,
       kindLabel: enumLabel('claim_kind', claim.kind),
       verification: claim.verification,
@@ -649,7 +649,7 @@ function sourceViews(record: GarmentRecord, { byId, claimLink }: ClaimNumbering,
 function conflictViews(
   record: GarmentRecord,
   { byId, claimLink, claimLinks }: ClaimNumbering,
-  { subjectOf, resolve }: TargetContext,
+  { ids, subjectOf, resolve }: TargetContext,
 ): ConflictView[] {
   const anchors = distinctAnchors(
     record.conflicts.map((conflict) => conflict.id),
@@ -662,7 +662,7 @@ function conflictViews(
     target: resolve(conflict.target),
     values: claimLinks([...new Set(conflict.claim_ids)]).map((claim) => {
       const entry = byId.get(claim.id)!;
-      return { claim, value: formatValue(entry.value, entry.unit) };
+      return { claim, value: claimValueText(record, entry, ids) };
     }),
     resolution: enumLabel('resolution', conflict.resolution),
     resolved: conflict.resolution !== 'unresolved',

@@ -58,6 +58,18 @@ function smallRecord(): CommerceRecord {
 }
 
 describe('pageView', () => {
+  it("says a claim's value, in the evidence and in a conflict, as the page says the data it targets: a price in its currency", () => {
+    const record = smallRecord();
+    const offer = record.data.offers[0]!;
+    Object.assign(offer, { currency: 'USD', minor_unit_exponent: 2 });
+    const price = claim('c-a', { targets: [`offers/${offer.id}/base_amount_minor`], value: 1295, unit: 'USD minor units' });
+    record.claims = [price, claim('c-b'), claim('c-c'), claim('c-title'), claim('c-only-conflict')];
+    record.conflicts[0]!.target = price.targets[0]!;
+    const view = pageView(record, { otherProjectionExists: false });
+    expect(view.claims.find((c) => c.id === 'c-a')!.value).toBe('$12.95');
+    expect(view.conflicts[0]!.values.find((v) => v.claim.id === 'c-a')!.value).toBe('$12.95');
+  });
+
   it('numbers claims in order of first citation in reading order, title first', () => {
     const view = pageView(smallRecord(), { otherProjectionExists: false });
     expect(view.claims.map((c) => [c.number, c.id])).toEqual([
