@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -70,5 +70,23 @@ describe('buildSite', { timeout: 120_000 }, () => {
     const cli = runCli('build.ts', ['--records', part, '--out', alone, '--site', 'https://second.example']);
     expect(cli.status, cli.stderr).toBe(0);
     expect(siteFiles(partOut)).toEqual(siteFiles(alone));
+  });
+
+  it("sends no usage report: Astro's process runs no git (its project id) and makes no request to Astro's telemetry", async () => {
+    // A git first on the PATH that leaves a mark when run: Astro's telemetry runs git to name the project before reporting.
+    const bin = path.join(work, 'marking-bin');
+    const mark = path.join(work, 'git-was-run');
+    mkdirSync(bin);
+    writeFileSync(path.join(bin, 'git'), `#!/bin/sh\ntouch '${mark}'\nexit 1\n`);
+    chmodSync(path.join(bin, 'git'), 0o755);
+    const pathBefore = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${pathBefore}`;
+    try {
+      const built = await buildSite({ recordsDir: whole, outDir: path.join(work, 'quiet-dist'), site: 'https://quiet.example' });
+      expect(built.ok).toBe(true);
+    } finally {
+      process.env.PATH = pathBefore;
+    }
+    expect(existsSync(mark)).toBe(false);
   });
 });
