@@ -134,8 +134,11 @@ const trustingContexts = new Map<string, SecureContext>();
 function trustingContext(trustedCa: string | Buffer): SecureContext {
   const key = trustedCa.toString();
   let context = trustingContexts.get(key);
-  // Node's `ca` replaces the trusted authorities, so the extra one is given with them.
-  if (context === undefined) trustingContexts.set(key, (context = createSecureContext({ ca: [...getCACertificates('default'), trustedCa] })));
+  if (context === undefined) {
+    // Node's `ca` replaces the trusted authorities, so the extra one is given with them.
+    context = createSecureContext({ ca: [...getCACertificates('default'), trustedCa] });
+    trustingContexts.set(key, context);
+  }
   return context;
 }
 
