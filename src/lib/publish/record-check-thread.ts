@@ -22,11 +22,16 @@ interface CheckThread {
 /**
  * Checks submitted records (checkSubmittedRecord) in a worker thread, so a burst of publishes is
  * judged beside the event loop that answers requests, not on it: a record takes 10 to 20 ms.
- * The thread starts with the first check and keeps the process alive only while it has work.
+ * The thread starts at once, since loading the checker takes it a second or so, and keeps the
+ * process alive only while it has work; one that ended is started again by the next check.
  */
 export class RecordCheckThread {
   #thread: CheckThread | undefined;
   #nextId = 0;
+
+  constructor() {
+    this.#started();
+  }
 
   check(recordText: string): Promise<RecordVerdict> {
     const { worker, pending } = this.#started();

@@ -8,7 +8,7 @@ import { recordFileName } from '../record/index.ts';
 import { nestingDepth } from '../json-members.ts';
 import { PROJECTIONS } from '../record/projections.ts';
 import { isSlug } from '../record/slug.ts';
-import { decodeJsonBytes, parseJson } from '../record/parse.ts';
+import { decodeJsonBytes } from '../record/parse.ts';
 import { formatDuration } from '../site/format.ts';
 import { checkCallbackUrl, type CallbackUrlPolicy } from '../webhooks/index.ts';
 import type { Publisher } from './publisher.ts';
@@ -237,11 +237,18 @@ function accepted(task: Task, replayed: boolean): PublishOutcome {
   return { ok: true, task, handle: task.handle, statusUrl: statusUrlOf(task.handle), replayed };
 }
 
-/** The record's slug when it has a usable one; a record without one fails its validation, which writes nothing. */
+/**
+ * The record's slug when it has a usable one; a record without one fails its validation, which writes nothing.
+ * V8's parser, a few times faster than the record's strict one: the record is judged strictly in its task.
+ */
 function slugOf(recordText: string): string | undefined {
-  const parsed = parseJson(recordText);
-  if (!parsed.ok || typeof parsed.value !== 'object' || parsed.value === null) return undefined;
-  const slug = (parsed.value as { slug?: unknown }).slug;
+  let record: unknown;
+  try {
+    record = JSON.parse(recordText);
+  } catch {
+    return undefined;
+  }
+  const slug = typeof record === 'object' && record !== null ? (record as { slug?: unknown }).slug : undefined;
   return isSlug(slug) ? slug : undefined;
 }
 
