@@ -54,7 +54,7 @@ export interface RevisionChanges {
  */
 export interface ComparableRecord {
   record: GarmentRecord;
-  lists: () => Map<string, { first: ReadingBlock; texts: string[] }>;
+  lists: () => Map<string, TextList>;
   facts: () => Map<string, { label: string; lines: string[] }>;
   claims: () => Map<string, SaidEntry>;
   sources: () => Map<string, SaidEntry>;
@@ -75,13 +75,24 @@ export function comparableRecord(record: GarmentRecord, facts?: KeyFacts): Compa
   };
 }
 
-function textLists(record: GarmentRecord): Map<string, { first: ReadingBlock; texts: string[] }> {
-  const lists = new Map<string, { first: ReadingBlock; texts: string[] }>();
+/** One list of the page's text: its first block (for its place), each block's text as written, and as read (worked out once, when asked). */
+interface TextList {
+  first: ReadingBlock;
+  written: string[];
+  read: () => string[];
+}
+
+function textLists(record: GarmentRecord): Map<string, TextList> {
+  const lists = new Map<string, TextList>();
   for (const block of readingOrder(record)) {
     const key = `${block.part}/${block.section ?? ''}`;
     const list = lists.get(key);
-    if (list) list.texts.push(blockText(block));
-    else lists.set(key, { first: block, texts: [blockText(block)] });
+    if (list) list.written.push(block.block.text);
+    else {
+      const written = [block.block.text];
+      let read: string[] | undefined;
+      lists.set(key, { first: block, written, read: () => (read ??= written.map(plainText)) });
+    }
   }
   return lists;
 }
@@ -133,21 +144,21 @@ export function changeSummary(changes: RevisionChanges): string {
   return parts.length === 0 ? t('revisions.summary.none') : parts.join(', ');
 }
 
-/** The page's text blocks, list by list (a section, the selection summary's lists, the FAQ, each lone block), aligned. */
+/**
+ * The page's text blocks, list by list (a section, the selection summary's lists, the FAQ, each lone block), aligned;
+ * a list written alike in both reads alike, and is neither read nor aligned.
+ */
 function textChanges(before: ComparableRecord, after: ComparableRecord): TextChange[] {
   const changes: TextChange[] = [];
   const [was, is] = [before.lists(), after.lists()];
   for (const key of new Set([...is.keys(), ...was.keys()])) {
     const old = was.get(key);
     const now = is.get(key);
+    if (old && now && old.written.length === now.written.length && old.written.every((text, i) => text === now.written[i])) continue;
     const place = placeOf((now ?? old)!.first, after.record.projection);
-    changes.push(...alignedChanges(old?.texts ?? [], now?.texts ?? [], place));
+    changes.push(...alignedChanges(old?.read() ?? [], now?.read() ?? [], place));
   }
   return changes;
-}
-
-function blockText({ block }: ReadingBlock): string {
-  return plainText(block.text);
 }
 
 /** Where a block is read, in words. */

@@ -1,6 +1,7 @@
-import { recordFromBytes, type GarmentRecord } from '../record/index.ts';
+import type { GarmentRecord } from '../record/index.ts';
 import { t } from '../site/strings.ts';
 import type { KeyFacts } from '../site/key-facts.ts';
+import { keptRevisionRecord, latestRevisionRecord, type RevisionRecord } from './revision-records.ts';
 import { changeSummary, comparableRecord, revisionChanges, type ComparableRecord, type RevisionChanges } from './record-changes.ts';
 
 /**
@@ -41,21 +42,28 @@ export interface RevisionsSummary {
  * not a record as this code reads it (edited by hand) is listed and linked, said not to be comparable.
  */
 export function revisionViews(history: readonly Uint8Array[], latest: GarmentRecord, latestFacts?: KeyFacts): RevisionView[] {
-  const records = history.map((bytes, i): GarmentRecord | Error => {
-    if (i === history.length - 1) return latest;
+  // Newest first: each kept revision shares with the one after it the parts both wrote alike.
+  const records: (RevisionRecord | Error)[] = [];
+  for (let i = history.length - 1; i >= 0; i--) {
+    const next = records[i + 1];
     try {
-      return recordFromBytes(bytes);
+      records[i] =
+        i === history.length - 1
+          ? latestRevisionRecord(history[i]!, latest)
+          : keptRevisionRecord(history[i]!, next instanceof Error ? undefined : next);
     } catch (error) {
-      return error as Error;
+      records[i] = error as Error;
     }
-  });
+  }
   // Each revision read for comparing once, though it is compared with the one before and the one after.
   const comparables: ComparableRecord[] = [];
   const comparable = (i: number, record: GarmentRecord) =>
     (comparables[i] ??= comparableRecord(record, i === history.length - 1 ? latestFacts : undefined));
   return history.map((bytes, i) => {
-    const record = records[i]!;
-    const before = i > 0 ? records[i - 1]! : null;
+    const read = records[i]!;
+    const record = read instanceof Error ? read : read.record;
+    const previous = i > 0 ? records[i - 1]! : null;
+    const before = previous instanceof Error || previous === null ? previous : previous.record;
     let changes: RevisionChanges | null = null;
     let summary = t('revisions.summary.first');
     if (before) {
