@@ -5,8 +5,8 @@ import type { Coordination, LeaseFence } from './coordination.ts';
 import { createTaskWatchers } from './long-poll.ts';
 import type { SiteBuildOutcome } from './site-build-process.ts';
 import type { PublishStore } from './store.ts';
+import { RecordCheckThread } from './record-check-thread.ts';
 import {
-  checkSubmittedRecord,
   createTaskTransitions,
   createWorkTracker,
   refusedRecordEnding,
@@ -85,7 +85,8 @@ export function createPublisher(options: PublisherOptions): Publisher {
     log,
   };
   const queue = createCoalescingQueue<string>({ run: (handles) => runBatch(batch, handles), gatherMs });
-  const tasks: TaskWork = { store, coordination, transitions, work, log, stopping: () => stopping };
+  const records = new RecordCheckThread();
+  const tasks: TaskWork = { store, coordination, transitions, records, work, log, stopping: () => stopping };
 
   return {
     start(handle) {
@@ -138,6 +139,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await closing;
       clearTimeout(timer);
       await work.settled();
+      await records.close();
     },
   };
 }
@@ -147,6 +149,8 @@ interface TaskWork {
   store: PublishStore;
   coordination: Coordination;
   transitions: TaskTransitions;
+  /** Where submitted records are checked, off the event loop. */
+  records: RecordCheckThread;
   work: WorkTracker;
   log: (line: string) => void;
   stopping: () => boolean;
@@ -174,19 +178,19 @@ async function resumeAsBuilder(tasks: TaskWork): Promise<void> {
 }
 
 /** Validates a task's record and, if it is valid, hands it to the builder, wherever that runs. */
-async function runTask({ store, coordination, transitions, stopping }: TaskWork, handle: string): Promise<void> {
-  // Let the caller answer 202 before validation takes the event loop.
+async function runTask({ store, coordination, transitions, records, stopping }: TaskWork, handle: string): Promise<void> {
+  // Let the caller answer 202 before the task's own writes.
   await new Promise<void>((resolve) => setImmediate(resolve));
   const task = await store.getTask(handle);
   if (task === undefined || task.resultJson !== null || stopping()) return;
   try {
     await transitions.moveTo(handle, 'validating');
-    const checked = checkSubmittedRecord(task.recordText);
-    if ('problems' in checked) {
-      await transitions.end(handle, 'failed', refusedRecordEnding(checked.problems));
+    const verdict = await records.check(task.recordText);
+    if ('problems' in verdict) {
+      await transitions.end(handle, 'failed', refusedRecordEnding(verdict.problems));
       return;
     }
-    await transitions.moveTo(handle, 'waiting', { resourceId: resourceIdOf(checked.record.slug, checked.record.projection) });
+    await transitions.moveTo(handle, 'waiting', { resourceId: resourceIdOf(verdict.slug, verdict.projection) });
     // The builder gathers it: this instance if it holds the lease, else whichever does (or will).
     await coordination.announceTaskWaiting(handle);
   } catch (error) {
