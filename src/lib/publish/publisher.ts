@@ -5,8 +5,8 @@ import type { Coordination, LeaseFence } from './coordination.ts';
 import { createTaskWatchers } from './long-poll.ts';
 import type { SiteBuildOutcome } from './site-build-process.ts';
 import type { PublishStore } from './store.ts';
-import { RecordCheckThread } from './record-check-thread.ts';
 import {
+  checkSubmittedRecord,
   createTaskTransitions,
   createWorkTracker,
   refusedRecordEnding,
@@ -85,8 +85,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
     log,
   };
   const queue = createCoalescingQueue<string>({ run: (handles) => runBatch(batch, handles), gatherMs });
-  const records = new RecordCheckThread();
-  const tasks: TaskWork = { store, coordination, transitions, records, work, log, stopping: () => stopping };
+  const tasks: TaskWork = { store, coordination, transitions, work, log, stopping: () => stopping };
 
   return {
     start(handle) {
@@ -139,7 +138,6 @@ export function createPublisher(options: PublisherOptions): Publisher {
       await closing;
       clearTimeout(timer);
       await work.settled();
-      await records.close();
     },
   };
 }
@@ -149,8 +147,6 @@ interface TaskWork {
   store: PublishStore;
   coordination: Coordination;
   transitions: TaskTransitions;
-  /** Where submitted records are checked, off the event loop. */
-  records: RecordCheckThread;
   work: WorkTracker;
   log: (line: string) => void;
   stopping: () => boolean;
@@ -178,19 +174,19 @@ async function resumeAsBuilder(tasks: TaskWork): Promise<void> {
 }
 
 /** Validates a task's record and, if it is valid, hands it to the builder, wherever that runs. */
-async function runTask({ store, coordination, transitions, records, stopping }: TaskWork, handle: string): Promise<void> {
-  // Let the caller answer 202 before the task's own writes.
+async function runTask({ store, coordination, transitions, stopping }: TaskWork, handle: string): Promise<void> {
+  // Let the caller answer 202 before validation takes the event loop.
   await new Promise<void>((resolve) => setImmediate(resolve));
   const task = await store.getTask(handle);
   if (task === undefined || task.resultJson !== null || stopping()) return;
   try {
     await transitions.moveTo(handle, 'validating');
-    const verdict = await records.check(task.recordText);
-    if ('problems' in verdict) {
-      await transitions.end(handle, 'failed', refusedRecordEnding(verdict.problems));
+    const checked = checkSubmittedRecord(task.recordText);
+    if ('problems' in checked) {
+      await transitions.end(handle, 'failed', refusedRecordEnding(checked.problems));
       return;
     }
-    await transitions.moveTo(handle, 'waiting', { resourceId: resourceIdOf(verdict.slug, verdict.projection) });
+    await transitions.moveTo(handle, 'waiting', { resourceId: resourceIdOf(checked.record.slug, checked.record.projection) });
     // The builder gathers it: this instance if it holds the lease, else whichever does (or will).
     await coordination.announceTaskWaiting(handle);
   } catch (error) {
