@@ -72,6 +72,13 @@ export function afterMember(bytes: Uint8Array, end: number): number {
   return at;
 }
 
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/** How many bytes a UTF-8 byte order mark takes at the start of the bytes: 3, or 0 without one. */
+export function byteOrderMarkLength(bytes: Uint8Array): number {
+  return UTF8_BOM.every((byte, i) => bytes[i] === byte) ? UTF8_BOM.length : 0;
+}
+
 /** The first byte from `at` that is not JSON's white space. */
 export function skipSpace(bytes: Uint8Array, at: number): number {
   while (isSpace(bytes[at]!)) at++;

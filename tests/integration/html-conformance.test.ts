@@ -54,8 +54,7 @@ describe('the Nu Html Checker', () => {
     expect(files.filter((file) => file.endsWith('.html')).length).toBeGreaterThanOrEqual(5 + 4 * 3);
     expect(files.some((file) => file.includes(`${path.sep}hostile-tee${path.sep}svc${path.sep}`))).toBe(true);
     expect(nuErrors(site, files)).toEqual([]);
-    // The checker reads every page of the site (each revision's too) in one run; nuErrors gives it 120 s.
-  }, 180_000);
+  }, 180_000); // The checker reads every page of the site (each revision's too) in one run; nuErrors gives it 120 s.
 });
 
 describe('the Nu Html Checker on a large site', () => {

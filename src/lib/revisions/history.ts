@@ -1,3 +1,4 @@
+import { byteOrderMarkLength } from '../json-members.ts';
 import type { Links } from '../record/types.ts';
 import { publishedJson } from '../site/published-json.ts';
 
@@ -30,11 +31,9 @@ export function sameRecord(a: Uint8Array, b: Uint8Array): boolean {
 const LINKS_KEY = Buffer.from('"links"');
 /** How an escaped character starts: a key so written may be `links` (`\u006cinks`), found by no search for it. */
 const ESCAPE = Buffer.from('\\u');
-const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-
 function withoutBom(bytes: Uint8Array): Buffer {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return buffer.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? buffer.subarray(UTF8_BOM.length) : buffer;
+  const mark = byteOrderMarkLength(bytes);
+  return Buffer.from(bytes.buffer, bytes.byteOffset + mark, bytes.byteLength - mark);
 }
 
 /** How far into two texts differBeforeLinks looks: revisions differ at their top (`record_revision`), `links` is written last. */

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { afterMember, isSpace, memberAt, skipSpace } from '../json-members.ts';
+import { byteOrderMarkLength, isSpace, objectMembers, skipSpace } from '../json-members.ts';
 import { recordFromBytes, type GarmentRecord } from '../record/index.ts';
 
 /** A revision's record as read from its JSON, with the bytes of each of its top-level values. */
@@ -14,7 +14,6 @@ const CLOSE_BRACE = 0x7d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
 const QUOTE = 0x22;
-const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 /** Where a member of the top level starts in JSON written with two spaces of indent (`JSON.stringify(record, null, 2)`, as records are). */
 const TOP_LEVEL_LINE = Buffer.from('\n  "');
 
@@ -54,22 +53,17 @@ function asBuffer(bytes: Uint8Array): Buffer {
 
 /** Where the object starts: after a byte order mark and white space. */
 function objectStart(bytes: Buffer): number {
-  return skipSpace(bytes, bytes.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? UTF8_BOM.length : 0);
+  return skipSpace(bytes, byteOrderMarkLength(bytes));
 }
 
 /** The top-level values of a JSON object (valid JSON: the record published now), by reading its structure. */
 function scannedValues(bytes: Buffer): Map<string, Buffer> | undefined {
   const values = new Map<string, Buffer>();
   try {
-    let at = objectStart(bytes);
-    if (bytes[at] !== OPEN_BRACE) return undefined;
-    at = skipSpace(bytes, at + 1);
-    while (bytes[at] !== CLOSE_BRACE) {
-      const member = memberAt(bytes, at);
+    for (const member of objectMembers(bytes, byteOrderMarkLength(bytes))) {
       const key = plainKey(bytes, member.keyStart, member.keyEnd);
       if (key === undefined || values.has(key)) return undefined;
       values.set(key, bytes.subarray(member.valueStart, member.valueEnd));
-      at = afterMember(bytes, member.valueEnd);
     }
     return values;
   } catch {

@@ -1,4 +1,13 @@
-import { afterMember, isSpace, type JsonMember, memberAt, memberKey, objectMembers, skipSpace } from '../json-members.ts';
+import {
+  afterMember,
+  byteOrderMarkLength,
+  isSpace,
+  type JsonMember,
+  memberAt,
+  memberKey,
+  objectMembers,
+  skipSpace,
+} from '../json-members.ts';
 import type { Links } from '../record/types.ts';
 
 const COMMA = 0x2c;
@@ -6,7 +15,6 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const LINE_FEED = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /**
  * The JSON twin of a record file: the file's bytes with the value of `links` replaced, and nothing
@@ -18,7 +26,7 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
  */
 export function publishedJson(source: Uint8Array, links: Links): Buffer {
   const bytes = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
-  const start = UTF8_BOM.every((byte, i) => bytes[i] === byte) ? UTF8_BOM.length : 0;
+  const start = byteOrderMarkLength(bytes);
   const pieces: Uint8Array[] = [];
   let copied = start;
   const only = onlyLinksMember(bytes);
