@@ -209,8 +209,7 @@ export function formatValue(value: unknown, unit?: string | null, depth = 0): st
   if (value === null || value === undefined) return t('claim.noValue');
   if (typeof value === 'object' && depth === VALUE_DEPTH_SHOWN) return '…';
   if (typeof value === 'number') {
-    const minor = unit ? MINOR_UNITS.exec(unit) : null;
-    const money = minor ? formatMoney(value, minor[1]!, Number(minor[2])) : null;
+    const money = unit ? moneyFromUnit(value, unit) : null;
     return money ? `${money} (${formatNumber(value, unit)})` : formatNumber(value, unit);
   }
   if (typeof value === 'string') {
@@ -227,8 +226,21 @@ export function formatValue(value: unknown, unit?: string | null, depth = 0): st
   return String(value);
 }
 
+/**
+ * A number whose unit names minor units of a currency, as money: by the exponent the unit gives, else by
+ * the ISO 4217 currency's own digits; null when the unit names no such thing.
+ * @example moneyFromUnit(3200, 'USD minor units') → '$32.00'; moneyFromUnit(5, 'ABC minor units') → null
+ */
+function moneyFromUnit(value: number, unit: string): string | null {
+  const minor = MINOR_UNITS.exec(unit);
+  if (!minor) return null;
+  const [, code, exponent] = minor;
+  if (exponent === undefined && !isCurrencyCode(code!.toUpperCase())) return null;
+  return formatMoney(value, code, exponent === undefined ? null : Number(exponent));
+}
+
 // An exponent of three digits or more is no currency's: such a unit is shown as written.
-const MINOR_UNITS = /\b([A-Z]{3})\b.*\bminor units?\b.*\bexponent\D*(\d{1,2})\b/i;
+const MINOR_UNITS = /\b([A-Z]{3})\b.*\bminor units?\b(?:.*\bexponent\D*(\d{1,2})\b|(?!.*\bexponent))/i;
 
 /**
  * The label of an enumeration value of a record, by group (`verification`, `gap_reason`, `decoration_method`…);

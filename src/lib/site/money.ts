@@ -25,12 +25,15 @@ export function isCurrencyCode(code: string): boolean {
 
 const digitsByCode = new Map<string, number | null>();
 
+// Intl formats any three letters as a currency; only the codes it lists are ones (162 in Node 24).
+const currencyCodes = new Set(Intl.supportedValuesOf('currency'));
+
 /** The minor digits of a currency code, or null when it names no currency (asked once per code: Intl is slow to ask). */
 function currencyDigits(code: string): number | null {
   let digits = digitsByCode.get(code);
   if (digits === undefined) {
     digits = null;
-    if (/^[A-Z]{3}$/.test(code)) {
+    if (currencyCodes.has(code)) {
       try {
         digits = new Intl.NumberFormat('en-US', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
       } catch {

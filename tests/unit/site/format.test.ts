@@ -231,6 +231,13 @@ describe('formatValue', () => {
     expect(formatValue(1295, 'USD minor units (exponent 2)')).toBe('$12.95 (1,295 USD minor units (exponent 2))');
   });
 
+  it('shows minor units without an exponent as money by the currency\'s own digits, and only for a currency', () => {
+    expect(formatValue(3200, 'USD minor units')).toBe('$32.00 (3,200 USD minor units)');
+    expect(formatValue(1500, 'JPY minor units')).toBe('¥1,500 (1,500 JPY minor units)');
+    expect(formatValue(5, 'the minor units')).toBe('5 the minor units');
+    expect(formatValue(5, 'USD minor units, exponent 100')).toBe('5 USD minor units, exponent 100');
+  });
+
   it('shows lists and objects eight levels deep, deeper ones as an ellipsis, however deep the value goes', () => {
     expect(formatValue({ a: [[1, { b: 2 }]] })).toBe('a: 1, b: 2');
     let deep: unknown = 'bottom';
