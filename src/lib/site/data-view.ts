@@ -4,7 +4,7 @@ import { collectionAnchor, itemAnchor, sourceAnchor } from './anchors.ts';
 import { type ItemIds, itemIdsOf } from './item-ids.ts';
 import { collectionLabel, enumLabel, fieldLabel, formatBoolean, formatDate, formatMoney, formatNumber, formatRange } from './format.ts';
 import { t } from './strings.ts';
-import { webUrl } from './text.ts';
+import { webUrl } from './web-address.ts';
 
 /** One piece of a displayed value: text, a link, or code. Components render these; nothing here is HTML. */
 export type Part =

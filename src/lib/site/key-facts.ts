@@ -2,7 +2,7 @@ import type { CommerceRecord, GarmentRecord, SvcData, TechData, TechnicalRecord 
 import { claimsByData, claimsOn, type ClaimsByData } from './claim-targets.ts';
 import { claimStanding, type ClaimStanding } from './claim-standing.ts';
 import { colorSwatch } from './color-swatch.ts';
-import { webUrl } from './text.ts';
+import { webUrl } from './web-address.ts';
 import { moneyAmount } from './money.ts';
 
 /** A fact read from a record's data: its value (null when the record does not state it) and the claims backing it. */

@@ -25,7 +25,8 @@ import {
 import { type ItemIds, itemIdsOf } from './item-ids.ts';
 import { enumLabel, fieldLabel, formatDate, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { lookup, projectionLabel, sectionHeading, t, tCount } from './strings.ts';
-import { firstPresent, plainText, renderInline, webUrl } from './text.ts';
+import { firstPresent, plainText, renderInline } from './text.ts';
+import { webUrl } from './web-address.ts';
 import { trustedHtml, type Html } from './html.ts';
 import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';

@@ -7,7 +7,8 @@ import { t } from './strings.ts';
 import { imageAlt } from './image-alt.ts';
 import { keyFacts, type KeyFacts } from './key-facts.ts';
 import { recordTitle } from './record-title.ts';
-import { plainText, webUrl } from './text.ts';
+import { plainText } from './text.ts';
+import { webUrl } from './web-address.ts';
 
 /** What the site knows of one record without holding the whole record in memory. */
 export interface SiteEntry {

@@ -1,5 +1,5 @@
 import type { Projection } from '../record/types.ts';
-import { webAddress } from './text.ts';
+import { webAddress } from './web-address.ts';
 
 /** Site-relative path of the schema the site publishes. */
 export const SCHEMA_PATH = '/schema/garment-access-2.4.0.json';
