@@ -167,6 +167,11 @@ test("a hostile record's text is shown as text, and runs nothing", async ({ page
   expect(tags.filter((tag) => !['thead', 'tbody', 'tr', 'th', 'td', 'p', 'a', 'span'].includes(tag))).toEqual([]);
   const links = await page.locator('.compare-table a').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')!));
   expect(links.filter((href) => !href.startsWith('/'))).toEqual([]);
+  // Its long words break inside their cells rather than running under the next garment's.
+  const overflowing = await page
+    .locator('.compare-table :is(th, td)')
+    .evaluateAll((cells) => cells.filter((cell) => cell.scrollWidth > cell.clientWidth + 1).map((cell) => cell.textContent!.slice(0, 40)));
+  expect(overflowing).toEqual([]);
   expect(dialogs).toEqual([]);
   expect(errors).toEqual([]);
 });

@@ -26,29 +26,6 @@ test("on a phone the tee's commerce page is at most half as tall as before, ever
   await expect(page.locator('#claims li.claim').first()).toBeHidden();
 });
 
-test("on a phone, scrolled to the page's end, the floating Contents button rests on none of its words", async ({ page }) => {
-  await page.setViewportSize(VIEWPORTS.phone);
-  await page.goto(TEE_PAGE);
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  await expect(page.locator('.back-to-contents')).toBeInViewport();
-  const covered = await page.evaluate(() => {
-    const button = document.querySelector('.back-to-contents')!.getBoundingClientRect();
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    const words: string[] = [];
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!node.textContent!.trim() || node.parentElement!.closest('.back-to-contents')) continue;
-      const range = document.createRange();
-      range.selectNodeContents(node);
-      const under = [...range.getClientRects()].some(
-        (r) => r.width > 0 && r.bottom > button.top && r.top < button.bottom && r.right > button.left && r.left < button.right,
-      );
-      if (under) words.push(node.textContent!.trim().slice(0, 40));
-    }
-    return words;
-  });
-  expect(covered).toEqual([]);
-});
-
 for (const [name, viewport] of Object.entries(VIEWPORTS)) {
   test.describe(`folded evidence at ${name} width`, () => {
     test.use({ viewport });
