@@ -2,7 +2,17 @@ import { referencedCollection } from '../record/references.ts';
 import type { GarmentRecord, Projection } from '../record/types.ts';
 import { collectionAnchor, itemAnchor, sourceAnchor } from './anchors.ts';
 import { type ItemIds, itemIdsOf } from './item-ids.ts';
-import { collectionLabel, enumLabel, fieldLabel, formatBoolean, formatDate, formatMoney, formatNumber, formatRange } from './format.ts';
+import {
+  collectionLabel,
+  enumLabel,
+  fieldLabel,
+  formatAmount,
+  formatBoolean,
+  formatDate,
+  formatMoney,
+  formatNumber,
+  formatRange,
+} from './format.ts';
 import { t } from './strings.ts';
 import { webUrl } from './web-address.ts';
 
@@ -501,7 +511,7 @@ export function fieldValueText(
 ): string | null {
   if (isEmpty(value)) return null;
   const rule = ruleOf(name, collection, rulesOf(collection));
-  if (unit !== null && typeof value === 'number' && !rule.minor) return formatNumber(value, unit);
+  if (unit !== null && typeof value === 'number' && !rule.minor) return formatAmount(value, unit);
   const parts = valueParts(name, rule, value, item, { ids: new Map(), sourceIds: new Set() });
   return parts.length === 0 ? null : parts.map((part) => part.text).join(', ');
 }
@@ -516,7 +526,7 @@ function valueParts(name: string, rule: FieldRule, value: unknown, item: Record<
     const unit = rule.unitField ? (item[rule.unitField] as string | null) : null;
     // A tolerance is a size, signed by its side; one given with a sign keeps its own.
     const signed = value < 0 ? '' : name === 'tolerance_plus' ? '+' : name === 'tolerance_minus' ? '−' : '';
-    return [text(`${signed}${formatNumber(value, unit)}`)];
+    return [text(`${signed}${formatAmount(value, unit)}`)];
   }
   if (!Array.isArray(value)) return [scalarPart(rule, value, lookup)];
   const parts: Part[] = [];

@@ -208,10 +208,7 @@ const VALUE_DEPTH_SHOWN = 8;
 export function formatValue(value: unknown, unit?: string | null, depth = 0): string {
   if (value === null || value === undefined) return t('claim.noValue');
   if (typeof value === 'object' && depth === VALUE_DEPTH_SHOWN) return '…';
-  if (typeof value === 'number') {
-    const money = unit ? moneyFromUnit(value, unit) : null;
-    return money ? `${money} (${formatNumber(value, unit)})` : formatNumber(value, unit);
-  }
+  if (typeof value === 'number') return formatAmount(value, unit);
   if (typeof value === 'string') {
     // A blank string is a value too; said so, it cannot read as a missing one.
     if (value.trim() === '') return t('value.blankText');
@@ -224,6 +221,15 @@ export function formatValue(value: unknown, unit?: string | null, depth = 0): st
     return pairs.length === 0 ? t('value.empty') : pairs.join('; ');
   }
   return String(value);
+}
+
+/**
+ * A number in a unit a record gives, as money too when the unit names a currency's minor units.
+ * @example formatAmount(3200, 'USD minor units') → '$32.00 (3,200 USD minor units)'; formatAmount(9, 'oz/yd²') → '9 oz/yd²'
+ */
+export function formatAmount(value: number, unit?: string | null): string {
+  const money = unit ? moneyFromUnit(value, unit) : null;
+  return money ? `${money} (${formatNumber(value, unit)})` : formatNumber(value, unit);
 }
 
 /**

@@ -57,9 +57,7 @@ function isHostName(hostname: string): boolean {
   const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
   return (
     name.length <= 253 &&
-    name
-      .split('.')
-      .every((label) => label.length >= 1 && label.length <= 63 && (!label.startsWith('xn--') || isPunycodeLabel(label)))
+    name.split('.').every((label) => label.length >= 1 && label.length <= 63 && (!label.startsWith('xn--') || isPunycodeLabel(label)))
   );
 }
 

@@ -3,6 +3,7 @@ import type { GarmentRecord } from '../../../src/lib/record/index.ts';
 import {
   collectionViews,
   emptyCollections,
+  fieldValueText,
   fieldViews,
   identityFields,
   itemTitle,
@@ -155,6 +156,15 @@ describe('fieldViews', () => {
   it('shows money from minor units in its currency, with no separate currency or exponent fields', () => {
     const fields = fieldViews({ id: 'o1', currency: 'USD', minor_unit_exponent: 2, base_amount_minor: 1295 }, noLookup, 'offers');
     expect(shown(fields)).toEqual([['Base price', '$12.95']]);
+  });
+
+  it("shows a number in a currency's minor units as money, in the table and in a claim on it", () => {
+    const fact = { id: 'af-retail-target', property: 'Client retail target', value_number: 3200, unit: 'USD minor units' };
+    expect(shown(fieldViews(fact, noLookup, 'additional_facts')).find(([label]) => label === 'Value number')).toEqual([
+      'Value number',
+      '$32.00 (3,200 USD minor units)',
+    ]);
+    expect(fieldValueText(fact, 'value_number', 3200, 'additional_facts', 'USD minor units')).toBe('$32.00 (3,200 USD minor units)');
   });
 
   it('joins a number to its unit, and still shows a unit given without a number', () => {

@@ -231,7 +231,7 @@ describe('formatValue', () => {
     expect(formatValue(1295, 'USD minor units (exponent 2)')).toBe('$12.95 (1,295 USD minor units (exponent 2))');
   });
 
-  it('shows minor units without an exponent as money by the currency\'s own digits, and only for a currency', () => {
+  it("shows minor units without an exponent as money by the currency's own digits, and only for a currency", () => {
     expect(formatValue(3200, 'USD minor units')).toBe('$32.00 (3,200 USD minor units)');
     expect(formatValue(1500, 'JPY minor units')).toBe('¥1,500 (1,500 JPY minor units)');
     expect(formatValue(5, 'the minor units')).toBe('5 the minor units');

@@ -78,9 +78,12 @@ describe('xn-- host names', () => {
   // The compare page checks addresses in the browser, where Node's domainToUnicode does not exist.
   it('takes an xn-- label exactly as Node does, over labels written from Unicode, altered, and made up', () => {
     let seed = 35;
-    const next = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    const next = (n: number) => {
+      seed = (seed * 48_271) % 2_147_483_647;
+      return seed % n;
+    };
     const letters = 'abcdefghijklmnopqrstuvwxyz0123456789-';
-    const unicode = ['é', 'ß', 'ς', 'σ', 'β', 'ό', '公', '司', '💩', 'ا', 'ب', 'א', '\u200d', '\u0301', 'İ', 'ﬁ', 'Ⅻ', 'ｗ', 'ä', 'ğ', 'ı', '١'];
+    const unicode = [...'éßςσβό公司💩ابאİﬁⅫｗäğı١', '\u200d', '\u0301'];
     const labels: string[] = [];
     while (labels.length < 20_000) {
       let label = 'xn--';
