@@ -95,6 +95,20 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
       await expect(page.locator('ol.sources > li.source').last()).toBeVisible();
     });
 
+    test("on paper the size chart's link prints its address apart from its words, free to wrap", async ({ page }) => {
+      await page.goto(TEE_PAGE);
+      await page.emulateMedia({ media: 'print' });
+      const link = page.locator('.key-facts .fact-link', { hasText: 'Size chart' });
+      const printed = await link.evaluate((a: HTMLAnchorElement) => ({
+        address: getComputedStyle(a, '::after').content,
+        wraps: getComputedStyle(a).whiteSpace !== 'nowrap',
+        href: a.href,
+      }));
+      // A no-break space: a plain one collapsed, and the paper read "Size chart<https://…>".
+      expect(printed.address).toBe(`"\u00a0<${printed.href}>"`);
+      expect(printed.wraps).toBe(true);
+    });
+
     test("on paper a key fact's evidence is its claims' numbers, not a link, and a picture that failed prints nothing", async ({
       page,
     }) => {
