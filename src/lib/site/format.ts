@@ -228,22 +228,23 @@ export function formatValue(value: unknown, unit?: string | null, depth = 0): st
  * @example formatAmount(3200, 'USD minor units') → '$32.00 (3,200 USD minor units)'; formatAmount(9, 'oz/yd²') → '9 oz/yd²'
  */
 export function formatAmount(value: number, unit?: string | null): string {
-  const money = unit ? moneyFromUnit(value, unit) : null;
+  const minor = unit ? minorUnitsOf(unit) : null;
+  const money = minor && formatMoney(value, minor.currency, minor.exponent);
   return money ? `${money} (${formatNumber(value, unit)})` : formatNumber(value, unit);
 }
 
 /**
- * A number whose unit names minor units of a currency, as money: by the exponent the unit gives, else by
- * the ISO 4217 currency's own digits; null when the unit names no such thing.
- * @example moneyFromUnit(3200, 'USD minor units') → '$32.00'; moneyFromUnit(5, 'ABC minor units') → null
+ * The currency and exponent a unit names as minor units (the exponent null when the unit gives none,
+ * then the ISO 4217 currency's own digits apply), or null; worked out once per unit, as numbers repeat them.
+ * @example minorUnitsOf('USD minor units') → { currency: 'USD', exponent: null }; minorUnitsOf('ABC minor units') → null
  */
-function moneyFromUnit(value: number, unit: string): string | null {
+const minorUnitsOf = remembered((unit): { currency: string; exponent: number | null } | null => {
   const minor = MINOR_UNITS.exec(unit);
   if (!minor) return null;
-  const [, code, exponent] = minor;
-  if (exponent === undefined && !isCurrencyCode(code!.toUpperCase())) return null;
-  return formatMoney(value, code, exponent === undefined ? null : Number(exponent));
-}
+  const [, currency, exponent] = minor;
+  if (exponent === undefined && !isCurrencyCode(currency!.toUpperCase())) return null;
+  return { currency: currency!, exponent: exponent === undefined ? null : Number(exponent) };
+});
 
 // An exponent of three digits or more is no currency's: such a unit is shown as written.
 const MINOR_UNITS = /\b([A-Z]{3})\b.*\bminor units?\b(?:.*\bexponent\D*(\d{1,2})\b|(?!.*\bexponent))/i;

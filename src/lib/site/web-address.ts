@@ -78,14 +78,13 @@ function strictUrl(href: string, start: number): string {
 }
 
 /**
- * Whether an `xn--` label is the ASCII form of a Unicode label: its Punycode decodes (RFC 3492) to
- * text beyond ASCII that the URL standard writes back as the same label, as Node's `domainToUnicode`
- * decides, in a browser too.
+ * Whether an `xn--` label is the ASCII form of a Unicode label, as Node's `domainToUnicode` decides, in a
+ * browser too: its Punycode decodes (RFC 3492) to text beyond ASCII that the URL standard takes unchanged.
  */
 function isPunycodeLabel(label: string): boolean {
   const decoded = decodePunycode(label.slice('xn--'.length));
   if (decoded === null || !/[^\0-\x7F]/.test(decoded)) return false;
-  // The URL standard maps and checks a Unicode label as it writes it back: unchanged, it was valid.
+  // The URL standard maps and checks a Unicode label as it writes it back; one it left as it was is valid.
   const written = URL.parse(`http://${decoded}/`)?.hostname;
   return written !== undefined && /^xn--[^.]*$/.test(written) && decodePunycode(written.slice('xn--'.length)) === decoded;
 }
