@@ -52,6 +52,9 @@ describe('buildSite', { timeout: 120_000 }, () => {
     expect(first.peakRssMb['Astro process']).toBeGreaterThan(0);
     expect(first.cpuSeconds['Astro process']).toBeGreaterThan(0);
     expect(first.cpuSeconds.build).toBeGreaterThan(first.cpuSeconds['Astro process']!);
+    // The kernel's share (writing the site's files) is part of the build's CPU, told apart.
+    expect(first.cpuSeconds.kernel).toBeGreaterThan(0);
+    expect(first.cpuSeconds.kernel).toBeLessThan(first.cpuSeconds.build!);
 
     const listed = (out: string) =>
       (JSON.parse(readFileSync(path.join(out, 'records.json'), 'utf8')) as { records: { links: { self: string } }[] }).records.map(

@@ -36,7 +36,7 @@ import { linkFiles } from '../link-files.ts';
 import { writePrecompressedFiles } from './precompressed-files.ts';
 import { jsonPath, markdownPath } from '../site/urls.ts';
 import { removeInBackground } from './remove-in-background.ts';
-import { ASTRO_PROCESS, startSitePages, type SitePagesProcess } from './site-pages-process.ts';
+import { ASTRO_PROCESS, startSitePages, type ProcessUsage, type SitePagesProcess } from './site-pages-process.ts';
 import {
   UnrenderedRecordsError,
   writeRecordOutputs,
@@ -77,7 +77,11 @@ export interface BuildResult {
   timings: Record<string, number>;
   /** The process's peak resident memory (MiB) at the end of each stage, and the Pagefind process's own peak. */
   peakRssMb: Record<string, number>;
-  /** CPU seconds (user and system) of the build process, all its threads (`build`), and of the Pagefind process. */
+  /**
+   * CPU seconds (user and system) of the build process, all its threads, with Astro's (`build`), of
+   * that the system's (`kernel`: creating files is most of it, and it varies with the file system's state),
+   * and of the Astro and Pagefind processes.
+   */
   cpuSeconds: Record<string, number>;
   records: number;
   /** Records whose pages and twins were rendered (the others were carried over from the previous build). */
@@ -151,10 +155,9 @@ export async function buildSite({
   // Started once the build knows it has something to render, so Astro loads while the records are read.
   let sitePages: SitePagesProcess | undefined;
   const startAstro = () => (sitePages ??= startSitePages());
+  let astroUsage: ProcessUsage | undefined;
   const result = (ok: boolean, rendered: number): BuildResult => {
-    const { userCPUTime, systemCPUTime } = process.resourceUsage();
-    // The build's own work, as before Astro had a process of its own: this process's and Astro's.
-    cpuSeconds.build = (userCPUTime + systemCPUTime) / 1e6 + (cpuSeconds[ASTRO_PROCESS] ?? 0);
+    Object.assign(cpuSeconds, buildCpuSeconds(astroUsage));
     return { ok, problems: check?.problems ?? [], timings, peakRssMb, cpuSeconds, records: check?.records.length ?? 0, rendered };
   };
   const reportCheck = (how: string) => {
@@ -234,9 +237,7 @@ export async function buildSite({
       carried?.catch(() => {});
     }
     const context = { site, entries, renderedSlugs: renderedSlugs && [...renderedSlugs], keptPages };
-    const astroUsage = await timed('site pages', () =>
-      startAstro().render({ context, projectRoot, outDir: staging, privateDir: astroDir }),
-    );
+    astroUsage = await timed('site pages', () => startAstro().render({ context, projectRoot, outDir: staging, privateDir: astroDir }));
     peakRssMb[ASTRO_PROCESS] = astroUsage.peakRssMb;
     cpuSeconds[ASTRO_PROCESS] = astroUsage.cpuSeconds;
     const pagesKept = keptPages.length > 0 ? `, ${keptPages.length} of ${Object.keys(listingPages).length} category pages kept` : '';
@@ -296,6 +297,15 @@ function sitePagesOf(entries: SiteEntry[]): string {
   return listsByCategory(new Set(entries.map((entry) => entry.slug)).size)
     ? 'home, category, search and documentation pages'
     : 'home, search and documentation pages';
+}
+
+/** The build's own CPU time, as before Astro had a process of its own: this process's and Astro's (`build`), and of it the kernel's. */
+function buildCpuSeconds(astro: ProcessUsage | undefined): { build: number; kernel: number } {
+  const { userCPUTime, systemCPUTime } = process.resourceUsage();
+  return {
+    build: (userCPUTime + systemCPUTime) / 1e6 + (astro?.cpuSeconds ?? 0),
+    kernel: systemCPUTime / 1e6 + (astro?.kernelSeconds ?? 0),
+  };
 }
 
 /** Seconds, peak memory and CPU time per stage of a build, and how to time a stage. */

@@ -9,7 +9,7 @@ astro.catch(() => {});
 
 function usage(): ProcessUsage {
   const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();
-  return { peakRssMb: Math.round(maxRSS / 1024), cpuSeconds: (userCPUTime + systemCPUTime) / 1e6 };
+  return { peakRssMb: Math.round(maxRSS / 1024), cpuSeconds: (userCPUTime + systemCPUTime) / 1e6, kernelSeconds: systemCPUTime / 1e6 };
 }
 
 // The build that started this process is gone: nothing is left to render for.

@@ -10,10 +10,11 @@ export const ASTRO_PROCESS = 'Astro process';
 /** Astro could not render the site's pages; the site being built must not be published. */
 export class SitePagesError extends GarmentPressError {}
 
-/** What a process used: its peak resident memory (MiB) and its CPU time, user and system (seconds). */
+/** What a process used: its peak resident memory (MiB) and its CPU time, user and system (seconds), and of that the system's. */
 export interface ProcessUsage {
   peakRssMb: number;
   cpuSeconds: number;
+  kernelSeconds: number;
 }
 
 /** What the Astro process is asked to render, and where (see renderSitePages). */

@@ -14,7 +14,7 @@ const report: BenchReport = {
       seconds: 40,
       timings: { validate: 2.5, render: 30, twins: 9.5, 'search index': 28 },
       peakRssMb: { validate: 400, render: 900, twins: 950, 'search index': 950, 'Astro process': 980, 'Pagefind process': 700 },
-      cpuSeconds: { build: 61.26, 'Astro process': 9.51, 'Pagefind process': 12.04 },
+      cpuSeconds: { build: 61.26, kernel: 7.44, 'Astro process': 9.51, 'Pagefind process': 12.04 },
     },
     {
       name: 'no change',
@@ -40,7 +40,7 @@ describe('formatBenchTable', () => {
     expect(table.split('\n')[0]).toBe('2000 records (245 MB in), 9012 files (838 MB out); 2 cores, Node 24.21.0');
   });
 
-  it('gives each stage its wall time, records per second and peak memory, then Astro, Pagefind and the build total (its largest process) with their CPU time', () => {
+  it('gives each stage its wall time, records per second and peak memory, then Astro, Pagefind and the build total (its largest process) with their CPU time, and the build’s CPU in the kernel', () => {
     expect(rows.map(cells)).toEqual([
       ['full', 'validate', '2.50', '800', '', '400'],
       ['full', 'render', '30.00', '67', '', '900'],
@@ -49,6 +49,7 @@ describe('formatBenchTable', () => {
       ['full', 'Astro process (in the build)', '', '', '9.5', '980'],
       ['full', 'Pagefind process (beside the build)', '', '', '12.0', '700'],
       ['full', 'total', '40.00', '50', '61.3', '980'],
+      ['full', 'of the total, in the kernel', '', '', '7.4', ''],
       ['no change', 'validate', '1.20', '1667', '', '200'],
       ['no change', 'total, median of 1.9 / 1.6 / 1.6 s', '1.60', '1250', '1.9', '200'],
     ]);
