@@ -37,7 +37,7 @@ export interface BuildRun {
   timings: Record<string, number>;
   /** Peak resident memory (MiB) of the build process at the end of each stage. */
   peakRssMb: Record<string, number>;
-  /** CPU seconds of the build process (`build`) and of its Pagefind process, as the build reported them. */
+  /** CPU seconds of the build (`build`), of that the kernel's (`kernel`), and of its Pagefind process, as the build reported them. */
   cpuSeconds: Record<string, number>;
   /** With several runs of the same build: every run's wall time, this one being the median. */
   samples?: number[];

@@ -18,16 +18,23 @@ export function formatMoney(
   exponent: number | null | undefined,
 ): string | null {
   if (amountMinor === null || amountMinor === undefined || !Number.isFinite(amountMinor)) return null;
+  const money = moneyText(amountMinor, currency, exponent);
+  if (money !== null) return money;
+  const code = currency?.trim() ?? '';
+  return t('value.minorUnits', {
+    amount: code ? `${formatNumber(amountMinor)} ${code}` : formatNumber(amountMinor),
+    exponent: String(minorUnitDigits(code.toUpperCase(), exponent)),
+  });
+}
+
+/**
+ * Minor units as money, or null where they cannot be: no currency has more than a few minor digits,
+ * so an exponent past what Intl can show, or a fraction of a minor unit (a claim's value may hold one), is not.
+ */
+function moneyText(amountMinor: number, currency: string | null | undefined, exponent: number | null | undefined): string | null {
   const code = currency?.trim().toUpperCase() ?? '';
   const digits = minorUnitDigits(code, exponent);
-  // No currency has more than a few minor digits: an exponent past what Intl can show, or a fraction
-  // of a minor unit (a claim's value may hold one), is shown as given.
-  if (!Number.isInteger(amountMinor) || !(Number.isInteger(digits) && digits >= 0 && digits <= MAX_FRACTION_DIGITS)) {
-    return t('value.minorUnits', {
-      amount: code ? `${formatNumber(amountMinor)} ${currency!.trim()}` : formatNumber(amountMinor),
-      exponent: String(digits),
-    });
-  }
+  if (!Number.isInteger(amountMinor) || !(Number.isInteger(digits) && digits >= 0 && digits <= MAX_FRACTION_DIGITS)) return null;
   const amount = decimalFromMinor(amountMinor, digits);
   const number = numberFormatter(digits);
   if (!code) return t('value.currencyNotStated', { amount: number.format(amount as never) });
@@ -229,7 +236,8 @@ export function formatValue(value: unknown, unit?: string | null, depth = 0): st
  */
 export function formatAmount(value: number, unit?: string | null): string {
   const minor = unit ? minorUnitsOf(unit) : null;
-  const money = minor && formatMoney(value, minor.currency, minor.exponent);
+  // Said once when it cannot be money (a fraction of a minor unit): the number in its unit is all there is.
+  const money = minor && moneyText(value, minor.currency, minor.exponent);
   return money ? `${money} (${formatNumber(value, unit)})` : formatNumber(value, unit);
 }
 

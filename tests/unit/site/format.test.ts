@@ -238,6 +238,11 @@ describe('formatValue', () => {
     expect(formatValue(5, 'USD minor units, exponent 100')).toBe('5 USD minor units, exponent 100');
   });
 
+  it('says a number in minor units once when it cannot be money: a fraction of a minor unit, an exponent past any currency', () => {
+    expect(formatValue(12.5, 'USD minor units')).toBe('12.5 USD minor units');
+    expect(formatValue(3200, 'USD minor units (exponent 40)')).toBe('3,200 USD minor units (exponent 40)');
+  });
+
   it('shows lists and objects eight levels deep, deeper ones as an ellipsis, however deep the value goes', () => {
     expect(formatValue({ a: [[1, { b: 2 }]] })).toBe('a: 1, b: 2');
     let deep: unknown = 'bottom';
