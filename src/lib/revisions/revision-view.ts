@@ -48,9 +48,12 @@ export function revisionViews(history: readonly Uint8Array[], latest: GarmentRec
     const next = records[i + 1];
     try {
       records[i] =
-        i === history.length - 1
-          ? latestRevisionRecord(history[i]!, latest)
-          : keptRevisionRecord(history[i]!, next instanceof Error ? undefined : next);
+        i < history.length - 1
+          ? keptRevisionRecord(history[i]!, next instanceof Error ? undefined : next)
+          : history.length > 1
+            ? latestRevisionRecord(history[i]!, latest)
+            : // Its only revision: no kept one shares its values, so its JSON is not scanned for them.
+              { record: latest, values: new Map() };
     } catch (error) {
       records[i] = error as Error;
     }

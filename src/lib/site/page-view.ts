@@ -26,7 +26,7 @@ import { type ItemIds, itemIdsOf } from './item-ids.ts';
 import { enumLabel, fieldLabel, formatDate, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { lookup, projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline } from './text.ts';
-import { webUrl } from './web-address.ts';
+import { webLink, webUrl } from './web-address.ts';
 import { trustedHtml, type Html } from './html.ts';
 import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
@@ -275,7 +275,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const title = recordTitle(record);
   const images = record.images.map((image) => imageView(image, title));
   const { claimLinks } = numbering;
-  const claims = claimViews(record, numbering, targets, reading.citedBy);
+  const webAddressOf = webAddresses();
+  const claims = claimViews(record, numbering, targets, reading.citedBy, webAddressOf);
   return {
     slug: record.slug,
     projection: record.projection,
@@ -319,7 +320,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     conflicts: conflictViews(record, numbering, targets),
     decisions: decisionViews(record, claimLinks),
     claims,
-    sources: sourceViews(record, numbering, claims),
+    sources: sourceViews(record, numbering, claims, webAddressOf),
   };
 }
 
@@ -551,16 +552,15 @@ function researchView(record: GarmentRecord): PageView['research'] {
   };
 }
 
-/** A source's web address and host, parsed once per page: claims cite the same few sources many times. */
-function webAddresses(): (source: Source) => { url: string; host: string } | null {
+/** A source's web address and host (see webLink). */
+type SourceAddresses = (source: Source) => { url: string; host: string } | null;
+
+/** Each source's address parsed once per page: claims cite the same few sources many times, and the sources list them again. */
+function webAddresses(): SourceAddresses {
   const addresses = new Map<Source, { url: string; host: string } | null>();
   return (source) => {
     let address = addresses.get(source);
-    if (address === undefined) {
-      const url = webUrl(source.url);
-      address = url ? { url, host: new URL(url).hostname } : null;
-      addresses.set(source, address);
-    }
+    if (address === undefined) addresses.set(source, (address = webLink(source.url)));
     return address;
   };
 }
@@ -571,9 +571,9 @@ function claimViews(
   { byId, claimLink }: ClaimNumbering,
   { ids, subjectOf, resolve }: TargetContext,
   citedBy: ReadingView['citedBy'],
+  webAddressOf: SourceAddresses,
 ): ClaimView[] {
   const sourcesById = new Map(record.sources.map((s) => [s.id, s]));
-  const webAddressOf = webAddresses();
   const conflictsOf = new Map<string, { href: string; text: string }[]>();
   for (const conflict of record.conflicts) {
     for (const id of new Set([...conflict.claim_ids, ...(conflict.selected_claim_id ? [conflict.selected_claim_id] : [])])) {
@@ -616,14 +616,18 @@ function claimViews(
 }
 
 /** The source entries, each with the claims resting on it. */
-function sourceViews(record: GarmentRecord, { byId, claimLink }: ClaimNumbering, claims: ClaimView[]): SourceView[] {
+function sourceViews(
+  record: GarmentRecord,
+  { byId, claimLink }: ClaimNumbering,
+  claims: ClaimView[],
+  webAddressOf: SourceAddresses,
+): SourceView[] {
   const claimsOfSource = new Map<string, ClaimLink[]>();
   for (const claim of claims) {
     for (const sourceId of new Set(byId.get(claim.id)!.references.map((r) => r.source_id))) {
       append(claimsOfSource, sourceId, claimLink(claim.id)!);
     }
   }
-  const webAddressOf = webAddresses();
   const seenSources = new Set<string>();
   return record.sources
     .filter((s) => !seenSources.has(s.id) && seenSources.add(s.id))

@@ -32,8 +32,13 @@ export function safeHref(href: string): string | null {
  * @example webUrl(' https://Example.org/a b ') → 'https://example.org/a%20b'
  */
 export function webUrl(url: string | null | undefined): string | null {
+  return webLink(url)?.url ?? null;
+}
+
+/** webUrl with the address's host name, from one parse. */
+export function webLink(url: string | null | undefined): { url: string; host: string } | null {
   const address = webAddress(url);
-  return address && strictUrl(address.href, address.origin.length);
+  return address && { url: strictUrl(address.href, address.origin.length), host: address.hostname };
 }
 
 /**
