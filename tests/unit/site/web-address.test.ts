@@ -1,7 +1,7 @@
 import { domainToUnicode } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodePunycode } from '../../../src/lib/site/punycode.ts';
-import { safeHref, webAddress, webUrl } from '../../../src/lib/site/web-address.ts';
+import { safeHref, webAddress, webLink, webUrl } from '../../../src/lib/site/web-address.ts';
 
 describe('webUrl and safeHref', () => {
   it.each([
@@ -62,6 +62,13 @@ describe('webUrl and safeHref', () => {
   it('treats a missing URL as not a web URL', () => {
     expect(webUrl(null)).toBe(null);
     expect(webUrl('')).toBe(null);
+  });
+
+  it('gives the strict URL with its host name (webLink), or null where webUrl gives null', () => {
+    expect(webLink(' https://Shop.Example/a b|c ')).toEqual({ url: 'https://shop.example/a%20b%7Cc', host: 'shop.example' });
+    expect(webLink('https://[::1]:8080/p')).toEqual({ url: 'https://[::1]:8080/p', host: '[::1]' });
+    expect(webLink('https://user:pw@shop.example/')).toBe(null);
+    expect(webLink('javascript:alert(1)')).toBe(null);
   });
 });
 
