@@ -44,16 +44,13 @@ export interface RevisionsSummary {
 export function revisionViews(history: readonly Uint8Array[], latest: GarmentRecord, latestFacts?: KeyFacts): RevisionView[] {
   // Newest first: each kept revision shares with the one after it the parts both wrote alike.
   const records: (RevisionRecord | Error)[] = [];
-  for (let i = history.length - 1; i >= 0; i--) {
+  const last = history.length - 1;
+  // The latest's JSON is scanned for its top-level values only when a kept revision is read against them.
+  records[last] = last > 0 ? latestRevisionRecord(history[last]!, latest) : { record: latest, values: new Map() };
+  for (let i = last - 1; i >= 0; i--) {
     const next = records[i + 1];
     try {
-      records[i] =
-        i < history.length - 1
-          ? keptRevisionRecord(history[i]!, next instanceof Error ? undefined : next)
-          : history.length > 1
-            ? latestRevisionRecord(history[i]!, latest)
-            : // Its only revision: no kept one shares its values, so its JSON is not scanned for them.
-              { record: latest, values: new Map() };
+      records[i] = keptRevisionRecord(history[i]!, next instanceof Error ? undefined : next);
     } catch (error) {
       records[i] = error as Error;
     }
@@ -61,7 +58,7 @@ export function revisionViews(history: readonly Uint8Array[], latest: GarmentRec
   // Each revision read for comparing once, though it is compared with the one before and the one after.
   const comparables: ComparableRecord[] = [];
   const comparable = (i: number, record: GarmentRecord) =>
-    (comparables[i] ??= comparableRecord(record, i === history.length - 1 ? latestFacts : undefined));
+    (comparables[i] ??= comparableRecord(record, i === last ? latestFacts : undefined));
   return history.map((bytes, i) => {
     const read = records[i]!;
     const record = read instanceof Error ? read : read.record;

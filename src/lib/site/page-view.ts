@@ -26,7 +26,7 @@ import { type ItemIds, itemIdsOf } from './item-ids.ts';
 import { enumLabel, fieldLabel, formatDate, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
 import { lookup, projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline } from './text.ts';
-import { webLink, webUrl } from './web-address.ts';
+import { type WebLink, webLink, webUrl } from './web-address.ts';
 import { trustedHtml, type Html } from './html.ts';
 import { imageAlt } from './image-alt.ts';
 import { recordTitle } from './record-title.ts';
@@ -553,11 +553,11 @@ function researchView(record: GarmentRecord): PageView['research'] {
 }
 
 /** A source's web address and host (see webLink). */
-type SourceAddresses = (source: Source) => { url: string; host: string } | null;
+type SourceAddresses = (source: Source) => WebLink | null;
 
 /** Each source's address parsed once per page: claims cite the same few sources many times, and the sources list them again. */
 function webAddresses(): SourceAddresses {
-  const addresses = new Map<Source, { url: string; host: string } | null>();
+  const addresses = new Map<Source, WebLink | null>();
   return (source) => {
     let address = addresses.get(source);
     if (address === undefined) addresses.set(source, (address = webLink(source.url)));

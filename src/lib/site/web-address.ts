@@ -35,8 +35,14 @@ export function webUrl(url: string | null | undefined): string | null {
   return webLink(url)?.url ?? null;
 }
 
+/** A web address as a page links it (see webUrl), and its host name. */
+export interface WebLink {
+  url: string;
+  host: string;
+}
+
 /** webUrl with the address's host name, from one parse. */
-export function webLink(url: string | null | undefined): { url: string; host: string } | null {
+export function webLink(url: string | null | undefined): WebLink | null {
   const address = webAddress(url);
   return address && { url: strictUrl(address.href, address.origin.length), host: address.hostname };
 }
