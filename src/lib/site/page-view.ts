@@ -275,8 +275,8 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
   const title = recordTitle(record);
   const images = record.images.map((image) => imageView(image, title));
   const { claimLinks } = numbering;
-  const webAddressOf = webAddresses();
-  const claims = claimViews(record, numbering, targets, reading.citedBy, webAddressOf);
+  const linkOf = sourceLinks();
+  const claims = claimViews(record, numbering, targets, reading.citedBy, linkOf);
   return {
     slug: record.slug,
     projection: record.projection,
@@ -320,7 +320,7 @@ export function pageView(record: GarmentRecord, options: { otherProjectionExists
     conflicts: conflictViews(record, numbering, targets),
     decisions: decisionViews(record, claimLinks),
     claims,
-    sources: sourceViews(record, numbering, claims, webAddressOf),
+    sources: sourceViews(record, numbering, claims, linkOf),
   };
 }
 
@@ -552,16 +552,16 @@ function researchView(record: GarmentRecord): PageView['research'] {
   };
 }
 
-/** A source's web address and host (see webLink). */
-type SourceAddresses = (source: Source) => WebLink | null;
+/** A source's address as the page links it, with its host (see webLink); null when it is not linked. */
+type SourceLinks = (source: Source) => WebLink | null;
 
 /** Each source's address parsed once per page: claims cite the same few sources many times, and the sources list them again. */
-function webAddresses(): SourceAddresses {
-  const addresses = new Map<Source, WebLink | null>();
+function sourceLinks(): SourceLinks {
+  const links = new Map<Source, WebLink | null>();
   return (source) => {
-    let address = addresses.get(source);
-    if (address === undefined) addresses.set(source, (address = webLink(source.url)));
-    return address;
+    let link = links.get(source);
+    if (link === undefined) links.set(source, (link = webLink(source.url)));
+    return link;
   };
 }
 
@@ -571,7 +571,7 @@ function claimViews(
   { byId, claimLink }: ClaimNumbering,
   { ids, subjectOf, resolve }: TargetContext,
   citedBy: ReadingView['citedBy'],
-  webAddressOf: SourceAddresses,
+  linkOf: SourceLinks,
 ): ClaimView[] {
   const sourcesById = new Map(record.sources.map((s) => [s.id, s]));
   const conflictsOf = new Map<string, { href: string; text: string }[]>();
@@ -595,12 +595,12 @@ function claimViews(
       targets: claim.targets.map(resolve),
       references: claim.references.map((reference) => {
         const source = sourcesById.get(reference.source_id);
-        const address = source ? webAddressOf(source) : null;
+        const link = source ? linkOf(source) : null;
         return {
           sourceHref: source ? `#${sourceAnchor(source.id)}` : null,
           sourceTitle: source ? sourceTitle(source) : t('claim.unknownSource', { id: reference.source_id }),
-          url: address?.url ?? null,
-          host: address?.host ?? null,
+          url: link?.url ?? null,
+          host: link?.host ?? null,
           locator: reference.locator,
           excerpt: reference.short_excerpt,
         };
@@ -620,7 +620,7 @@ function sourceViews(
   record: GarmentRecord,
   { byId, claimLink }: ClaimNumbering,
   claims: ClaimView[],
-  webAddressOf: SourceAddresses,
+  linkOf: SourceLinks,
 ): SourceView[] {
   const claimsOfSource = new Map<string, ClaimLink[]>();
   for (const claim of claims) {
@@ -635,8 +635,8 @@ function sourceViews(
       id: source.id,
       anchor: sourceAnchor(source.id),
       title: sourceTitle(source),
-      url: webAddressOf(source)?.url ?? null,
-      unlinkedUrl: source.url && !webAddressOf(source) ? source.url : null,
+      url: linkOf(source)?.url ?? null,
+      unlinkedUrl: source.url && !linkOf(source) ? source.url : null,
       facts: [
         fact('source.publisher', source.publisher),
         fact('source.type', enumLabel('source_type', source.source_type)),
