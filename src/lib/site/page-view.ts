@@ -616,12 +616,7 @@ function claimViews(
 }
 
 /** The source entries, each with the claims resting on it. */
-function sourceViews(
-  record: GarmentRecord,
-  { byId, claimLink }: ClaimNumbering,
-  claims: ClaimView[],
-  linkOf: SourceLinks,
-): SourceView[] {
+function sourceViews(record: GarmentRecord, { byId, claimLink }: ClaimNumbering, claims: ClaimView[], linkOf: SourceLinks): SourceView[] {
   const claimsOfSource = new Map<string, ClaimLink[]>();
   for (const claim of claims) {
     for (const sourceId of new Set(byId.get(claim.id)!.references.map((r) => r.source_id))) {
