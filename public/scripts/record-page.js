@@ -28,7 +28,7 @@
         : marker.textContent.includes('–')
           ? [...numbered].slice(first - 1, last)
           : [document.getElementById(marker.getAttribute('href').slice(1))];
-      const claims = entries.filter((entry) => entry && entry.matches('li.claim'));
+      const claims = entries.filter((entry) => entry?.matches('li.claim'));
       if (claims.length === 0) return;
       event.preventDefault();
       // One claim opens its preview; several open a list of them, each opening its own preview.

@@ -4,7 +4,7 @@ import { test as base } from '@playwright/test';
 
 export { expect } from '@playwright/test';
 
-export const test = base.extend<{ siteOnly: void }>({
+export const test = base.extend<{ siteOnly: undefined }>({
   siteOnly: [
     async ({ context, baseURL }, use) => {
       const origin = new URL(baseURL!).origin;
@@ -12,7 +12,7 @@ export const test = base.extend<{ siteOnly: void }>({
         (url) => url.origin !== origin,
         (route) => route.abort('blockedbyclient'),
       );
-      await use();
+      await use(undefined);
     },
     { auto: true },
   ],

@@ -114,8 +114,10 @@ describe('npm run build', { timeout: 120_000 }, () => {
       ),
     ).toBe(true);
     for (const { site } of sites.slice(1)) expect(pages(site)).toEqual(expected);
-    for (const folder of [named, renamed, unconventional])
-      rmSync(`${folder}-dist`, { recursive: true }), rmSync(folder, { recursive: true, force: true });
+    for (const folder of [named, renamed, unconventional]) {
+      rmSync(`${folder}-dist`, { recursive: true });
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('refuses an output folder that holds the records, is inside them, or holds files no build made, and touches nothing', () => {

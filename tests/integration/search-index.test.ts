@@ -61,7 +61,7 @@ function indexedPages(index: string): number {
 
 /** The garments of a built site, one search page each: /garments/<slug>/. */
 function garmentPages(dist: string): string[] {
-  return [...new Set(recordPages(dist).map((page) => page.split('/').slice(0, 3).join('/') + '/'))].sort();
+  return [...new Set(recordPages(dist).map((page) => `${page.split('/').slice(0, 3).join('/')}/`))].sort();
 }
 
 /** The record pages of a built site: /garments/<slug>/<projection>/. */

@@ -67,7 +67,10 @@ export async function writeSyntheticRecords(templatesDir: string, dir: string, c
     const text = `${JSON.stringify(record, null, 2)}\n`;
     bytes += Buffer.byteLength(text);
     batch.push(writeFile(path.join(dir, fileName), text));
-    if (batch.length === 64) await Promise.all(batch), (batch = []);
+    if (batch.length === 64) {
+      await Promise.all(batch);
+      batch = [];
+    }
   }
   await Promise.all(batch);
   return bytes;

@@ -95,7 +95,10 @@ export function writeSiteFiles(siteDir: string, files: SiteFile[]): void {
   for (const { sitePath, content } of files) {
     const file = onDisk(sitePath);
     const folder = path.dirname(file);
-    if (!made.has(folder)) mkdirSync(folder, { recursive: true }), made.add(folder);
+    if (!made.has(folder)) {
+      mkdirSync(folder, { recursive: true });
+      made.add(folder);
+    }
     if (typeof content === 'string') {
       const same = written.get(content);
       if (same === undefined) {

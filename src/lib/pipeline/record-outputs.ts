@@ -212,7 +212,10 @@ function runThread(
     signal?.addEventListener('abort', stop, { once: true });
     let settled = false;
     const settle = (done: () => void) => {
-      if (!settled) (settled = true), signal?.removeEventListener('abort', stop), done();
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', stop);
+      done();
     };
     worker.on('message', (message: RecordThreadMessage) => {
       if (message.type === 'checked') onChecked?.(message.check);
@@ -264,13 +267,18 @@ class PageExchange {
 
   give(url: string, page: SearchRecord): void {
     const waiter = this.#waiting.get(url);
-    if (waiter) this.#waiting.delete(url), waiter.resolve(page);
-    else this.#given.set(url, page);
+    if (waiter) {
+      this.#waiting.delete(url);
+      waiter.resolve(page);
+    } else this.#given.set(url, page);
   }
 
   take(url: string): Promise<SearchRecord> {
     const page = this.#given.get(url);
-    if (page) return (this.#given.delete(url), Promise.resolve(page));
+    if (page) {
+      this.#given.delete(url);
+      return Promise.resolve(page);
+    }
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     return new Promise((resolve, reject) => this.#waiting.set(url, { resolve, reject }));
   }

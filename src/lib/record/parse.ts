@@ -129,7 +129,10 @@ function firstMistake(text: string): Mistake | undefined {
     while (text[at] === ' ' || text[at] === '\n' || text[at] === '\r' || text[at] === '\t') at++;
   };
   const literal = (word: string) => {
-    for (const ch of word) if (text[at++] !== ch) at--, fail(`${JSON.stringify(word)}`);
+    for (const ch of word) {
+      if (text[at] !== ch) fail(`${JSON.stringify(word)}`);
+      at++;
+    }
   };
   const string = () => {
     at++;
@@ -215,17 +218,21 @@ function firstMistake(text: string): Mistake | undefined {
       const close = ch === '{' ? '}' : ']';
       at++;
       space();
-      if (text[at] === close) return (at++, false);
+      if (text[at] === close) {
+        at++;
+        return false;
+      }
       containers.push({ close, names: new Map(), member: 0 });
       if (close === '}') name();
       return true;
     }
-    if (ch === '"') return (string(), false);
-    if (ch === 't') return (literal('true'), false);
-    if (ch === 'f') return (literal('false'), false);
-    if (ch === 'n') return (literal('null'), false);
-    if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return (number(), false);
-    return fail('a JSON value');
+    if (ch === '"') string();
+    else if (ch === 't') literal('true');
+    else if (ch === 'f') literal('false');
+    else if (ch === 'n') literal('null');
+    else if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) number();
+    else return fail('a JSON value');
+    return false;
   };
   try {
     for (let opened = value(); ; ) {

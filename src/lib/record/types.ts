@@ -27,7 +27,6 @@ export type {
 } from './schema-types.ts';
 
 export type { Projection } from './projections.ts';
-import type { Projection } from './projections.ts';
 
 type RecordBase = Omit<RecordShape, 'projection' | 'data' | 'page'>;
 

@@ -159,6 +159,8 @@ function dedupe(pairs: [string, string][]): [string, string][] {
   const seen = new Set<string>();
   return pairs.filter(([pointer, message]) => {
     const key = `${pointer}\n${message}`;
-    return seen.has(key) ? false : (seen.add(key), true);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
 }

@@ -401,7 +401,10 @@ function ruleOf(name: string, itemCollection: string | null, collectionRules: Ma
                 ? { kind: 'code' }
                 : { kind: 'text' },
   };
-  if (ruleCount < RULES_MAX) collectionRules.set(name, rule), ruleCount++;
+  if (ruleCount < RULES_MAX) {
+    collectionRules.set(name, rule);
+    ruleCount++;
+  }
   return rule;
 }
 

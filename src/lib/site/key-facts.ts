@@ -339,7 +339,7 @@ function priceFrom(prices: ProviderPrices[]): PriceFrom | null {
 /** The latest of some timestamps, as written (ISO 8601 texts compare in time order when written alike). */
 function latest(values: (string | null)[]): string | null {
   const present = values.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
-  return present.length === 0 ? null : present.reduce((a, b) => (b > a ? b : a));
+  return present.sort().at(-1) ?? null;
 }
 
 /**

@@ -41,7 +41,7 @@ const MAY_NEED_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#@&\r\n${FORBIDDEN_I
 const FORBIDDEN_CHARACTER = new RegExp(`[${FORBIDDEN_IN_HTML}]`);
 const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#!]|${URL_START}`, 'gi');
 // Text shown as plain text escapes an entity's `&` too: on the page, `&amp;` reads as written.
-const LITERAL_TEXT_ESCAPES = new RegExp(String.raw`${TEXT_ESCAPES.source}|&(?=#?[A-Za-z0-9]+;)|@`, 'gi');
+const LITERAL_TEXT_ESCAPES = new RegExp(`${TEXT_ESCAPES.source}|&(?=#?[A-Za-z0-9]+;)|@`, 'gi');
 
 /**
  * A text block's light Markdown with only inline syntax left: emphasis, code, strikethrough and

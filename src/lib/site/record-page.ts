@@ -84,7 +84,7 @@ export function recordPageHtml(
       path: meta.path,
       recordImages: view.leadImage !== null,
     },
-    recordBodyHtml(view, links, site, shown),
+    recordBodyHtml(view, site, shown),
     html`${alternatesHtml(view, links)}${feedLinksHtml(view.slug)}<script src="${RECORD_SCRIPT_PATH}" defer></script>`,
   );
 }
@@ -98,7 +98,7 @@ function alternatesHtml(view: PageView, links: Links): Html {
 }
 
 /** The body of a record page: the header with the key facts, then the reading parts, then the evidence, as the parts model orders them. */
-function recordBodyHtml(view: PageView, links: Links, site: string, shown: RevisionShown): HtmlValue[] {
+function recordBodyHtml(view: PageView, site: string, shown: RevisionShown): HtmlValue[] {
   const parts = view.parts.filter((part) => part.shown);
   const contents = html`<nav class="contents" id="contents" aria-labelledby="contents-heading"><h2 id="contents-heading" class="contents-heading">${t('nav.contents')}</h2><ol>${parts.map(
     (part) => html`<li><a href="#${part.anchor}">${part.label}</a></li>`,

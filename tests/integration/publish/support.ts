@@ -1,8 +1,8 @@
 // Shared by the publish and MCP service tests: a workspace (records, output and data folders, a
 // certificate, organizations), a self-signed HTTPS receiver that verifies every delivery with the
 // webhook library, the `serve` process, JSON requests, folder fingerprints and sample records.
-import { execFile, execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

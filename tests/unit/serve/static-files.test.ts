@@ -287,7 +287,10 @@ describe('serveStaticFiles', () => {
       );
       socket.once('data', () => {
         socket.pause();
-        setTimeout(() => (appendFileSync(file, Buffer.alloc(4096, 2)), socket.resume()), 200);
+        setTimeout(() => {
+          appendFileSync(file, Buffer.alloc(4096, 2));
+          socket.resume();
+        }, 200);
       });
       socket
         .on('data', (chunk: Buffer) => chunks.push(chunk))

@@ -49,7 +49,10 @@ function handClock(): Clock & { advance: (ms: number) => Promise<void> } {
     wait: (ms) => new Promise((done) => waiting.push({ at: now + ms, done })),
     async advance(ms) {
       now += ms;
-      for (const wait of waiting.splice(0).filter((wait) => (wait.at <= now ? (wait.done(), false) : true))) waiting.push(wait);
+      for (const wait of waiting.splice(0)) {
+        if (wait.at <= now) wait.done();
+        else waiting.push(wait);
+      }
       await Promise.resolve();
     },
   };

@@ -4,7 +4,11 @@ import { mergeFilterCounts, queryWords, sortedHits } from '../../../../src/lib/s
 
 /** A hit as Pagefind gives it: its score, and its data loaded on demand (counted). */
 function hit(url: string, score: number, title: string, published: string, loads: string[]): PagefindResult {
-  return { id: url, score, data: async () => (loads.push(url), { url, excerpt: '', meta: { title, published } }) };
+  const data = async () => {
+    loads.push(url);
+    return { url, excerpt: '', meta: { title, published } };
+  };
+  return { id: url, score, data };
 }
 
 describe('queryWords', () => {
