@@ -85,7 +85,12 @@ const COMMANDS: Record<string, Command> = {
     const [url] = positionals;
     if (url === undefined || positionals.length > 1) throw new UsageError('check-url takes exactly one URL');
     const check = await checkCallbackUrl(url, { resolveHost: createResolver(values.resolve ?? []) });
-    process.stdout.write(check.allowed ? 'allowed\n' : `refused: ${check.reason}\n`);
+    const answer = !check.allowed
+      ? `refused: ${check.reason}`
+      : check.unresolved === undefined
+        ? 'allowed'
+        : `allowed, though ${check.unresolved} now: each delivery resolves it again and connects only to public addresses`;
+    process.stdout.write(`${answer}\n`);
     return check.allowed ? 0 : 1;
   },
 

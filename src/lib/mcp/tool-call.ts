@@ -113,8 +113,10 @@ function explainError(error: ErrorObject): ToolProblem {
     case 'pattern':
       return { pointer: instancePath, message: `must match ${params.pattern}; got ${got}` };
     case 'minimum':
-    case 'maximum':
-      return { pointer: instancePath, message: `expected a number from ${schema?.minimum} to ${schema?.maximum}; got ${got}` };
+    case 'maximum': {
+      const range = schema?.maximum === undefined ? `of at least ${schema?.minimum}` : `from ${schema?.minimum} to ${schema.maximum}`;
+      return { pointer: instancePath, message: `expected a number ${range}; got ${got}` };
+    }
     case 'type':
       return { pointer: instancePath, message: `expected ${String(params.type).split(',').join(' or ')}; got ${got}` };
     case 'maxLength':

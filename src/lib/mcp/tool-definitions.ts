@@ -282,12 +282,12 @@ const generationSchema: JsonSchema = {
   },
 };
 
+// No maximum: a longer wait is capped (spec section 1), as the HTTP API's ?wait is, not refused.
 const waitSecondsArgument = {
   type: 'number',
   minimum: 0,
-  maximum: LONG_POLL_CAP_SECONDS,
   default: 0,
-  description: `Seconds to wait for the task to end, 0 to ${LONG_POLL_CAP_SECONDS}.`,
+  description: `Seconds to wait for the task to end; a wait over ${LONG_POLL_CAP_SECONDS} is capped at ${LONG_POLL_CAP_SECONDS}.`,
 };
 
 /** garments.publish */
@@ -318,7 +318,7 @@ export const PUBLISH: ToolDefinition = {
       },
       wait_seconds: {
         ...waitSecondsArgument,
-        description: `Optional: seconds to wait for the task to end (0 to ${LONG_POLL_CAP_SECONDS}), as ${GET_GENERATION_TOOL} would; the answer then carries generation.`,
+        description: `Optional: seconds to wait for the task to end (capped at ${LONG_POLL_CAP_SECONDS}), as ${GET_GENERATION_TOOL} would; the answer then carries generation.`,
       },
     },
   },
@@ -345,7 +345,7 @@ export const GET_GENERATION: ToolDefinition = {
   title: 'Follow a publish task',
   description: [
     `Returns where a task garments.publish started stands: status (queued, running, complete, failed, superseded), done, progress, stage, and at the end page_url or error (with problems, for a record that does not validate, and superseded_by, when a later publish of the same garment went live in its place).`,
-    `With wait_seconds (at most ${LONG_POLL_CAP_SECONDS}) it answers as soon as the task ends, or when the wait is over: call again until done is true.`,
+    `With wait_seconds (capped at ${LONG_POLL_CAP_SECONDS}) it answers as soon as the task ends, or when the wait is over: call again until done is true.`,
     'While it waits, a call sent with a progressToken gets notifications/progress: the stage the task is at, then each change (progress 0 to 1, message "<status>: <stage>"), the last one at the end.',
     'The JSON text is byte for byte the data field of the completion event and what GET /api/generations/<handle> answers.',
   ].join(' '),

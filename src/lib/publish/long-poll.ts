@@ -12,7 +12,10 @@ export type WaitParameter = { ok: true; waitMs: number } | { ok: false; message:
 export function parseWait(raw: string | null, capSeconds: number = LONG_POLL_CAP_SECONDS): WaitParameter {
   if (raw === null) return { ok: true, waitMs: 0 };
   if (!/^\d+(\.\d+)?$/.test(raw)) {
-    return { ok: false, message: `wait: expected a number of seconds from 0 to ${capSeconds}, got ${JSON.stringify(raw.slice(0, 40))}` };
+    return {
+      ok: false,
+      message: `wait: expected a number of seconds, 0 or more (a wait over ${capSeconds} is capped), got ${JSON.stringify(raw.slice(0, 40))}`,
+    };
   }
   return { ok: true, waitMs: Math.round(Math.min(Number(raw), capSeconds) * 1000) };
 }

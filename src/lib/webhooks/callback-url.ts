@@ -25,8 +25,11 @@ export interface CallbackUrlPolicy {
   resolveHost?: HostResolver;
 }
 
-/** Outcome of a policy check: allowed with the parsed URL, or refused with a reason. */
-export type CallbackUrlCheck = { allowed: true; url: URL } | { allowed: false; reason: string };
+/**
+ * Outcome of a policy check: allowed with the parsed URL (and, for a host name that does not
+ * resolve now, why), or refused with a reason.
+ */
+export type CallbackUrlCheck = { allowed: true; url: URL; unresolved?: string } | { allowed: false; reason: string };
 
 /** Node's `lookup` hook for sockets, as taken by `https.request`. */
 export type SocketLookup = (
@@ -66,19 +69,26 @@ export function checkCallbackUrlForm(input: string, policy: CallbackUrlPolicy = 
   return nameRefusal === undefined ? { allowed: true, url } : refuse(nameRefusal);
 }
 
-/** Checks a callback URL's form, then every address its host name resolves to. */
+/**
+ * Checks a callback URL's form, then every address its host name resolves to. A name that does
+ * not resolve now is allowed, saying so (spec section 2.1 refuses only https-less, loopback and
+ * private hosts, and a lookup can fail for a while): each delivery resolves it again and connects
+ * only to allowed addresses (createGuardedLookup).
+ */
 export async function checkCallbackUrl(input: string, policy: CallbackUrlPolicy = {}): Promise<CallbackUrlCheck> {
   const formCheck = checkCallbackUrlForm(input, policy);
   if (!formCheck.allowed) return formCheck;
   const host = hostOf(formCheck.url);
   if (isIP(host) !== 0) return formCheck;
+  let addresses: string[];
   try {
-    await resolveAllowedAddresses(host, policy);
+    addresses = await resolveAddresses(host, policy);
   } catch (error) {
-    if (error instanceof CallbackUrlError) return refuse(error.reason);
+    if (error instanceof CallbackUrlError) return { ...formCheck, unresolved: error.reason };
     throw error;
   }
-  return formCheck;
+  const refusal = refusedAddress(host, addresses, policy);
+  return refusal === undefined ? formCheck : refuse(refusal);
 }
 
 /**
@@ -152,6 +162,14 @@ function unusualIpv4Form(input: string, url: URL): string | undefined {
 }
 
 async function resolveAllowedAddresses(host: string, policy: CallbackUrlPolicy): Promise<string[]> {
+  const addresses = await resolveAddresses(host, policy);
+  const refusal = refusedAddress(host, addresses, policy);
+  if (refusal !== undefined) throw new CallbackUrlError(refusal);
+  return addresses;
+}
+
+/** Every address a host name resolves to; throws a CallbackUrlError when it resolves to none. */
+async function resolveAddresses(host: string, policy: CallbackUrlPolicy): Promise<string[]> {
   const resolve = policy.resolveHost ?? resolveWithSystemDns;
   let addresses: string[];
   try {
@@ -161,12 +179,17 @@ async function resolveAllowedAddresses(host: string, policy: CallbackUrlPolicy):
     throw new CallbackUrlError(`could not resolve host ${host}${code === undefined ? '' : ` (${code})`}`, { cause: error });
   }
   if (addresses.length === 0) throw new CallbackUrlError(`host ${host} resolves to no address`);
-  for (const address of addresses) {
-    if (isIP(address) === 0) throw new CallbackUrlError(`host ${host} resolves to something that is not an IP address`);
-    const refusedClass = refusedAddressClass(address, policy);
-    if (refusedClass !== undefined) throw new CallbackUrlError(`host ${host} resolves to ${address}, which is ${refusedClass}`);
-  }
   return addresses;
+}
+
+/** Why a host's addresses are refused: the first that is not an IP address or not allowed; undefined when all are allowed. */
+function refusedAddress(host: string, addresses: readonly string[], policy: CallbackUrlPolicy): string | undefined {
+  for (const address of addresses) {
+    if (isIP(address) === 0) return `host ${host} resolves to something that is not an IP address`;
+    const refusedClass = refusedAddressClass(address, policy);
+    if (refusedClass !== undefined) return `host ${host} resolves to ${address}, which is ${refusedClass}`;
+  }
+  return undefined;
 }
 
 function refuseHostName(host: string, policy: CallbackUrlPolicy): string | undefined {

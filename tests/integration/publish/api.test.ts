@@ -10,6 +10,7 @@ import { openSqlitePublishStore, type PublishStore } from '../../../src/lib/publ
 import { startPublishService, type PublishService } from '../../../src/lib/service/index.ts';
 import type { SiteBuildOutcome } from '../../../src/lib/publish/site-build-process.ts';
 import { projectRoot } from '../../support/records.ts';
+import { callTool, httpClient } from '../mcp/support.ts';
 import { call, eventually, fingerprint, sampleRecordAs, UUID } from './support.ts';
 
 const BODY_LIMIT = 256 * 1024;
@@ -424,6 +425,24 @@ describe('GET /api/generations/<handle>', () => {
     }
   });
 
+  it('caps an MCP wait_seconds over the cap as ?wait is capped, rather than refusing it', async () => {
+    const release = holdBuilds();
+    const client = await httpClient(service.url, key);
+    try {
+      const handle = await publish(sampleRecordAs('mcp-slow-tee'));
+      const started = performance.now();
+      const polled = await callTool(client, 'garments.get_generation', { handle, wait_seconds: 3600 });
+      const waited = performance.now() - started;
+      expect(polled.isError).toBeFalsy();
+      expect(polled.structuredContent).toMatchObject({ handle, status: 'running', done: false });
+      expect(waited).toBeGreaterThanOrEqual(CAP_SECONDS * 1000 - 50);
+      expect(waited).toBeLessThan(CAP_SECONDS * 1000 + 1000);
+    } finally {
+      release();
+      await client.close();
+    }
+  });
+
   it('answers at once without wait, with the current stage and progress', async () => {
     const release = holdBuilds();
     try {
@@ -466,7 +485,7 @@ describe('GET /api/generations/<handle>', () => {
     expect(answer.status).toBe(400);
     expect(answer.json().error).toEqual({
       code: 'invalid_wait',
-      message: `wait: expected a number of seconds from 0 to ${CAP_SECONDS}, got "-3"`,
+      message: `wait: expected a number of seconds, 0 or more (a wait over ${CAP_SECONDS} is capped), got "-3"`,
     });
   });
 

@@ -8,6 +8,7 @@ const schema = {
   properties: {
     handle: { type: 'string', maxLength: 8 },
     wait_seconds: { type: 'number', minimum: 0, maximum: 50 },
+    offset: { type: 'number', minimum: 0 },
     format: { type: 'string', enum: ['json', 'markdown'] },
     record: { type: ['object', 'string'] },
   },
@@ -21,7 +22,7 @@ describe('argumentProblems', () => {
   it('names every problem by its JSON pointer, worded for people', () => {
     expect(argumentProblems(schema, { wait_seconds: 51, format: 'html', colour: 'navy', record: 3 })).toEqual([
       { pointer: '/handle', message: 'missing required argument "handle"' },
-      { pointer: '/colour', message: 'unknown argument "colour"; allowed: handle, wait_seconds, format, record' },
+      { pointer: '/colour', message: 'unknown argument "colour"; allowed: handle, wait_seconds, offset, format, record' },
       { pointer: '/wait_seconds', message: 'expected a number from 0 to 50; got 51' },
       { pointer: '/format', message: 'expected one of "json", "markdown"; got "html"' },
       { pointer: '/record', message: 'expected object or string; got 3' },
@@ -29,9 +30,10 @@ describe('argumentProblems', () => {
   });
 
   it('says a value below the range and a string too long', () => {
-    expect(argumentProblems(schema, { handle: 'a-very-long-handle', wait_seconds: -1 })).toEqual([
+    expect(argumentProblems(schema, { handle: 'a-very-long-handle', wait_seconds: -1, offset: -2 })).toEqual([
       { pointer: '/handle', message: 'expected at most 8 characters; got 18' },
       { pointer: '/wait_seconds', message: 'expected a number from 0 to 50; got -1' },
+      { pointer: '/offset', message: 'expected a number of at least 0; got -2' },
     ]);
   });
 });

@@ -25,7 +25,10 @@ describe('parseWait', () => {
       const result = parseWait(raw);
       expect(result.ok, raw).toBe(false);
     }
-    expect(parseWait('soon')).toEqual({ ok: false, message: 'wait: expected a number of seconds from 0 to 50, got "soon"' });
+    expect(parseWait('soon')).toEqual({
+      ok: false,
+      message: 'wait: expected a number of seconds, 0 or more (a wait over 50 is capped), got "soon"',
+    });
   });
 });
 

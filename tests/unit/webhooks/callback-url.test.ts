@@ -140,9 +140,7 @@ describe('checkCallbackUrl', () => {
     ['https://metadata.example.com/hook', 'host metadata.example.com resolves to 169.254.169.254, which is link-local'],
     ['https://v6-private.example.com/hook', 'host v6-private.example.com resolves to fd12:3456::1, which is private'],
     ['https://mapped.example.com/hook', 'host mapped.example.com resolves to ::ffff:127.0.0.1, which is loopback'],
-    ['https://nothing.example.com/hook', 'host nothing.example.com resolves to no address'],
     ['https://garbage.example.com/hook', 'host garbage.example.com resolves to something that is not an IP address'],
-    ['https://unknown.example.com/hook', 'could not resolve host unknown.example.com (ENOTFOUND)'],
   ])('%s → %s', async (url, expected) => {
     const check = await checkCallbackUrl(url, policy);
     expect(check.allowed ? 'allowed' : check.reason).toBe(expected);
@@ -158,6 +156,23 @@ describe('checkCallbackUrl', () => {
   it('still refuses private addresses when loopback is allowed', async () => {
     const check = await checkCallbackUrl('https://10.0.0.1/hook', { allowLoopback: true });
     expect(check).toEqual({ allowed: false, reason: 'address 10.0.0.1 is private' });
+  });
+});
+
+describe('checkCallbackUrl of a name that does not resolve now', () => {
+  // Spec section 2.1 refuses https-less, loopback and private hosts only; a lookup may fail for a while.
+  it.each([
+    ['https://unknown.example.com/hook', 'could not resolve host unknown.example.com (ENOTFOUND)'],
+    ['https://nothing.example.com/hook', 'host nothing.example.com resolves to no address'],
+  ])('allows %s, saying why it is unresolved', async (url, unresolved) => {
+    expect(await checkCallbackUrl(url, policy)).toEqual({ allowed: true, url: new URL(url), unresolved });
+  });
+
+  it('allows a resolved public name with nothing to say', async () => {
+    expect(await checkCallbackUrl('https://hooks.example.com/hook', policy)).toEqual({
+      allowed: true,
+      url: new URL('https://hooks.example.com/hook'),
+    });
   });
 });
 
@@ -239,5 +254,14 @@ describe('createGuardedLookup', () => {
   it('fails the connection when any resolved address is private', async () => {
     const answer = await lookUp('rebind.example.com', { all: true }, policy);
     expect(answer.error?.message).toBe('callback URL refused: host rebind.example.com resolves to 10.0.0.7, which is private');
+  });
+
+  it('fails the connection when the name does not resolve (the check let it through)', async () => {
+    expect((await lookUp('unknown.example.com', { all: true }, policy)).error?.message).toBe(
+      'callback URL refused: could not resolve host unknown.example.com (ENOTFOUND)',
+    );
+    expect((await lookUp('nothing.example.com', { all: true }, policy)).error?.message).toBe(
+      'callback URL refused: host nothing.example.com resolves to no address',
+    );
   });
 });
