@@ -95,8 +95,10 @@ const schemas: Json = {
       outcome: { type: 'string', enum: ['in_flight', 'accepted', 'failed', 'interrupted'] },
       status: { type: ['integer', 'null'], description: "The receiver's HTTP status; null when it gave none." },
       error: { type: ['string', 'null'] },
-      retry_after: { type: ['string', 'null'], description: "The receiver's Retry-After on a 429 or 503, as sent." },
-      retry_after_honoured: { type: 'boolean' },
+      retry_after: {
+        type: ['string', 'null'],
+        description: "The receiver's Retry-After on a 429 or 503, as sent; recorded only: the next attempt keeps the fixed retry schedule.",
+      },
       request: {
         type: 'object',
         required: ['headers', 'body'],

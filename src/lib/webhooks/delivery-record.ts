@@ -46,10 +46,8 @@ export interface Attempt {
   error: string | null;
   /** The first bytes of the receiver's answer. */
   responseBodyStart: string | null;
-  /** The receiver's Retry-After on a 429 or 503, as sent. */
+  /** The receiver's Retry-After on a 429 or 503, as sent: recorded only, the next attempt keeps the fixed schedule. */
   retryAfter: string | null;
-  /** Whether that Retry-After set the next attempt's time (it asked for less than twice the scheduled delay). */
-  retryAfterHonoured: boolean;
   durationMs: number | null;
   startedAt: string;
   finishedAt: string | null;
@@ -108,7 +106,6 @@ export interface AttemptRow {
   error: string | null;
   response_body_start: string | null;
   retry_after: string | null;
-  retry_after_honoured: number | null;
   duration_ms: number | null;
   started_at: number;
   finished_at: number | null;
@@ -135,8 +132,8 @@ export function entryColumns(table?: string): string {
 
 /** The attempt columns both stores select, joined with the entry as `o`. */
 export const ATTEMPT_COLUMNS = `a.id, a.entry_id, a.attempt_number, a.delivery_id, o.organization_id, o.event, o.handle, o.callback_url,
-  a.request_headers, a.request_body, a.outcome, a.status, a.error, a.response_body_start, a.retry_after, a.retry_after_honoured,
-  a.duration_ms, a.started_at, a.finished_at`;
+  a.request_headers, a.request_body, a.outcome, a.status, a.error, a.response_body_start, a.retry_after, a.duration_ms,
+  a.started_at, a.finished_at`;
 
 /** Returns the entry a stored row holds. */
 export function entryFromRow(row: EntryRow): OutboxEntry {
@@ -174,7 +171,6 @@ export function attemptFromRow(row: AttemptRow): Attempt {
     error: row.error,
     responseBodyStart: row.response_body_start,
     retryAfter: row.retry_after,
-    retryAfterHonoured: row.retry_after_honoured === 1,
     durationMs: row.duration_ms,
     startedAt: iso(row.started_at),
     finishedAt: isoOrNull(row.finished_at),
@@ -213,7 +209,6 @@ function attemptToWire(attempt: Attempt) {
     status: attempt.status,
     error: attempt.error,
     retry_after: attempt.retryAfter,
-    retry_after_honoured: attempt.retryAfterHonoured,
     request: { headers: attempt.requestHeaders, body: attempt.requestBody },
     response_body_start: attempt.responseBodyStart,
     duration_ms: attempt.durationMs,

@@ -8,7 +8,11 @@ import type { Clock, ExpiredClaimRow, OutboxStore, Page } from './outbox-store.t
 import { expiredClaimFromRow, expiredClaimsQuery, INTERRUPTED } from './outbox-store.ts';
 import { MAX_ATTEMPTS, type RetryDecision } from './retry-schedule.ts';
 
-/** The outbox tables' numbered migrations, recorded under the store name `webhooks`. Times are epoch milliseconds. */
+/**
+ * The outbox tables' numbered migrations, recorded under the store name `webhooks`. Times are epoch milliseconds.
+ * retry_after_honoured (nullable) is no longer written or read; it stays, as landed migrations are never edited and
+ * dropping it would break an older instance still running on the same database.
+ */
 export const POSTGRES_OUTBOX_MIGRATIONS: readonly PostgresMigration[] = [
   `
   CREATE TABLE webhook_outbox (
@@ -199,8 +203,7 @@ export async function openPostgresOutboxStore(database: PostgresDatabase, clock:
         const persisted = result.accepted || claimedBy === attemptId;
         await client.query(
           `UPDATE webhook_attempts
-           SET outcome = $2, status = $3, error = $4, response_body_start = $5, duration_ms = $6, finished_at = $7, retry_after = $8,
-               retry_after_honoured = $9
+           SET outcome = $2, status = $3, error = $4, response_body_start = $5, duration_ms = $6, finished_at = $7, retry_after = $8
            WHERE id = $1`,
           [
             attemptId,
@@ -211,7 +214,6 @@ export async function openPostgresOutboxStore(database: PostgresDatabase, clock:
             result.durationMs,
             clock(),
             result.retryAfter,
-            persisted && decision.retryAfterHonoured ? 1 : 0,
           ],
         );
         // A claim that moved on was settled by whoever recovered it, this attempt counted there.

@@ -47,6 +47,7 @@ export const SQLITE_OUTBOX_MIGRATIONS: readonly SqliteMigration[] = [
     UNIQUE (entry_id, attempt_number)
   ) STRICT;`,
   // Resend rounds and Retry-After; a file from before numbered migrations may have some of these columns already.
+  // retry_after_honoured (nullable) is no longer written or read; it stays because landed migrations are never edited.
   (db) => {
     const added: Record<string, Record<string, string>> = {
       webhook_outbox: { schedule_base: 'INTEGER NOT NULL DEFAULT 0', attempt_limit: `INTEGER NOT NULL DEFAULT ${MAX_ATTEMPTS}` },
@@ -88,7 +89,7 @@ export function openSqliteOutboxStore(path: string, clock: Clock): OutboxStore {
     recordAnswer: db.prepare(`
       UPDATE webhook_attempts
       SET outcome = :outcome, status = :status, error = :error, response_body_start = :responseBodyStart,
-          duration_ms = :durationMs, finished_at = :finishedAt, retry_after = :retryAfter, retry_after_honoured = :retryAfterHonoured
+          duration_ms = :durationMs, finished_at = :finishedAt, retry_after = :retryAfter
       WHERE id = :attemptId`),
     persistDecision: db.prepare(`
       UPDATE webhook_outbox
@@ -213,7 +214,6 @@ export function openSqliteOutboxStore(path: string, clock: Clock): OutboxStore {
           durationMs: result.durationMs,
           finishedAt: clock(),
           retryAfter: result.retryAfter,
-          retryAfterHonoured: persisted && decision.retryAfterHonoured ? 1 : 0,
           attemptId,
         });
         // A claim that moved on was settled by whoever recovered it, this attempt counted there.

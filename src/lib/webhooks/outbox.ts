@@ -168,7 +168,7 @@ function createOutbox(store: OutboxStore, options: OutboxOptions): Outbox {
     const result = await sendDelivery(prepared, { policy, trustedCa, timeoutMs, ...(startTimer === undefined ? {} : { startTimer }) });
     const decision = decideAfterAttempt(
       { numberInRound: started.attemptNumber - entry.attemptsBeforeRound, attemptLimit: entry.attemptLimit, endedAt: clock() },
-      result.accepted ? { outcome: 'accepted' } : { outcome: 'failed', retryAfter: result.retryAfter },
+      { outcome: result.accepted ? 'accepted' : 'failed' },
     );
     const recorded = await store.finishAttempt(started.attemptId, result, decision);
     for (const listener of attemptListeners) listener();

@@ -406,31 +406,34 @@ describe('delivery tools', () => {
     orgB.secret = rotated;
   });
 
-  it("honours a receiver's Retry-After on 503 when it asks for less than twice the next delay, and records it", async () => {
+  it('keeps the fixed schedule when a receiver answers 503 with Retry-After: 0, and records the Retry-After as sent', async () => {
     const [delivered] = (
       await call(service.url, '/api/webhooks/deliveries?event=publish.completed&outcome=delivered', { key: orgA.key })
     ).json().deliveries;
-    let refusals = 0;
     receiver.answerWith((delivery) =>
-      delivery.event?.handle === delivered.handle && refusals++ === 0 ? { status: 503, headers: { 'Retry-After': '1' } } : 200,
+      delivery.event?.handle === delivered.handle ? { status: 503, headers: { 'Retry-After': '0' } } : 200,
     );
     try {
       expect(
         (await call(service.url, `/api/webhooks/deliveries/${delivered.handle}/resend`, { key: orgA.key, method: 'POST' })).status,
       ).toBe(202);
-      // The schedule's next attempt is a minute away; Retry-After asks for 1 s.
       const state = await eventually(
         async () => {
           const [listed] = (await call(service.url, `/api/webhooks/deliveries?handle=${delivered.handle}`, { key: orgA.key })).json()
             .deliveries;
-          return listed.outcome === 'delivered' && listed.attempts.length >= 3 ? listed : undefined;
+          return listed.attempts.at(-1).status === 503 ? listed : undefined;
         },
         15_000,
-        'the attempt Retry-After asked for',
+        'the refused attempt',
       );
-      const [refused, accepted] = state.attempts.slice(-2);
-      expect(refused).toMatchObject({ status: 503, retry_after: '1', retry_after_honoured: true });
-      expect(Date.parse(accepted.started_at) - Date.parse(refused.finished_at)).toBeLessThan(30_000);
+      const refused = state.attempts.at(-1);
+      expect(refused).toMatchObject({ status: 503, retry_after: '0' });
+      expect(refused).not.toHaveProperty('retry_after_honoured');
+      expect(state).toMatchObject({ outcome: 'pending', attempts_made: delivered.attempts_made + 1 });
+      // The decision is taken just before the answer is recorded, so the minute counts from a moment before finished_at.
+      const wait = Date.parse(state.next_attempt_at) - Date.parse(refused.finished_at);
+      expect(wait).toBeLessThanOrEqual(60_000);
+      expect(wait).toBeGreaterThan(55_000);
     } finally {
       receiver.answerWith(() => 200);
     }

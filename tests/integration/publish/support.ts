@@ -109,8 +109,8 @@ export interface Delivery {
   answered: number;
 }
 
-/** An answer with headers, such as a 503 with Retry-After. */
-export interface Answer503 {
+/** A receiver's answer with headers, such as a 503 with Retry-After. */
+export interface ReceiverAnswer {
   status: number;
   headers: Record<string, string>;
 }
@@ -122,7 +122,7 @@ export interface Receiver {
   /** Verified deliveries that were accepted (2xx), by handle. */
   acceptedFor(handle: string): Delivery[];
   /** Decides the status (and headers) for a verified delivery; default 200. */
-  answerWith(decide: (delivery: Delivery) => number | Answer503): void;
+  answerWith(decide: (delivery: Delivery) => number | ReceiverAnswer): void;
   close(): Promise<void>;
 }
 
@@ -132,7 +132,7 @@ export interface Receiver {
  */
 export async function startReceiver(certificate: Certificate, secrets: () => string[]): Promise<Receiver> {
   const deliveries: Delivery[] = [];
-  let decide: (delivery: Delivery) => number | Answer503 = () => 200;
+  let decide: (delivery: Delivery) => number | ReceiverAnswer = () => 200;
   const server: Server = createServer({ key: certificate.key, cert: certificate.cert }, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));

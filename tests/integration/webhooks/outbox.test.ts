@@ -208,24 +208,30 @@ describe.each(outboxDatabases)('outbox on $name', (database) => {
   });
 
   describe('Retry-After', () => {
-    it('honours a 503 asking for less than twice the scheduled delay, and records it', async () => {
-      const { outbox, receiver } = await setUp([{ status: 503, headers: { 'retry-after': '30' } }, { status: 200 }]);
+    /** Each attempt's time after the first on the fixed schedule: 0, 1 min, then 5 min, 30 min and 2 h after the one before. */
+    const SCHEDULE = [0, MINUTE, 6 * MINUTE, 36 * MINUTE, 156 * MINUTE];
+
+    it('keeps the fixed schedule when every 503 asks for Retry-After: 0, and records each as sent', async () => {
+      const { outbox, receiver } = await setUp(Array(5).fill({ status: 503, headers: { 'retry-after': '0' } }));
       const { entry } = await enqueue(outbox, receiver);
       const sentAt = await runToTheEnd(outbox, entry.handle);
-      expect(sentAt.map((time) => time - T0)).toEqual([0, 30_000]);
-      const [, first] = await outbox.listAttempts(ORG);
-      expect(first).toMatchObject({ status: 503, retryAfter: '30', retryAfterHonoured: true });
+      expect(sentAt.map((time) => time - T0)).toEqual(SCHEDULE);
+      expect(await outbox.getEntry(entry.handle)).toMatchObject({ state: 'given_up', attemptsMade: 5 });
+      const attempts = await outbox.listAttempts(ORG);
+      expect(attempts.map((attempt) => [attempt.status, attempt.retryAfter])).toEqual(Array(5).fill([503, '0']));
+      expect(attempts[0]).not.toHaveProperty('retryAfterHonoured');
     });
 
-    it('keeps the schedule when a 429 asks for twice its delay or more, and records that too', async () => {
-      const { outbox, receiver } = await setUp([{ status: 429, headers: { 'retry-after': '120' } }, { status: 200 }]);
+    it('keeps the fixed schedule when every 429 asks for an hour, and records each as sent', async () => {
+      // An hour is longer than the first three delays and shorter than the fourth: it moves neither way.
+      const { outbox, receiver } = await setUp(Array(5).fill({ status: 429, headers: { 'retry-after': '3600' } }));
       const { entry } = await enqueue(outbox, receiver);
       const sentAt = await runToTheEnd(outbox, entry.handle);
-      expect(sentAt.map((time) => time - T0)).toEqual([0, MINUTE]);
-      expect((await outbox.listAttempts(ORG))[1]).toMatchObject({ status: 429, retryAfter: '120', retryAfterHonoured: false });
+      expect(sentAt.map((time) => time - T0)).toEqual(SCHEDULE);
+      expect((await outbox.listAttempts(ORG)).map((attempt) => [attempt.status, attempt.retryAfter])).toEqual(Array(5).fill([429, '3600']));
     });
 
-    it('reads an HTTP date, and ignores Retry-After on other statuses', async () => {
+    it('keeps the schedule for an HTTP date too, records it as sent, and records no Retry-After on other statuses', async () => {
       const date = new Date(T0 + 45_000).toUTCString();
       const { outbox, receiver } = await setUp([
         { status: 503, headers: { 'retry-after': date } },
@@ -234,8 +240,10 @@ describe.each(outboxDatabases)('outbox on $name', (database) => {
       ]);
       const { entry } = await enqueue(outbox, receiver);
       const sentAt = await runToTheEnd(outbox, entry.handle);
-      expect(sentAt.map((time) => time - T0)).toEqual([0, 45_000, 45_000 + 5 * MINUTE]);
-      expect((await outbox.listAttempts(ORG))[1]).toMatchObject({ status: 500, retryAfter: null, retryAfterHonoured: false });
+      expect(sentAt.map((time) => time - T0)).toEqual([0, MINUTE, 6 * MINUTE]);
+      const [, second, first] = await outbox.listAttempts(ORG);
+      expect(first).toMatchObject({ status: 503, retryAfter: date });
+      expect(second).toMatchObject({ status: 500, retryAfter: null });
     });
   });
 

@@ -58,6 +58,12 @@ describe('publishApiDocument', () => {
     expect(document.servers).toEqual([{ url: 'https://garments.example' }]);
   });
 
+  it("records an attempt's Retry-After as sent, and no longer says whether it was honoured", () => {
+    const attempt = document.components.schemas.Attempt.properties;
+    expect(attempt.retry_after).toMatchObject({ type: ['string', 'null'] });
+    expect(attempt).not.toHaveProperty('retry_after_honoured');
+  });
+
   it('holds exchanges to it: a body of another shape, a status it does not list and a missing header are each a problem', () => {
     const { responseProblems } = contractOf(document, '/schema/garment-access-2.4.0.json');
     const json = { 'content-type': 'application/json; charset=utf-8' };

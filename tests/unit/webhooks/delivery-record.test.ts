@@ -40,30 +40,26 @@ const ATTEMPT_ROW: AttemptRow = {
   error: null,
   response_body_start: 'busy',
   retry_after: '30',
-  retry_after_honoured: 1,
   duration_ms: 41,
   started_at: T0 + 1_000,
   finished_at: T0 + 1_041,
 };
 
 describe('entryFromRow and attemptFromRow', () => {
-  it('turn epoch milliseconds into ISO times and the stored flags into booleans', () => {
+  it('turn epoch milliseconds into ISO times and keep the Retry-After as sent', () => {
     expect(entryFromRow(ENTRY_ROW)).toMatchObject({ attemptsBeforeRound: 5, nextAttemptAt: null, createdAt: '2026-01-01T00:00:00.000Z' });
     expect(attemptFromRow(ATTEMPT_ROW)).toMatchObject({
       requestHeaders: { 'X-Svc-Signature': 't=1767225600,v1=[redacted]' },
-      retryAfterHonoured: true,
+      retryAfter: '30',
       startedAt: '2026-01-01T00:00:01.000Z',
       finishedAt: '2026-01-01T00:00:01.041Z',
     });
-    expect(attemptFromRow({ ...ATTEMPT_ROW, retry_after_honoured: null, finished_at: null })).toMatchObject({
-      retryAfterHonoured: false,
-      finishedAt: null,
-    });
+    expect(attemptFromRow({ ...ATTEMPT_ROW, retry_after: null, finished_at: null })).toMatchObject({ retryAfter: null, finishedAt: null });
   });
 });
 
 describe('deliveryToWire', () => {
-  it('names an accepted delivery "delivered", in snake_case, with its attempts', () => {
+  it('names an accepted delivery "delivered", in snake_case, with its attempts and their Retry-After as sent', () => {
     const wire = deliveryToWire({ ...entryFromRow(ENTRY_ROW), attempts: [attemptFromRow(ATTEMPT_ROW)] });
     expect(wire).toMatchObject({ id: 118, outcome: 'delivered', attempts_made: 6, callback_url: 'https://hooks.example.com/in' });
     expect(wire.attempts[0]).toEqual({
@@ -73,7 +69,6 @@ describe('deliveryToWire', () => {
       status: 503,
       error: null,
       retry_after: '30',
-      retry_after_honoured: true,
       request: { headers: { 'X-Svc-Signature': 't=1767225600,v1=[redacted]' }, body: '{"event":"publish.completed"}' },
       response_body_start: 'busy',
       duration_ms: 41,
