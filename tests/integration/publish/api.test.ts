@@ -120,6 +120,16 @@ describe('POST /api/publish', () => {
     expect(task?.callbackUrl).toBe('https://127.0.0.1:9/hook');
   });
 
+  it('accepts a callback_url whose host does not resolve now (.invalid never does): each delivery looks it up again', async () => {
+    const callbackUrl = 'https://hooks.garment-press.invalid/hook';
+    const answer = await call(service.url, '/api/publish', {
+      key,
+      body: { record: sampleRecordAs('api-unresolved-tee'), callback_url: callbackUrl },
+    });
+    expect(answer.status, answer.text).toBe(202);
+    expect((await store.getTask(answer.json().handle))?.callbackUrl).toBe(callbackUrl);
+  });
+
   it('reads a JSON body whatever Content-Type curl -d gives it', async () => {
     const answer = await call(service.url, '/api/publish', {
       key,
