@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { byteOrderMarkLength, isSpace, objectMembers, skipSpace } from '../json-members.ts';
 import { recordFromBytes, type GarmentRecord } from '../record/index.ts';
+import { closeBidiThroughout, mayHoldBidiFormatting } from '../site/bidi-closed.ts';
 
 /** A revision's record as read from its JSON, with the bytes of each of its top-level values. */
 export interface RevisionRecord {
@@ -28,9 +29,16 @@ export function latestRevisionRecord(bytes: Uint8Array, record: GarmentRecord): 
  * parsed (and compared: a part shared is the same value). The members are found where lines of two
  * spaces' indent begin; each is either written as `next`'s member (a whole JSON value) or parsed
  * alone, so no bracket or string can be open across them, and the JSON is read whole otherwise.
+ * Its text's bidirectional formatting is closed field by field, as the latest record's is for its pages.
  * Throws as recordFromBytes does.
  */
 export function keptRevisionRecord(bytes: Uint8Array, next: RevisionRecord | undefined): RevisionRecord {
+  const kept = readRevisionRecord(bytes, next);
+  if (mayHoldBidiFormatting(bytes)) closeBidiThroughout(kept.record);
+  return kept;
+}
+
+function readRevisionRecord(bytes: Uint8Array, next: RevisionRecord | undefined): RevisionRecord {
   const buffer = asBuffer(bytes);
   const lines = next && next.values.size > 0 && isUtf8(buffer) ? indentedValues(buffer) : undefined;
   if (!lines) return { record: recordFromBytes(bytes), values: new Map() };
