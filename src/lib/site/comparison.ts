@@ -4,7 +4,8 @@
 import type { GarmentRecord } from '../record/types.ts';
 import { claimsByData, claimsOn } from './claim-targets.ts';
 import { claimStanding, type DoubtWording, doubtWords, factDoubt } from './claim-standing.ts';
-import { isCurrencyCode, minorUnitDigits, moneyAmount } from './money.ts';
+import { formatMoney } from './format.ts';
+import { moneyAmount } from './money.ts';
 
 /** The most garments a comparison shows. */
 export const MOST_COMPARED = 4;
@@ -174,24 +175,6 @@ function doubter(twin: Json | null, words: ComparisonWords): Doubter {
   };
 }
 
-/**
- * Money from minor units, in the reader's words for a currency the browser knows.
- * @example priceText(1295, 'USD', 2) → '$12.95'
- */
-export function priceText(amountMinor: number, currency: string | null, exponent: number | null): string {
-  const code = currency?.trim().toUpperCase() ?? '';
-  const digits = minorUnitDigits(code, exponent);
-  const amount = moneyAmount(amountMinor, code, exponent);
-  if (isCurrencyCode(code) && digits <= 20)
-    return new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: code,
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    }).format(amount);
-  return `${amount.toFixed(Math.min(Math.max(digits, 0), 20))}${code ? ` ${code}` : ''}`;
-}
-
 /** The lowest price among a commerce record's offers: a public price when there is one, its basis and provider beside it, its doubt after. */
 function priceFrom(record: Json | null, doubted: Doubter): string[] {
   const listings = new Map(itemsOf(record, 'provider_listings').map((listing) => [textOf(listing.id), listing]));
@@ -209,7 +192,7 @@ function priceFrom(record: Json | null, doubted: Doubter): string[] {
   const provider = textOf(listing?.provider_name) ?? textOf(listing?.catalog_title);
   const basis = textOf(lowest.price_basis);
   const details = [provider, basis && spelled(basis)].filter(Boolean).join(', ');
-  const price = priceText(numberOf(lowest.base_amount_minor)!, textOf(lowest.currency), numberOf(lowest.minor_unit_exponent));
+  const price = formatMoney(numberOf(lowest.base_amount_minor), textOf(lowest.currency), numberOf(lowest.minor_unit_exponent))!;
   // Its doubt is that of the provider's offers on the same basis, in the same currency, as the key facts' price range.
   const currency = (offer: Json) => textOf(offer.currency)?.toUpperCase() ?? null;
   const range = offers

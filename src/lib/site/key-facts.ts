@@ -2,6 +2,7 @@ import type { CommerceRecord, GarmentRecord, SvcData, TechData, TechnicalRecord 
 import { claimsByData, claimsOn, type ClaimsByData } from './claim-targets.ts';
 import { claimStanding, type ClaimStanding } from './claim-standing.ts';
 import { colorSwatch } from './color-swatch.ts';
+import { firstPresent } from './text.ts';
 import { webUrl } from './web-address.ts';
 import { moneyAmount } from './money.ts';
 
@@ -222,7 +223,7 @@ export function commerceFacts(record: KeyFactsOf<CommerceRecord>, claims: Claims
   const listings = new Map(data.provider_listings.map((l) => [l.id, l]));
   const nameOf = (listingId: string | null) => {
     const listing = listingId === null ? undefined : listings.get(listingId);
-    return listing ? (listing.provider_name ?? listing.catalog_title ?? null) : null;
+    return listing ? (firstPresent(listing.provider_name, listing.catalog_title) ?? null) : null;
   };
 
   const prices = providerPrices(data, claims, nameOf);
@@ -233,7 +234,7 @@ export function commerceFacts(record: KeyFactsOf<CommerceRecord>, claims: Claims
     sizes: sizes(record, claims),
     colors: data.colors.map((color) => ({
       id: color.id,
-      name: color.manufacturer_name ?? color.supplier_names?.[0] ?? color.id,
+      name: firstPresent(color.manufacturer_name, color.supplier_names?.[0]) ?? color.id,
       code: color.manufacturer_code,
       swatch: colorSwatch(color.color_space, color.color_values),
       claimIds: claimsOn(claims, 'colors', [color.id], ['manufacturer_name', 'manufacturer_code', 'color_values', 'supplier_names']),

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareMessages } from '../../../src/lib/site/compare-messages.ts';
-import {
-  compareAddingPath,
-  comparedGarment,
-  comparedSlugs,
-  comparePath,
-  comparisonRows,
-  priceText,
-} from '../../../src/lib/site/comparison.ts';
+import { compareAddingPath, comparedGarment, comparedSlugs, comparePath, comparisonRows } from '../../../src/lib/site/comparison.ts';
 import { sampleRecords } from '../../support/records.ts';
 
 const words = compareMessages();
@@ -41,11 +34,24 @@ describe('addresses', () => {
   });
 });
 
-describe('priceText', () => {
-  it('reads money from minor units, by the currency when the browser knows it', () => {
-    expect(priceText(1295, 'USD', 2)).toBe('$12.95');
-    expect(priceText(1500, 'JPY', null)).toBe('¥1,500');
-    expect(priceText(1295, 'points', 2)).toBe('12.95 POINTS');
+describe('the price from, as the record pages write money', () => {
+  /** The tee with one offer of this price only: its price from, then its seller and basis. */
+  const priceFromOf = (amount: number, currency: string | null, exponent: number | null) => {
+    const twins = twinsOf(TEE);
+    twins.svc.data.offers = [{ ...twins.svc.data.offers[0], base_amount_minor: amount, currency, minor_unit_exponent: exponent }];
+    return comparedGarment(twins, words).facts.get('priceFrom')![0]!;
+  };
+
+  it.each([
+    [1295, 'USD', 2, '$12.95'],
+    [1500, 'JPY', null, '¥1,500'],
+    [1295, 'points', 2, '12.95 points'],
+    [1295, null, 2, '12.95 (currency not stated)'],
+    // Exponents no currency has (the schema allows any integer): minor units as written, never a wrong amount or a thrown error.
+    [-500, 'USD', -2, '-500 USD minor units (exponent -2)'],
+    [100, 'EUR', 25, '100 EUR minor units (exponent 25)'],
+  ])('%i %s at exponent %s reads %s', (amount, currency, exponent, expected) => {
+    expect(priceFromOf(amount, currency, exponent)).toBe(`${expected} (podone, Standard public)`);
   });
 });
 

@@ -106,6 +106,18 @@ describe('commerceFacts', () => {
     expect(prices.ranges.map((r) => r.basis)).toEqual(['standard_public', 'standard_authenticated', 'membership_discounted']);
   });
 
+  it('names a seller and a colour by the next name the record gives when a name is empty or blank', () => {
+    const record = tee();
+    for (const listing of record.data.provider_listings) listing.provider_name = listing.id === 'pl-podone' ? '' : '  ';
+    for (const color of record.data.colors) color.manufacturer_name = '';
+    record.data.colors[0]!.supplier_names = ['', 'Jet'];
+    const facts = commerceFacts(record);
+    expect(facts.prices.map((prices) => prices.name)).toEqual(record.data.provider_listings.map((listing) => listing.catalog_title));
+    expect(facts.stock.map((stock) => stock.name).every((name) => name !== null && name.trim() !== '')).toBe(true);
+    expect(facts.colors[0]!.name).toBe(record.data.colors[0]!.id);
+    expect(facts.colors[1]!.name).toBe(record.data.colors[1]!.supplier_names![0]);
+  });
+
   it('keeps every priced offer in exactly one range', () => {
     const record = tee();
     const inRanges = commerceFacts(record).prices.flatMap((p) => p.ranges.flatMap((r) => r.offerIds));
