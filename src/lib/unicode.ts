@@ -1,6 +1,33 @@
 /** The explicit bidirectional formatting characters, as a range for a character class: LRE to RLO (PDF among them) and LRI to PDI. */
 export const BIDI_FORMATTING = String.raw`\u202A-\u202E\u2066-\u2069`;
 
+const BIDI_FORMATTING_CHARACTER = new RegExp(`[${BIDI_FORMATTING}]`);
+const POP_DIRECTIONAL_FORMATTING = '\u202C';
+const POP_DIRECTIONAL_ISOLATE = '\u2069';
+
+/**
+ * Text with the bidirectional embeddings, overrides and isolates it opens and leaves open closed
+ * at its end (UAX #9), so that record text cannot reorder what a page puts after it.
+ * @example closeBidi('abc\u202Edef') → 'abc\u202Edef\u202C'
+ */
+export function closeBidi(text: string): string {
+  if (!BIDI_FORMATTING_CHARACTER.test(text)) return text;
+  // What each open embedding or isolate needs to close it, innermost last.
+  const closers: string[] = [];
+  for (const ch of text) {
+    if (ch === POP_DIRECTIONAL_FORMATTING) {
+      // A PDF closes an embedding or override, never an isolate it is inside.
+      if (closers.at(-1) === POP_DIRECTIONAL_FORMATTING) closers.pop();
+    } else if (ch === POP_DIRECTIONAL_ISOLATE) {
+      // A PDI closes the innermost open isolate and everything opened inside it.
+      const isolate = closers.lastIndexOf(POP_DIRECTIONAL_ISOLATE);
+      if (isolate !== -1) closers.length = isolate;
+    } else if (ch >= '\u202A' && ch <= '\u202E') closers.push(POP_DIRECTIONAL_FORMATTING);
+    else if (ch >= '\u2066' && ch <= '\u2068') closers.push(POP_DIRECTIONAL_ISOLATE);
+  }
+  return text + closers.reverse().join('');
+}
+
 /**
  * A UTF-16 code unit written as a `\uXXXX` escape, as JSON and YAML read it.
  * @example unicodeEscape('\u2028') → '\\u2028'

@@ -1,4 +1,4 @@
-import { closeBidi } from './text.ts';
+import { closeBidi } from '../unicode.ts';
 
 /**
  * Whether JSON bytes may hold a bidirectional formatting character (U+202A–U+202E, U+2066–U+2069),
@@ -10,7 +10,11 @@ export function mayHoldBidiFormatting(bytes: Uint8Array): boolean {
     if (third !== undefined && ((second === 0x80 && third >= 0xaa && third <= 0xae) || (second === 0x81 && third >= 0xa6 && third <= 0xa9)))
       return true;
   }
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf('\\u20') !== -1;
+  // `\u20`, the start of an escaped U+202A–U+202E or U+2066–U+2069 (and of other characters, read as maybe).
+  for (let at = bytes.indexOf(0x5c); at !== -1; at = bytes.indexOf(0x5c, at + 1)) {
+    if (bytes[at + 1] === 0x75 && bytes[at + 2] === 0x32 && bytes[at + 3] === 0x30) return true;
+  }
+  return false;
 }
 
 /** Members that identify or point at something (spec: cross-references end in `_id`/`_ids`): matched as written, never read as text. */

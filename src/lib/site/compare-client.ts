@@ -1,6 +1,7 @@
 // The compare page's script (src/pages/compare/index.astro): reads the garments from the address
 // (`?g=<slug>` each; `?add=<slug>` adds one to those last compared), fetches their JSON twins and
 // draws them side by side. Records are untrusted: every text goes in through textContent.
+import { closeBidiThroughout } from './bidi-closed.ts';
 import {
   type ComparedGarment,
   comparedGarment,
@@ -48,12 +49,17 @@ function remember(slugs: string[]): void {
   }
 }
 
-/** A record twin as parsed JSON, or null when the garment has no record of that projection. */
+/**
+ * A record twin as parsed JSON, its texts' bidirectional formatting closed as on its pages, or null
+ * when the garment has no record of that projection.
+ */
 async function twin(slug: string, projection: 'svc' | 'tech'): Promise<unknown> {
   const response = await fetch(`/garments/${encodeURIComponent(slug)}/${projection}.json`, { credentials: 'same-origin' });
   if (!response.ok) return null;
   try {
-    return await response.json();
+    const record: unknown = await response.json();
+    if (typeof record === 'object' && record !== null) closeBidiThroughout(record);
+    return record;
   } catch {
     return null;
   }

@@ -1,7 +1,8 @@
 import type { Token, Tokens } from 'marked';
 import { BIDI_FORMATTING } from '../unicode.ts';
 import type { FieldView, Part, TargetView } from './page-view.ts';
-import { closeBidi, FORBIDDEN_IN_HTML, inlineTokens, readsMarkdown, withoutForbiddenCharacters } from './text.ts';
+import { closeBidi } from '../unicode.ts';
+import { FORBIDDEN_IN_HTML, inlineTokens, readsMarkdown, withoutForbiddenCharacters } from './text.ts';
 import { safeHref } from './web-address.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { Lexer, Marked, Parser, TextRenderer, type Token, type Tokens } from 'marked';
 import { MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS, markdownMarks } from '../record/integrity.ts';
-import { BIDI_FORMATTING } from '../unicode.ts';
+import { BIDI_FORMATTING, closeBidi } from '../unicode.ts';
 import { remembered } from './remembered.ts';
 import { safeHref } from './web-address.ts';
 
@@ -27,10 +27,6 @@ export function withoutForbiddenCharacters(text: string): string {
   return text.replace(FORBIDDEN_CHARACTERS, '\uFFFD');
 }
 
-const BIDI_FORMATTING_CHARACTER = new RegExp(`[${BIDI_FORMATTING}]`);
-const POP_DIRECTIONAL_FORMATTING = '\u202C';
-const POP_DIRECTIONAL_ISOLATE = '\u2069';
-
 /**
  * Record text as an Astro page shows it (Astro escapes markup, not these): the characters HTML
  * forbids shown as U+FFFD, and its open bidirectional formatting closed.
@@ -38,29 +34,6 @@ const POP_DIRECTIONAL_ISOLATE = '\u2069';
  */
 export function displayText(text: string): string {
   return closeBidi(withoutForbiddenCharacters(text));
-}
-
-/**
- * Text with the bidirectional embeddings, overrides and isolates it opens and leaves open closed
- * at its end (UAX #9), so that record text cannot reorder what a page puts after it.
- * @example closeBidi('abc\u202Edef') → 'abc\u202Edef\u202C'
- */
-export function closeBidi(text: string): string {
-  if (!BIDI_FORMATTING_CHARACTER.test(text)) return text;
-  // What each open embedding or isolate needs to close it, innermost last.
-  const closers: string[] = [];
-  for (const ch of text) {
-    if (ch === POP_DIRECTIONAL_FORMATTING) {
-      // A PDF closes an embedding or override, never an isolate it is inside.
-      if (closers.at(-1) === POP_DIRECTIONAL_FORMATTING) closers.pop();
-    } else if (ch === POP_DIRECTIONAL_ISOLATE) {
-      // A PDI closes the innermost open isolate and everything opened inside it.
-      const isolate = closers.lastIndexOf(POP_DIRECTIONAL_ISOLATE);
-      if (isolate !== -1) closers.length = isolate;
-    } else if (ch >= '\u202A' && ch <= '\u202E') closers.push(POP_DIRECTIONAL_FORMATTING);
-    else if (ch >= '\u2066' && ch <= '\u2068') closers.push(POP_DIRECTIONAL_ISOLATE);
-  }
-  return text + closers.reverse().join('');
 }
 
 /**

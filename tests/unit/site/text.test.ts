@@ -1,6 +1,7 @@
 import { Lexer, Marked } from 'marked';
 import { describe, expect, it } from 'vitest';
-import { closeBidi, escapeHtml, isPlainText, plainText, renderInline } from '../../../src/lib/site/text.ts';
+import { escapeHtml, isPlainText, plainText, renderInline } from '../../../src/lib/site/text.ts';
+import { closeBidi } from '../../../src/lib/unicode.ts';
 import { MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS } from '../../../src/lib/record/index.ts';
 import { sampleRecords } from '../../support/records.ts';
 
