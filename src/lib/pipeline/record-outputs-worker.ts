@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkFileBytes, recordFromBytes, type GarmentRecord } from '../record/index.ts';
 import { searchRecord } from '../search/index/search-record.ts';
-import { closeBidiThroughout, mayHoldBidiFormatting } from '../site/bidi-closed.ts';
+import { closeBidiInRecord } from '../site/bidi-closed.ts';
 import { keyFacts, type KeyFacts } from '../site/key-facts.ts';
 import { siteEntryOf, type GarmentEntries, type SiteEntry } from '../site/site-index.ts';
 import { garmentPath } from '../site/urls.ts';
@@ -51,7 +51,7 @@ if (parentPort) {
         let revisions: RevisionView[] = [];
         let facts: KeyFacts | undefined;
         const entryOf = (record: GarmentRecord, file: string) => {
-          if (mayHoldBidiFormatting(bytes)) closeBidiThroughout(record);
+          closeBidiInRecord(record, bytes);
           facts = keyFacts(record);
           revisions = recordRevisions(recordsDir, record, bytes, facts);
           return siteEntryOf(record, file, revisionsSummary(revisions), facts);

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { byteOrderMarkLength, isSpace, objectMembers, skipSpace } from '../json-members.ts';
 import { recordFromBytes, type GarmentRecord } from '../record/index.ts';
-import { closeBidiThroughout, mayHoldBidiFormatting } from '../site/bidi-closed.ts';
+import { closeBidiInRecord } from '../site/bidi-closed.ts';
 
 /** A revision's record as read from its JSON, with the bytes of each of its top-level values. */
 export interface RevisionRecord {
@@ -34,7 +34,7 @@ export function latestRevisionRecord(bytes: Uint8Array, record: GarmentRecord): 
  */
 export function keptRevisionRecord(bytes: Uint8Array, next: RevisionRecord | undefined): RevisionRecord {
   const kept = readRevisionRecord(bytes, next);
-  if (mayHoldBidiFormatting(bytes)) closeBidiThroughout(kept.record);
+  closeBidiInRecord(kept.record, bytes);
   return kept;
 }
 

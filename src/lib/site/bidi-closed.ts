@@ -39,3 +39,8 @@ export function closeBidiThroughout(record: object): void {
     }
   }
 }
+
+/** A record read from its bytes, as its pages show it: closeBidiThroughout, for a record whose bytes may hold bidirectional formatting. */
+export function closeBidiInRecord(record: object, bytes: Uint8Array): void {
+  if (mayHoldBidiFormatting(bytes)) closeBidiThroughout(record);
+}
