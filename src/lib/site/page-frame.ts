@@ -1,3 +1,4 @@
+import { HEAD_DESCRIPTION_LENGTH, HEAD_TITLE_LENGTH, headText } from './head-text.ts';
 import { html, markupPieces, type HtmlValue, type Html } from './html.ts';
 import { t } from './strings.ts';
 import { API_DOCS_PATH, IMAGES_SCRIPT_PATH } from './urls.ts';
@@ -20,7 +21,17 @@ export interface PageHead {
 }
 
 /** The head every page shares: title, description, canonical, Open Graph, icon, stylesheet, and on a page of record pictures the script that stands in for one that fails. */
-export function headHtml({ title, description, canonical, image, ogType, stylesheet, recordImages = false }: PageHead): Html {
+export function headHtml({
+  title: fullTitle,
+  description: fullDescription,
+  canonical,
+  image,
+  ogType,
+  stylesheet,
+  recordImages = false,
+}: PageHead): Html {
+  const title = headText(fullTitle, HEAD_TITLE_LENGTH);
+  const description = fullDescription && headText(fullDescription, HEAD_DESCRIPTION_LENGTH);
   return html`<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>${title}</title>${
     description && html`<meta name="description" content="${description}">`
   }${canonical && html`<link rel="canonical" href="${canonical}">`}<meta property="og:site_name" content="${t('site.name')}"><meta property="og:title" content="${title}"><meta property="og:type" content="${ogType}">${
