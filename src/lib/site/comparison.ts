@@ -5,7 +5,7 @@ import type { GarmentRecord } from '../record/types.ts';
 import { claimsByData, claimsOn } from './claim-targets.ts';
 import { claimStanding, type DoubtWording, doubtWords, factDoubt } from './claim-standing.ts';
 import { formatMoney } from './format.ts';
-import { moneyAmount } from './money.ts';
+import { isAskablePrice, moneyAmount } from './money.ts';
 
 /** The most garments a comparison shows. */
 export const MOST_COMPARED = 4;
@@ -178,7 +178,7 @@ function doubter(twin: Json | null, words: ComparisonWords): Doubter {
 /** The lowest price among a commerce record's offers: a public price when there is one, its basis and provider beside it, its doubt after. */
 function priceFrom(record: Json | null, doubted: Doubter): string[] {
   const listings = new Map(itemsOf(record, 'provider_listings').map((listing) => [textOf(listing.id), listing]));
-  const offers = itemsOf(record, 'offers').filter((offer) => numberOf(offer.base_amount_minor) !== null);
+  const offers = itemsOf(record, 'offers').filter((offer) => isAskablePrice(offer.base_amount_minor));
   const publicOffers = offers.filter((offer) => offer.price_basis === 'standard_public');
   let lowest: Json | null = null;
   for (const offer of publicOffers.length > 0 ? publicOffers : offers) {

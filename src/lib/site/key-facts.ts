@@ -4,7 +4,7 @@ import { claimStanding, type ClaimStanding } from './claim-standing.ts';
 import { colorSwatch } from './color-swatch.ts';
 import { firstPresent } from './text.ts';
 import { webUrl } from './web-address.ts';
-import { moneyAmount } from './money.ts';
+import { isAskablePrice, moneyAmount } from './money.ts';
 
 /** A fact read from a record's data: its value (null when the record does not state it) and the claims backing it. */
 export interface Fact<T> {
@@ -248,10 +248,7 @@ export function commerceFacts(record: KeyFactsOf<CommerceRecord>, claims: Claims
 }
 
 function providerPrices(data: SvcData, claims: ClaimsByData, nameOf: (id: string | null) => string | null): ProviderPrices[] {
-  const priced = data.offers.filter(
-    (offer): offer is Offer & { base_amount_minor: number } =>
-      typeof offer.base_amount_minor === 'number' && Number.isFinite(offer.base_amount_minor),
-  );
+  const priced = data.offers.filter((offer): offer is Offer & { base_amount_minor: number } => isAskablePrice(offer.base_amount_minor));
   // Providers in the order of their listings, then offers naming no listing (or an unknown one).
   const listingOrder = new Map(data.provider_listings.map((l, i) => [l.id, i]));
   const byProvider = new Map<string | null, (typeof priced)[number][]>();

@@ -18,6 +18,15 @@ export function moneyAmount(amountMinor: number, currency: string | null | undef
   return amountMinor / 10 ** minorUnitDigits(currency, exponent);
 }
 
+/**
+ * Whether a record's amount is a price a shopper could be asked: a number of minor units, not
+ * below zero. A negative one (a credit, or a slip) stays in the offers' table, out of "from" prices.
+ * @example isAskablePrice(1150) → true; isAskablePrice(-500) → false; isAskablePrice(null) → false
+ */
+export function isAskablePrice(amountMinor: unknown): amountMinor is number {
+  return typeof amountMinor === 'number' && Number.isFinite(amountMinor) && amountMinor >= 0;
+}
+
 /** Whether a code is an ISO 4217 currency the runtime knows. @example isCurrencyCode('EUR') → true; isCurrencyCode('XYZ1') → false */
 export function isCurrencyCode(code: string): boolean {
   return currencyDigits(code) !== null;

@@ -48,10 +48,22 @@ describe('the price from, as the record pages write money', () => {
     [1295, 'points', 2, '12.95 points'],
     [1295, null, 2, '12.95 (currency not stated)'],
     // Exponents no currency has (the schema allows any integer): minor units as written, never a wrong amount or a thrown error.
-    [-500, 'USD', -2, '-500 USD minor units (exponent -2)'],
+    [500, 'USD', -2, '500 USD minor units (exponent -2)'],
     [100, 'EUR', 25, '100 EUR minor units (exponent 25)'],
   ])('%i %s at exponent %s reads %s', (amount, currency, exponent, expected) => {
     expect(priceFromOf(amount, currency, exponent)).toBe(`${expected} (podone, Standard public)`);
+  });
+
+  it('is never a negative amount: a credit in the offers is no price a shopper is asked', () => {
+    const twins = twinsOf(TEE);
+    const [first, second] = twins.svc.data.offers;
+    twins.svc.data.offers = [
+      { ...first, base_amount_minor: -500, currency: 'USD', minor_unit_exponent: 2 },
+      { ...second, base_amount_minor: 1150, currency: 'USD', minor_unit_exponent: 2, price_basis: 'standard_public' },
+    ];
+    expect(comparedGarment(twins, words).facts.get('priceFrom')![0]).toMatch(/^\$11\.50 \(/);
+    twins.svc.data.offers = [twins.svc.data.offers[0]];
+    expect(comparedGarment(twins, words).facts.get('priceFrom')).toEqual([]);
   });
 });
 

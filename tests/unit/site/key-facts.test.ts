@@ -139,6 +139,17 @@ describe('commerceFacts', () => {
     expect(Math.min(...record.data.offers.map((o) => o.base_amount_minor!))).toBeLessThan(facts.priceFrom!.money.amountMinor);
   });
 
+  it('never gives a negative amount as a price: it stays in the offers, out of the prices and the price from', () => {
+    const record = tee();
+    const credit = { ...record.data.offers[0]!, id: 'credit', base_amount_minor: -500, price_basis: 'standard_public' as const };
+    const before = commerceFacts(record);
+    record.data.offers.push(credit);
+    const after = commerceFacts(record);
+    expect(after.priceFrom).toEqual(before.priceFrom);
+    expect(after.prices).toEqual(before.prices);
+    expect(after.priceFrom!.money.amountMinor).toBeGreaterThan(0);
+  });
+
   it('falls back to the lowest price of any basis, and to none without prices', () => {
     const record = tee();
     for (const offer of record.data.offers) offer.price_basis = offer.price_basis === 'standard_public' ? 'promotional' : offer.price_basis;
