@@ -1,6 +1,16 @@
 /** The explicit bidirectional formatting characters, as a range for a character class: LRE to RLO (PDF among them) and LRI to PDI. */
 export const BIDI_FORMATTING = String.raw`\u202A-\u202E\u2066-\u2069`;
 
+/** The characters HTML forbids in a document, as ranges for a character class: controls other than whitespace, noncharacters. */
+export const FORBIDDEN_IN_HTML = String.raw`\0-\x08\x0B\x0E-\x1F\x7F-\x9F\uFDD0-\uFDEF\uFFFE\uFFFF`;
+
+const FORBIDDEN_CHARACTERS = new RegExp(`[${FORBIDDEN_IN_HTML}]`, 'g');
+
+/** Text with the characters HTML forbids in a document (controls other than whitespace, noncharacters) shown as U+FFFD. */
+export function withoutForbiddenCharacters(text: string): string {
+  return text.replace(FORBIDDEN_CHARACTERS, '\uFFFD');
+}
+
 const BIDI_FORMATTING_CHARACTER = new RegExp(`[${BIDI_FORMATTING}]`);
 const POP_DIRECTIONAL_FORMATTING = '\u202C';
 const POP_DIRECTIONAL_ISOLATE = '\u2069';

@@ -12,6 +12,7 @@ import {
   type GarmentTwins,
   MOST_COMPARED,
 } from './comparison.ts';
+import { withoutForbiddenCharacters } from '../unicode.ts';
 
 /** The words the page's script shows, from strings.ts: the table's labels and its messages. */
 export interface CompareMessages extends ComparisonWords {
@@ -72,7 +73,8 @@ async function twinsOf(slug: string): Promise<GarmentTwins> {
 
 function element<K extends keyof HTMLElementTagNameMap>(name: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
   const made = document.createElement(name);
-  if (text !== undefined) made.textContent = text;
+  // As the pages show them: a control character as U+FFFD, not as a box or nothing.
+  if (text !== undefined) made.textContent = withoutForbiddenCharacters(text);
   if (className) made.className = className;
   return made;
 }

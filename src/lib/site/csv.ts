@@ -1,5 +1,5 @@
-import { BIDI_FORMATTING } from '../unicode.ts';
-import { displayText, FORBIDDEN_IN_HTML } from './text.ts';
+import { BIDI_FORMATTING, FORBIDDEN_IN_HTML } from '../unicode.ts';
+import { displayText } from './text.ts';
 
 /**
  * CSV text after RFC 4180: fields separated by commas, records ended by CRLF, a field quoted when

@@ -1,7 +1,8 @@
 import type { GarmentRecord, Links } from '../record/types.ts';
 import { isoDate } from './format.ts';
 import { recordTitle } from './record-title.ts';
-import { FORBIDDEN_IN_HTML, firstPresent, plainText } from './text.ts';
+import { FORBIDDEN_IN_HTML } from '../unicode.ts';
+import { firstPresent, plainText } from './text.ts';
 import { webUrl } from './web-address.ts';
 
 /** A JSON-LD node: plain JSON, no undefined values. */

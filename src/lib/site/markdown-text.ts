@@ -1,8 +1,7 @@
 import type { Token, Tokens } from 'marked';
-import { BIDI_FORMATTING } from '../unicode.ts';
+import { BIDI_FORMATTING, closeBidi, FORBIDDEN_IN_HTML, withoutForbiddenCharacters } from '../unicode.ts';
 import type { FieldView, Part, TargetView } from './page-view.ts';
-import { closeBidi } from '../unicode.ts';
-import { FORBIDDEN_IN_HTML, inlineTokens, readsMarkdown, withoutForbiddenCharacters } from './text.ts';
+import { inlineTokens, readsMarkdown } from './text.ts';
 import { safeHref } from './web-address.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { Lexer, Marked, Parser, TextRenderer, type Token, type Tokens } from 'marked';
 import { MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS, markdownMarks } from '../record/integrity.ts';
-import { BIDI_FORMATTING, closeBidi } from '../unicode.ts';
+import { BIDI_FORMATTING, closeBidi, FORBIDDEN_IN_HTML, withoutForbiddenCharacters } from '../unicode.ts';
 import { remembered } from './remembered.ts';
 import { safeHref } from './web-address.ts';
 
@@ -16,16 +16,8 @@ export function escapeHtml(text: string): string {
   return HTML_SPECIAL.test(text) ? closeBidi(text.replace(HTML_SPECIALS, (ch) => escapes[ch] ?? '\uFFFD')) : text;
 }
 
-/** The characters HTML forbids in a document, as ranges for a character class: controls other than whitespace, noncharacters. */
-export const FORBIDDEN_IN_HTML = String.raw`\0-\x08\x0B\x0E-\x1F\x7F-\x9F\uFDD0-\uFDEF\uFFFE\uFFFF`;
 const HTML_SPECIAL = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]`);
 const HTML_SPECIALS = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}]`, 'g');
-const FORBIDDEN_CHARACTERS = new RegExp(`[${FORBIDDEN_IN_HTML}]`, 'g');
-
-/** Text with the characters HTML forbids in a document (controls other than whitespace, noncharacters) shown as U+FFFD. */
-export function withoutForbiddenCharacters(text: string): string {
-  return text.replace(FORBIDDEN_CHARACTERS, '\uFFFD');
-}
 
 /**
  * Record text as an Astro page shows it (Astro escapes markup, not these): the characters HTML
