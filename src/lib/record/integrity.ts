@@ -3,6 +3,7 @@ import type { GarmentRecord } from './types.ts';
 import { readingOrder } from './reading-order.ts';
 import { referencedCollection } from './references.ts';
 import { SLUG_MAX_LENGTH } from './slug.ts';
+import { isoDate } from './timestamp.ts';
 
 /** A record that passed the schema, with the file it came from. */
 export interface RecordFile {
@@ -41,7 +42,8 @@ const MARKDOWN_MARK = /[*_~`[\]]/g;
 /**
  * Checks the references inside one record that the schema cannot: claim ids and source ids
  * must exist (errors); ids must be unique; the slug must fit in a file name; `data` cross-references
- * should resolve (warnings, since the spec also allows identifiers at a provider).
+ * should resolve (warnings, since the spec also allows identifiers at a provider); `published_at` should
+ * be a date the site can place in time (a warning: the spec allows any text).
  */
 export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
   const problems: Problem[] = [];
@@ -52,6 +54,13 @@ export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
       'error',
       '/slug',
       `is ${record.slug.length} characters long; at most ${SLUG_MAX_LENGTH} fit in a file name (\`<slug>.tech.json\`)`,
+    );
+  }
+  if (isoDate(record.published_at) === null) {
+    report(
+      'warning',
+      '/published_at',
+      `"${record.published_at.slice(0, 60)}" is not an ISO 8601 date (such as 2026-11-20 or 2026-11-20T09:30:00Z), so the page shows it as written and the feeds leave this revision out`,
     );
   }
   const claimIds = uniqueIds(record.claims, '/claims', 'claim', report);

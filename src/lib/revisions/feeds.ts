@@ -1,4 +1,4 @@
-import { isoDate } from '../site/format.ts';
+import { isoDate } from '../record/timestamp.ts';
 import { html, type Html } from '../site/html.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 import { t } from '../site/strings.ts';

@@ -1,5 +1,6 @@
 import type { GarmentRecord } from '../record/index.ts';
-import { formatDate, isoDate } from '../site/format.ts';
+import { formatDate } from '../site/format.ts';
+import { isoDate } from '../record/timestamp.ts';
 import { classList, html, type Html, type HtmlValue } from '../site/html.ts';
 import { pageDocument } from '../site/page-frame.ts';
 import { recordTitle } from '../site/record-title.ts';

@@ -1,5 +1,5 @@
 import type { GarmentRecord, Links } from '../record/types.ts';
-import { isoDate } from './format.ts';
+import { isoDate } from '../record/timestamp.ts';
 import { recordTitle } from './record-title.ts';
 import { FORBIDDEN_IN_HTML } from '../unicode.ts';
 import { firstPresent, plainText } from './text.ts';

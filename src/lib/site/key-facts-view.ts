@@ -1,5 +1,6 @@
 import type { ClaimLink } from './data-view.ts';
-import { enumLabel, formatDate, formatMoney, formatNumber, formatValue, isoDate } from './format.ts';
+import { enumLabel, formatDate, formatMoney, formatNumber, formatValue } from './format.ts';
+import { isoDate } from '../record/timestamp.ts';
 import { remembered } from './remembered.ts';
 import { type DoubtWording, doubtWords, type FactDoubt, factDoubt } from './claim-standing.ts';
 import type {

@@ -23,7 +23,8 @@ import {
   type FieldView,
 } from './data-view.ts';
 import { type ItemIds, itemIdsOf } from './item-ids.ts';
-import { enumLabel, fieldLabel, formatDate, isoDate, researchStatusLabel, researchStatusNote } from './format.ts';
+import { enumLabel, fieldLabel, formatDate, researchStatusLabel, researchStatusNote } from './format.ts';
+import { isoDate } from '../record/timestamp.ts';
 import { lookup, projectionLabel, sectionHeading, t, tCount } from './strings.ts';
 import { firstPresent, plainText, renderInline } from './text.ts';
 import { type WebLink, webLink, webUrl } from './web-address.ts';

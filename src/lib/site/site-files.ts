@@ -1,7 +1,8 @@
 import { GarmentPressError } from '../errors.ts';
 import { csvText } from './csv.ts';
 import { SCHEMA_VERSION, type Links } from '../record/types.ts';
-import { isoDate, researchStatusLabel } from './format.ts';
+import { researchStatusLabel } from './format.ts';
+import { isoDate } from '../record/timestamp.ts';
 import { categoryPages } from './index-view.ts';
 import { linksFor } from './links.ts';
 import { escapeData } from './markdown-text.ts';

@@ -45,6 +45,25 @@ describe('checkRecordIntegrity', () => {
     ]);
   });
 
+  it('warns that a published date the site cannot place in time leaves the record out of the feeds', () => {
+    const record = commerce();
+    for (const date of ['2026-11', '2026-11-20', '2026-11-20T09:30:00Z', '2026-11-20T09:30:00.250-05:00']) {
+      record.published_at = date;
+      expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([]);
+    }
+    for (const date of ['last Tuesday', '2026-02-30', '20/11/2026']) {
+      record.published_at = date;
+      expect(checkRecordIntegrity({ file: 'r.json', record })).toEqual([
+        {
+          severity: 'warning',
+          file: 'r.json',
+          pointer: '/published_at',
+          message: `"${date}" is not an ISO 8601 date (such as 2026-11-20 or 2026-11-20T09:30:00Z), so the page shows it as written and the feeds leave this revision out`,
+        },
+      ]);
+    }
+  });
+
   it('warns that a text block longer than the Markdown limit is shown as plain text', () => {
     const record = commerce();
     record.page.sections.overview[0]!.text = 'a'.repeat(MARKDOWN_MAX_LENGTH + 1);

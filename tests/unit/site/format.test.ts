@@ -10,10 +10,10 @@ import {
   formatNumber,
   formatRange,
   formatValue,
-  isoDate,
   researchStatusLabel,
   researchStatusNote,
 } from '../../../src/lib/site/format.ts';
+import { isoDate } from '../../../src/lib/record/timestamp.ts';
 import { fieldViews } from '../../../src/lib/site/data-view.ts';
 
 describe('formatDuration', () => {

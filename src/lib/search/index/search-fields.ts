@@ -1,5 +1,6 @@
 import type { GarmentRecord, Projection } from '../../record/types.ts';
-import { enumLabel, isoDate, researchStatusLabel } from '../../site/format.ts';
+import { enumLabel, researchStatusLabel } from '../../site/format.ts';
+import { isoDate } from '../../record/timestamp.ts';
 import type { SiteEntry } from '../../site/site-index.ts';
 import { projectionLabel } from '../../site/strings.ts';
 import {
