@@ -1,4 +1,4 @@
-import { pointerToken, type Problem } from './problem.ts';
+import { describeValue, pointerToken, type Problem } from './problem.ts';
 import type { GarmentRecord } from './types.ts';
 import { readingOrder } from './reading-order.ts';
 import { referencedCollection } from './references.ts';
@@ -60,7 +60,7 @@ export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
     report(
       'warning',
       '/published_at',
-      `"${record.published_at.slice(0, 60)}" is not an ISO 8601 date (such as 2026-11-20 or 2026-11-20T09:30:00Z), so the page shows it as written and the feeds leave this revision out`,
+      `${describeValue(record.published_at)} is not an ISO 8601 date (such as 2026-11-20 or 2026-11-20T09:30:00Z), so the page shows it as written and the feeds leave this revision out`,
     );
   }
   const claimIds = uniqueIds(record.claims, '/claims', 'claim', report);
