@@ -36,7 +36,12 @@ const publishTool = (context: PublishToolsContext): Tool => ({
       tool: PUBLISH_TOOL,
     });
     if (!outcome.ok) return refused(outcome.refusal);
-    const accepted = { handle: outcome.handle, status_url: outcome.statusUrl, replayed: outcome.replayed };
+    const accepted = {
+      handle: outcome.handle,
+      status_url: outcome.statusUrl,
+      replayed: outcome.replayed,
+      ...(outcome.callbackUrlWarning === undefined ? {} : { callback_url_warning: outcome.callbackUrlWarning }),
+    };
     if (args.wait_seconds === undefined) return { ok: true, result: accepted };
     const generation = await followGeneration(context, outcome.handle, args.wait_seconds as number, call);
     return generation.ok ? { ok: true, result: { ...accepted, generation: generation.result } } : generation;

@@ -1,7 +1,7 @@
 // What tools/list shows of each tool: names, descriptions an agent can act on, and JSON Schemas for
 // arguments and results. Apart from the tools' work, so the documentation page shows them as served.
 import schema from '../../schema/garment-access-2.4.0.schema.json' with { type: 'json' };
-import { IDEMPOTENCY_WINDOW_MS, LONG_POLL_CAP_SECONDS, PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/index.ts';
+import { CALLBACK_URL_WARNING, IDEMPOTENCY_WINDOW_MS, LONG_POLL_CAP_SECONDS, PUBLISH_EVENTS, PUBLISH_TOOL } from '../publish/index.ts';
 import { SEARCH_FILTERS } from '../search/query/search-keys.ts';
 import { SORT_ORDERS } from '../search/query/search-state.ts';
 import { formatDuration } from '../site/format.ts';
@@ -329,6 +329,7 @@ export const PUBLISH: ToolDefinition = {
       handle: { type: 'string', description: `The task's handle: pass it to ${GET_GENERATION_TOOL}.` },
       status_url: { type: 'string', description: 'Where the same task is polled over the HTTP API.' },
       replayed: { type: 'boolean', description: 'True when an earlier call with the same idempotency_key made this task.' },
+      callback_url_warning: { type: 'string', description: CALLBACK_URL_WARNING },
       generation: {
         ...generationSchema,
         description: `With wait_seconds: where the task stood at the end of the wait, as ${GET_GENERATION_TOOL} answers.`,

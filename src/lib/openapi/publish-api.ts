@@ -3,7 +3,15 @@
 // service sends. Served at /openapi.json; the contract tests hold the running service to it.
 import packageJson from '../../../package.json' with { type: 'json' };
 import { DISK_FULL_BELOW_BYTES } from '../disk-space.ts';
-import { DEFAULT_BODY_LIMIT_BYTES, LONG_POLL_CAP_SECONDS, PUBLISH_EVENTS, PUBLISH_TOOL, TEST_EVENT, TEST_TOOL } from '../publish/index.ts';
+import {
+  CALLBACK_URL_WARNING,
+  DEFAULT_BODY_LIMIT_BYTES,
+  LONG_POLL_CAP_SECONDS,
+  PUBLISH_EVENTS,
+  PUBLISH_TOOL,
+  TEST_EVENT,
+  TEST_TOOL,
+} from '../publish/index.ts';
 import { API_DOCS_PATH, SCHEMA_PATH, WEBHOOK_DOCS_PATH } from '../site/urls.ts';
 import { RETRY_DELAYS_MS } from '../webhooks/index.ts';
 
@@ -46,6 +54,7 @@ const schemas: Json = {
     properties: {
       handle: text("The task's handle (a UUID).", { pattern: UUID_PATTERN }),
       status_url: text('Where to poll the task: /api/generations/<handle>.', { pattern: '^/api/generations/' }),
+      callback_url_warning: text(CALLBACK_URL_WARNING),
     },
   },
   PublishEnvelope: {

@@ -41,7 +41,8 @@ const publish: RouteHandler = async ({ authenticate, readRequestBody, submission
     tool: PUBLISH_TOOL,
   });
   if (!submitted.ok) throw new ApiRefusal(submitted.refusal.status, submitted.refusal.code, submitted.refusal.message);
-  sendJson(response, 202, JSON.stringify({ handle: submitted.handle, status_url: submitted.statusUrl }), {
+  const { handle, statusUrl, callbackUrlWarning } = submitted;
+  sendJson(response, 202, JSON.stringify({ handle, status_url: statusUrl, callback_url_warning: callbackUrlWarning }), {
     Location: submitted.statusUrl,
     ...(submitted.replayed ? { 'Idempotent-Replayed': 'true' } : {}),
   });

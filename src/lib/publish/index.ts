@@ -12,7 +12,7 @@ export { PUBLISH_TOOL, PUBLISH_EVENTS } from './tasks.ts';
 export type { GenerationProjection, RecordProblem, TaskStatus } from './tasks.ts';
 export { OwnershipChangeError } from './garment-owners.ts';
 export type { GarmentOwner, GarmentOwners, OwnershipOrigin } from './garment-owners.ts';
-export { submitPublish, readGeneration, statusUrlOf } from './submission.ts';
+export { CALLBACK_URL_WARNING, submitPublish, readGeneration, statusUrlOf } from './submission.ts';
 export type { PublishOutcome, PublishSubmission, Refusal, SubmissionContext, TaskStage } from './submission.ts';
 export { createPublisher } from './publisher.ts';
 export { checkSubmittedRecord, endedProjection, refusedRecordEnding } from './task-transitions.ts';

@@ -39,7 +39,15 @@ export interface Refusal {
  * with its handle and where to poll it, or a refusal.
  */
 export type PublishOutcome =
-  | { ok: true; task: Task; handle: string; statusUrl: string; replayed: boolean }
+  | {
+      ok: true;
+      task: Task;
+      handle: string;
+      statusUrl: string;
+      replayed: boolean;
+      /** Why the callback's delivery may fail, when its host did not resolve as the task was made (it is looked up again at each delivery). */
+      callbackUrlWarning?: string;
+    }
   | { ok: false; refusal: Refusal };
 
 /** A generation's projection text (what get_generation answers), or why not. */
@@ -73,6 +81,10 @@ export interface SubmissionContext {
 }
 
 const CALLBACK_URL_MAX_LENGTH = 2048;
+
+/** What an accepted publish's callback_url_warning means, for the API's and the tools' descriptions. */
+export const CALLBACK_URL_WARNING =
+  "Only when the callback URL's host did not resolve as the task was made: the task is accepted and each delivery looks the host up again, so check the address for a typo.";
 const MAX_NESTING = 256;
 /** An Idempotency-Key: 1 to 255 visible ASCII characters (Stripe allows 255). */
 const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
@@ -110,11 +122,14 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
     return refuse(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice)');
   }
+  let callbackUrlWarning: string | undefined;
   if (callbackUrl !== null) {
     if (callbackUrl.length > CALLBACK_URL_MAX_LENGTH)
       return refuse(422, 'callback_url_refused', `callback_url refused: longer than ${CALLBACK_URL_MAX_LENGTH} characters`);
     const check = await checkCallbackUrl(callbackUrl, callbackPolicy);
     if (!check.allowed) return refuse(422, 'callback_url_refused', `callback_url refused: ${check.reason}`);
+    if (check.unresolved !== undefined)
+      callbackUrlWarning = `${check.unresolved} now; each delivery looks it up again, so check the address for a typo`;
   }
 
   // Another request may come between this check and the task; the builder checks the owner again before writing.
@@ -174,11 +189,11 @@ export async function submitPublish(context: SubmissionContext, submission: Publ
       `Idempotency-Key ${JSON.stringify(idempotencyKey)} was used in the last ${formatDuration(IDEMPOTENCY_WINDOW_MS)} for another request (handle ${inserted.handle}); use a new key for a new request`,
     );
   }
-  if (inserted.kind === 'replayed') return accepted(inserted.task, true);
+  if (inserted.kind === 'replayed') return accepted(inserted.task, true, callbackUrlWarning);
   if (slug !== undefined) await store.owners.claimForPublish(slug, organizationId);
   log(`task ${handle} queued for organization ${organizationId} through ${tool}${callbackUrl === null ? '' : ' with a callback'}`);
   publisher.start(handle);
-  return accepted(inserted.task, false);
+  return accepted(inserted.task, false, callbackUrlWarning);
 }
 
 /**
@@ -233,8 +248,15 @@ async function followStages(
   }
 }
 
-function accepted(task: Task, replayed: boolean): PublishOutcome {
-  return { ok: true, task, handle: task.handle, statusUrl: statusUrlOf(task.handle), replayed };
+function accepted(task: Task, replayed: boolean, callbackUrlWarning: string | undefined): PublishOutcome {
+  return {
+    ok: true,
+    task,
+    handle: task.handle,
+    statusUrl: statusUrlOf(task.handle),
+    replayed,
+    ...(callbackUrlWarning === undefined ? {} : { callbackUrlWarning }),
+  };
 }
 
 /**

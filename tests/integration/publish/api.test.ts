@@ -118,6 +118,7 @@ describe('POST /api/publish', () => {
     expect(answer.status, answer.text).toBe(202);
     const task = await store.getTask(answer.json().handle);
     expect(task?.callbackUrl).toBe('https://127.0.0.1:9/hook');
+    expect(answer.json()).not.toHaveProperty('callback_url_warning');
   });
 
   it('accepts a callback_url whose host does not resolve now (.invalid never does): each delivery looks it up again', async () => {
@@ -128,6 +129,10 @@ describe('POST /api/publish', () => {
     });
     expect(answer.status, answer.text).toBe(202);
     expect((await store.getTask(answer.json().handle))?.callbackUrl).toBe(callbackUrl);
+    // The integrator hears why its events may not arrive, as webhook check-url would tell it.
+    expect(answer.json().callback_url_warning).toMatch(
+      /^could not resolve host hooks\.garment-press\.invalid \(\w+\) now; each delivery looks it up again, so check the address for a typo$/,
+    );
   });
 
   it('reads a JSON body whatever Content-Type curl -d gives it', async () => {
