@@ -74,7 +74,7 @@ describe('/mcp with an API key', () => {
     expect(publish.inputSchema.required).toEqual(['record']);
     expect(Object.keys(publish.inputSchema.properties!)).toEqual(['record', 'callback_url', 'idempotency_key', 'wait_seconds']);
     expect(publish.outputSchema!.required).toEqual(['handle', 'status_url', 'replayed']);
-    expect(Object.keys(publish.outputSchema!.properties!)).toEqual(['handle', 'status_url', 'replayed', 'generation']);
+    expect(Object.keys(publish.outputSchema!.properties!)).toEqual(['handle', 'status_url', 'replayed', 'callback_url_warning', 'generation']);
     expect(publish.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const poll = toolNamed(tools, 'garments.get_generation');
     // A longer wait is capped, not refused.
