@@ -74,7 +74,13 @@ describe('/mcp with an API key', () => {
     expect(publish.inputSchema.required).toEqual(['record']);
     expect(Object.keys(publish.inputSchema.properties!)).toEqual(['record', 'callback_url', 'idempotency_key', 'wait_seconds']);
     expect(publish.outputSchema!.required).toEqual(['handle', 'status_url', 'replayed']);
-    expect(Object.keys(publish.outputSchema!.properties!)).toEqual(['handle', 'status_url', 'replayed', 'callback_url_warning', 'generation']);
+    expect(Object.keys(publish.outputSchema!.properties!)).toEqual([
+      'handle',
+      'status_url',
+      'replayed',
+      'callback_url_warning',
+      'generation',
+    ]);
     expect(publish.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const poll = toolNamed(tools, 'garments.get_generation');
     // A longer wait is capped, not refused.
@@ -255,6 +261,20 @@ describe('/mcp with an API key', () => {
     expect(toolErrorOf(await callTool(client, 'garments.publish', { record: changedTee(), idempotency_key: 'has space' }))).toMatchObject({
       code: 'invalid_argument',
       problems: [{ pointer: '/idempotency_key' }],
+    });
+  });
+
+  it('accepts a callback_url whose host does not resolve now, saying so in callback_url_warning', async () => {
+    const published = await callTool(client, 'garments.publish', {
+      record: changedTee(),
+      callback_url: 'https://hooks.garment-press.invalid/mcp',
+    });
+    expect(published.isError).toBeFalsy();
+    expect(published.structuredContent).toMatchObject({
+      replayed: false,
+      callback_url_warning: expect.stringMatching(
+        /^could not resolve host hooks\.garment-press\.invalid \(\w+\) now; each delivery looks it up again/,
+      ),
     });
   });
 
