@@ -12,6 +12,12 @@ export interface DurableDatabase {
   db: DatabaseSync;
   /** Runs `work` inside BEGIN IMMEDIATE … COMMIT, rolling back if it throws. */
   inTransaction: <T>(work: () => T) => T;
+  /**
+   * Runs `work` with commits that do not wait for the disk (synchronous NORMAL): for a write whose
+   * loss in a power failure only repeats work, such as a task's progress. The next synced commit
+   * makes it durable too, since the WAL keeps commits in order; a crash of the process loses nothing.
+   */
+  unsynced: <T>(work: () => T) => T;
 }
 
 /** What a health check found of one database: `ok`, or what is wrong. Anyone may read it, so it names no path. */
@@ -57,7 +63,15 @@ export function openDurableDatabase(path: string, schema: string): DurableDataba
       throw error;
     }
   };
-  return { db: opened, inTransaction };
+  const unsynced = <T>(work: () => T): T => {
+    opened.exec('PRAGMA synchronous = NORMAL');
+    try {
+      return work();
+    } finally {
+      opened.exec('PRAGMA synchronous = FULL');
+    }
+  };
+  return { db: opened, inTransaction, unsynced };
 }
 
 /**

@@ -112,12 +112,12 @@ export const SQLITE_PUBLISH_MIGRATIONS: readonly SqliteMigration[] = [
   },
 ];
 
-/** Opens (creating or upgrading if needed) the publish database at `path`: WAL, full sync, foreign keys. */
+/** Opens (creating or upgrading if needed) the publish database at `path`: WAL, full sync (a task's stage changes excepted), foreign keys. */
 export function openSqlitePublishStore(path: string, { now = Date.now }: { now?: Clock } = {}): PublishStore {
-  const { db, inTransaction } = openMigratedSqlite(path, SQLITE_PUBLISH_MIGRATIONS);
+  const { db, inTransaction, unsynced } = openMigratedSqlite(path, SQLITE_PUBLISH_MIGRATIONS);
   return {
     ...sqliteAccountRecords(db, inTransaction, now),
-    ...sqliteTaskRecords(db, inTransaction, now),
+    ...sqliteTaskRecords(db, inTransaction, unsynced, now),
     ...sqliteBuildRecords(db, now),
     owners: sqliteGarmentOwners(db, inTransaction, now),
     async close() {
@@ -200,7 +200,7 @@ function sqliteAccountRecords(db: DatabaseSync, inTransaction: InTransaction, no
 }
 
 /** Publish tasks in the publish database. */
-function sqliteTaskRecords(db: DatabaseSync, inTransaction: InTransaction, now: Clock): TaskRecords {
+function sqliteTaskRecords(db: DatabaseSync, inTransaction: InTransaction, unsynced: InTransaction, now: Clock): TaskRecords {
   const selectTask = db.prepare(`SELECT ${TASK_COLUMNS} FROM tasks WHERE handle = ?`);
 
   return {
@@ -243,12 +243,15 @@ function sqliteTaskRecords(db: DatabaseSync, inTransaction: InTransaction, now: 
 
     async setStage(handle, stageName, fields = {}) {
       const { status, stage, progress } = STAGES[stageName];
-      const { changes } = db
-        .prepare(`
+      // A stage lost in a power failure is an earlier stage of a task still unfinished, which the next start resumes.
+      const { changes } = unsynced(() =>
+        db
+          .prepare(`
         UPDATE tasks SET status = :status, stage = :stage, progress = :progress,
           resource_id = COALESCE(:resourceId, resource_id), build_id = COALESCE(:buildId, build_id), updated_at = :now
         WHERE handle = :handle AND status IN ('queued', 'running')`)
-        .run({ status, stage, progress, resourceId: fields.resourceId ?? null, buildId: fields.buildId ?? null, now: now(), handle });
+          .run({ status, stage, progress, resourceId: fields.resourceId ?? null, buildId: fields.buildId ?? null, now: now(), handle }),
+      );
       return changes === 1;
     },
 
