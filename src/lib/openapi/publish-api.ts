@@ -98,6 +98,7 @@ const schemas: Json = {
     type: 'object',
     description: 'One delivery attempt: what was sent (the signature redacted) and how the receiver answered.',
     required: ['delivery_id', 'attempt_number', 'outcome', 'status', 'error', 'request', 'started_at', 'finished_at'],
+    additionalProperties: false,
     properties: {
       delivery_id: text('The X-Svc-Delivery id sent; new for every attempt.', { format: 'uuid' }),
       attempt_number: { type: 'integer', minimum: 1, maximum: RETRY_DELAYS_MS.length },
@@ -111,6 +112,7 @@ const schemas: Json = {
       request: {
         type: 'object',
         required: ['headers', 'body'],
+        additionalProperties: false,
         properties: { headers: { type: 'object', additionalProperties: { type: 'string' } }, body: { type: 'string' } },
       },
       response_body_start: { type: ['string', 'null'] },
@@ -123,6 +125,7 @@ const schemas: Json = {
     type: 'object',
     description: "One event's delivery to its callback URL, with every attempt.",
     required: ['id', 'handle', 'event', 'tool', 'callback_url', 'outcome', 'attempts_made', 'next_attempt_at', 'created_at', 'attempts'],
+    additionalProperties: false,
     properties: {
       id: { type: 'integer', minimum: 1, description: 'Pass as before for the next page.' },
       handle: { type: 'string' },
