@@ -80,11 +80,11 @@ export interface SubmissionContext {
   spaceProblem?: () => string | undefined;
 }
 
-const CALLBACK_URL_MAX_LENGTH = 2048;
-
 /** What an accepted publish's callback_url_warning means, for the API's and the tools' descriptions. */
 export const CALLBACK_URL_WARNING =
   "Only when the callback URL's host did not resolve as the task was made: the task is accepted and each delivery looks the host up again, so check the address for a typo.";
+
+const CALLBACK_URL_MAX_LENGTH = 2048;
 const MAX_NESTING = 256;
 /** An Idempotency-Key: 1 to 255 visible ASCII characters (Stripe allows 255). */
 const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;

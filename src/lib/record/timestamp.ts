@@ -14,7 +14,7 @@ export function isoDate(value: string): string | null {
 }
 
 /** A record's ISO 8601 timestamp: the instant (the start of the day or month it names), how precise it is, and its offset. */
-export interface Timestamp {
+interface Timestamp {
   date: Date;
   precision: 'month' | 'day' | 'time';
   /** `UTC`, or the offset written (`+05:30`), as Intl names the time zone. */
