@@ -24,6 +24,7 @@ function part<T extends HTMLElement>(name: string): T {
 }
 
 const page = {
+  needsScript: part<HTMLParagraphElement>('needs-script'),
   status: part<HTMLParagraphElement>('status'),
   signedOut: part<HTMLElement>('signed-out'),
   signedIn: part<HTMLElement>('signed-in'),
@@ -209,7 +210,7 @@ async function sendTest(event: SubmitEvent): Promise<void> {
   const result = testResultText(view);
   page.testResult.append(
     element('p', `result ${view.stateKind}`, result),
-    element('ol', 'deliveries', deliveryItem(view, 'test-delivery')),
+    element('ol', 'deliveries', deliveryItem(view, 'test-delivery', true)),
   );
   announce(result);
   await loadDeliveries(false);
@@ -224,23 +225,27 @@ async function resend(view: DeliveryView, button: HTMLButtonElement): Promise<vo
   await loadDeliveries(false);
 }
 
-/** Loads the first page of the log again, or (`more`) the page after those shown. */
-async function loadDeliveries(more: boolean): Promise<void> {
+/** Loads the first page of the log again, or (`more`) the page after those shown; false when refused. */
+async function loadDeliveries(more: boolean): Promise<boolean> {
   const query = deliveriesQuery({ handle: log.handle, before: more ? log.nextBefore : null });
   const answer = await callApi('GET', `/api/webhooks/deliveries${query}`);
-  if (!answer.ok) return refused(answer);
+  if (!answer.ok) {
+    refused(answer);
+    return false;
+  }
   const loaded = answer.json as WireDeliveryPage;
   if (!more) {
     page.deliveries.replaceChildren();
     log.shown = 0;
   }
-  for (const delivery of loaded.deliveries) page.deliveries.append(deliveryItem(deliveryView(delivery), 'delivery', resend));
+  for (const delivery of loaded.deliveries) page.deliveries.append(deliveryItem(deliveryView(delivery), 'delivery', false, resend));
   log.shown += loaded.deliveries.length;
   log.nextBefore = loaded.next_before;
   page.older.hidden = loaded.next_before === null;
   const scope = log.handle === '' ? '' : ` for handle ${log.handle}`;
   page.logSummary.textContent =
     log.shown === 0 ? `No deliveries${scope} yet.` : `${log.shown} ${log.shown === 1 ? 'delivery' : 'deliveries'}${scope}, newest first.`;
+  return true;
 }
 
 page.signInForm.addEventListener('submit', (event) => void signIn(event));
@@ -261,8 +266,11 @@ page.filterForm.addEventListener('submit', (event) => {
   log.handle = (page.filterForm.elements.namedItem('handle') as HTMLInputElement).value.trim().toLowerCase();
   void loadDeliveries(false);
 });
-page.refresh.addEventListener('click', () => void loadDeliveries(false).then(() => announce('The attempt log is up to date.')));
+page.refresh.addEventListener('click', async () => {
+  if (await loadDeliveries(false)) announce('The attempt log is up to date.');
+});
 page.older.addEventListener('click', () => void loadDeliveries(true));
 
+page.needsScript.hidden = true;
 showSignedIn(storedKey() !== null);
 if (storedKey() !== null) void loadDeliveries(false);

@@ -1,5 +1,6 @@
 // The dashboard's one page (Settings, MCP, Completion webhooks): fixed markup with no data in it.
-// Its script (dashboard-client.ts) fills it from the publish API with DOM nodes only.
+// Its script (dashboard-client.ts) fills it from the publish API with DOM nodes only; until the
+// script runs (JavaScript off, or the script refused), the page says it needs JavaScript.
 
 /** Where the dashboard lives; `/dashboard/` leads to its one page. */
 export const DASHBOARD_ROOT = '/dashboard/';
@@ -29,7 +30,7 @@ export function dashboardPageHtml(): string {
 <main id="main" tabindex="-1">
 <h1>Completion webhooks</h1>
 <p class="lead">The signing secret your receiver verifies deliveries with, every delivery attempt with what was sent and how your receiver answered, and test events. Everything here goes through the <a href="/docs/webhooks/">publish API</a> with your API key.</p>
-<noscript><p class="notice">This dashboard needs JavaScript. Without it, use the publish API (<a href="/docs/webhooks/#deliveries">deliveries</a>, <a href="/docs/webhooks/#secret">the signing secret</a>) or, on the server, <code>npm run -s admin -- secret reveal --org ID</code>.</p></noscript>
+<p class="notice" data-needs-script>This dashboard needs JavaScript. Without it, use the publish API (<a href="/docs/webhooks/#deliveries">deliveries</a>, <a href="/docs/webhooks/#secret">the signing secret</a>) or, on the server, <code>npm run -s admin -- secret reveal --org ID</code>.</p>
 <p class="notice" role="status" aria-live="polite" data-status></p>
 
 <section aria-labelledby="sign-in-heading" data-signed-out hidden>

@@ -82,12 +82,13 @@ export function attemptItem(attempt: AttemptView, open: boolean): HTMLLIElement 
 }
 
 /**
- * Returns one delivery as a list item: event, handle, tool, state, and its attempts (the latest open).
- * `onResend` adds a Resend button when the API would take one.
+ * Returns one delivery as a list item: event, handle, tool, state, and its attempts, the latest open
+ * when `openLatest`. `onResend` adds a Resend button when the API would take one.
  */
 export function deliveryItem(
   view: DeliveryView,
   idPrefix: string,
+  openLatest: boolean,
   onResend?: (view: DeliveryView, button: HTMLButtonElement) => void,
 ): HTMLLIElement {
   const headingId = `${idPrefix}-${view.id}`;
@@ -113,7 +114,7 @@ export function deliveryItem(
     article.append(element('p', 'actions', button));
   }
   const attempts = element('ol', 'attempts');
-  view.attempts.forEach((attempt, index) => attempts.append(attemptItem(attempt, index === view.attempts.length - 1)));
+  view.attempts.forEach((attempt, index) => attempts.append(attemptItem(attempt, openLatest && index === view.attempts.length - 1)));
   article.append(element('h4', null, view.attempts.length === 1 ? '1 attempt' : `${view.attempts.length} attempts`), attempts);
   return element('li', null, article);
 }

@@ -56,7 +56,7 @@ describe('the dashboard routes', () => {
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expectGuarded(page.headers);
     expect(page.text.match(/<h1[\s>]/g)).toHaveLength(1);
-    expect(page.text).toContain('<noscript>');
+    expect(page.text).toContain('This dashboard needs JavaScript.');
     expect(page.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
   });
 
