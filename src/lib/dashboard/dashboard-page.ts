@@ -58,7 +58,7 @@ export function dashboardPageHtml(): string {
 </p>
 <dialog data-rotate-dialog aria-labelledby="rotate-heading" aria-describedby="rotate-warning">
 <h3 id="rotate-heading">Rotate the signing secret?</h3>
-<p id="rotate-warning">The old secret stops verifying immediately: every delivery from now on, retries of waiting ones included, is signed with the new secret. Update your receiver first, so it accepts the new secret as well as the old one.</p>
+<p id="rotate-warning">The old secret stops verifying immediately: every delivery from now on, retries of waiting ones included, is signed with the new secret. Update your receiver first: make it ready to accept a second secret beside the old one, then give it the new secret shown here. Deliveries it refuses in between are retried on the schedule.</p>
 <p class="actions"><button type="button" data-rotate-confirm class="danger">Rotate now</button> <button type="button" data-rotate-cancel autofocus>Cancel</button></p>
 </dialog>
 </section>
