@@ -261,6 +261,22 @@ test('a publish whose receiver fails awaits its retry with the time, is found by
   expect(receiver.processedHandles).toContain(handle);
 });
 
+test('a key revoked while signed in signs the tab out, saying why', async ({ page }) => {
+  const organization = workspace.organizations[0]!.id;
+  const made = await workspace.admin('key', 'create', '--org', organization);
+  await openDashboard(page);
+  await signIn(page, made.api_key);
+  await expect(page.locator('[data-status]')).toHaveText('Signed in.');
+  await workspace.admin('key', 'revoke', '--org', organization, '--prefix', made.key_prefix);
+  await page.getByRole('button', { name: 'Refresh' }).click();
+  await expect(page.locator('[data-status]')).toHaveText(
+    'The service refused: the API key is unknown or revoked (HTTP 401, invalid_api_key). You are signed out; sign in with a valid key.',
+  );
+  await expect(page.getByLabel('API key')).toBeVisible();
+  await expect(page.locator('[data-deliveries] > li')).toHaveCount(0);
+  expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+});
+
 test('the log lists deliveries newest first, 20 a page as the API pages, and shows older ones on asking', async ({ page }) => {
   receiverSecrets = [await apiSecret()];
   const listed = async () =>
