@@ -11,7 +11,9 @@ const USAGE = `usage: npm run serve [-- options]
 Serves the built site and the publish API (POST /api/publish, GET /api/generations/<handle>,
 GET /api/webhooks/deliveries, POST /api/webhooks/deliveries/<handle>/resend,
 POST /api/webhooks/test, GET /api/webhooks/secret, POST /api/webhooks/secret/rotate,
-GET /api/health; see /docs/webhooks/). Create an organization and an API key first with
+GET /api/health; see /docs/webhooks/), and the dashboard at /dashboard/ (Settings, MCP,
+Completion webhooks: the signing secret and every delivery attempt, signed in with an API key).
+Create an organization and an API key first with
 \`npm run admin -- org create --name NAME\`. Garments already in the records folder belong to
 no one until \`npm run admin -- garment adopt --org ID\` or \`garment grant\` names an owner.
 

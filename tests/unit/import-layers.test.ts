@@ -14,7 +14,10 @@ const LAYERS: { name: string; paths: string[] }[] = [
     paths: ['src/cli/', 'src/pages/', 'src/layouts/', 'src/components/', 'src/site.ts', 'src/site-context.d.ts'],
   },
   { name: 'composition roots and tools', paths: ['src/lib/service/', 'src/lib/bench/', 'src/lib/dev/'] },
-  { name: 'the service and its documentation', paths: ['src/lib/publish/', 'src/lib/mcp/', 'src/lib/openapi/', 'src/lib/docs/'] },
+  {
+    name: 'the service and its documentation',
+    paths: ['src/lib/publish/', 'src/lib/mcp/', 'src/lib/openapi/', 'src/lib/docs/', 'src/lib/dashboard/'],
+  },
   { name: 'the build pipeline', paths: ['src/lib/pipeline/'] },
   {
     name: 'pages, search, revisions, serving and webhooks',

@@ -1,8 +1,9 @@
 // The composition root: opens the stores on SQLite or PostgreSQL, wires publish/, the webhook
-// outbox and mcp/, and mounts /api/, /mcp and the static site on one HTTP server.
+// outbox and mcp/, and mounts /api/, /mcp, the dashboard and the static site on one HTTP server.
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
+import { dashboardHandler, isDashboardPath } from '../dashboard/index.ts';
 import { type DatabaseLocation, isDatabaseUnavailable } from '../database/index.ts';
 import { DISK_FULL_ANSWER, diskReport, isDiskFull, type SpaceReserve, spaceReserve } from '../disk-space.ts';
 import { errorMessage, errorReport, GarmentPressError } from '../errors.ts';
@@ -85,7 +86,7 @@ export interface PublishService {
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
-/** Starts the publish service: the API under /api/, MCP at /mcp, the built site everywhere else. */
+/** Starts the publish service: the API under /api/, MCP at /mcp, the dashboard under /dashboard/, the built site everywhere else. */
 export async function startPublishService(options: PublishServiceOptions): Promise<PublishService> {
   const { dataDir, recordsDir, outDir, port = 4321, host = '127.0.0.1' } = options;
   const log = options.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
@@ -103,13 +104,17 @@ export async function startPublishService(options: PublishServiceOptions): Promi
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const routes: { api?: RequestHandler; mcp?: RequestHandler; closing: boolean } = { closing: false };
   const serveStatic = staticFilesHandler(outDir);
+  const serveDashboard = dashboardHandler();
   const server = createServiceServer({
     maxBodyBytes,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
     log,
     closing: () => routes.closing,
-    handlerFor: (pathname) =>
-      pathname === '/api' || pathname.startsWith('/api/') ? routes.api! : pathname === MCP_PATH ? routes.mcp! : serveStatic,
+    handlerFor: (pathname) => {
+      if (pathname === '/api' || pathname.startsWith('/api/')) return routes.api!;
+      if (pathname === MCP_PATH) return routes.mcp!;
+      return isDashboardPath(pathname) ? serveDashboard : serveStatic;
+    },
   });
   try {
     await listen(server, port, host);
