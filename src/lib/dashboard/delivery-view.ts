@@ -1,34 +1,7 @@
 // What the dashboard shows of the publish API's answers: deliveries as rows of words, refusals as
 // sentences. Pure and free of Node and the DOM, so the page's script and the unit tests share it.
-
-/** One attempt as `GET /api/webhooks/deliveries` sends it (delivery-record.ts, `deliveryToWire`). */
-export interface WireAttempt {
-  delivery_id: string;
-  attempt_number: number;
-  outcome: 'in_flight' | 'accepted' | 'failed' | 'interrupted';
-  status: number | null;
-  error: string | null;
-  retry_after: string | null;
-  request: { headers: Record<string, string>; body: string };
-  response_body_start: string | null;
-  duration_ms: number | null;
-  started_at: string;
-  finished_at: string | null;
-}
-
-/** One event's delivery as the API sends it. */
-export interface WireDelivery {
-  id: number;
-  handle: string;
-  event: string;
-  tool: string;
-  callback_url: string;
-  outcome: 'pending' | 'delivered' | 'given_up';
-  attempts_made: number;
-  next_attempt_at: string | null;
-  created_at: string;
-  attempts: WireAttempt[];
-}
+// Only types come from the service's modules: `import type` is erased, so the browser loads none of them.
+import type { WireAttempt, WireDelivery } from '../webhooks/delivery-record.ts';
 
 /** A page of deliveries, newest first; `next_before` asks for the page after it, null on the last. */
 export interface WireDeliveryPage {

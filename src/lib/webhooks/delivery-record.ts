@@ -178,7 +178,7 @@ export function attemptFromRow(row: AttemptRow): Attempt {
 }
 
 /** Delivery states as the API names them. */
-const WIRE_STATES: Record<EntryState, string> = { pending: 'pending', accepted: 'delivered', given_up: 'given_up' };
+const WIRE_STATES = { pending: 'pending', accepted: 'delivered', given_up: 'given_up' } as const satisfies Record<EntryState, string>;
 
 /** The delivery state an API `outcome` names, or undefined for a name the API does not use. */
 export function stateFromWire(outcome: string): EntryState | undefined {
@@ -200,6 +200,12 @@ export function deliveryToWire(delivery: Delivery) {
     attempts: delivery.attempts.map(attemptToWire),
   };
 }
+
+/** One event's delivery as `GET /api/webhooks/deliveries` sends it. */
+export type WireDelivery = ReturnType<typeof deliveryToWire>;
+
+/** One attempt as the API sends it. */
+export type WireAttempt = WireDelivery['attempts'][number];
 
 function attemptToWire(attempt: Attempt) {
   return {

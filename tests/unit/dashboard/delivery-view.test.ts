@@ -8,9 +8,8 @@ import {
   stateText,
   testResultText,
   timeView,
-  type WireAttempt,
-  type WireDelivery,
 } from '../../../src/lib/dashboard/delivery-view.ts';
+import type { WireAttempt, WireDelivery } from '../../../src/lib/webhooks/delivery-record.ts';
 
 /** A failed first attempt as the API lists it; each test changes one thing. */
 function failedAttempt(): WireAttempt {
