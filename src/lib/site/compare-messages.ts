@@ -1,5 +1,5 @@
-// The compare page's words, from strings.ts, for its script (compare-client.ts), which cannot import them: the page passes them as data.
-import type { CompareMessages } from './compare-client.ts';
+// The compare page's words, from strings.ts, for its script (browser/compare-client.ts), which cannot import them: the page passes them as data.
+import type { CompareMessages } from './browser/compare-client.ts';
 import { t } from './strings.ts';
 
 /** The words compare-client.ts shows, as the page's data-messages. */

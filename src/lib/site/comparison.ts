@@ -1,5 +1,5 @@
 // Two to four garments side by side, read in the browser from their published JSON twins
-// (/garments/<slug>/<projection>.json). Pure: the compare page's script (compare-client.ts) fetches
+// (/garments/<slug>/<projection>.json). Pure: the compare page's script (browser/compare-client.ts) fetches
 // and draws. A twin is untrusted input: every value is checked for its type before it is read.
 import type { GarmentRecord } from '../record/types.ts';
 import { claimsByData, claimsOn } from './claim-targets.ts';

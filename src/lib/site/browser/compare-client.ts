@@ -1,7 +1,7 @@
 // The compare page's script (src/pages/compare/index.astro): reads the garments from the address
 // (`?g=<slug>` each; `?add=<slug>` adds one to those last compared), fetches their JSON twins and
 // draws them side by side. Records are untrusted: every text goes in through textContent.
-import { closeBidiThroughout } from './bidi-closed.ts';
+import { closeBidiThroughout } from '../bidi-closed.ts';
 import {
   type ComparedGarment,
   comparedGarment,
@@ -11,8 +11,8 @@ import {
   type ComparisonWords,
   type GarmentTwins,
   MOST_COMPARED,
-} from './comparison.ts';
-import { withoutForbiddenCharacters } from '../unicode.ts';
+} from '../comparison.ts';
+import { withoutForbiddenCharacters } from '../../unicode.ts';
 
 /** The words the page's script shows, from strings.ts: the table's labels and its messages. */
 export interface CompareMessages extends ComparisonWords {
