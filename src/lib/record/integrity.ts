@@ -41,7 +41,8 @@ const MARKDOWN_MARK = /[*_~`[\]]/g;
 
 /**
  * Checks the references inside one record that the schema cannot: claim ids and source ids
- * must exist (errors); ids must be unique; the slug must fit in a file name; `data` cross-references
+ * must exist (errors); ids must be unique (errors for claims and sources, warnings for conflicts,
+ * decisions and gaps, which nothing names); the slug must fit in a file name; `data` cross-references
  * should resolve (warnings, since the spec also allows identifiers at a provider); `published_at` should
  * be a date the site can place in time (a warning: the spec allows any text).
  */
@@ -65,6 +66,10 @@ export function checkRecordIntegrity({ file, record }: RecordFile): Problem[] {
   }
   const claimIds = uniqueIds(record.claims, '/claims', 'claim', report);
   const sourceIds = uniqueIds(record.sources, '/sources', 'source', report);
+  // Nothing in a record names these, so a repeat only leaves a link to it reaching the first one.
+  uniqueIds(record.conflicts, '/conflicts', 'conflict', report, 'warning');
+  uniqueIds(record.decisions, '/decisions', 'decision', report, 'warning');
+  uniqueIds(record.gaps, '/gaps', 'gap', report, 'warning');
   const needClaim = (pointer: string, id: string) => {
     if (!claimIds.has(id)) report('error', pointer, `names claim "${id}", which is not in claims${suggest(id, claimIds)}`);
   };
@@ -135,10 +140,23 @@ export function checkSiteIntegrity(files: RecordKey[]): Problem[] {
 
 type Report = (severity: Problem['severity'], pointer: string, message: string) => void;
 
-function uniqueIds(items: { id: string }[], base: string, noun: string, report: Report): Set<string> {
+function uniqueIds(
+  items: { id: string }[],
+  base: string,
+  noun: string,
+  report: Report,
+  severity: Problem['severity'] = 'error',
+): Set<string> {
   const ids = new Set<string>();
   items.forEach(({ id }, i) => {
-    if (ids.has(id)) report('error', `${base}/${i}/id`, `${noun} id "${id}" is used more than once; ids must be unique`);
+    if (ids.has(id) && severity === 'error')
+      report(severity, `${base}/${i}/id`, `${noun} id "${id}" is used more than once; ids must be unique`);
+    else if (ids.has(id))
+      report(
+        severity,
+        `${base}/${i}/id`,
+        `${noun} id "${id}" is used more than once, so a link to it opens the first; give each ${noun} its own id`,
+      );
     ids.add(id);
   });
   return ids;

@@ -143,6 +143,29 @@ describe('checkRecordIntegrity', () => {
     expect(problems[0]!.severity).toBe('error');
   });
 
+  it('warns, without failing, about a gap, conflict or decision sharing an id with an earlier one', () => {
+    const record = commerce();
+    const gap = {
+      id: 'g-fit',
+      target: 'fit',
+      reason: 'not_checked',
+      impact: 'Fit unknown.',
+      next_action: 'Try it on.',
+      owner: 'sampling',
+      priority: 'future',
+    } as const;
+    record.gaps = [gap, { ...gap, target: 'stretch' }, { ...gap, id: 'g-other' }];
+    const problems = checkRecordIntegrity({ file: 'r.json', record });
+    expect(problems).toEqual([
+      {
+        severity: 'warning',
+        file: 'r.json',
+        pointer: '/gaps/1/id',
+        message: 'gap id "g-fit" is used more than once, so a link to it opens the first; give each gap its own id',
+      },
+    ]);
+  });
+
   it('warns, without failing, about a data cross-reference that names no item', () => {
     const record = commerce();
     record.data.variants[0]!.color_id = 'color-nowhere';
