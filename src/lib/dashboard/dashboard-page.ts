@@ -1,5 +1,5 @@
 // The dashboard's one page (Settings, MCP, Completion webhooks): fixed markup with no data in it.
-// Its script (dashboard-client.ts) fills it from the publish API with DOM nodes only; until the
+// Its script (browser/dashboard-client.ts) fills it from the publish API with DOM nodes only; until the
 // script runs (JavaScript off, or the script refused), the page says it needs JavaScript.
 
 /** Where the dashboard lives; `/dashboard/` leads to its one page. */

@@ -1,9 +1,9 @@
-// The dashboard page's script (dashboard-page.ts): signs in with an API key kept in sessionStorage,
+// The dashboard page's script (../dashboard-page.ts): signs in with an API key kept in sessionStorage,
 // and reveals and rotates the signing secret, lists delivery attempts and sends test events through
 // the publish API. Everything the API returns goes into the page as text nodes.
 import { deliveryItem, element } from './delivery-nodes.ts';
 import { type DeliveryView, deliveriesQuery, deliveryView, refusalText, testResultText, type WireDeliveryPage } from './delivery-view.ts';
-import type { WireDelivery } from '../webhooks/delivery-record.ts';
+import type { WireDelivery } from '../../webhooks/delivery-record.ts';
 
 /** The sessionStorage entry holding the key: gone when the tab closes, never sent but as a header. */
 const KEY_ENTRY = 'garment-press.dashboard.api-key';

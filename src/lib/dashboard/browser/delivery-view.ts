@@ -1,7 +1,7 @@
 // What the dashboard shows of the publish API's answers: deliveries as rows of words, refusals as
 // sentences. Pure and free of Node and the DOM, so the page's script and the unit tests share it.
 // Only types come from the service's modules: `import type` is erased, so the browser loads none of them.
-import type { WireAttempt, WireDelivery } from '../webhooks/delivery-record.ts';
+import type { WireAttempt, WireDelivery } from '../../webhooks/delivery-record.ts';
 
 /** A page of deliveries, newest first; `next_before` asks for the page after it, null on the last. */
 export interface WireDeliveryPage {

@@ -8,8 +8,8 @@ import {
   stateText,
   testResultText,
   timeView,
-} from '../../../src/lib/dashboard/delivery-view.ts';
-import type { WireAttempt, WireDelivery } from '../../../src/lib/webhooks/delivery-record.ts';
+} from '../../../../src/lib/dashboard/browser/delivery-view.ts';
+import type { WireAttempt, WireDelivery } from '../../../../src/lib/webhooks/delivery-record.ts';
 
 /** A failed first attempt as the API lists it; each test changes one thing. */
 function failedAttempt(): WireAttempt {
