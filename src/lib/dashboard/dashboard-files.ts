@@ -19,7 +19,10 @@ const GUARD_HEADERS = {
   'X-Frame-Options': 'DENY',
 };
 
-/** The script modules the page loads, by file name in this folder (their imports name each other so). */
+/**
+ * The script modules the page loads, by file name in browser/, served side by side under ASSETS_PATH
+ * (their imports name each other so).
+ */
 const SCRIPT_FILES = ['dashboard-client.ts', 'delivery-nodes.ts', 'delivery-view.ts'];
 
 interface Asset {
@@ -76,7 +79,7 @@ function readAssets(): Map<string, Asset> {
     [`${ASSETS_PATH}dashboard.css`, { type: 'text/css; charset=utf-8', body: read('dashboard.css') }],
   ]);
   for (const file of SCRIPT_FILES) {
-    assets.set(`${ASSETS_PATH}${file}`, { type: 'text/javascript; charset=utf-8', body: javaScriptOf(read(file)) });
+    assets.set(`${ASSETS_PATH}${file}`, { type: 'text/javascript; charset=utf-8', body: javaScriptOf(read(`browser/${file}`)) });
   }
   return assets;
 }

@@ -1,9 +1,20 @@
-// The dashboard page's script (dashboard-page.ts): signs in with an API key kept in sessionStorage,
+// The dashboard page's script (../dashboard-page.ts): signs in with an API key kept in sessionStorage,
 // and reveals and rotates the signing secret, lists delivery attempts and sends test events through
-// the publish API. Everything the API returns goes into the page as text nodes.
+// the publish API. Everything the API returns goes into the page as text nodes; its own words come
+// from the page's data-messages (strings.ts, through ../dashboard-messages.ts).
 import { deliveryItem, element } from './delivery-nodes.ts';
-import { type DeliveryView, deliveriesQuery, deliveryView, refusalText, testResultText, type WireDeliveryPage } from './delivery-view.ts';
-import type { WireDelivery } from '../webhooks/delivery-record.ts';
+import {
+  counted,
+  type DashboardMessages,
+  type DeliveryView,
+  deliveriesQuery,
+  deliveryView,
+  fillIn,
+  refusalText,
+  testResultText,
+  type WireDeliveryPage,
+} from './delivery-view.ts';
+import type { WireDelivery } from '../../webhooks/delivery-record.ts';
 
 /** The sessionStorage entry holding the key: gone when the tab closes, never sent but as a header. */
 const KEY_ENTRY = 'garment-press.dashboard.api-key';
@@ -41,6 +52,9 @@ const page = {
   older: part<HTMLButtonElement>('older'),
 };
 
+/** The page's words, as dashboard-messages.ts made them. */
+const messages = JSON.parse(part<HTMLElement>('messages').dataset.messages ?? '{}') as DashboardMessages;
+
 /** What the attempt log shows: its handle filter and where the next page starts. */
 const log = { handle: '', nextBefore: null as number | null, shown: 0 };
 
@@ -59,7 +73,7 @@ function announce(text: string): void {
 
 /** Calls the publish API with the key; a network failure or refusal comes back as words. */
 async function callApi(method: 'GET' | 'POST', path: string, body?: unknown, key = storedKey()): Promise<ApiAnswer> {
-  if (key === null) return { ok: false, status: 401, message: 'Sign in with an API key first.' };
+  if (key === null) return { ok: false, status: 401, message: messages.signInFirst };
   const headers: Record<string, string> = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response: Response;
@@ -72,21 +86,21 @@ async function callApi(method: 'GET' | 'POST', path: string, body?: unknown, key
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (error) {
-    return { ok: false, status: 0, message: `The service could not be reached: ${(error as Error).message}.` };
+    return { ok: false, status: 0, message: fillIn(messages.unreachable, { reason: (error as Error).message }) };
   }
   const text = await response.text();
-  if (!response.ok) return { ok: false, status: response.status, message: refusalText(response.status, text) };
+  if (!response.ok) return { ok: false, status: response.status, message: refusalText(response.status, text, messages) };
   try {
     return { ok: true, status: response.status, json: JSON.parse(text) as unknown };
   } catch {
-    return { ok: false, status: response.status, message: `The service answered HTTP ${response.status} with something other than JSON.` };
+    return { ok: false, status: response.status, message: fillIn(messages.notJson, { status: response.status }) };
   }
 }
 
 /** Reports a refusal; a key refused mid-session (revoked, say) signs out. */
 function refused(answer: Extract<ApiAnswer, { ok: false }>): void {
   if (answer.status === 401 && storedKey() !== null) {
-    signOut(`${answer.message} You are signed out; sign in with a valid key.`);
+    signOut(fillIn(messages.signedOutRefused, { refusal: answer.message }));
     return;
   }
   announce(answer.message);
@@ -102,7 +116,7 @@ async function signIn(event: SubmitEvent): Promise<void> {
   const input = page.signInForm.elements.namedItem('api-key') as HTMLInputElement;
   const key = input.value.trim();
   if (key === '') return;
-  announce('Checking the key…');
+  announce(messages.checking);
   const answer = await callApi('GET', `/api/webhooks/deliveries${deliveriesQuery({ limit: 1 })}`, undefined, key);
   if (!answer.ok) {
     announce(answer.message);
@@ -113,16 +127,16 @@ async function signIn(event: SubmitEvent): Promise<void> {
   try {
     sessionStorage.setItem(KEY_ENTRY, key);
   } catch {
-    announce('This browser refuses to keep the key for the tab (storage is off), so the dashboard cannot sign in.');
+    announce(messages.noStorage);
     return;
   }
   showSignedIn(true);
-  announce('Signed in.');
+  announce(messages.signedIn);
   page.reveal.focus();
   await loadDeliveries(false);
 }
 
-function signOut(message = 'Signed out; this tab no longer holds the key.'): void {
+function signOut(message = messages.signedOut): void {
   try {
     sessionStorage.removeItem(KEY_ENTRY);
   } catch {
@@ -160,18 +174,18 @@ async function reveal(): Promise<void> {
   const answer = await callApi('GET', '/api/webhooks/secret');
   if (!answer.ok) return refused(answer);
   showSecret((answer.json as { signing_secret: string }).signing_secret);
-  announce('The signing secret is shown. Hide it when you are done.');
+  announce(messages.secretShown);
   page.copy.focus();
 }
 
 async function copy(): Promise<void> {
   try {
     await navigator.clipboard.writeText(page.secret.textContent ?? '');
-    announce('The signing secret was copied.');
+    announce(messages.copied);
   } catch {
     // No clipboard for this page: leave the secret selected for the keyboard's copy.
     getSelection()?.selectAllChildren(page.secret);
-    announce('The browser would not copy; the secret is selected, copy it with the keyboard.');
+    announce(messages.copyRefused);
   }
 }
 
@@ -182,7 +196,7 @@ async function rotate(): Promise<void> {
   page.rotateConfirm.disabled = false;
   if (!answer.ok) return refused(answer);
   showSecret((answer.json as { signing_secret: string }).signing_secret);
-  announce('The secret was rotated: the old secret no longer verifies. The new secret is shown.');
+  announce(messages.rotated);
   page.copy.focus();
 }
 
@@ -191,7 +205,7 @@ async function sendTest(event: SubmitEvent): Promise<void> {
   const callbackUrl = (page.testForm.elements.namedItem('callback_url') as HTMLInputElement).value.trim();
   const button = page.testForm.querySelector('button[type="submit"]') as HTMLButtonElement;
   button.disabled = true;
-  announce('Sending a test event; the receiver has up to 10 seconds to answer…');
+  announce(messages.sending);
   const answer = await callApi('POST', '/api/webhooks/test', { callback_url: callbackUrl });
   button.disabled = false;
   page.testResult.replaceChildren();
@@ -199,11 +213,11 @@ async function sendTest(event: SubmitEvent): Promise<void> {
     page.testResult.append(element('p', 'result failed', answer.message));
     return refused(answer);
   }
-  const view = deliveryView((answer.json as { delivery: WireDelivery }).delivery);
-  const result = testResultText(view);
+  const view = deliveryView((answer.json as { delivery: WireDelivery }).delivery, messages);
+  const result = testResultText(view, messages);
   page.testResult.append(
     element('p', `result ${view.stateKind}`, result),
-    element('ol', 'deliveries', deliveryItem(view, 'test-delivery', true)),
+    element('ol', 'deliveries', deliveryItem(view, 'test-delivery', true, messages)),
   );
   announce(result);
   await loadDeliveries(false);
@@ -214,7 +228,7 @@ async function resend(view: DeliveryView, button: HTMLButtonElement): Promise<vo
   const answer = await callApi('POST', `/api/webhooks/deliveries/${encodeURIComponent(view.handle)}/resend`);
   button.disabled = false;
   if (!answer.ok) return refused(answer);
-  announce(`The ${view.event} event of ${view.handle} is sent again: a new round of attempts has started.`);
+  announce(fillIn(messages.resent, { event: view.event, handle: view.handle }));
   await loadDeliveries(false);
 }
 
@@ -231,14 +245,20 @@ async function loadDeliveries(more: boolean): Promise<boolean> {
     page.deliveries.replaceChildren();
     log.shown = 0;
   }
-  for (const delivery of loaded.deliveries) page.deliveries.append(deliveryItem(deliveryView(delivery), 'delivery', false, resend));
+  for (const delivery of loaded.deliveries)
+    page.deliveries.append(deliveryItem(deliveryView(delivery, messages), 'delivery', false, messages, resend));
   log.shown += loaded.deliveries.length;
   log.nextBefore = loaded.next_before;
   page.older.hidden = loaded.next_before === null;
-  const scope = log.handle === '' ? '' : ` for handle ${log.handle}`;
-  page.logSummary.textContent =
-    log.shown === 0 ? `No deliveries${scope} yet.` : `${log.shown} ${log.shown === 1 ? 'delivery' : 'deliveries'}${scope}, newest first.`;
+  page.logSummary.textContent = logSummary();
   return true;
+}
+
+/** The attempt log's one line: how many deliveries are shown, for which handle. */
+function logSummary(): string {
+  const { handle, shown } = log;
+  if (handle === '') return shown === 0 ? messages.logNone : counted(messages.logCount, shown);
+  return shown === 0 ? fillIn(messages.logNoneForHandle, { handle }) : counted(messages.logCountForHandle, shown, { handle });
 }
 
 page.signInForm.addEventListener('submit', (event) => void signIn(event));
@@ -247,7 +267,7 @@ page.reveal.addEventListener('click', () => void reveal());
 page.copy.addEventListener('click', () => void copy());
 page.hide.addEventListener('click', () => {
   hideSecret();
-  announce('The signing secret is hidden.');
+  announce(messages.secretHidden);
   page.reveal.focus();
 });
 page.rotate.addEventListener('click', () => page.rotateDialog.showModal());
@@ -260,7 +280,7 @@ page.filterForm.addEventListener('submit', (event) => {
   void loadDeliveries(false);
 });
 page.refresh.addEventListener('click', async () => {
-  if (await loadDeliveries(false)) announce('The attempt log is up to date.');
+  if (await loadDeliveries(false)) announce(messages.upToDate);
 });
 page.older.addEventListener('click', () => void loadDeliveries(true));
 

@@ -1,6 +1,6 @@
 // The dashboard's DOM for a delivery (browser only). Receiver answers and recorded requests are
 // untrusted: every value goes in as a text node, never as markup or as a link.
-import type { AttemptView, DeliveryView, TimeView } from './delivery-view.ts';
+import { type AttemptView, counted, type DashboardMessages, type DeliveryView, fillIn, type TimeView } from './delivery-view.ts';
 
 type Child = Node | string;
 
@@ -39,9 +39,9 @@ function preformatted(text: string): HTMLPreElement {
   return block;
 }
 
-function headersTable(headers: AttemptView['headers'], caption: string): HTMLTableElement {
+function headersTable(headers: AttemptView['headers'], caption: string, messages: DashboardMessages): HTMLTableElement {
   const table = element('table', 'headers', element('caption', null, caption));
-  const head = element('thead', null, element('tr', null, headerCell('Header'), headerCell('Value')));
+  const head = element('thead', null, element('tr', null, headerCell(messages.header), headerCell(messages.value)));
   const body = element('tbody', null);
   for (const [name, value] of headers) body.append(element('tr', null, element('th', null, name), element('td', null, value)));
   for (const row of body.rows) row.cells[0]?.setAttribute('scope', 'row');
@@ -56,7 +56,7 @@ function headerCell(text: string): HTMLTableCellElement {
 }
 
 /** Returns one attempt: its answer in the summary line, and what was sent and received when opened. */
-export function attemptItem(attempt: AttemptView, open: boolean): HTMLLIElement {
+export function attemptItem(attempt: AttemptView, open: boolean, messages: DashboardMessages): HTMLLIElement {
   const summary = element('summary', null, element('span', 'attempt-title', attempt.title), ' ', attempt.summary);
   const answer = element('span', attempt.accepted ? 'answer accepted' : 'answer failed', attempt.answer);
   const details = element(
@@ -64,17 +64,17 @@ export function attemptItem(attempt: AttemptView, open: boolean): HTMLLIElement 
     'attempt',
     summary,
     facts([
-      ['When', timeNode(attempt.when)],
-      ['Delivery id (X-Svc-Delivery)', element('code', null, attempt.deliveryId)],
-      ['Receiver answered', answer],
-      ['Duration', attempt.duration],
-      ['Retry-After', attempt.retryAfter],
+      [messages.when, timeNode(attempt.when)],
+      [messages.deliveryId, element('code', null, attempt.deliveryId)],
+      [messages.answered, answer],
+      [messages.durationLabel, attempt.duration],
+      [messages.retryAfter, attempt.retryAfter],
     ]),
-    element('h5', null, 'Response excerpt'),
-    attempt.responseExcerpt === null ? element('p', 'help', 'Nothing came back.') : preformatted(attempt.responseExcerpt),
-    element('h5', null, 'What was sent'),
-    headersTable(attempt.headers, `Headers of ${attempt.title.toLowerCase()}`),
-    element('p', 'help', 'Body, exactly as sent:'),
+    element('h5', null, messages.excerpt),
+    attempt.responseExcerpt === null ? element('p', 'help', messages.nothingBack) : preformatted(attempt.responseExcerpt),
+    element('h5', null, messages.sent),
+    headersTable(attempt.headers, fillIn(messages.headersOf, { number: attempt.number }), messages),
+    element('p', 'help', messages.body),
     preformatted(attempt.body),
   );
   details.open = open;
@@ -89,6 +89,7 @@ export function deliveryItem(
   view: DeliveryView,
   idPrefix: string,
   openLatest: boolean,
+  messages: DashboardMessages,
   onResend?: (view: DeliveryView, button: HTMLButtonElement) => void,
 ): HTMLLIElement {
   const headingId = `${idPrefix}-${view.id}`;
@@ -100,21 +101,23 @@ export function deliveryItem(
     heading,
     element('p', `state state-${view.stateKind}`, view.state),
     facts([
-      ['Tool', view.tool],
-      ['Callback URL', element('code', null, view.callbackUrl)],
-      ['Event recorded', timeNode(view.created)],
+      [messages.tool, view.tool],
+      [messages.callbackUrl, element('code', null, view.callbackUrl)],
+      [messages.recorded, timeNode(view.created)],
     ]),
   );
   article.setAttribute('aria-labelledby', headingId);
   if (onResend !== undefined && view.canResend) {
-    const button = element('button', null, 'Resend');
+    const button = element('button', null, messages.resend);
     button.type = 'button';
     button.setAttribute('aria-describedby', headingId);
     button.addEventListener('click', () => onResend(view, button));
     article.append(element('p', 'actions', button));
   }
   const attempts = element('ol', 'attempts');
-  view.attempts.forEach((attempt, index) => attempts.append(attemptItem(attempt, openLatest && index === view.attempts.length - 1)));
-  article.append(element('h4', null, view.attempts.length === 1 ? '1 attempt' : `${view.attempts.length} attempts`), attempts);
+  view.attempts.forEach((attempt, index) =>
+    attempts.append(attemptItem(attempt, openLatest && index === view.attempts.length - 1, messages)),
+  );
+  article.append(element('h4', null, counted(messages.attempts, view.attempts.length)), attempts);
   return element('li', null, article);
 }

@@ -2,14 +2,20 @@ import { describe, expect, it } from 'vitest';
 import {
   answerText,
   attemptView,
+  counted,
   deliveriesQuery,
   deliveryView,
+  fillIn,
   refusalText,
   stateText,
   testResultText,
   timeView,
-} from '../../../src/lib/dashboard/delivery-view.ts';
-import type { WireAttempt, WireDelivery } from '../../../src/lib/webhooks/delivery-record.ts';
+} from '../../../../src/lib/dashboard/browser/delivery-view.ts';
+import { dashboardMessages } from '../../../../src/lib/dashboard/dashboard-messages.ts';
+import type { WireAttempt, WireDelivery } from '../../../../src/lib/webhooks/delivery-record.ts';
+
+/** The words the page passes its script. */
+const messages = dashboardMessages();
 
 /** A failed first attempt as the API lists it; each test changes one thing. */
 function failedAttempt(): WireAttempt {
@@ -52,25 +58,25 @@ function pendingDelivery(): WireDelivery {
 
 describe('timeView', () => {
   it('shows an ISO time in UTC to the second and keeps the ISO value', () => {
-    expect(timeView('2026-11-29T20:10:03.412Z')).toEqual({ text: '2026-11-29 20:10:03 UTC', iso: '2026-11-29T20:10:03.412Z' });
+    expect(timeView('2026-11-29T20:10:03.412Z', messages)).toEqual({ text: '2026-11-29 20:10:03 UTC', iso: '2026-11-29T20:10:03.412Z' });
   });
 
   it('shows a time it cannot read as it came', () => {
-    expect(timeView('yesterday').text).toBe('yesterday');
+    expect(timeView('yesterday', messages).text).toBe('yesterday');
   });
 });
 
 describe('stateText', () => {
   it('names a delivery awaiting retry with its next attempt time', () => {
-    expect(stateText(pendingDelivery())).toBe('Awaiting retry: next attempt at 2026-11-29 20:11:03 UTC');
+    expect(stateText(pendingDelivery(), messages)).toBe('Awaiting retry: next attempt at 2026-11-29 20:11:03 UTC');
   });
 
   it('names a delivered event and one given up with its attempts counted', () => {
-    expect(stateText({ ...pendingDelivery(), outcome: 'delivered', next_attempt_at: null })).toBe('Delivered');
-    expect(stateText({ ...pendingDelivery(), outcome: 'given_up', next_attempt_at: null, attempts_made: 5 })).toBe(
+    expect(stateText({ ...pendingDelivery(), outcome: 'delivered', next_attempt_at: null }, messages)).toBe('Delivered');
+    expect(stateText({ ...pendingDelivery(), outcome: 'given_up', next_attempt_at: null, attempts_made: 5 }, messages)).toBe(
       'Given up after 5 attempts',
     );
-    expect(stateText({ ...pendingDelivery(), outcome: 'given_up', next_attempt_at: null, attempts_made: 1 })).toBe(
+    expect(stateText({ ...pendingDelivery(), outcome: 'given_up', next_attempt_at: null, attempts_made: 1 }, messages)).toBe(
       'Given up after 1 attempt',
     );
   });
@@ -78,16 +84,22 @@ describe('stateText', () => {
 
 describe('answerText', () => {
   it('gives the status when the receiver answered', () => {
-    expect(answerText(failedAttempt())).toBe('HTTP 503');
-    expect(answerText({ ...failedAttempt(), status: 302, error: 'redirects are not followed' })).toBe(
+    expect(answerText(failedAttempt(), messages)).toBe('HTTP 503');
+    expect(answerText({ ...failedAttempt(), status: 302, error: 'redirects are not followed' }, messages)).toBe(
       'HTTP 302 (redirects are not followed)',
     );
   });
 
   it('gives the reason when no answer came', () => {
-    expect(answerText({ ...failedAttempt(), status: null, error: 'timed out after 10000 ms' })).toBe('No answer: timed out after 10000 ms');
-    expect(answerText({ ...failedAttempt(), status: null, error: null, outcome: 'in_flight' })).toBe('Sent; waiting for the answer');
-    expect(answerText({ ...failedAttempt(), status: null, error: 'the instance stopped', outcome: 'interrupted' })).toBe(
+    expect(answerText({ ...failedAttempt(), status: null, error: null }, messages)).toBe('No answer: unknown failure');
+    expect(answerText({ ...failedAttempt(), status: null, error: null, outcome: 'interrupted' }, messages)).toBe('Interrupted');
+    expect(answerText({ ...failedAttempt(), status: null, error: 'timed out after 10000 ms' }, messages)).toBe(
+      'No answer: timed out after 10000 ms',
+    );
+    expect(answerText({ ...failedAttempt(), status: null, error: null, outcome: 'in_flight' }, messages)).toBe(
+      'Sent; waiting for the answer',
+    );
+    expect(answerText({ ...failedAttempt(), status: null, error: 'the instance stopped', outcome: 'interrupted' }, messages)).toBe(
       'Interrupted: the instance stopped',
     );
   });
@@ -95,7 +107,7 @@ describe('answerText', () => {
 
 describe('attemptView', () => {
   it('keeps what was sent exactly and how the receiver answered', () => {
-    const view = attemptView(failedAttempt());
+    const view = attemptView(failedAttempt(), messages);
     expect(view).toMatchObject({
       title: 'Attempt 1',
       summary: 'HTTP 503 · 41 ms · 2026-11-29 20:10:03 UTC',
@@ -109,7 +121,10 @@ describe('attemptView', () => {
   });
 
   it('has no excerpt when nothing came back, and no duration while in flight', () => {
-    const view = attemptView({ ...failedAttempt(), outcome: 'in_flight', status: null, response_body_start: '', duration_ms: null });
+    const view = attemptView(
+      { ...failedAttempt(), outcome: 'in_flight', status: null, response_body_start: '', duration_ms: null },
+      messages,
+    );
     expect(view.responseExcerpt).toBeNull();
     expect(view.duration).toBe('not finished');
   });
@@ -117,17 +132,17 @@ describe('attemptView', () => {
 
 describe('deliveryView', () => {
   it('offers a resend unless an attempt is in flight', () => {
-    expect(deliveryView(pendingDelivery()).canResend).toBe(true);
+    expect(deliveryView(pendingDelivery(), messages).canResend).toBe(true);
     const inFlight = {
       ...pendingDelivery(),
       attempts: [failedAttempt(), { ...failedAttempt(), attempt_number: 2, outcome: 'in_flight' as const }],
     };
-    expect(deliveryView(inFlight).canResend).toBe(false);
+    expect(deliveryView(inFlight, messages).canResend).toBe(false);
   });
 
   it('keeps the attempts oldest first', () => {
     const two = { ...pendingDelivery(), attempts: [failedAttempt(), { ...failedAttempt(), attempt_number: 2 }] };
-    expect(deliveryView(two).attempts.map((attempt) => attempt.title)).toEqual(['Attempt 1', 'Attempt 2']);
+    expect(deliveryView(two, messages).attempts.map((attempt) => attempt.title)).toEqual(['Attempt 1', 'Attempt 2']);
   });
 });
 
@@ -141,20 +156,42 @@ describe('deliveriesQuery', () => {
 describe('refusalText', () => {
   it("says the API's refusal in words", () => {
     const body = '{"error":{"code":"invalid_api_key","message":"the API key is unknown or revoked"}}';
-    expect(refusalText(401, body)).toBe('The service refused: the API key is unknown or revoked (HTTP 401, invalid_api_key).');
+    expect(refusalText(401, body, messages)).toBe('The service refused: the API key is unknown or revoked (HTTP 401, invalid_api_key).');
   });
 
   it('gives the status alone for an answer that is not the API error shape', () => {
-    expect(refusalText(502, '<html>Bad gateway</html>')).toBe('The service answered HTTP 502 without an explanation.');
+    expect(refusalText(502, '<html>Bad gateway</html>', messages)).toBe('The service answered HTTP 502 without an explanation.');
   });
 });
 
 describe('testResultText', () => {
   it('says whether the receiver took the test event', () => {
-    expect(testResultText(deliveryView({ ...pendingDelivery(), outcome: 'given_up' }))).toBe('The test event was not accepted: HTTP 503.');
+    expect(testResultText(deliveryView({ ...pendingDelivery(), outcome: 'given_up' }, messages), messages)).toBe(
+      'The test event was not accepted: HTTP 503.',
+    );
     const accepted = { ...failedAttempt(), outcome: 'accepted' as const, status: 200 };
-    expect(testResultText(deliveryView({ ...pendingDelivery(), attempts: [accepted] }))).toBe(
+    expect(testResultText(deliveryView({ ...pendingDelivery(), attempts: [accepted] }, messages), messages)).toBe(
       'The receiver accepted the test event: HTTP 200.',
     );
+  });
+});
+
+describe('fillIn', () => {
+  it('fills named placeholders in one pass, a value holding a placeholder left as it is', () => {
+    expect(fillIn(messages.resent, { event: 'publish.completed', handle: '{event}' })).toBe(
+      'The publish.completed event of {event} is sent again: a new round of attempts has started.',
+    );
+  });
+
+  it('leaves a placeholder without a value visible', () => {
+    expect(fillIn('HTTP {status} ({error})', { status: 302 })).toBe('HTTP 302 ({error})');
+  });
+});
+
+describe('counted', () => {
+  it('chooses the one or many form by count and fills the other values', () => {
+    expect(counted(messages.attempts, 1)).toBe('1 attempt');
+    expect(counted(messages.attempts, 0)).toBe('0 attempts');
+    expect(counted(messages.logCountForHandle, 20, { handle: '6f1c' })).toBe('20 deliveries for handle 6f1c, newest first.');
   });
 });
