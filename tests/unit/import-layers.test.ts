@@ -47,11 +47,11 @@ function layerOf(file: string): number | undefined {
   return found?.layer;
 }
 
-const importsRead = new Map<string, string[]>();
+const specifiersRead = new Map<string, string[]>();
 
-/** Every module a file names, as paths relative to the project: imports, re-exports, `import()` (types too) and workers. */
-function importsOf(file: string): string[] {
-  const known = importsRead.get(file);
+/** Every module specifier a file names: imports, re-exports, `import()` (types too) and workers. */
+function specifiersOf(file: string): string[] {
+  const known = specifiersRead.get(file);
   if (known) return known;
   const source = ts.createSourceFile(file, readFileSync(path.join(projectRoot, file), 'utf8'), ts.ScriptTarget.Latest);
   const named: string[] = [];
@@ -69,7 +69,13 @@ function importsOf(file: string): string[] {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  const modules = named
+  specifiersRead.set(file, named);
+  return named;
+}
+
+/** The project's modules a file imports, as paths relative to the project. */
+function importsOf(file: string): string[] {
+  return specifiersOf(file)
     .filter((specifier) => specifier.startsWith('.'))
     .map((specifier) =>
       path
@@ -77,8 +83,11 @@ function importsOf(file: string): string[] {
         .split(path.sep)
         .join('/'),
     );
-  importsRead.set(file, modules);
-  return modules;
+}
+
+/** The packages a file imports (Node's own, `node:…`, among them). */
+function packagesOf(file: string): string[] {
+  return specifiersOf(file).filter((specifier) => !specifier.startsWith('.'));
 }
 
 /** Every TypeScript and JavaScript module in `src/`, relative to the project. */
@@ -111,6 +120,21 @@ function reachedFrom(start: string): Set<string> {
   return reached;
 }
 
+/** Code that runs in the browser, and the search query it shares with the MCP tool, which runs anywhere. */
+const BROWSER_CODE = ['src/lib/search/browser/', 'src/lib/search/query/', 'src/lib/site/browser/', 'src/lib/dashboard/browser/'];
+
+/**
+ * What the modules of a folder reach that a page's script must not: any package (Node's own among
+ * them; the site's scripts are its own, issue 35) and the search index's building code.
+ */
+function notForTheBrowser(folder: string): string[] {
+  const reached = new Set(sourceModules().flatMap((file) => (file.startsWith(folder) ? [...reachedFrom(file)] : [])));
+  return [...reached].flatMap((file) => [
+    ...packagesOf(file).map((name) => `${file} imports ${name}`),
+    ...(file.startsWith('src/lib/search/index/') ? [`${file} is index building code`] : []),
+  ]);
+}
+
 describe('import layers of src/', () => {
   it('places every module of src/lib in a layer', () => {
     expect(sourceModules().filter((file) => file.startsWith('src/lib/') && layerOf(file) === undefined)).toEqual([]);
@@ -141,5 +165,21 @@ describe('import layers of src/', () => {
     const reached = reachedFrom('src/lib/site/page-view.ts');
     expect(reached.has('src/lib/site/page-parts.ts')).toBe(true);
     expect(PAGE_RENDERERS.filter((renderer) => reached.has(renderer))).toEqual([]);
+  });
+});
+
+describe('browser code (STYLE 14)', () => {
+  it.each(BROWSER_CODE)('keeps %s and what it reaches free of packages and of index building', (folder) => {
+    expect(sourceModules().filter((file) => file.startsWith(folder)).length).toBeGreaterThan(0);
+    expect(notForTheBrowser(folder)).toEqual([]);
+  });
+
+  it('names a package or index building code wherever a folder reaches one', () => {
+    expect(notForTheBrowser('src/lib/search/index/')).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/index-site\.ts imports node:crypto$/),
+        expect.stringMatching(/^src\/lib\/search\/index\/index-site\.ts is index building code$/),
+      ]),
+    );
   });
 });
