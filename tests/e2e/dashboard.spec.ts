@@ -145,6 +145,29 @@ test('reveal shows the secret the API returns; hide and sign out forget it, and 
   expect(seen.violations).toEqual([]);
 });
 
+test('copy puts the revealed secret on the clipboard, and says so', async ({ page }) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: service.url });
+  const seen = await openDashboard(page);
+  await signIn(page);
+  await page.getByRole('button', { name: 'Reveal' }).click();
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await expect(page.locator('[data-status]')).toHaveText('The signing secret was copied.');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await apiSecret());
+  expect(seen.violations).toEqual([]);
+});
+
+test('where the browser will not copy, the secret is selected for the keyboard and the page says so', async ({ page }) => {
+  await page.addInitScript(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
+  });
+  await openDashboard(page);
+  await signIn(page);
+  await page.getByRole('button', { name: 'Reveal' }).click();
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await expect(page.locator('[data-status]')).toHaveText('The browser would not copy; the secret is selected, copy it with the keyboard.');
+  expect(await page.evaluate(() => getSelection()?.toString())).toBe(await apiSecret());
+});
+
 test('rotating asks first in the spec words; then the old secret no longer verifies a new delivery and the new one does', async ({
   page,
 }) => {
