@@ -33,6 +33,13 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/**
+ * How long an idle keep-alive connection stays open (ms): longer than the idle timeout of clients,
+ * proxies and load balancers (60 s is common), so the server never closes a socket just as one of
+ * them sends its next request on it (Node's 5 s default; a client sees ECONNRESET).
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** The Content-Type a built file is served with. @example contentTypeOf('a/svc.md') → 'text/markdown; charset=utf-8' */
 export function contentTypeOf(file: string): string {
   return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
@@ -381,7 +388,7 @@ export async function serveStaticFiles(
   }: StaticFilesOptions & { port?: number; host?: string; routes?: Record<string, RequestListener> } = {},
 ): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
   const handle = staticFilesHandler(rootDir, options);
-  const server = createServer((request, response) => {
+  const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS }, (request, response) => {
     const pathname = requestUrl(request.url)?.pathname ?? '';
     if (Object.hasOwn(routes, pathname)) return routes[pathname]!(request, response);
     handle(request, response).catch((error: unknown) => {

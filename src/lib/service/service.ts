@@ -27,7 +27,7 @@ import {
   type SubmissionContext,
 } from '../publish/index.ts';
 import { recordValidator } from '../record/index.ts';
-import { staticFilesHandler } from '../serve/static-files.ts';
+import { KEEP_ALIVE_MS, staticFilesHandler } from '../serve/static-files.ts';
 import { describeAttempt, type Outbox, openOutbox } from '../webhooks/index.ts';
 import { openServiceStores, type ServiceStores } from './stores.ts';
 
@@ -276,6 +276,7 @@ function createServiceServer(settings: {
     requestTimeout: bodyTimeoutMs,
     headersTimeout: Math.min(60_000, bodyTimeoutMs),
     connectionsCheckingInterval: Math.min(1000, Math.ceil(bodyTimeoutMs / 4)),
+    keepAliveTimeout: KEEP_ALIVE_MS,
   };
   const server = createServer(timeouts, (request, response) => {
     const started = performance.now();

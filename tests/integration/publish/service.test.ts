@@ -313,6 +313,10 @@ describe('npm run serve', () => {
     secrets.push(oldSecret);
   }, 30_000);
 
+  it('tells clients and proxies that an idle connection stays open 65 s, past their usual 60 s, for the site and the API alike', async () => {
+    for (const address of ['/', '/api/health']) expect((await call(service.url, address)).headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it('refuses to start with an output folder whose replacement would take the records or the databases', () => {
     const refusal = (out: string, data = dataDir) =>
       runCli('serve.ts', ['--port', '0', '--records', recordsDir, '--out', out, '--data', data]);

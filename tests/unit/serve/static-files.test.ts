@@ -1,5 +1,5 @@
 import { appendFileSync, mkdirSync, mkdtempSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { request, type IncomingHttpHeaders } from 'node:http';
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,6 +93,25 @@ describe('serveStaticFiles', () => {
     const port = Number(new URL(site.url).port);
     await expect(serveStaticFiles(root, { port })).rejects.toThrow(/EADDRINUSE/);
   });
+
+  it('keeps an idle connection open for a client to reuse after Node’s 5 s default, and says for how long', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const reused = (): Promise<{ reusedSocket: boolean; keepAlive: string | undefined }> =>
+      new Promise((resolve, reject) => {
+        const asked = request(`${site.url}/garments/tee/svc/`, { agent }, (response) => {
+          response.resume();
+          response.on('end', () => resolve({ reusedSocket: asked.reusedSocket, keepAlive: response.headers['keep-alive'] }));
+        });
+        asked.on('error', reject).end();
+      });
+    try {
+      expect(await reused()).toEqual({ reusedSocket: false, keepAlive: 'timeout=65' });
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(await reused()).toEqual({ reusedSocket: true, keepAlive: 'timeout=65' });
+    } finally {
+      agent.destroy();
+    }
+  }, 15_000);
 
   it('serves a page folder through its index and a Markdown twin as text/markdown', async () => {
     expect(await get('/garments/tee/svc/')).toMatchObject({ status: 200, type: 'text/html; charset=utf-8', body: '<h1>Tee</h1>' });
