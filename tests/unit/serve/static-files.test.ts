@@ -96,7 +96,7 @@ describe('serveStaticFiles', () => {
 
   it('keeps an idle connection open for a client to reuse after Node’s 5 s default, and says for how long', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const reused = (): Promise<{ reusedSocket: boolean; keepAlive: string | undefined }> =>
+    const reused = (): Promise<{ reusedSocket: boolean; keepAlive: IncomingHttpHeaders[string] }> =>
       new Promise((resolve, reject) => {
         const asked = request(`${site.url}/garments/tee/svc/`, { agent }, (response) => {
           response.resume();
