@@ -28,16 +28,16 @@ export function dashboardMessages(): DashboardMessages {
     upToDate: t('dashboard.log.upToDate'),
     logNone: t('dashboard.log.none'),
     logNoneForHandle: t('dashboard.log.noneForHandle'),
-    logCount: counted('dashboard.log.count'),
-    logCountForHandle: counted('dashboard.log.countForHandle'),
+    logCount: countForms('dashboard.log.count'),
+    logCountForHandle: countForms('dashboard.log.countForHandle'),
     tool: t('dashboard.delivery.tool'),
     callbackUrl: t('dashboard.delivery.callbackUrl'),
     recorded: t('dashboard.delivery.recorded'),
     resend: t('dashboard.delivery.resend'),
     resent: t('dashboard.delivery.resent'),
-    attempts: counted('dashboard.delivery.attempts'),
+    attempts: countForms('dashboard.delivery.attempts'),
     delivered: t('dashboard.state.delivered'),
-    givenUp: counted('dashboard.state.givenUp'),
+    givenUp: countForms('dashboard.state.givenUp'),
     awaiting: t('dashboard.state.awaiting'),
     awaitingUntil: t('dashboard.state.awaitingUntil'),
     time: t('dashboard.time'),
@@ -68,6 +68,6 @@ export function dashboardMessages(): DashboardMessages {
 }
 
 /** A counted phrase's one and many forms, unfilled: the browser fills `{count}`. */
-function counted(key: CountKey): Counted {
+function countForms(key: CountKey): Counted {
   return { one: t(`${key}.one` as StringKey), many: t(`${key}.many` as StringKey) };
 }

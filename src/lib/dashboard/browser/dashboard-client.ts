@@ -4,12 +4,12 @@
 // from the page's data-messages (strings.ts, through ../dashboard-messages.ts).
 import { deliveryItem, element } from './delivery-nodes.ts';
 import {
-  counted,
+  countMessage,
   type DashboardMessages,
   type DeliveryView,
   deliveriesQuery,
   deliveryView,
-  fillIn,
+  fillMessage,
   refusalText,
   testResultText,
   type WireDeliveryPage,
@@ -86,21 +86,21 @@ async function callApi(method: 'GET' | 'POST', path: string, body?: unknown, key
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch (error) {
-    return { ok: false, status: 0, message: fillIn(messages.unreachable, { reason: (error as Error).message }) };
+    return { ok: false, status: 0, message: fillMessage(messages.unreachable, { reason: (error as Error).message }) };
   }
   const text = await response.text();
   if (!response.ok) return { ok: false, status: response.status, message: refusalText(response.status, text, messages) };
   try {
     return { ok: true, status: response.status, json: JSON.parse(text) as unknown };
   } catch {
-    return { ok: false, status: response.status, message: fillIn(messages.notJson, { status: response.status }) };
+    return { ok: false, status: response.status, message: fillMessage(messages.notJson, { status: response.status }) };
   }
 }
 
 /** Reports a refusal; a key refused mid-session (revoked, say) signs out. */
 function refused(answer: Extract<ApiAnswer, { ok: false }>): void {
   if (answer.status === 401 && storedKey() !== null) {
-    signOut(fillIn(messages.signedOutRefused, { refusal: answer.message }));
+    signOut(fillMessage(messages.signedOutRefused, { refusal: answer.message }));
     return;
   }
   announce(answer.message);
@@ -228,7 +228,7 @@ async function resend(view: DeliveryView, button: HTMLButtonElement): Promise<vo
   const answer = await callApi('POST', `/api/webhooks/deliveries/${encodeURIComponent(view.handle)}/resend`);
   button.disabled = false;
   if (!answer.ok) return refused(answer);
-  announce(fillIn(messages.resent, { event: view.event, handle: view.handle }));
+  announce(fillMessage(messages.resent, { event: view.event, handle: view.handle }));
   await loadDeliveries(false);
 }
 
@@ -257,8 +257,8 @@ async function loadDeliveries(more: boolean): Promise<boolean> {
 /** The attempt log's one line: how many deliveries are shown, for which handle. */
 function logSummary(): string {
   const { handle, shown } = log;
-  if (handle === '') return shown === 0 ? messages.logNone : counted(messages.logCount, shown);
-  return shown === 0 ? fillIn(messages.logNoneForHandle, { handle }) : counted(messages.logCountForHandle, shown, { handle });
+  if (handle === '') return shown === 0 ? messages.logNone : countMessage(messages.logCount, shown);
+  return shown === 0 ? fillMessage(messages.logNoneForHandle, { handle }) : countMessage(messages.logCountForHandle, shown, { handle });
 }
 
 page.signInForm.addEventListener('submit', (event) => void signIn(event));

@@ -1,6 +1,6 @@
 // The dashboard's DOM for a delivery (browser only). Receiver answers and recorded requests are
 // untrusted: every value goes in as a text node, never as markup or as a link.
-import { type AttemptView, counted, type DashboardMessages, type DeliveryView, fillIn, type TimeView } from './delivery-view.ts';
+import { type AttemptView, countMessage, type DashboardMessages, type DeliveryView, fillMessage, type TimeView } from './delivery-view.ts';
 
 type Child = Node | string;
 
@@ -73,7 +73,7 @@ export function attemptItem(attempt: AttemptView, open: boolean, messages: Dashb
     element('h5', null, messages.excerpt),
     attempt.responseExcerpt === null ? element('p', 'help', messages.nothingBack) : preformatted(attempt.responseExcerpt),
     element('h5', null, messages.sent),
-    headersTable(attempt.headers, fillIn(messages.headersOf, { number: attempt.number }), messages),
+    headersTable(attempt.headers, fillMessage(messages.headersOf, { number: attempt.number }), messages),
     element('p', 'help', messages.body),
     preformatted(attempt.body),
   );
@@ -118,6 +118,6 @@ export function deliveryItem(
   view.attempts.forEach((attempt, index) =>
     attempts.append(attemptItem(attempt, openLatest && index === view.attempts.length - 1, messages)),
   );
-  article.append(element('h4', null, counted(messages.attempts, view.attempts.length)), attempts);
+  article.append(element('h4', null, countMessage(messages.attempts, view.attempts.length)), attempts);
   return element('li', null, article);
 }

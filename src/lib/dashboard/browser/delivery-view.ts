@@ -12,7 +12,7 @@ export interface Counted {
 
 /**
  * The words the dashboard's script shows, from strings.ts (`dashboard.*`, built by
- * ../dashboard-messages.ts), passed as the page's data-messages. `{name}` is a placeholder fillIn fills.
+ * ../dashboard-messages.ts), passed as the page's data-messages. `{name}` is a placeholder fillMessage fills.
  */
 export interface DashboardMessages {
   // Signing in and out, and calling the API.
@@ -104,19 +104,21 @@ export interface DashboardMessages {
 
 /**
  * Returns a message with its named placeholders filled, in one pass (a value holding `{name}` is
- * never expanded again); a placeholder without a value stays as it is.
- * @example fillIn('HTTP {status} ({error})', { status: 302, error: 'redirects are not followed' }) → 'HTTP 302 (redirects are not followed)'
+ * never expanded again); a placeholder without a value stays as it is. As the search box's
+ * `fillMessage` (search/query/search-messages.ts), which the dashboard cannot load: only this folder is served.
+ * @example fillMessage('HTTP {status} ({error})', { status: 302, error: 'redirects are not followed' }) → 'HTTP 302 (redirects are not followed)'
  */
-export function fillIn(message: string, values: Record<string, string | number>): string {
+export function fillMessage(message: string, values: Record<string, string | number>): string {
   return message.replace(/\{(\w+)\}/g, (placeholder, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : placeholder));
 }
 
 /**
- * Returns the counted phrase for `count`: the one or many form, `{count}` and any other values filled.
- * @example counted({ one: '{count} attempt', many: '{count} attempts' }, 3) → '3 attempts'
+ * Returns the counted phrase for `count`: the one or many form, `{count}` written as the site writes
+ * counts and any other values filled.
+ * @example countMessage({ one: '{count} attempt', many: '{count} attempts' }, 1200) → '1,200 attempts'
  */
-export function counted(forms: Counted, count: number, values: Record<string, string | number> = {}): string {
-  return fillIn(count === 1 ? forms.one : forms.many, { ...values, count });
+export function countMessage(forms: Counted, count: number, values: Record<string, string | number> = {}): string {
+  return fillMessage(count === 1 ? forms.one : forms.many, { ...values, count: count.toLocaleString('en') });
 }
 
 /** A page of deliveries, newest first; `next_before` asks for the page after it, null on the last. */
@@ -180,7 +182,7 @@ export interface DeliveryView {
  */
 export function timeView(iso: string, messages: DashboardMessages): TimeView {
   const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(iso);
-  return { text: match === null ? iso : fillIn(messages.time, { date: match[1]!, time: match[2]! }), iso };
+  return { text: match === null ? iso : fillMessage(messages.time, { date: match[1]!, time: match[2]! }), iso };
 }
 
 /** Returns what the page shows of one delivery and its attempts. */
@@ -208,20 +210,20 @@ export function stateText(
   messages: DashboardMessages,
 ): string {
   if (delivery.outcome === 'delivered') return messages.delivered;
-  if (delivery.outcome === 'given_up') return counted(messages.givenUp, delivery.attempts_made);
+  if (delivery.outcome === 'given_up') return countMessage(messages.givenUp, delivery.attempts_made);
   if (delivery.next_attempt_at === null) return messages.awaiting;
-  return fillIn(messages.awaitingUntil, { time: timeView(delivery.next_attempt_at, messages).text });
+  return fillMessage(messages.awaitingUntil, { time: timeView(delivery.next_attempt_at, messages).text });
 }
 
 /** Returns what the page shows of one attempt. */
 export function attemptView(attempt: WireAttempt, messages: DashboardMessages): AttemptView {
   const when = timeView(attempt.started_at, messages);
   const answer = answerText(attempt, messages);
-  const duration = attempt.duration_ms === null ? messages.unfinished : fillIn(messages.duration, { ms: attempt.duration_ms });
+  const duration = attempt.duration_ms === null ? messages.unfinished : fillMessage(messages.duration, { ms: attempt.duration_ms });
   return {
     number: attempt.attempt_number,
-    title: fillIn(messages.attemptTitle, { number: attempt.attempt_number }),
-    summary: fillIn(messages.attemptSummary, { answer, duration, when: when.text }),
+    title: fillMessage(messages.attemptTitle, { number: attempt.attempt_number }),
+    summary: fillMessage(messages.attemptSummary, { answer, duration, when: when.text }),
     when,
     deliveryId: attempt.delivery_id,
     answer,
@@ -242,10 +244,11 @@ export function attemptView(attempt: WireAttempt, messages: DashboardMessages): 
 export function answerText(attempt: Pick<WireAttempt, 'status' | 'error' | 'outcome'>, messages: DashboardMessages): string {
   const { status, error } = attempt;
   if (status !== null)
-    return error === null ? fillIn(messages.answerStatus, { status }) : fillIn(messages.answerStatusWithError, { status, error });
+    return error === null ? fillMessage(messages.answerStatus, { status }) : fillMessage(messages.answerStatusWithError, { status, error });
   if (attempt.outcome === 'in_flight') return messages.inFlight;
-  if (attempt.outcome === 'interrupted') return error === null ? messages.interrupted : fillIn(messages.interruptedWithError, { error });
-  return fillIn(messages.noAnswer, { error: error ?? messages.unknownFailure });
+  if (attempt.outcome === 'interrupted')
+    return error === null ? messages.interrupted : fillMessage(messages.interruptedWithError, { error });
+  return fillMessage(messages.noAnswer, { error: error ?? messages.unknownFailure });
 }
 
 /**
@@ -266,8 +269,8 @@ export function deliveriesQuery({ handle, before, limit = 20 }: { handle?: strin
  */
 export function refusalText(status: number, bodyText: string, messages: DashboardMessages): string {
   const error = readApiError(bodyText);
-  if (error === undefined) return fillIn(messages.unexplained, { status });
-  return fillIn(messages.refused, { message: error.message, status, code: error.code });
+  if (error === undefined) return fillMessage(messages.unexplained, { status });
+  return fillMessage(messages.refused, { message: error.message, status, code: error.code });
 }
 
 function readApiError(bodyText: string): { code: string; message: string } | undefined {
@@ -287,5 +290,5 @@ function readApiError(bodyText: string): { code: string; message: string } | und
 export function testResultText(delivery: DeliveryView, messages: DashboardMessages): string {
   const attempt = delivery.attempts.at(-1);
   if (attempt === undefined) return messages.testQueued;
-  return fillIn(attempt.accepted ? messages.testAccepted : messages.testNotAccepted, { answer: attempt.answer });
+  return fillMessage(attempt.accepted ? messages.testAccepted : messages.testNotAccepted, { answer: attempt.answer });
 }

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   answerText,
   attemptView,
-  counted,
+  countMessage,
   deliveriesQuery,
   deliveryView,
-  fillIn,
+  fillMessage,
   refusalText,
   stateText,
   testResultText,
@@ -176,22 +176,26 @@ describe('testResultText', () => {
   });
 });
 
-describe('fillIn', () => {
+describe('fillMessage', () => {
   it('fills named placeholders in one pass, a value holding a placeholder left as it is', () => {
-    expect(fillIn(messages.resent, { event: 'publish.completed', handle: '{event}' })).toBe(
+    expect(fillMessage(messages.resent, { event: 'publish.completed', handle: '{event}' })).toBe(
       'The publish.completed event of {event} is sent again: a new round of attempts has started.',
     );
   });
 
   it('leaves a placeholder without a value visible', () => {
-    expect(fillIn('HTTP {status} ({error})', { status: 302 })).toBe('HTTP 302 ({error})');
+    expect(fillMessage('HTTP {status} ({error})', { status: 302 })).toBe('HTTP 302 ({error})');
   });
 });
 
-describe('counted', () => {
+describe('countMessage', () => {
   it('chooses the one or many form by count and fills the other values', () => {
-    expect(counted(messages.attempts, 1)).toBe('1 attempt');
-    expect(counted(messages.attempts, 0)).toBe('0 attempts');
-    expect(counted(messages.logCountForHandle, 20, { handle: '6f1c' })).toBe('20 deliveries for handle 6f1c, newest first.');
+    expect(countMessage(messages.attempts, 1)).toBe('1 attempt');
+    expect(countMessage(messages.attempts, 0)).toBe('0 attempts');
+    expect(countMessage(messages.logCountForHandle, 20, { handle: '6f1c' })).toBe('20 deliveries for handle 6f1c, newest first.');
+  });
+
+  it('writes a count as the site writes counts, with a thousands separator', () => {
+    expect(countMessage(messages.attempts, 1200)).toBe('1,200 attempts');
   });
 });
