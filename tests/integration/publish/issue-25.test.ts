@@ -380,6 +380,8 @@ describe('delivery tools', () => {
       organizationId: orgB.id,
       data: { status: 'complete', stage: 'test event: nothing was published' },
     });
+    // Its handle names no task, as /docs/webhooks/ says.
+    expect((await call(service.url, `/api/generations/${delivery.handle}`, { key: orgB.key })).status).toBe(404);
     expect((await call(service.url, '/api/webhooks/test', { key: orgB.key, body: { callback_url: ' https://127.0.0.1:9/' } })).status).toBe(
       422,
     );
