@@ -147,16 +147,10 @@ function uniqueIds(
   report: Report,
   severity: Problem['severity'] = 'error',
 ): Set<string> {
+  const why = severity === 'error' ? '; ids must be unique' : `, so a link to it opens the first; give each ${noun} its own id`;
   const ids = new Set<string>();
   items.forEach(({ id }, i) => {
-    if (ids.has(id) && severity === 'error')
-      report(severity, `${base}/${i}/id`, `${noun} id "${id}" is used more than once; ids must be unique`);
-    else if (ids.has(id))
-      report(
-        severity,
-        `${base}/${i}/id`,
-        `${noun} id "${id}" is used more than once, so a link to it opens the first; give each ${noun} its own id`,
-      );
+    if (ids.has(id)) report(severity, `${base}/${i}/id`, `${noun} id "${id}" is used more than once${why}`);
     ids.add(id);
   });
   return ids;
