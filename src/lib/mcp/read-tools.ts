@@ -2,7 +2,8 @@
 // (a record's JSON or Markdown twin) and garments.list (the records of /records.json, page by page).
 import { resultFacts } from '../search/query/result-view.ts';
 import { SEARCH_PAGE_PATH } from '../search/query/search-keys.ts';
-import { searchMessages, searchNote } from '../search/query/search-messages.ts';
+import { searchNote } from '../search/query/search-messages.ts';
+import { searchMessages } from '../site/search-text.ts';
 import { isSearchable, parseSearchState, searchQueryString } from '../search/query/search-state.ts';
 import type { Projection } from '../record/projections.ts';
 import { projectionLabel } from '../site/strings.ts';

@@ -1,12 +1,12 @@
 import type { Projection } from '../../record/projections.ts';
-import { humanize, lookup, projectionLabel, t } from '../../site/strings.ts';
-import { SEARCH_FILTERS, type SearchFilter } from './search-keys.ts';
+import type { SearchFilter } from './search-keys.ts';
 import type { SearchState } from './search-state.ts';
 import type { GarmentSearch } from './shard-search.ts';
 
 /**
  * The UI text the search script needs, handed to it as JSON in an attribute so the browser never
- * loads the whole strings module. Counted and quoted messages keep their `{count}` / `{query}` placeholders.
+ * loads the whole strings module (site/search-text.ts makes it from there). Counted and quoted
+ * messages keep their `{count}` / `{query}` placeholders.
  */
 export interface SearchMessages {
   filters: Record<SearchFilter, string>;
@@ -35,42 +35,6 @@ export interface SearchMessages {
   /** Names the research status beside each hit, for screen readers. */
   status: string;
   unavailable: string;
-}
-
-/** The search script's messages, from the strings module; placeholders without a value stay in place. */
-export function searchMessages(): SearchMessages {
-  return {
-    // A filter without a name in strings.ts yet is named by its key in words.
-    filters: Object.fromEntries(SEARCH_FILTERS.map((key) => [key, lookup(`search.filter.${key}`) ?? humanize(key)])) as Record<
-      SearchFilter,
-      string
-    >,
-    prompt: t('search.prompt'),
-    loading: t('search.loading'),
-    results: { one: t('search.results.one'), many: t('search.results.many') },
-    resultsIn: { one: t('search.resultsIn.one'), many: t('search.resultsIn.many') },
-    matches: { one: t('search.matches.one'), many: t('search.matches.many') },
-    none: t('search.none'),
-    noneIn: t('search.noneIn'),
-    noneFiltered: t('search.noneFiltered'),
-    corrected: t('search.corrected'),
-    dropped: t('search.dropped'),
-    suggest: t('search.suggest'),
-    suggestFor: t('search.suggestFor'),
-    activeFilters: t('search.activeFilters'),
-    removeFilter: t('search.removeFilter'),
-    priceFrom: t('search.hit.priceFrom'),
-    sizes: t('search.hit.sizes'),
-    projections: t('search.hit.projections'),
-    projectionLinks: {
-      svc: t('search.hit.projectionLink', { projection: projectionLabel('svc') }),
-      tech: t('search.hit.projectionLink', { projection: projectionLabel('tech') }),
-    },
-    browseAll: t('search.browseAll'),
-    clearFilters: t('search.clearFilters'),
-    status: t('record.researchStatus'),
-    unavailable: t('search.unavailable'),
-  };
 }
 
 /**

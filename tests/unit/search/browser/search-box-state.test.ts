@@ -24,7 +24,7 @@ import {
   TYPING_RUN_MS,
 } from '../../../../src/lib/search/browser/search-box-state.ts';
 import type { PagefindResultData } from '../../../../src/lib/search/query/pagefind-api.ts';
-import { searchMessages } from '../../../../src/lib/search/query/search-messages.ts';
+import { searchMessages } from '../../../../src/lib/site/search-text.ts';
 import { parseSearchState, type SearchState } from '../../../../src/lib/search/query/search-state.ts';
 
 const messages = searchMessages();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { filterValueOrder, plainExcerpt, resultFacts, resultView, safeExcerpt } from '../../../../src/lib/search/query/result-view.ts';
-import { searchMessages } from '../../../../src/lib/search/query/search-messages.ts';
+import { searchMessages } from '../../../../src/lib/site/search-text.ts';
 
 const hit = (overrides: { url?: string; excerpt?: string; meta?: Record<string, string> } = {}) => ({
   url: '/garments/tee/',
