@@ -3,7 +3,7 @@
 // script runs (JavaScript off, or the script refused), the page says it needs JavaScript. Its words
 // come from strings.ts (`dashboard.*`); the script's go along as JSON in data-messages.
 import { html, type Html } from '../site/html.ts';
-import { type StringKey, t } from '../site/strings.ts';
+import { type StringKey, t, templatePieces } from '../site/strings.ts';
 import { dashboardMessages } from './dashboard-messages.ts';
 
 /** Where the dashboard lives; `/dashboard/` leads to its one page. */
@@ -116,8 +116,5 @@ export function dashboardPageHtml(): string {
  * @example withMarkup('dashboard.lead', { api: html`<a href="/docs/webhooks/">publish API</a>` }) → '… goes through the <a href="/docs/webhooks/">publish API</a> with your API key.'
  */
 function withMarkup(key: StringKey, pieces: Record<string, Html>): Html {
-  // t() leaves placeholders without a value as written; split, words sit at even indexes, names at odd.
-  return html`${t(key)
-    .split(/\{(\w+)\}/)
-    .map((part, index) => (index % 2 === 0 ? part : (pieces[part] ?? `{${part}}`)))}`;
+  return html`${templatePieces(t(key)).map((part, index) => (index % 2 === 0 ? part : (pieces[part] ?? `{${part}}`)))}`;
 }

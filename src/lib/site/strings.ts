@@ -804,8 +804,7 @@ export type CountKey = {
 }[StringKey];
 
 function fill(text: string, values: StringValues): string {
-  let pieces = templates.get(text);
-  if (!pieces) templates.set(text, (pieces = text.split(/\{(\w+)\}/)));
+  const pieces = templatePieces(text);
   if (pieces.length === 1) return text;
   // Placeholders are replaced in one pass, so a value containing `{name}` is never expanded again.
   let filled = pieces[0]!;
@@ -816,12 +815,19 @@ function fill(text: string, values: StringValues): string {
   return filled;
 }
 
-/**
- * Each UI string split at its placeholders, once: text at even indexes, placeholder names at odd ones.
- * Keys are the strings of STRINGS, so the cache is as small as the table.
- * @example 'Read the {projection} page' → ['Read the ', 'projection', ' page']
- */
+/** Each UI string's pieces (templatePieces); keys are the strings of STRINGS, so the cache is as small as the table. */
 const templates = new Map<string, string[]>();
+
+/**
+ * A UI string split at its placeholders (cached): text at even indexes, placeholder names at odd ones,
+ * for a caller that fills them with markup rather than text.
+ * @example templatePieces('Read the {projection} page') → ['Read the ', 'projection', ' page']
+ */
+export function templatePieces(text: string): string[] {
+  let pieces = templates.get(text);
+  if (!pieces) templates.set(text, (pieces = text.split(/\{(\w+)\}/)));
+  return pieces;
+}
 
 /**
  * The human heading of a page section; unknown keys are turned into words.
