@@ -178,9 +178,12 @@ describe('browser code (STYLE 14)', () => {
     expect(notForTheBrowser(folder)).toEqual([]);
   });
 
-  it('keeps the search box from the strings module, whose words the page gives it as data', () => {
-    const reached = reachedFromFolder('src/lib/search/browser/');
-    expect(reached.has('src/lib/search/query/search-messages.ts')).toBe(true);
+  it.each([
+    ['src/lib/search/browser/', 'src/lib/search/query/search-messages.ts'],
+    ['src/lib/site/browser/', 'src/lib/site/comparison.ts'],
+  ])('keeps %s from the strings module, whose words the page gives it as data', (folder, shared) => {
+    const reached = reachedFromFolder(folder);
+    expect(reached.has(shared)).toBe(true);
     expect(reached.has('src/lib/site/strings.ts')).toBe(false);
   });
 

@@ -1,5 +1,5 @@
 import { readingOrder, type GarmentRecord, type ReadingBlock } from '../record/index.ts';
-import { claimValueText } from '../site/claim-targets.ts';
+import { claimValueText } from '../site/claim-value.ts';
 import { itemIdsOf, type ItemIds } from '../site/item-ids.ts';
 import { enumLabel, researchStatusLabel } from '../site/format.ts';
 import { itemNamer, subjectNamer, type SubjectNamer } from '../site/item-names.ts';

@@ -1,5 +1,6 @@
 import type { GarmentRecord } from '../record/types.ts';
-import { formatMoney, formatNumber } from './format.ts';
+import { formatMoney } from './format.ts';
+import { formatNumber } from './number-text.ts';
 import { factDoubt } from './claim-standing.ts';
 import { keyFacts, type KeyFacts } from './key-facts.ts';
 import { doubtText } from './key-facts-view.ts';

@@ -27,5 +27,7 @@ export function compareMessages(): CompareMessages {
     disputed: t('keyFacts.disputed'),
     unverified: t('keyFacts.unverified'),
     or: t('keyFacts.or'),
+    currencyNotStated: t('value.currencyNotStated'),
+    minorUnits: t('value.minorUnits'),
   };
 }

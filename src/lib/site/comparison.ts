@@ -2,10 +2,11 @@
 // (/garments/<slug>/<projection>.json). Pure: the compare page's script (browser/compare-client.ts) fetches
 // and draws. A twin is untrusted input: every value is checked for its type before it is read.
 import type { GarmentRecord } from '../record/types.ts';
+import { fillMessage } from '../search/query/search-messages.ts';
 import { claimsByData, claimsOn } from './claim-targets.ts';
 import { claimStanding, type DoubtWording, doubtWords, factDoubt } from './claim-standing.ts';
-import { formatMoney } from './format.ts';
-import { isAskablePrice, moneyAmount } from './money.ts';
+import { isAskablePrice, type MoneyFormatter, moneyAmount, moneyFormatter } from './money.ts';
+import { formatNumber } from './number-text.ts';
 
 /** The most garments a comparison shows. */
 export const MOST_COMPARED = 4;
@@ -72,6 +73,9 @@ export interface ComparisonWords {
   disputed: string;
   unverified: string;
   or: string;
+  /** Money no currency's format writes: `{amount} (currency not stated)`, `{amount} minor units (exponent {exponent})`. */
+  currencyNotStated: string;
+  minorUnits: string;
 }
 
 /** A compared garment: its name, its address, its record pages and its facts as lines of text, by row key. */
@@ -127,15 +131,9 @@ const COLOR_FIELDS = ['manufacturer_name', 'manufacturer_code', 'color_values', 
 /** Writes a fact's text with its doubt after it, from the claims on the named fields of the named items. */
 type Doubter = (text: string, collection: string, ids: string[], fields: string[]) => string;
 
-const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
-/** A number with its unit, as the pages write it (`9 oz/yd²`, `80%`). */
-const numberWithUnit = (value: number, unit?: string | null) => {
-  const number = numberFormat.format(value);
-  return unit ? (/^[%°]/.test(unit) ? `${number}${unit}` : `${number} ${unit}`) : number;
-};
 /** A claim's value in words, as the pages write it: `unlined`, `9 oz/yd²`, `line_sheet: unlined; listing_photo_5: quilted`. */
 function valueWithUnit(value: unknown, unit: string | null): string {
-  if (typeof value === 'number') return numberWithUnit(value, unit);
+  if (typeof value === 'number') return formatNumber(value, unit);
   if (Array.isArray(value)) return value.map((item) => valueWithUnit(item, unit)).join(', ');
   const fields = objectOf(value);
   if (fields)
@@ -163,10 +161,10 @@ function doubter(twin: Json | null, words: ComparisonWords): Doubter {
   const claims = claimsByData(record);
   const standing = claimStanding(record);
   const wording: DoubtWording = {
-    disputed: (values) => words.disputed.replace('{values}', values),
+    disputed: (values) => fillMessage(words.disputed, { values }),
     unverified: words.unverified,
     or: words.or,
-    number: numberWithUnit,
+    number: formatNumber,
     value: valueWithUnit,
   };
   return (text, collection, ids, fields) => {
@@ -175,8 +173,16 @@ function doubter(twin: Json | null, words: ComparisonWords): Doubter {
   };
 }
 
+/** Money as the pages write it, in the page's words. */
+function moneyIn(words: ComparisonWords): MoneyFormatter {
+  return moneyFormatter({
+    currencyNotStated: (amount) => fillMessage(words.currencyNotStated, { amount }),
+    minorUnits: (amount, exponent) => fillMessage(words.minorUnits, { amount, exponent }),
+  });
+}
+
 /** The lowest price among a commerce record's offers: a public price when there is one, its basis and provider beside it, its doubt after. */
-function priceFrom(record: Json | null, doubted: Doubter): string[] {
+function priceFrom(record: Json | null, doubted: Doubter, formatMoney: MoneyFormatter): string[] {
   const listings = new Map(itemsOf(record, 'provider_listings').map((listing) => [textOf(listing.id), listing]));
   const offers = itemsOf(record, 'offers').filter((offer) => isAskablePrice(offer.base_amount_minor));
   const publicOffers = offers.filter((offer) => offer.price_basis === 'standard_public');
@@ -314,7 +320,7 @@ export function comparedGarment(twins: GarmentTwins, words: ComparisonWords): Co
   const facts = new Map<string, string[]>([
     ['brand', brand ? [brand] : []],
     ['category', category ? [category] : []],
-    ['priceFrom', priceFrom(svc, doubter(svc, words))],
+    ['priceFrom', priceFrom(svc, doubter(svc, words), moneyIn(words))],
     [
       'sizes',
       sizes.length > 0

@@ -2,17 +2,8 @@ import { referencedCollection } from '../record/references.ts';
 import type { GarmentRecord, Projection } from '../record/types.ts';
 import { collectionAnchor, itemAnchor, sourceAnchor } from './anchors.ts';
 import { type ItemIds, itemIdsOf } from './item-ids.ts';
-import {
-  collectionLabel,
-  enumLabel,
-  fieldLabel,
-  formatAmount,
-  formatBoolean,
-  formatDate,
-  formatMoney,
-  formatNumber,
-  formatRange,
-} from './format.ts';
+import { collectionLabel, enumLabel, fieldLabel, formatAmount, formatBoolean, formatDate, formatMoney, formatRange } from './format.ts';
+import { formatNumber } from './number-text.ts';
 import { t } from './strings.ts';
 import { webUrl } from './web-address.ts';
 

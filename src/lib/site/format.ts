@@ -1,77 +1,17 @@
 import { parseTimestamp } from '../record/timestamp.ts';
-import { isCurrencyCode, minorUnitDigits } from './money.ts';
+import { isCurrencyCode, moneyFormatter, moneyText } from './money.ts';
+import { formatNumber, LOCALE, numberText } from './number-text.ts';
 import { remembered } from './remembered.ts';
 import { humanize, lookup, t, tCount } from './strings.ts';
 
-const LOCALE = 'en-US';
-
 /**
  * A money amount given in minor units, as text formatted for its currency; null when there is no amount.
- * The exponent says how many minor digits the currency has in the record (USD 2, JPY 0); when it is null
- * the currency's own default is used. An unknown currency code is shown after the number.
- * @example formatMoney(1999, 'USD', 2) → '$19.99'
- * @example formatMoney(1500, 'JPY', 0) → '¥1,500'
- * @example formatMoney(-500, 'USD', 2) → '-$5.00'
+ * @example formatMoney(1999, 'USD', 2) → '$19.99'; formatMoney(1500, 'JPY', 0) → '¥1,500'; formatMoney(-500, 'USD', 2) → '-$5.00'
  */
-export function formatMoney(
-  amountMinor: number | null | undefined,
-  currency: string | null | undefined,
-  exponent: number | null | undefined,
-): string | null {
-  if (amountMinor === null || amountMinor === undefined || !Number.isFinite(amountMinor)) return null;
-  const money = moneyText(amountMinor, currency, exponent);
-  if (money !== null) return money;
-  const code = currency?.trim() ?? '';
-  return t('value.minorUnits', {
-    amount: code ? `${formatNumber(amountMinor)} ${code}` : formatNumber(amountMinor),
-    exponent: String(minorUnitDigits(code.toUpperCase(), exponent)),
-  });
-}
-
-/**
- * Minor units as money, or null where they cannot be: no currency has more than a few minor digits,
- * so an exponent past what Intl can show, or a fraction of a minor unit (a claim's value may hold one), is not.
- */
-function moneyText(amountMinor: number, currency: string | null | undefined, exponent: number | null | undefined): string | null {
-  const code = currency?.trim().toUpperCase() ?? '';
-  const digits = minorUnitDigits(code, exponent);
-  if (!Number.isInteger(amountMinor) || !(Number.isInteger(digits) && digits >= 0 && digits <= MAX_FRACTION_DIGITS)) return null;
-  const amount = decimalFromMinor(amountMinor, digits);
-  const number = numberFormatter(digits);
-  if (!code) return t('value.currencyNotStated', { amount: number.format(amount as never) });
-  if (!isCurrencyCode(code)) return `${number.format(amount as never)} ${currency}`;
-  return numberFormatter(digits, code).format(amount as never);
-}
-
-/** The most fraction digits Intl.NumberFormat shows. */
-const MAX_FRACTION_DIGITS = 20;
-
-const formatters = new Map<string, Intl.NumberFormat>();
-
-/** One formatter per (digits, currency): making an Intl.NumberFormat costs far more than using one. */
-function numberFormatter(fractionDigits: number, currency?: string): Intl.NumberFormat {
-  const key = `${fractionDigits}:${currency ?? ''}`;
-  let formatter = formatters.get(key);
-  if (!formatter) {
-    const fraction = { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits };
-    formatter = new Intl.NumberFormat(LOCALE, currency ? { style: 'currency', currency, ...fraction } : fraction);
-    formatters.set(key, formatter);
-  }
-  return formatter;
-}
-
-/**
- * An integer of minor units as an exact decimal string (Intl formats decimal strings without float rounding).
- * @example decimalFromMinor(-5, 2) → '-0.05'
- */
-export function decimalFromMinor(amountMinor: number, exponent: number): string {
-  const negative = amountMinor < 0;
-  // BigInt writes every digit: String(1e21) is '1e+21'.
-  const digits = BigInt(Math.abs(Math.trunc(amountMinor))).toString();
-  if (exponent <= 0) return `${negative ? '-' : ''}${digits}${'0'.repeat(Math.max(0, -exponent))}`;
-  const padded = digits.padStart(exponent + 1, '0');
-  return `${negative ? '-' : ''}${padded.slice(0, -exponent)}.${padded.slice(-exponent)}`;
-}
+export const formatMoney = moneyFormatter({
+  currencyNotStated: (amount) => t('value.currencyNotStated', { amount }),
+  minorUnits: (amount, exponent) => t('value.minorUnits', { amount, exponent }),
+});
 
 /**
  * A duration in words, in the largest unit that says it exactly.
@@ -101,36 +41,6 @@ const dateFormats = {
   day: remembered((timeZone) => new Intl.DateTimeFormat(LOCALE, { dateStyle: 'long', timeZone })),
   month: remembered((timeZone) => new Intl.DateTimeFormat(LOCALE, { year: 'numeric', month: 'long', timeZone })),
 };
-
-const numberFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 6 });
-
-/**
- * A number with its unit, if any; a unit of `%` or `°` attaches without a space.
- * @example formatNumber(180, 'gsm') → '180 gsm'; formatNumber(1234.5) → '1,234.5'; formatNumber(60, '%') → '60%'
- */
-export function formatNumber(value: number, unit?: string | null): string {
-  const number = numberText(value);
-  if (!unit) return number;
-  return /^[%°]/.test(unit) ? `${number}${unit}` : `${number} ${unit}`;
-}
-
-/** A number without its unit, as `numberFormat` writes it; one so small that it would read as 0, to its first significant digits. */
-function numberText(value: number): string {
-  return plainNumber(value) ?? (value !== 0 && Math.abs(value) < 5e-7 ? smallNumberFormat : numberFormat).format(value);
-}
-
-const smallNumberFormat = new Intl.NumberFormat(LOCALE, { maximumSignificantDigits: 6 });
-
-/**
- * The number as `numberFormat` writes it, without Intl (which is slow next to String) when String gives
- * the same text: below 1,000 (no grouping), not -0, no exponent, at most 6 decimals (so no rounding).
- */
-function plainNumber(value: number): string | null {
-  if (!(value > -1000 && value < 1000) || Object.is(value, -0)) return null;
-  const text = String(value);
-  const point = text.indexOf('.');
-  return text.includes('e') || (point >= 0 && text.length - point - 1 > 6) ? null : text;
-}
 
 /**
  * A range of two optional numbers with a unit; a missing end leaves the range open on that side.

@@ -1,5 +1,6 @@
 import type { ClaimLink } from './data-view.ts';
-import { enumLabel, formatDate, formatMoney, formatNumber, formatValue } from './format.ts';
+import { enumLabel, formatDate, formatMoney, formatValue } from './format.ts';
+import { formatNumber, LOCALE } from './number-text.ts';
 import { isoDate } from '../record/timestamp.ts';
 import { remembered } from './remembered.ts';
 import { type DoubtWording, doubtWords, type FactDoubt, factDoubt } from './claim-standing.ts';
@@ -200,7 +201,7 @@ function sizeLines(facts: KeyFacts, backed: Backing): KeyFactLine[] {
   ];
 }
 
-const SHORT_DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+const SHORT_DATE = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: 'UTC' });
 
 /**
  * A record date, short (`Nov 4, 2026`): key facts are read at a glance. Text that is no date is kept

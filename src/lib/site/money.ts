@@ -1,4 +1,56 @@
 // Money as records give it: an integer of minor units, a currency code and, maybe, the minor-unit exponent.
+import { decimalFromMinor, formatNumber, LOCALE, MAX_FRACTION_DIGITS, numberFormatter } from './number-text.ts';
+
+/** The words for money that no currency's format writes, filled: strings.ts's, or those the compare page's script is given. */
+export interface MoneyWords {
+  /** `{amount} (currency not stated)` */
+  currencyNotStated: (amount: string) => string;
+  /** `{amount} minor units (exponent {exponent})` */
+  minorUnits: (amount: string, exponent: string) => string;
+}
+
+/** An amount of minor units, formatted; null when there is none. */
+export type MoneyFormatter = (
+  amountMinor: number | null | undefined,
+  currency: string | null | undefined,
+  exponent: number | null | undefined,
+) => string | null;
+
+/**
+ * Formats money in minor units for its currency: the exponent says how many minor digits the currency has in the
+ * record (USD 2, JPY 0), else the currency's own; an unknown currency code is shown after the number; an amount
+ * that cannot be money (a fraction of a minor unit, more minor digits than Intl shows) is said in minor units.
+ * @example moneyFormatter(words)(1999, 'USD', 2) → '$19.99'; moneyFormatter(words)(1500, 'JPY', 0) → '¥1,500'
+ */
+export function moneyFormatter(words: MoneyWords): MoneyFormatter {
+  return (amountMinor, currency, exponent) => {
+    if (amountMinor === null || amountMinor === undefined || !Number.isFinite(amountMinor)) return null;
+    const code = currency?.trim() ?? '';
+    const digits = minorUnitDigits(code.toUpperCase(), exponent);
+    if (!isShowable(amountMinor, digits))
+      return words.minorUnits(code ? `${formatNumber(amountMinor)} ${code}` : formatNumber(amountMinor), String(digits));
+    if (!code) return words.currencyNotStated(numberFormatter(digits).format(decimalFromMinor(amountMinor, digits) as never));
+    return moneyText(amountMinor, currency, exponent);
+  };
+}
+
+/**
+ * Minor units in their currency (`$12.95`; `12.95 XYZ` for a code that names no currency), or null where they
+ * cannot be: no currency named, a fraction of a minor unit (a claim's value may hold one), or an exponent past what Intl shows.
+ * @example moneyText(1295, 'USD', null) → '$12.95'; moneyText(12.5, 'USD', 2) → null
+ */
+export function moneyText(amountMinor: number, currency: string | null | undefined, exponent: number | null | undefined): string | null {
+  const code = currency?.trim().toUpperCase() ?? '';
+  const digits = minorUnitDigits(code, exponent);
+  if (!code || !isShowable(amountMinor, digits)) return null;
+  const amount = decimalFromMinor(amountMinor, digits) as never;
+  return isCurrencyCode(code) ? numberFormatter(digits, code).format(amount) : `${numberFormatter(digits).format(amount)} ${currency}`;
+}
+
+/** Whether Intl can write an amount of minor units as money: whole minor units, and no more minor digits than it shows. */
+function isShowable(amountMinor: number, digits: number): boolean {
+  return Number.isInteger(amountMinor) && Number.isInteger(digits) && digits >= 0 && digits <= MAX_FRACTION_DIGITS;
+}
 
 /**
  * How many minor digits an amount has: the exponent the record gives, else the currency's own
@@ -44,7 +96,7 @@ function currencyDigits(code: string): number | null {
     digits = null;
     if (currencyCodes.has(code)) {
       try {
-        digits = new Intl.NumberFormat('en-US', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+        digits = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
       } catch {
         // Not a currency Intl knows.
       }

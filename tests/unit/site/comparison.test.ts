@@ -50,6 +50,8 @@ describe('the price from, as the record pages write money', () => {
     // Exponents no currency has (the schema allows any integer): minor units as written, never a wrong amount or a thrown error.
     [500, 'USD', -2, '500 USD minor units (exponent -2)'],
     [100, 'EUR', 25, '100 EUR minor units (exponent 25)'],
+    // Record text is filled in as written, never read as a replacement pattern or a placeholder.
+    [500, "$&$'{exponent}", -2, "500 $&$'{exponent} minor units (exponent -2)"],
   ])('%i %s at exponent %s reads %s', (amount, currency, exponent, expected) => {
     expect(priceFromOf(amount, currency, exponent)).toBe(`${expected} (podone, Standard public)`);
   });

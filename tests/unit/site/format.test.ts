@@ -1,18 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
-  decimalFromMinor,
   enumLabel,
   fieldLabel,
   formatBoolean,
   formatDate,
   formatDuration,
   formatMoney,
-  formatNumber,
   formatRange,
   formatValue,
   researchStatusLabel,
   researchStatusNote,
 } from '../../../src/lib/site/format.ts';
+import { decimalFromMinor, formatNumber } from '../../../src/lib/site/number-text.ts';
 import { isoDate } from '../../../src/lib/record/timestamp.ts';
 import { fieldViews } from '../../../src/lib/site/data-view.ts';
 
