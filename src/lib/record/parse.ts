@@ -125,7 +125,7 @@ function firstMistake(text: string): Mistake | undefined {
   let at = 0;
   const containers: Container[] = [];
   const fail = (expected: string): never => {
-    const found = at >= text.length ? 'end of file' : JSON.stringify(text[at]);
+    const found = at >= text.length ? 'end of file' : quotedCharacter(String.fromCodePoint(text.codePointAt(at)!));
     throw { offset: at, message: `expected ${expected}, got ${found}` };
   };
   const space = () => {
@@ -265,6 +265,17 @@ function firstMistake(text: string): Mistake | undefined {
     throw thrown;
   }
   return undefined;
+}
+
+/**
+ * A character for a message, quoted; past ASCII also by its code point, since a byte order mark or a
+ * no-break space shows as nothing or as a space.
+ * @example quotedCharacter('\uFEFF') → '"\uFEFF" (U+FEFF)'
+ */
+function quotedCharacter(character: string): string {
+  const code = character.codePointAt(0)!;
+  const quoted = JSON.stringify(character);
+  return code > 0x7e ? `${quoted} (U+${code.toString(16).toUpperCase().padStart(4, '0')})` : quoted;
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

@@ -14,6 +14,9 @@ describe('parseJson', () => {
     ['{"a": 1', 1, 8, 'expected "," or "}", got end of file'],
     ['{"a":1} x', 1, 9, 'expected end of file, got "x"'],
     ['', 1, 1, 'expected a JSON value, got end of file'],
+    ['\uFEFF{}', 1, 1, 'expected a JSON value, got "\uFEFF" (U+FEFF)'],
+    ['{"a":\u00A01}', 1, 6, 'expected a JSON value, got "\u00A0" (U+00A0)'],
+    ['[1]\u{1F600}', 1, 4, 'expected end of file, got "\u{1F600}" (U+1F600)'],
   ])('locates the mistake in %j at line %i, column %i', (text, line, column, message) => {
     expect(parseJson(text)).toEqual({ ok: false, error: { line, column, message } });
   });
