@@ -177,12 +177,12 @@ function firstMistake(text: string): Mistake | undefined {
     const written = text.slice(at, NUMBER.lastIndex);
     const read = Number(written);
     if (!Number.isFinite(read)) {
-      throw { offset: at, message: `expected a number a double can hold (I-JSON), got ${written.slice(0, 40)}, which reads as Infinity` };
+      throw { offset: at, message: `expected a number a double can hold (I-JSON), got ${shortened(written)}, which reads as Infinity` };
     }
     if (!Number.isSafeInteger(read) && /^-?\d+$/.test(written)) {
       throw {
         offset: at,
-        message: `expected an integer a double holds exactly, at most ${Number.MAX_SAFE_INTEGER} either side of 0 (I-JSON), got ${written.slice(0, 40)}, which reads as ${read}`,
+        message: `expected an integer a double holds exactly, at most ${Number.MAX_SAFE_INTEGER} either side of 0 (I-JSON), got ${shortened(written)}, which reads as ${read}`,
       };
     }
     at = NUMBER.lastIndex;
@@ -265,6 +265,14 @@ function firstMistake(text: string): Mistake | undefined {
     throw thrown;
   }
   return undefined;
+}
+
+/**
+ * A number as written, for a message: its first 40 characters, and how many there are when it has more.
+ * @example shortened('1' + '0'.repeat(400)) → '1000000000000000000000000000000000000000… (401 characters)'
+ */
+function shortened(written: string): string {
+  return written.length > 40 ? `${written.slice(0, 40)}… (${written.length} characters)` : written;
 }
 
 /**
