@@ -193,13 +193,25 @@ function checkDataReferences(record: GarmentRecord, sourceIds: Set<string>, repo
   }
 }
 
-/** A "did you mean" hint when a near-identical id exists. */
+/** A "did you mean" hint when a near-identical id exists: the same but for case, or for `_` written as `-`. */
 function suggest(id: string, known: Set<string>): string {
-  const lower = id.toLowerCase();
-  for (const candidate of known) {
-    if (candidate.toLowerCase() === lower || candidate.replaceAll('_', '-') === id.replaceAll('_', '-')) {
-      return `; did you mean "${candidate}"?`;
+  const forms = nearFormsOf(known);
+  const candidate = forms.lower.get(id.toLowerCase()) ?? forms.hyphens.get(id.replaceAll('_', '-'));
+  return candidate === undefined ? '' : `; did you mean "${candidate}"?`;
+}
+
+/** Each set's ids by their near-identical forms, made once: comparing every id with each dangling one took minutes. */
+const nearForms = new WeakMap<Set<string>, { lower: Map<string, string>; hyphens: Map<string, string> }>();
+
+function nearFormsOf(known: Set<string>): { lower: Map<string, string>; hyphens: Map<string, string> } {
+  let forms = nearForms.get(known);
+  if (!forms) {
+    forms = { lower: new Map(), hyphens: new Map() };
+    for (const candidate of known) {
+      if (!forms.lower.has(candidate.toLowerCase())) forms.lower.set(candidate.toLowerCase(), candidate);
+      if (!forms.hyphens.has(candidate.replaceAll('_', '-'))) forms.hyphens.set(candidate.replaceAll('_', '-'), candidate);
     }
+    nearForms.set(known, forms);
   }
-  return '';
+  return forms;
 }

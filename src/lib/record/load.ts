@@ -33,7 +33,8 @@ export interface RecordCheck<Summary = undefined> {
 
 /**
  * Lists the `.json` files under the given files and folders (folders recursively, links to files
- * included; a folder's revisions archive, `.revisions/`, is no records), sorted. A link to nothing is listed too, so that reading it fails naming it, rather
+ * included, links to folders, pipes and devices not; a folder's revisions archive, `.revisions/`, is
+ * no records), sorted. A link to nothing is listed too, so that reading it fails naming it, rather
  * than its record dropping out of the site without a word.
  */
 export async function listRecordFiles(paths: string[]): Promise<string[]> {
@@ -51,8 +52,9 @@ export async function listRecordFiles(paths: string[]): Promise<string[]> {
       if (!entry.name.endsWith('.json')) continue;
       const file = path.join(entry.parentPath, entry.name);
       if (path.relative(given, file).split(path.sep).includes(REVISIONS_FOLDER)) continue;
-      // A link to a file counts as that file; links to folders are not followed, since they could loop.
-      if (entry.isFile() || (entry.isSymbolicLink() && !(await stat(file).catch(() => undefined))?.isDirectory())) files.push(file);
+      // A link to a file counts as that file; links to folders are not followed, since they could loop, nor
+      // links to a pipe or a device (/dev/zero), which reading would wait on or never finish.
+      if (entry.isFile() || (entry.isSymbolicLink() && ((await stat(file).catch(() => undefined))?.isFile() ?? true))) files.push(file);
     }
   }
   return [...new Set(files)].sort();

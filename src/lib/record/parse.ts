@@ -107,10 +107,13 @@ interface Mistake {
   message: string;
 }
 
-/** An object or array the scanner is inside: how it closes, the names seen so far, the member it is at. */
+/**
+ * An object or array the scanner is inside: how it closes, the member it is at and, in an object,
+ * the names seen so far (an array has none: a map per level made 5 MB of "[" take 5 s and 1.5 GB).
+ */
 interface Container {
   close: '}' | ']';
-  names: Map<string, number>;
+  names?: Map<string, number>;
   member: string | number;
 }
 
@@ -122,7 +125,7 @@ function firstMistake(text: string): Mistake | undefined {
   let at = 0;
   const containers: Container[] = [];
   const fail = (expected: string): never => {
-    const found = at >= text.length ? 'end of file' : JSON.stringify(text[at]);
+    const found = at >= text.length ? 'end of file' : quotedCharacter(String.fromCodePoint(text.codePointAt(at)!));
     throw { offset: at, message: `expected ${expected}, got ${found}` };
   };
   const space = () => {
@@ -174,12 +177,12 @@ function firstMistake(text: string): Mistake | undefined {
     const written = text.slice(at, NUMBER.lastIndex);
     const read = Number(written);
     if (!Number.isFinite(read)) {
-      throw { offset: at, message: `expected a number a double can hold (I-JSON), got ${written.slice(0, 40)}, which reads as Infinity` };
+      throw { offset: at, message: `expected a number a double can hold (I-JSON), got ${shortened(written)}, which reads as Infinity` };
     }
     if (!Number.isSafeInteger(read) && /^-?\d+$/.test(written)) {
       throw {
         offset: at,
-        message: `expected an integer a double holds exactly, at most ${Number.MAX_SAFE_INTEGER} either side of 0 (I-JSON), got ${written.slice(0, 40)}, which reads as ${read}`,
+        message: `expected an integer a double holds exactly, at most ${Number.MAX_SAFE_INTEGER} either side of 0 (I-JSON), got ${shortened(written)}, which reads as ${read}`,
       };
     }
     at = NUMBER.lastIndex;
@@ -192,6 +195,7 @@ function firstMistake(text: string): Mistake | undefined {
     const quoted = text.slice(start, at);
     const key: string = quoted.includes('\\') ? JSON.parse(quoted) : quoted.slice(1, -1);
     const container = containers.at(-1)!;
+    container.names ??= new Map();
     const first = container.names.get(key);
     if (first !== undefined) {
       const { line, column } = position(text, first);
@@ -222,7 +226,7 @@ function firstMistake(text: string): Mistake | undefined {
         at++;
         return false;
       }
-      containers.push({ close, names: new Map(), member: 0 });
+      containers.push({ close, member: 0 });
       if (close === '}') name();
       return true;
     }
@@ -261,6 +265,25 @@ function firstMistake(text: string): Mistake | undefined {
     throw thrown;
   }
   return undefined;
+}
+
+/**
+ * A number as written, for a message: its first 40 characters, and how many there are when it has more.
+ * @example shortened('1' + '0'.repeat(400)) → '1000000000000000000000000000000000000000… (401 characters)'
+ */
+function shortened(written: string): string {
+  return written.length > 40 ? `${written.slice(0, 40)}… (${written.length} characters)` : written;
+}
+
+/**
+ * A character for a message, quoted; past ASCII also by its code point, since a byte order mark or a
+ * no-break space shows as nothing or as a space.
+ * @example quotedCharacter('\uFEFF') → '"\uFEFF" (U+FEFF)'
+ */
+function quotedCharacter(character: string): string {
+  const code = character.codePointAt(0)!;
+  const quoted = JSON.stringify(character);
+  return code > 0x7e ? `${quoted} (U+${code.toString(16).toUpperCase().padStart(4, '0')})` : quoted;
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

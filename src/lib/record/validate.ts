@@ -4,7 +4,7 @@ import { describeValue, pointerToken, type Problem } from './problem.ts';
 import { isProjection } from './projections.ts';
 import { SCHEMA_VERSION, type GarmentRecord, type Projection } from './types.ts';
 import { counted } from '../counted.ts';
-import { cachedValidator } from './validator-cache.ts';
+import { cachedValidator, MAX_ERRORS } from './validator-cache.ts';
 
 /** The published JSON Schema, the one the validator compiles. */
 export const recordSchema = schema;
@@ -38,7 +38,12 @@ export function validateRecord(value: unknown, file: string): Problem[] {
   }
   const validate = recordValidator();
   if (validate(value)) return [];
-  return explainErrors(validate.errors ?? [], value as Partial<GarmentRecord>).map(([pointer, message]) => problem(pointer, message));
+  const errors = validate.errors ?? [];
+  const problems = explainErrors(errors, value as Partial<GarmentRecord>).map(([pointer, message]) => problem(pointer, message));
+  if (errors.length >= MAX_ERRORS) {
+    problems.push(problem('', `and more problems not listed: the check keeps at most ${MAX_ERRORS} errors; correct these and check again`));
+  }
+  return problems;
 }
 
 /** The data keys of each projection, as the rules of its data object list them. */

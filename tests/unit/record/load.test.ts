@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -49,6 +50,17 @@ describe('listRecordFiles', () => {
     symlinkSync(path.join(dir, 'gone.svc.json'), path.join(records, 'dangling.svc.json'));
     symlinkSync(path.join(dir, 'elsewhere'), path.join(records, 'folder.json'));
     expect(await listRecordFiles([records])).toEqual([path.join(records, 'dangling.svc.json'), path.join(records, 'linked.svc.json')]);
+  });
+
+  it('follows no link to a pipe or a device, which reading would wait on or never finish', async () => {
+    const records = path.join(dir, 'records');
+    mkdirSync(records);
+    execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+    symlinkSync(path.join(dir, 'pipe'), path.join(records, 'pipe.svc.json'));
+    symlinkSync('/dev/zero', path.join(records, 'zero.svc.json'));
+    const linked = put('real.svc.json', '{}');
+    symlinkSync(linked, path.join(records, 'linked.svc.json'));
+    expect(await listRecordFiles([records])).toEqual([path.join(records, 'linked.svc.json')]);
   });
 
   it('refuses a path that is no file or folder, naming it', async () => {

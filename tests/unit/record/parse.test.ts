@@ -14,6 +14,9 @@ describe('parseJson', () => {
     ['{"a": 1', 1, 8, 'expected "," or "}", got end of file'],
     ['{"a":1} x', 1, 9, 'expected end of file, got "x"'],
     ['', 1, 1, 'expected a JSON value, got end of file'],
+    ['\uFEFF{}', 1, 1, 'expected a JSON value, got "\uFEFF" (U+FEFF)'],
+    ['{"a":\u00A01}', 1, 6, 'expected a JSON value, got "\u00A0" (U+00A0)'],
+    ['[1]\u{1F600}', 1, 4, 'expected end of file, got "\u{1F600}" (U+1F600)'],
   ])('locates the mistake in %j at line %i, column %i', (text, line, column, message) => {
     expect(parseJson(text)).toEqual({ ok: false, error: { line, column, message } });
   });
@@ -80,7 +83,8 @@ describe('parseJson', () => {
   it.each([
     ['a large exponent', '{"a": [1, 1e400]}', 11, '1e400'],
     ['a negative one', '{"a": -2.5E+309}', 7, '-2.5E+309'],
-    ['a long run of digits', `{"a": ${'9'.repeat(400)}}`, 7, '9'.repeat(40)],
+    // Its first 40 digits and its length: the first 40 alone would read as a number a double holds.
+    ['a long run of digits', `{"a": ${'9'.repeat(400)}}`, 7, `${'9'.repeat(40)}… (400 characters)`],
   ])('refuses a number too large for a double: %s', (_, text, column, shown) => {
     expect(parseJson(text)).toEqual({
       ok: false,

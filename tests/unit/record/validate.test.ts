@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validateRecord, type GarmentRecord } from '../../../src/lib/record/index.ts';
+import { MAX_ERRORS } from '../../../src/lib/record/validator-cache.ts';
 import { copyOf, sampleRecords, setAt, valueAt } from '../../support/records.ts';
 
 const samples = sampleRecords();
@@ -647,6 +648,25 @@ describe('validateRecord', () => {
         .map((p) => p.pointer)
         .sort(),
     ).toEqual(['/data/colors/0/id', '/extra', '/research/status']);
+  });
+
+  it('lists at most MAX_ERRORS problems of a record with very many, and says that it stopped', () => {
+    // 3 bytes an item, 13 problems each: ajv's own code copied every error found so far at each item.
+    const record = baseRecord('svc', ['/data/colors']);
+    setAt(
+      record,
+      '/data/colors',
+      Array.from({ length: 2000 }, () => ({})),
+    );
+    const problems = validateRecord(record, 'r.json');
+    expect(problems.length).toBeLessThanOrEqual(MAX_ERRORS + 1);
+    expect(problems[0]).toMatchObject({ pointer: '/data/colors/0', message: 'missing required property "id"' });
+    expect(problems.at(-1)).toEqual({
+      severity: 'error',
+      file: 'r.json',
+      pointer: '',
+      message: `and more problems not listed: the check keeps at most ${MAX_ERRORS} errors; correct these and check again`,
+    });
   });
 
   it('says that a value which is not an object is not a record', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv2020, { type ErrorObject } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { cachedValidator } from '../../../src/lib/record/validator-cache.ts';
+import { cachedValidator, MAX_ERRORS } from '../../../src/lib/record/validator-cache.ts';
 
 // minLength needs one of ajv's runtime helpers, which the cached code must find from any folder.
 const schema = {
@@ -32,12 +32,44 @@ describe('cachedValidator', () => {
     const compiled = cachedValidator(schema, options, dir);
     expect(cacheFiles(dir)).toHaveLength(1);
     const loaded = cachedValidator(schema, options, dir);
-    // ajv hangs its compilation on what it compiles; code loaded from the cache has none.
-    expect('schemaEnv' in compiled).toBe(true);
+    // Both run the kept code, not ajv's own compilation, which hangs what it compiled on the function.
+    expect('schemaEnv' in compiled).toBe(false);
     expect('schemaEnv' in loaded).toBe(false);
     const expected = verdicts(new Ajv2020(options).compile(schema));
     expect(verdicts(compiled)).toEqual(expected);
     expect(verdicts(loaded)).toEqual(expected);
+  });
+
+  it('keeps at most MAX_ERRORS errors, found in time in proportion to the value', () => {
+    // Items ajv calls a function of their own for (their schema has a $ref), and items it checks in place.
+    const many = {
+      type: 'object',
+      properties: {
+        called: { type: 'array', items: { $ref: '#/$defs/item' } },
+        inPlace: { type: 'array', items: { type: 'string' } },
+      },
+      $defs: {
+        item: { type: 'object', required: ['a', 'b'], properties: { a: { $ref: '#/$defs/name' }, b: { type: 'number' } } },
+        name: { type: 'string' },
+      },
+    };
+    const validate = cachedValidator(many, options, mkdtempSync(path.join(tmpdir(), 'validators-')));
+    const items = Array.from({ length: 3 * MAX_ERRORS }, () => ({}));
+    for (const value of [{ called: items }, { inPlace: Array.from({ length: 3 * MAX_ERRORS }, () => 1) }]) {
+      const started = performance.now();
+      expect(validate(value)).toBe(false);
+      expect(validate.errors).toHaveLength(MAX_ERRORS);
+      expect(performance.now() - started).toBeLessThan(5_000);
+    }
+    expect(validate.errors![0]).toMatchObject({ instancePath: '/inPlace/0', keyword: 'type' });
+    // Under the limit, every error, as ajv gives them.
+    const few = { called: [{}, { a: 1, b: 2 }], inPlace: [1] };
+    const withoutSchemas = (errors: ErrorObject[] | null | undefined) =>
+      (errors ?? []).map(({ schema: _, parentSchema: __, ...error }) => error);
+    validate(few);
+    const ajv = new Ajv2020(options).compile(many);
+    ajv(few);
+    expect(withoutSchemas(validate.errors)).toEqual(withoutSchemas(ajv.errors));
   });
 
   it('loads the kept code rather than compiling again', () => {
