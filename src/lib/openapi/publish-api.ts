@@ -101,7 +101,11 @@ const schemas: Json = {
     additionalProperties: false,
     properties: {
       delivery_id: text('The X-Svc-Delivery id sent; new for every attempt.', { format: 'uuid' }),
-      attempt_number: { type: 'integer', minimum: 1, maximum: RETRY_DELAYS_MS.length },
+      attempt_number: {
+        type: 'integer',
+        minimum: 1,
+        description: `1 to ${RETRY_DELAYS_MS.length} in the first round; a resend's round goes on counting (${RETRY_DELAYS_MS.length + 1}, ${RETRY_DELAYS_MS.length + 2}, …).`,
+      },
       outcome: { type: 'string', enum: ['in_flight', 'accepted', 'failed', 'interrupted'] },
       status: { type: ['integer', 'null'], description: "The receiver's HTTP status; null when it gave none." },
       error: { type: ['string', 'null'] },
