@@ -99,6 +99,28 @@ describe('publishApiDocument', () => {
     expect(responseProblems('post', '/api/webhooks/deliveries/{handle}/resend', resent)).toEqual([]);
   });
 
+  it('lists a delivery whose callback URL the service took as written, though it is no RFC 3986 URI', () => {
+    const { responseProblems } = contractOf(document, '/schema/garment-access-2.4.0.json');
+    const json = { 'content-type': 'application/json; charset=utf-8' };
+    // checkCallbackUrl takes both: an internationalised host, and a | in the path, which URL parsing keeps.
+    for (const callbackUrl of ['https://bücher.example/hook', 'https://hooks.example.com/a|b']) {
+      const delivery = {
+        id: 1,
+        handle: '0b0f6c9e-3c1d-4f57-9a59-0c1d2e3f4a5b',
+        event: 'publish.completed',
+        tool: 'garments.publish',
+        callback_url: callbackUrl,
+        outcome: 'pending',
+        attempts_made: 0,
+        next_attempt_at: '2026-11-28T10:00:00.000Z',
+        created_at: '2026-11-28T10:00:00.000Z',
+        attempts: [],
+      };
+      const answer = { status: 200, headers: json, body: JSON.stringify({ deliveries: [delivery], next_before: null }) };
+      expect(responseProblems('get', '/api/webhooks/deliveries', answer)).toEqual([]);
+    }
+  });
+
   it('holds exchanges to it: a body of another shape, a status it does not list and a missing header are each a problem', () => {
     const { responseProblems } = contractOf(document, '/schema/garment-access-2.4.0.json');
     const json = { 'content-type': 'application/json; charset=utf-8' };
