@@ -57,7 +57,9 @@ export function checkCallbackUrlForm(input: string, policy: CallbackUrlPolicy = 
   const repair = silentRepair(input);
   if (repair !== undefined) return refuse(repair);
   if (url.protocol !== 'https:') return refuse(`scheme must be https, got ${url.protocol.slice(0, -1)}`);
-  if (url.username !== '' || url.password !== '') return refuse('credentials (user:password@) are not allowed');
+  // An empty `@` or `:@` leaves username and password empty: parsing drops it, so the text is read too.
+  if (url.username !== '' || url.password !== '' || writtenAuthority(input).includes('@'))
+    return refuse('credentials (user:password@) are not allowed');
   const host = hostOf(url);
   if (isIP(host) !== 0) {
     const refusedClass = refusedAddressClass(host, policy);
@@ -170,6 +172,11 @@ function rewrittenAfterHost(rest: string, restStart: number): string | undefined
     return `holds ${JSON.stringify(String.fromCodePoint(codePoint))} at index ${index}, which URL parsing would percent-encode; encode it yourself`;
   }
   return `${JSON.stringify(rest.slice(0, 100))} after the host holds dot segments (. or ..) that URL parsing resolves, sending ${JSON.stringify(serialized.slice(0, 100))}; write that`;
+}
+
+/** The authority as written, between `//` and the path, query or fragment; '' when there is none. */
+function writtenAuthority(input: string): string {
+  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?#]*)/.exec(input)?.[1] ?? '';
 }
 
 /** Refuses an IPv4 host written in a form URL parsing rewrites (hex, octal, fewer than four parts). */

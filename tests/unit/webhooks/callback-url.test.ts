@@ -96,6 +96,9 @@ describe('checkCallbackUrl', () => {
     ['javascript:alert(1)', 'scheme must be https, got javascript'],
     ['https://user:pass@hooks.example.com/hook', 'credentials (user:password@) are not allowed'],
     ['https://user@hooks.example.com/hook', 'credentials (user:password@) are not allowed'],
+    // An empty user name and password are still credentials written in the URL, which parsing drops without a word.
+    ['https://@hooks.example.com/hook', 'credentials (user:password@) are not allowed'],
+    ['https://:@hooks.example.com/hook', 'credentials (user:password@) are not allowed'],
     ['https://localhost/hook', 'host localhost is loopback'],
     ['https://LOCALHOST./hook', 'host localhost is loopback'],
     ['https://api.localhost/hook', 'host api.localhost is loopback'],
