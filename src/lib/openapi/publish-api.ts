@@ -28,6 +28,11 @@ const json = (schema: Json) => ({ 'application/json': { schema } });
 
 const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E]{1,255}$';
 const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+/**
+ * A callback URL: an absolute https URL kept as written, so no `format: uri`: an internationalised
+ * host or a | in the path, which the service takes, is no RFC 3986 URI.
+ */
+const CALLBACK_URL_TEXT = 'An absolute https URL with a public host, kept as written (an internationalised host stays as it is).';
 
 const schemas: Json = {
   Error: {
@@ -64,7 +69,7 @@ const schemas: Json = {
     additionalProperties: false,
     properties: {
       record: { oneOf: [{ $ref: SCHEMA_PATH }, text("The record's JSON text.")] },
-      callback_url: { type: ['string', 'null'], format: 'uri', description: 'A public https address for the completion event.' },
+      callback_url: { type: ['string', 'null'], description: `Where to send the completion event. ${CALLBACK_URL_TEXT}` },
     },
   },
   Generation: {
@@ -101,7 +106,11 @@ const schemas: Json = {
     additionalProperties: false,
     properties: {
       delivery_id: text('The X-Svc-Delivery id sent; new for every attempt.', { format: 'uuid' }),
-      attempt_number: { type: 'integer', minimum: 1, maximum: RETRY_DELAYS_MS.length },
+      attempt_number: {
+        type: 'integer',
+        minimum: 1,
+        description: `1 to ${RETRY_DELAYS_MS.length} in the first round; a resend's round goes on counting (${RETRY_DELAYS_MS.length + 1}, ${RETRY_DELAYS_MS.length + 2}, …).`,
+      },
       outcome: { type: 'string', enum: ['in_flight', 'accepted', 'failed', 'interrupted'] },
       status: { type: ['integer', 'null'], description: "The receiver's HTTP status; null when it gave none." },
       error: { type: ['string', 'null'] },
@@ -131,7 +140,7 @@ const schemas: Json = {
       handle: { type: 'string' },
       event: { type: 'string', enum: [PUBLISH_EVENTS.complete, PUBLISH_EVENTS.failed, TEST_EVENT] },
       tool: { type: 'string', enum: [PUBLISH_TOOL, TEST_TOOL] },
-      callback_url: { type: 'string', format: 'uri' },
+      callback_url: text(CALLBACK_URL_TEXT),
       outcome: { type: 'string', enum: ['pending', 'delivered', 'given_up'] },
       attempts_made: { type: 'integer', minimum: 0 },
       next_attempt_at: { type: ['string', 'null'], format: 'date-time', description: 'Null once delivered or given up.' },
@@ -362,8 +371,8 @@ const paths: Json = {
           name: 'callback_url',
           in: 'query',
           required: false,
-          description: 'With the record as the body: where to send the completion event.',
-          schema: { type: 'string', format: 'uri' },
+          description: `With the record as the body: where to send the completion event. ${CALLBACK_URL_TEXT}`,
+          schema: { type: 'string' },
         },
       ],
       requestBody: {
@@ -487,7 +496,7 @@ const paths: Json = {
         content: json({
           type: 'object',
           required: ['callback_url'],
-          properties: { callback_url: { type: 'string', format: 'uri' } },
+          properties: { callback_url: text(CALLBACK_URL_TEXT) },
         }),
       },
       responses: {

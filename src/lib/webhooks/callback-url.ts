@@ -57,7 +57,9 @@ export function checkCallbackUrlForm(input: string, policy: CallbackUrlPolicy = 
   const repair = silentRepair(input);
   if (repair !== undefined) return refuse(repair);
   if (url.protocol !== 'https:') return refuse(`scheme must be https, got ${url.protocol.slice(0, -1)}`);
-  if (url.username !== '' || url.password !== '') return refuse('credentials (user:password@) are not allowed');
+  // An empty `@` or `:@` leaves username and password empty: parsing drops it, so the text is read too.
+  if (url.username !== '' || url.password !== '' || writtenAuthority(input).includes('@'))
+    return refuse('credentials (user:password@) are not allowed');
   const host = hostOf(url);
   if (isIP(host) !== 0) {
     const refusedClass = refusedAddressClass(host, policy);
@@ -119,8 +121,8 @@ export async function resolveWithSystemDns(hostname: string): Promise<string[]> 
   return answers.map((answer) => answer.address);
 }
 
-/** Characters URL parsing percent-encodes without a word, outside the host. */
-const ENCODED_SILENTLY = /["<>`{}^]|[^\x00-\x7F]/;
+/** A stand-in origin: what follows the host is parsed the same behind any https origin. */
+const STAND_IN_ORIGIN = 'https://host.invalid';
 
 /**
  * Says what URL parsing would silently change in `input` (the WHATWG URL standard strips outer
@@ -144,12 +146,37 @@ export function silentRepair(input: string): string | undefined {
   if (scheme !== null && input.startsWith('///', scheme[0].length)) return `expected a host after ${scheme[0]}//, got another /`;
   const authorityEnd = scheme === null ? 0 : input.slice(scheme[0].length + 2).search(/[/?#]|$/) + scheme[0].length + 2;
   const rest = input.slice(authorityEnd);
-  const encoded = ENCODED_SILENTLY.exec(rest);
-  if (encoded !== null)
-    return `holds ${JSON.stringify(encoded[0])} at index ${authorityEnd + encoded.index}, which URL parsing would percent-encode; encode it yourself`;
   const badEscape = /%(?![0-9A-Fa-f]{2})/.exec(rest);
   if (badEscape !== null) return `holds a % at index ${authorityEnd + badEscape.index} that starts no %XX escape; write it as %25`;
-  return undefined;
+  return scheme === null ? undefined : rewrittenAfterHost(rest, authorityEnd);
+}
+
+/**
+ * Says how URL parsing would rewrite what follows the host (percent-encoding a character, which
+ * ones depending on where it stands, or resolving dot segments), or undefined when it keeps it;
+ * an empty path becoming `/` is no change of address. Compared with the parser's own output,
+ * so no list of characters can drift from it.
+ * @example rewrittenAfterHost("/x?a='b'", 25) → 'holds "\'" at index 30, which URL parsing would percent-encode; encode it yourself'
+ */
+function rewrittenAfterHost(rest: string, restStart: number): string | undefined {
+  const written = rest.startsWith('/') ? rest : `/${rest}`;
+  const parsed = URL.parse(`${STAND_IN_ORIGIN}${written}`);
+  if (parsed === null) return undefined;
+  const serialized = parsed.href.slice(STAND_IN_ORIGIN.length);
+  if (serialized === written) return undefined;
+  let at = 0;
+  while (written[at] === serialized[at]) at += 1;
+  const codePoint = written.codePointAt(at);
+  if (serialized[at] === '%' && codePoint !== undefined) {
+    const index = restStart + at - (written.length - rest.length);
+    return `holds ${JSON.stringify(String.fromCodePoint(codePoint))} at index ${index}, which URL parsing would percent-encode; encode it yourself`;
+  }
+  return `${JSON.stringify(rest.slice(0, 100))} after the host holds dot segments (. or ..) that URL parsing resolves, sending ${JSON.stringify(serialized.slice(0, 100))}; write that`;
+}
+
+/** The authority as written, between `//` and the path, query or fragment; '' when there is none. */
+function writtenAuthority(input: string): string {
+  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?#]*)/.exec(input)?.[1] ?? '';
 }
 
 /** Refuses an IPv4 host written in a form URL parsing rewrites (hex, octal, fewer than four parts). */

@@ -64,6 +64,63 @@ describe('publishApiDocument', () => {
     expect(attempt).not.toHaveProperty('retry_after_honoured');
   });
 
+  it('lists the attempts of a resent event: their numbers go on past the first round of five', () => {
+    const { responseProblems } = contractOf(document, '/schema/garment-access-2.4.0.json');
+    const handle = '0b0f6c9e-3c1d-4f57-9a59-0c1d2e3f4a5b';
+    const attempt = (number: number) => ({
+      delivery_id: `0b0f6c9e-3c1d-4f57-9a59-0c1d2e3f4a${String(number).padStart(2, '0')}`,
+      attempt_number: number,
+      outcome: number === 6 ? 'accepted' : 'failed',
+      status: number === 6 ? 200 : 500,
+      error: null,
+      retry_after: null,
+      request: { headers: { 'X-Svc-Event': 'publish.completed' }, body: '{}' },
+      response_body_start: '',
+      duration_ms: 12,
+      started_at: '2026-11-28T10:00:00.000Z',
+      finished_at: '2026-11-28T10:00:00.012Z',
+    });
+    const delivery = {
+      id: 1,
+      handle,
+      event: 'publish.completed',
+      tool: 'garments.publish',
+      callback_url: 'https://hooks.example.com/garment-press',
+      outcome: 'delivered',
+      attempts_made: 6,
+      next_attempt_at: null,
+      created_at: '2026-11-28T10:00:00.000Z',
+      attempts: [1, 2, 3, 4, 5, 6].map(attempt),
+    };
+    const json = { 'content-type': 'application/json; charset=utf-8' };
+    const answer = { status: 200, headers: json, body: JSON.stringify({ deliveries: [delivery], next_before: null }) };
+    expect(responseProblems('get', '/api/webhooks/deliveries', answer)).toEqual([]);
+    const resent = { status: 202, headers: json, body: JSON.stringify({ delivery }) };
+    expect(responseProblems('post', '/api/webhooks/deliveries/{handle}/resend', resent)).toEqual([]);
+  });
+
+  it('lists a delivery whose callback URL the service took as written, though it is no RFC 3986 URI', () => {
+    const { responseProblems } = contractOf(document, '/schema/garment-access-2.4.0.json');
+    const json = { 'content-type': 'application/json; charset=utf-8' };
+    // checkCallbackUrl takes both: an internationalised host, and a | in the path, which URL parsing keeps.
+    for (const callbackUrl of ['https://bücher.example/hook', 'https://hooks.example.com/a|b']) {
+      const delivery = {
+        id: 1,
+        handle: '0b0f6c9e-3c1d-4f57-9a59-0c1d2e3f4a5b',
+        event: 'publish.completed',
+        tool: 'garments.publish',
+        callback_url: callbackUrl,
+        outcome: 'pending',
+        attempts_made: 0,
+        next_attempt_at: '2026-11-28T10:00:00.000Z',
+        created_at: '2026-11-28T10:00:00.000Z',
+        attempts: [],
+      };
+      const answer = { status: 200, headers: json, body: JSON.stringify({ deliveries: [delivery], next_before: null }) };
+      expect(responseProblems('get', '/api/webhooks/deliveries', answer)).toEqual([]);
+    }
+  });
+
   it('holds exchanges to it: a body of another shape, a status it does not list and a missing header are each a problem', () => {
     const { responseProblems } = contractOf(document, '/schema/garment-access-2.4.0.json');
     const json = { 'content-type': 'application/json; charset=utf-8' };

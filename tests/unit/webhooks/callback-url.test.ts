@@ -96,6 +96,9 @@ describe('checkCallbackUrl', () => {
     ['javascript:alert(1)', 'scheme must be https, got javascript'],
     ['https://user:pass@hooks.example.com/hook', 'credentials (user:password@) are not allowed'],
     ['https://user@hooks.example.com/hook', 'credentials (user:password@) are not allowed'],
+    // An empty user name and password are still credentials written in the URL, which parsing drops without a word.
+    ['https://@hooks.example.com/hook', 'credentials (user:password@) are not allowed'],
+    ['https://:@hooks.example.com/hook', 'credentials (user:password@) are not allowed'],
     ['https://localhost/hook', 'host localhost is loopback'],
     ['https://LOCALHOST./hook', 'host localhost is loopback'],
     ['https://api.localhost/hook', 'host api.localhost is loopback'],
@@ -204,6 +207,17 @@ describe('silentRepair (issue 25: a callback URL is taken as written or refused)
     ['https://hooks.example.com/caf\u00e9', 'holds "é" at index 29, which URL parsing would percent-encode; encode it yourself'],
     ['https://hooks.example.com/x?a="b"', 'holds "\\"" at index 30, which URL parsing would percent-encode; encode it yourself'],
     ['https://hooks.example.com/50%', 'holds a % at index 28 that starts no %XX escape; write it as %25'],
+    // In a query, an https URL's quote is percent-encoded; in a path it is not.
+    ["https://hooks.example.com/x?a='b'", 'holds "\'" at index 30, which URL parsing would percent-encode; encode it yourself'],
+    ['https://hooks.example.com/x#`', 'holds "`" at index 28, which URL parsing would percent-encode; encode it yourself'],
+    [
+      'https://hooks.example.com/a/../b',
+      '"/a/../b" after the host holds dot segments (. or ..) that URL parsing resolves, sending "/b"; write that',
+    ],
+    [
+      'https://hooks.example.com/a/%2e%2E/b',
+      '"/a/%2e%2E/b" after the host holds dot segments (. or ..) that URL parsing resolves, sending "/b"; write that',
+    ],
   ])('refuses %j', (url, reason) => {
     expect(silentRepair(url)).toBe(reason);
     expect(checkCallbackUrlForm(url)).toEqual({ allowed: false, reason });
@@ -214,6 +228,10 @@ describe('silentRepair (issue 25: a callback URL is taken as written or refused)
     'https://HOOKS.example.com:443/x',
     'https://bücher.example/hook',
     'https://hooks.example.com/a|b',
+    "https://hooks.example.com/it's",
+    'https://hooks.example.com/x?q={a}^`',
+    'https://hooks.example.com',
+    'https://hooks.example.com?x=1',
   ])('takes %j as written (what parsing changes there is the same address)', (url) => {
     expect(silentRepair(url)).toBeUndefined();
     expect(checkCallbackUrlForm(url).allowed).toBe(true);
