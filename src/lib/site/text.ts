@@ -88,9 +88,12 @@ export const inlineTokens: (text: string) => readonly Token[] = remembered(
  * @example renderInline('**Heavy** <b>tee</b>') → '<strong>Heavy</strong> &lt;b&gt;tee&lt;/b&gt;'
  */
 export function renderInline(text: string): string {
-  // As inline.parseInline does, from tokens already read.
+  // As inline.parseInline does, from tokens already read. The lexer decodes character references
+  // (`&#x1F;`), so what HTML forbids is replaced in its output too, not only in the text read.
   return readsMarkdown(text)
-    ? closeBidi(Parser.parseInline(inlineTokens(withoutForbiddenCharacters(text)) as Token[], { ...inline.defaults }))
+    ? closeBidi(
+        withoutForbiddenCharacters(Parser.parseInline(inlineTokens(withoutForbiddenCharacters(text)) as Token[], { ...inline.defaults })),
+      )
     : escapeHtml(text);
 }
 

@@ -70,6 +70,10 @@ describe('renderInline', () => {
     expect(renderInline('**a**\u0001 `b\u0002`')).toBe('<strong>a</strong>\uFFFD <code>b\uFFFD</code>');
   });
 
+  it('shows a character reference to a character HTML forbids as U+FFFD too, since the renderer decodes it', () => {
+    expect(renderInline('*a* &#x1F; &#127; &#128; &#xFDD0; &#xFFFF; &#11; &#233;')).toBe('<em>a</em> \uFFFD \uFFFD \uFFFD \uFFFD \uFFFD \uFFFD é');
+  });
+
   it('links a path with a tab or line break in it only where it stays on the site', () => {
     expect(renderInline('[x](</\t/evil.example/>)')).toBe('x');
     expect(renderInline('[x](</garments/a\ttee/>)')).toBe('<a href="/garments/atee/">x</a>');
