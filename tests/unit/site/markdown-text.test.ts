@@ -26,6 +26,19 @@ describe('textBlockLines', () => {
     expect(nodesOf(tree, 'html')).toHaveLength(0);
     expect(markdownHtml(textBlockLines(text).join('\n'))).not.toContain('<a ');
   });
+
+  it('keeps numeric character references, which the page decodes, so the twin reads as the page does', () => {
+    const text = 'caf&#233; &#x3C;b&#x3E; &#35; *x*';
+    expect(textBlockLines(text)).toEqual(['caf&#233; &#x3C;b&#x3E; &#35; *x*']);
+    expect(textOf(parseMarkdown(textBlockLines(text).join('\n')))).toBe(pageText(text));
+    expect(textOf(parseMarkdown(textBlockLines('&#35; not a heading *x*').join('\n')))).toBe('# not a heading x');
+  });
+
+  it('writes a numeric reference to a character HTML forbids as U+FFFD, as the page shows it', () => {
+    const text = 'a &#x1F; &#127; &#xFFFF; &#0; &#xD800; *x*';
+    expect(textBlockLines(text)).toEqual(['a \uFFFD \uFFFD \uFFFD \uFFFD &#xD800; *x*']);
+    expect(textOf(parseMarkdown(textBlockLines(text).join('\n')))).toBe(pageText(text));
+  });
 });
 
 describe('escapeData', () => {
