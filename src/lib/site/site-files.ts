@@ -1,4 +1,5 @@
 import { GarmentPressError } from '../errors.ts';
+import { BIDI_FORMATTING, FORBIDDEN_IN_HTML } from '../unicode.ts';
 import { csvText } from './csv.ts';
 import { SCHEMA_VERSION, type Links } from '../record/types.ts';
 import { researchStatusLabel } from './format.ts';
@@ -122,6 +123,17 @@ function lastChange(entry: SiteEntry, site: string | URL): RecordsIndexEntry['la
 export function jsonFile(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
+
+/**
+ * JSON as a page shows it (a documentation example): jsonFile with the characters HTML forbids and
+ * bidirectional formatting written as JSON escapes, so the page stays valid and reads in order; the JSON means the same.
+ * @example jsonForPage({ title: 'a\uFFFF' }) → '{\n  "title": "a\\uffff"\n}\n'
+ */
+export function jsonForPage(value: unknown): string {
+  return jsonFile(value).replace(NOT_SHOWN_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const NOT_SHOWN_IN_JSON = new RegExp(`[${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]`, 'g');
 
 /**
  * /llms.txt after the llms.txt convention: `# name`, `> summary`, then `## sections` of
