@@ -71,7 +71,9 @@ describe('renderInline', () => {
   });
 
   it('shows a character reference to a character HTML forbids as U+FFFD too, since the renderer decodes it', () => {
-    expect(renderInline('*a* &#x1F; &#127; &#128; &#xFDD0; &#xFFFF; &#11; &#233;')).toBe('<em>a</em> \uFFFD \uFFFD \uFFFD \uFFFD \uFFFD \uFFFD é');
+    expect(renderInline('*a* &#x1F; &#127; &#128; &#xFDD0; &#xFFFF; &#11; &#233;')).toBe(
+      '<em>a</em> \uFFFD \uFFFD \uFFFD \uFFFD \uFFFD \uFFFD é',
+    );
   });
 
   it('links a path with a tab or line break in it only where it stays on the site', () => {
