@@ -1,5 +1,5 @@
 import type { Token, Tokens } from 'marked';
-import { BIDI_FORMATTING, closeBidi, FORBIDDEN_IN_HTML, withoutForbiddenCharacters } from '../unicode.ts';
+import { ASTRAL_NONCHARACTER, BIDI_FORMATTING, closeBidi, FORBIDDEN_IN_HTML, withoutForbiddenCharacters } from '../unicode.ts';
 import type { FieldView, Part, TargetView } from './page-view.ts';
 import { inlineTokens, readsMarkdown } from './text.ts';
 import { safeHref } from './web-address.ts';
@@ -33,12 +33,15 @@ export function escapeData(value: string): string {
 const URL_START = String.raw`(?<=\b(?:https?|ftp)):(?=//)|(?<=\bwww)\.`;
 // Data and literal text are plain text on the page, so their `@` is escaped too: no mailto autolink.
 const DATA_ESCAPES = new RegExp(
-  String.raw`[\\\`*_[\]<|~#@${FORBIDDEN_IN_HTML}]|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`,
+  String.raw`[\\\`*_[\]<|~#@${FORBIDDEN_IN_HTML}]|${ASTRAL_NONCHARACTER}|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`,
   'gi',
 );
 // Matches wherever DATA_ESCAPES could: at each of its characters, any `&`, `://` and `www.`.
-const MAY_NEED_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#@&\r\n${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]|:\/\/|www\.`, 'i');
-const FORBIDDEN_CHARACTER = new RegExp(`[${FORBIDDEN_IN_HTML}]`);
+const MAY_NEED_ESCAPES = new RegExp(
+  String.raw`[\\\`*_[\]<|~#@&\r\n${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]|${ASTRAL_NONCHARACTER}|:\/\/|www\.`,
+  'i',
+);
+const FORBIDDEN_CHARACTER = new RegExp(`[${FORBIDDEN_IN_HTML}]|${ASTRAL_NONCHARACTER}`);
 // A `#` after `&` is left as it is: it opens a numeric character reference (`&#233;`), which the page decodes too, and never a heading.
 const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~!]|(?<!&)#|${URL_START}`, 'gi');
 // Text shown as plain text escapes an entity's `&` too: on the page, `&amp;` reads as written.

@@ -1,11 +1,12 @@
 import { GarmentPressError } from '../errors.ts';
-import { BIDI_FORMATTING, FORBIDDEN_IN_HTML } from '../unicode.ts';
+import { ASTRAL_NONCHARACTER, BIDI_FORMATTING, FORBIDDEN_IN_HTML } from '../unicode.ts';
 import { csvText } from './csv.ts';
 import { SCHEMA_VERSION, type Links } from '../record/types.ts';
 import { researchStatusLabel } from './format.ts';
 import { isoDate } from '../record/timestamp.ts';
 import { categoryPages } from './index-view.ts';
 import { linksFor } from './links.ts';
+import { jsonEscapes } from './json-ld.ts';
 import { escapeData } from './markdown-text.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
@@ -130,10 +131,10 @@ export function jsonFile(value: unknown): string {
  * @example jsonForPage({ title: 'a\uFFFF' }) → '{\n  "title": "a\\uffff"\n}\n'
  */
 export function jsonForPage(value: unknown): string {
-  return jsonFile(value).replace(NOT_SHOWN_IN_JSON, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return jsonFile(value).replace(NOT_SHOWN_IN_JSON, jsonEscapes);
 }
 
-const NOT_SHOWN_IN_JSON = new RegExp(`[${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]`, 'g');
+const NOT_SHOWN_IN_JSON = new RegExp(`[${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]|${ASTRAL_NONCHARACTER}`, 'g');
 
 /**
  * /llms.txt after the llms.txt convention: `# name`, `> summary`, then `## sections` of

@@ -1,6 +1,6 @@
 import { Lexer, Marked, Parser, TextRenderer, type Token, type Tokens } from 'marked';
 import { MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS, markdownMarks } from '../record/integrity.ts';
-import { BIDI_FORMATTING, closeBidi, FORBIDDEN_IN_HTML, withoutForbiddenCharacters } from '../unicode.ts';
+import { ASTRAL_NONCHARACTER, BIDI_FORMATTING, closeBidi, FORBIDDEN_IN_HTML, withoutForbiddenCharacters } from '../unicode.ts';
 import { remembered } from './remembered.ts';
 import { safeHref } from './web-address.ts';
 
@@ -16,8 +16,8 @@ export function escapeHtml(text: string): string {
   return HTML_SPECIAL.test(text) ? closeBidi(text.replace(HTML_SPECIALS, (ch) => escapes[ch] ?? '\uFFFD')) : text;
 }
 
-const HTML_SPECIAL = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]`);
-const HTML_SPECIALS = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}]`, 'g');
+const HTML_SPECIAL = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]|${ASTRAL_NONCHARACTER}`);
+const HTML_SPECIALS = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}]|${ASTRAL_NONCHARACTER}`, 'g');
 
 /**
  * Record text as an Astro page shows it (Astro escapes markup, not these): the characters HTML
