@@ -5,10 +5,13 @@ export const BIDI_FORMATTING = String.raw`\u202A-\u202E\u2066-\u2069`;
 export const FORBIDDEN_IN_HTML = String.raw`\0-\x08\x0B\x0E-\x1F\x7F-\x9F\uFDD0-\uFDEF\uFFFE\uFFFF`;
 
 /**
- * The noncharacters beyond the Basic Multilingual Plane (U+1FFFE, U+1FFFF … U+10FFFE, U+10FFFF), which
- * HTML forbids too, as UTF-16 pairs: a pattern to put beside a character class of FORBIDDEN_IN_HTML.
+ * The first UTF-16 units of the noncharacters beyond the Basic Multilingual Plane (U+1FFFE, U+1FFFF …
+ * U+10FFFE, U+10FFFF), for a character class: a text without them holds none of those noncharacters.
  */
-export const ASTRAL_NONCHARACTER = String.raw`[\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF][\uDFFE\uDFFF]`;
+export const ASTRAL_NONCHARACTER_LEADS = String.raw`\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF`;
+
+/** Those noncharacters, which HTML forbids too, as UTF-16 pairs: a pattern to put beside a character class of FORBIDDEN_IN_HTML. */
+export const ASTRAL_NONCHARACTER = String.raw`[${ASTRAL_NONCHARACTER_LEADS}][\uDFFE\uDFFF]`;
 
 const FORBIDDEN_CHARACTERS = new RegExp(`[${FORBIDDEN_IN_HTML}]|${ASTRAL_NONCHARACTER}`, 'g');
 
