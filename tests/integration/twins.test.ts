@@ -105,7 +105,7 @@ describe.each(samples.map(({ file, record }) => [file, record] as const))('%s', 
 });
 
 describe.each(hostileRecords().map(({ file, record }) => [file, record] as const))('%s (hostile)', (_, record) => {
-  it('has a Markdown twin in which every text block reads as on its page, and no HTML', () => {
+  it('has a Markdown twin in which every text block reads as on its page, with no HTML and no block of record text', () => {
     const { tree } = parseTwin(read(`/garments/${record.slug}/${record.projection}.md`));
     const texts = [...nodesOf(tree, 'paragraph'), ...nodesOf(tree, 'heading')].map(textOf);
     for (const { pointer, block } of readingOrder(record))
@@ -114,6 +114,9 @@ describe.each(hostileRecords().map(({ file, record }) => [file, record] as const
         pointer,
       ).toBe(true);
     expect(nodesOf(tree, 'html')).toEqual([]);
+    // Record text never starts a block: the title is the one h1, and no code block opens.
+    expect(nodesOf(tree, 'heading').filter((heading) => heading.depth === 1)).toHaveLength(1);
+    expect(nodesOf(tree, 'code')).toEqual([]);
   });
 });
 

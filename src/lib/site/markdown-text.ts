@@ -227,8 +227,13 @@ export function targetMarkdown(target: TargetView): string {
   return escapeData(target.text);
 }
 
-/** Literal text in a code span, fenced with more backticks than any run inside. */
-export function codeSpan(text: string): string {
+/**
+ * Literal text in a code span, fenced with more backticks than any run inside, on one line: a line
+ * break becomes a space (as CommonMark reads one in a code span), so no line of it can start a block.
+ * @example codeSpan('a\n# b') → '`a # b`'
+ */
+export function codeSpan(raw: string): string {
+  const text = /[\r\n]/.test(raw) ? raw.replace(/\r\n|\r|\n/g, ' ') : raw;
   // Ids rarely hold a backtick: look for runs only when there is one.
   const longest = text.includes('`') ? Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) : 0;
   const fence = '`'.repeat(longest + 1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MARKDOWN_MAX_LENGTH } from '../../../src/lib/record/index.ts';
-import { escapeData, textBlockLines } from '../../../src/lib/site/markdown-text.ts';
+import { codeSpan, escapeData, textBlockLines } from '../../../src/lib/site/markdown-text.ts';
 import { markdownHtml, nodesOf, pageText, parseMarkdown, textOf } from '../../support/markdown.ts';
 
 describe('textBlockLines', () => {
@@ -62,5 +62,15 @@ describe('escapeData', () => {
 
   it('closes a bidirectional override the value leaves open, so that it cannot reorder what follows', () => {
     expect(escapeData('Acme\u202E')).toBe('Acme\u202E\u202C');
+  });
+});
+
+describe('codeSpan', () => {
+  it('keeps its text on one line, so a line break in it cannot start a heading, a list or a fence', () => {
+    const span = codeSpan('x\n# injected\r\n- list\r```');
+    expect(span).toBe('```` x # injected - list ``` ````');
+    const tree = parseMarkdown(`- **Record id**: ${span}`);
+    expect(nodesOf(tree, 'heading')).toEqual([]);
+    expect(nodesOf(tree, 'inlineCode').map((node) => node.value)).toEqual(['x # injected - list ```']);
   });
 });
