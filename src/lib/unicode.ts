@@ -4,7 +4,16 @@ export const BIDI_FORMATTING = String.raw`\u202A-\u202E\u2066-\u2069`;
 /** The characters HTML forbids in a document, as ranges for a character class: controls other than whitespace, noncharacters. */
 export const FORBIDDEN_IN_HTML = String.raw`\0-\x08\x0B\x0E-\x1F\x7F-\x9F\uFDD0-\uFDEF\uFFFE\uFFFF`;
 
-const FORBIDDEN_CHARACTERS = new RegExp(`[${FORBIDDEN_IN_HTML}]`, 'g');
+/**
+ * The first UTF-16 units of the noncharacters beyond the Basic Multilingual Plane (U+1FFFE, U+1FFFF …
+ * U+10FFFE, U+10FFFF), for a character class: a text without them holds none of those noncharacters.
+ */
+export const ASTRAL_NONCHARACTER_LEADS = String.raw`\uD83F\uD87F\uD8BF\uD8FF\uD93F\uD97F\uD9BF\uD9FF\uDA3F\uDA7F\uDABF\uDAFF\uDB3F\uDB7F\uDBBF\uDBFF`;
+
+/** Those noncharacters, which HTML forbids too, as UTF-16 pairs: a pattern to put beside a character class of FORBIDDEN_IN_HTML. */
+export const ASTRAL_NONCHARACTER = String.raw`[${ASTRAL_NONCHARACTER_LEADS}][\uDFFE\uDFFF]`;
+
+const FORBIDDEN_CHARACTERS = new RegExp(`[${FORBIDDEN_IN_HTML}]|${ASTRAL_NONCHARACTER}`, 'g');
 
 /** Text with the characters HTML forbids in a document (controls other than whitespace, noncharacters) shown as U+FFFD. */
 export function withoutForbiddenCharacters(text: string): string {

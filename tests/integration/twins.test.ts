@@ -104,6 +104,22 @@ describe.each(samples.map(({ file, record }) => [file, record] as const))('%s', 
   });
 });
 
+describe.each(hostileRecords().map(({ file, record }) => [file, record] as const))('%s (hostile)', (_, record) => {
+  it('has a Markdown twin in which every text block reads as on its page, with no HTML and no block of record text', () => {
+    const { tree } = parseTwin(read(`/garments/${record.slug}/${record.projection}.md`));
+    const texts = [...nodesOf(tree, 'paragraph'), ...nodesOf(tree, 'heading')].map(textOf);
+    for (const { pointer, block } of readingOrder(record))
+      expect(
+        texts.some((t) => t.includes(pageText(block.text))),
+        pointer,
+      ).toBe(true);
+    expect(nodesOf(tree, 'html')).toEqual([]);
+    // Record text never starts a block: the title is the one h1, and no code block opens.
+    expect(nodesOf(tree, 'heading').filter((heading) => heading.depth === 1)).toHaveLength(1);
+    expect(nodesOf(tree, 'code')).toEqual([]);
+  });
+});
+
 describe('site-wide files', () => {
   it('publishes the schema byte for byte', () => {
     expect(read('/schema/garment-access-2.4.0.json')).toBe(

@@ -1,4 +1,4 @@
-import { BIDI_FORMATTING, FORBIDDEN_IN_HTML } from '../unicode.ts';
+import { ASTRAL_NONCHARACTER_LEADS, BIDI_FORMATTING, FORBIDDEN_IN_HTML } from '../unicode.ts';
 import { displayText } from './text.ts';
 
 /**
@@ -12,8 +12,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
 /** Characters that oblige a field to be quoted. */
 const NEEDS_QUOTES = /[",\r\n]/;
-/** A field written as it is: no formula start, nothing to quote, nothing displayText changes (most cells; one test instead of four). */
-const AS_IT_IS = new RegExp(`^(?![=+\\-@\\t\\r])[^",\\r\\n${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]*$`);
+/** A field written as it is: no formula start, nothing to quote, nothing displayText changes (most cells; one test instead of four; a noncharacter beyond the BMP is told by its first unit). */
+const AS_IT_IS = new RegExp(`^(?![=+\\-@\\t\\r])[^",\\r\\n${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}${ASTRAL_NONCHARACTER_LEADS}]*$`);
 
 /**
  * One field. Record text is untrusted: a field a spreadsheet would run as a formula is prefixed

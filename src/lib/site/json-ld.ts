@@ -1,7 +1,7 @@
 import type { GarmentRecord, Links } from '../record/types.ts';
 import { isoDate } from '../record/timestamp.ts';
 import { recordTitle } from './record-title.ts';
-import { FORBIDDEN_IN_HTML } from '../unicode.ts';
+import { ASTRAL_NONCHARACTER, FORBIDDEN_IN_HTML } from '../unicode.ts';
 import { firstPresent, plainText } from './text.ts';
 import { webUrl } from './web-address.ts';
 
@@ -92,10 +92,17 @@ export function datasetJsonLd(facts: DatasetFacts, links: Links): JsonLd {
  * @example scriptSafeJson({ a: '</script>' }) → '{"a":"\\u003c/script\\u003e"}'
  */
 export function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(SCRIPT_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(SCRIPT_UNSAFE, jsonEscapes);
 }
 
-const SCRIPT_UNSAFE = new RegExp(String.raw`[<>&\u2028\u2029${FORBIDDEN_IN_HTML}]`, 'g');
+const SCRIPT_UNSAFE = new RegExp(String.raw`[<>&\u2028\u2029${FORBIDDEN_IN_HTML}]|${ASTRAL_NONCHARACTER}`, 'g');
+
+/** Characters as JSON escapes, one per UTF-16 unit (two for a character beyond the BMP). @example jsonEscapes('<') → the six characters \\u003c */
+export function jsonEscapes(text: string): string {
+  let escaped = '';
+  for (let i = 0; i < text.length; i++) escaped += `\\u${text.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return escaped;
+}
 
 /** Drops undefined fields, so the JSON-LD carries only what the record knows. */
 function compact(fields: { [key: string]: JsonLdValue | undefined }): JsonLd {

@@ -1,5 +1,5 @@
 import type { Token, Tokens } from 'marked';
-import { BIDI_FORMATTING, closeBidi, FORBIDDEN_IN_HTML, withoutForbiddenCharacters } from '../unicode.ts';
+import { ASTRAL_NONCHARACTER, BIDI_FORMATTING, closeBidi, FORBIDDEN_IN_HTML, withoutForbiddenCharacters } from '../unicode.ts';
 import type { FieldView, Part, TargetView } from './page-view.ts';
 import { inlineTokens, readsMarkdown } from './text.ts';
 import { safeHref } from './web-address.ts';
@@ -33,13 +33,17 @@ export function escapeData(value: string): string {
 const URL_START = String.raw`(?<=\b(?:https?|ftp)):(?=//)|(?<=\bwww)\.`;
 // Data and literal text are plain text on the page, so their `@` is escaped too: no mailto autolink.
 const DATA_ESCAPES = new RegExp(
-  String.raw`[\\\`*_[\]<|~#@${FORBIDDEN_IN_HTML}]|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`,
+  String.raw`[\\\`*_[\]<|~#@${FORBIDDEN_IN_HTML}]|${ASTRAL_NONCHARACTER}|&(?=#?[A-Za-z0-9]+;)|${URL_START}|\s*(?:\r\n|\r|\n)\s*`,
   'gi',
 );
 // Matches wherever DATA_ESCAPES could: at each of its characters, any `&`, `://` and `www.`.
-const MAY_NEED_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#@&\r\n${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]|:\/\/|www\.`, 'i');
-const FORBIDDEN_CHARACTER = new RegExp(`[${FORBIDDEN_IN_HTML}]`);
-const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~#!]|${URL_START}`, 'gi');
+const MAY_NEED_ESCAPES = new RegExp(
+  String.raw`[\\\`*_[\]<|~#@&\r\n${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]|${ASTRAL_NONCHARACTER}|:\/\/|www\.`,
+  'i',
+);
+const FORBIDDEN_CHARACTER = new RegExp(`[${FORBIDDEN_IN_HTML}]|${ASTRAL_NONCHARACTER}`);
+// A `#` after `&` is left as it is: it opens a numeric character reference (`&#233;`), which the page decodes too, and never a heading.
+const TEXT_ESCAPES = new RegExp(String.raw`[\\\`*_[\]<|~!]|(?<!&)#|${URL_START}`, 'gi');
 // Text shown as plain text escapes an entity's `&` too: on the page, `&amp;` reads as written.
 const LITERAL_TEXT_ESCAPES = new RegExp(`${TEXT_ESCAPES.source}|&(?=#?[A-Za-z0-9]+;)|@`, 'gi');
 
@@ -113,8 +117,26 @@ function serializeToken(token: Token, base: string | undefined): string {
       return '\\\n';
     default:
       // Plain text, raw HTML and anything else: shown as the characters it is.
-      return token.raw.replace(TEXT_ESCAPES, '\\$&');
+      return withoutForbiddenReferences(token.raw).replace(TEXT_ESCAPES, '\\$&');
   }
+}
+
+/** A numeric character reference as CommonMark reads one (at most 7 decimal or 6 hex digits). */
+const NUMERIC_REFERENCE = /&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));/g;
+
+/**
+ * Text whose numeric references to characters HTML forbids are U+FFFD, as the page shows them: a
+ * Markdown renderer decodes them (`&#x1F;`), and the twin writes no such character.
+ * @example withoutForbiddenReferences('a&#x1F;&#233;') → 'a\uFFFD&#233;'
+ */
+function withoutForbiddenReferences(text: string): string {
+  if (!text.includes('&#')) return text;
+  return text.replace(NUMERIC_REFERENCE, (reference, hex: string | undefined, decimal: string | undefined) => {
+    const code = hex === undefined ? Number(decimal) : Number.parseInt(hex, 16);
+    // Beyond Unicode, a surrogate or 0: CommonMark reads U+FFFD already.
+    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return reference;
+    return FORBIDDEN_CHARACTER.test(String.fromCodePoint(code)) ? '\uFFFD' : reference;
+  });
 }
 
 /** A link destination in angle brackets; characters that could end it or split a table cell are percent-encoded. */
@@ -205,8 +227,13 @@ export function targetMarkdown(target: TargetView): string {
   return escapeData(target.text);
 }
 
-/** Literal text in a code span, fenced with more backticks than any run inside. */
-export function codeSpan(text: string): string {
+/**
+ * Literal text in a code span, fenced with more backticks than any run inside, on one line: a line
+ * break becomes a space (as CommonMark reads one in a code span), so no line of it can start a block.
+ * @example codeSpan('a\n# b') → '`a # b`'
+ */
+export function codeSpan(raw: string): string {
+  const text = /[\r\n]/.test(raw) ? raw.replace(/\r\n|\r|\n/g, ' ') : raw;
   // Ids rarely hold a backtick: look for runs only when there is one.
   const longest = text.includes('`') ? Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length)) : 0;
   const fence = '`'.repeat(longest + 1);

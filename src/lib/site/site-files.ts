@@ -1,10 +1,12 @@
 import { GarmentPressError } from '../errors.ts';
+import { ASTRAL_NONCHARACTER, BIDI_FORMATTING, FORBIDDEN_IN_HTML } from '../unicode.ts';
 import { csvText } from './csv.ts';
 import { SCHEMA_VERSION, type Links } from '../record/types.ts';
 import { researchStatusLabel } from './format.ts';
 import { isoDate } from '../record/timestamp.ts';
 import { categoryPages } from './index-view.ts';
 import { linksFor } from './links.ts';
+import { jsonEscapes } from './json-ld.ts';
 import { escapeData } from './markdown-text.ts';
 import type { GarmentEntries, SiteEntry, SiteIndex } from './site-index.ts';
 import { projectionLabel, t } from './strings.ts';
@@ -122,6 +124,17 @@ function lastChange(entry: SiteEntry, site: string | URL): RecordsIndexEntry['la
 export function jsonFile(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
+
+/**
+ * JSON as a page shows it (a documentation example): jsonFile with the characters HTML forbids and
+ * bidirectional formatting written as JSON escapes, so the page stays valid and reads in order; the JSON means the same.
+ * @example jsonForPage({ title: 'a\uFFFF' }) → '{\n  "title": "a\\uffff"\n}\n'
+ */
+export function jsonForPage(value: unknown): string {
+  return jsonFile(value).replace(NOT_SHOWN_IN_JSON, jsonEscapes);
+}
+
+const NOT_SHOWN_IN_JSON = new RegExp(`[${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]|${ASTRAL_NONCHARACTER}`, 'g');
 
 /**
  * /llms.txt after the llms.txt convention: `# name`, `> summary`, then `## sections` of

@@ -1,6 +1,6 @@
 import { Lexer, Marked, Parser, TextRenderer, type Token, type Tokens } from 'marked';
 import { MARKDOWN_MAX_LENGTH, MARKDOWN_MAX_MARKS, markdownMarks } from '../record/integrity.ts';
-import { BIDI_FORMATTING, closeBidi, FORBIDDEN_IN_HTML, withoutForbiddenCharacters } from '../unicode.ts';
+import { ASTRAL_NONCHARACTER, BIDI_FORMATTING, closeBidi, FORBIDDEN_IN_HTML, withoutForbiddenCharacters } from '../unicode.ts';
 import { remembered } from './remembered.ts';
 import { safeHref } from './web-address.ts';
 
@@ -16,8 +16,8 @@ export function escapeHtml(text: string): string {
   return HTML_SPECIAL.test(text) ? closeBidi(text.replace(HTML_SPECIALS, (ch) => escapes[ch] ?? '\uFFFD')) : text;
 }
 
-const HTML_SPECIAL = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]`);
-const HTML_SPECIALS = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}]`, 'g');
+const HTML_SPECIAL = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]|${ASTRAL_NONCHARACTER}`);
+const HTML_SPECIALS = new RegExp(`[&<>"'${FORBIDDEN_IN_HTML}]|${ASTRAL_NONCHARACTER}`, 'g');
 
 /**
  * Record text as an Astro page shows it (Astro escapes markup, not these): the characters HTML
@@ -88,9 +88,12 @@ export const inlineTokens: (text: string) => readonly Token[] = remembered(
  * @example renderInline('**Heavy** <b>tee</b>') → '<strong>Heavy</strong> &lt;b&gt;tee&lt;/b&gt;'
  */
 export function renderInline(text: string): string {
-  // As inline.parseInline does, from tokens already read.
+  // As inline.parseInline does, from tokens already read. The lexer decodes character references
+  // (`&#x1F;`), so what HTML forbids is replaced in its output too, not only in the text read.
   return readsMarkdown(text)
-    ? closeBidi(Parser.parseInline(inlineTokens(withoutForbiddenCharacters(text)) as Token[], { ...inline.defaults }))
+    ? closeBidi(
+        withoutForbiddenCharacters(Parser.parseInline(inlineTokens(withoutForbiddenCharacters(text)) as Token[], { ...inline.defaults })),
+      )
     : escapeHtml(text);
 }
 

@@ -38,4 +38,10 @@ describe('csvText', () => {
     expect(csvField('\u0001javascript:alert(1)')).toBe('\uFFFDjavascript:alert(1)');
     expect(csvField('\u202Egnp.exe')).toBe('\u202Egnp.exe\u202C');
   });
+
+  it('shows a noncharacter beyond the BMP as U+FFFD too, with or without a comma beside it, and keeps other astral text', () => {
+    expect(csvField('a\u{1FFFE}b')).toBe('a\uFFFDb');
+    expect(csvField('a\u{10FFFF},b')).toBe('"a\uFFFD,b"');
+    expect(csvField('\u{1FC00} \u{1F9F5}')).toBe('\u{1FC00} \u{1F9F5}');
+  });
 });

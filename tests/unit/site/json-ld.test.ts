@@ -72,6 +72,13 @@ describe('scriptSafeJson', () => {
     expect(JSON.parse(json)).toEqual(value);
   });
 
+  it('escapes the noncharacters beyond the BMP too, each as its pair of escapes', () => {
+    const value = { name: 'a \u{1FFFE} \u{10FFFF} \u{1F3FF}' };
+    const json = scriptSafeJson(value);
+    expect(json).toBe('{"name":"a \\ud83f\\udffe \\udbff\\udfff \u{1F3FF}"}');
+    expect(JSON.parse(json)).toEqual(value);
+  });
+
   it('escapes a hostile record title in the JSON-LD of its page', () => {
     const hostile = copyOf(record);
     hostile.page.title = { text: '</SCRIPT><script>alert("x")</script>', claim_ids: [], kind: 'fact' } as never;

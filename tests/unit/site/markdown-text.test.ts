@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MARKDOWN_MAX_LENGTH } from '../../../src/lib/record/index.ts';
-import { escapeData, textBlockLines } from '../../../src/lib/site/markdown-text.ts';
+import { codeSpan, escapeData, textBlockLines } from '../../../src/lib/site/markdown-text.ts';
 import { markdownHtml, nodesOf, pageText, parseMarkdown, textOf } from '../../support/markdown.ts';
 
 describe('textBlockLines', () => {
@@ -26,6 +26,19 @@ describe('textBlockLines', () => {
     expect(nodesOf(tree, 'html')).toHaveLength(0);
     expect(markdownHtml(textBlockLines(text).join('\n'))).not.toContain('<a ');
   });
+
+  it('keeps numeric character references, which the page decodes, so the twin reads as the page does', () => {
+    const text = 'caf&#233; &#x3C;b&#x3E; &#35; *x*';
+    expect(textBlockLines(text)).toEqual(['caf&#233; &#x3C;b&#x3E; &#35; *x*']);
+    expect(textOf(parseMarkdown(textBlockLines(text).join('\n')))).toBe(pageText(text));
+    expect(textOf(parseMarkdown(textBlockLines('&#35; not a heading *x*').join('\n')))).toBe('# not a heading x');
+  });
+
+  it('writes a numeric reference to a character HTML forbids as U+FFFD, as the page shows it', () => {
+    const text = 'a &#x1F; &#127; &#xFFFF; &#0; &#xD800; *x*';
+    expect(textBlockLines(text)).toEqual(['a \uFFFD \uFFFD \uFFFD \uFFFD &#xD800; *x*']);
+    expect(textOf(parseMarkdown(textBlockLines(text).join('\n')))).toBe(pageText(text));
+  });
 });
 
 describe('escapeData', () => {
@@ -49,5 +62,15 @@ describe('escapeData', () => {
 
   it('closes a bidirectional override the value leaves open, so that it cannot reorder what follows', () => {
     expect(escapeData('Acme\u202E')).toBe('Acme\u202E\u202C');
+  });
+});
+
+describe('codeSpan', () => {
+  it('keeps its text on one line, so a line break in it cannot start a heading, a list or a fence', () => {
+    const span = codeSpan('x\n# injected\r\n- list\r```');
+    expect(span).toBe('```` x # injected - list ``` ````');
+    const tree = parseMarkdown(`- **Record id**: ${span}`);
+    expect(nodesOf(tree, 'heading')).toEqual([]);
+    expect(nodesOf(tree, 'inlineCode').map((node) => node.value)).toEqual(['x # injected - list ```']);
   });
 });

@@ -3,6 +3,7 @@ import { indexEntries, siteEntryOf } from '../../../src/lib/site/site-index.ts';
 import {
   entryLinks,
   jsonFile,
+  jsonForPage,
   llmsTxt,
   MissingSiteError,
   recordsIndex,
@@ -71,6 +72,15 @@ describe('recordsIndex', () => {
 describe('jsonFile', () => {
   it('writes 2-space JSON with a trailing newline', () => {
     expect(jsonFile({ a: [1] })).toBe('{\n  "a": [\n    1\n  ]\n}\n');
+  });
+});
+
+describe('jsonForPage', () => {
+  it('writes what HTML forbids in a page and bidirectional formatting as escapes, so the JSON shown means the same', () => {
+    const value = { title: 'a\u0001\u007F\u0085\uFDD0\uFFFF\u202Eb', note: 'é <b>' };
+    const text = jsonForPage(value);
+    expect(text).toBe('{\n  "title": "a\\u0001\\u007f\\u0085\\ufdd0\\uffff\\u202eb",\n  "note": "é <b>"\n}\n');
+    expect(JSON.parse(text)).toEqual(value);
   });
 });
 

@@ -70,6 +70,17 @@ describe('renderInline', () => {
     expect(renderInline('**a**\u0001 `b\u0002`')).toBe('<strong>a</strong>\uFFFD <code>b\uFFFD</code>');
   });
 
+  it('shows the noncharacters beyond the BMP (U+1FFFE … U+10FFFF) as U+FFFD, and leaves other astral characters alone', () => {
+    expect(renderInline('*a* \u{1FFFE} \u{10FFFF} \u{1F3FF}')).toBe('<em>a</em> \uFFFD \uFFFD \u{1F3FF}');
+    expect(escapeHtml('a \u{2FFFF} \u{1F3FF} \u{1F9F5}')).toBe('a \uFFFD \u{1F3FF} \u{1F9F5}');
+  });
+
+  it('shows a character reference to a character HTML forbids as U+FFFD too, since the renderer decodes it', () => {
+    expect(renderInline('*a* &#x1F; &#127; &#128; &#xFDD0; &#xFFFF; &#11; &#233;')).toBe(
+      '<em>a</em> \uFFFD \uFFFD \uFFFD \uFFFD \uFFFD \uFFFD é',
+    );
+  });
+
   it('links a path with a tab or line break in it only where it stays on the site', () => {
     expect(renderInline('[x](</\t/evil.example/>)')).toBe('x');
     expect(renderInline('[x](</garments/a\ttee/>)')).toBe('<a href="/garments/atee/">x</a>');
