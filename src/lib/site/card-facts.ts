@@ -1,5 +1,6 @@
 import type { GarmentRecord } from '../record/types.ts';
 import { formatMoney } from './format.ts';
+import { moneyAmount } from './money.ts';
 import { formatNumber } from './number-text.ts';
 import { factDoubt } from './claim-standing.ts';
 import { keyFacts, type KeyFacts } from './key-facts.ts';
@@ -38,7 +39,10 @@ export function cardFacts(record: GarmentRecord, facts: KeyFacts = keyFacts(reco
     const from = facts.priceFrom;
     const price = from && formatMoney(from.money.amountMinor, from.money.currency, from.money.exponent);
     if (from && price)
-      Object.assign(card, { price: doubted(price, from.claimIds), priceValue: from.money.amountMinor / 10 ** (from.money.exponent ?? 2) });
+      Object.assign(card, {
+        price: doubted(price, from.claimIds),
+        priceValue: moneyAmount(from.money.amountMinor, from.money.currency, from.money.exponent),
+      });
   } else {
     const fabric = facts.fabrics[0];
     const fibres = fabric?.fibres.value?.map((f) => (f.percent === null ? f.name : `${formatNumber(f.percent, '%')} ${f.name}`)).join(', ');

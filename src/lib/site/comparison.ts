@@ -112,11 +112,15 @@ const spelled = (code: string) => {
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-/** A title's text without the light Markdown a text block may hold (`**`, `_`, links). */
+/**
+ * A title's text without the light Markdown a text block may hold, as the pages read it (record-title.ts, with a
+ * Markdown parser this script does without): emphasis marks, but not a `_` inside a word; a link's text, its address
+ * (which may hold parentheses) dropped.
+ */
 function plainTitle(text: string): string {
   return text
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_`~]+/g, '')
+    .replace(/\[([^\]]*)\]\((?:[^()]|\([^()]*\))*\)/g, '$1')
+    .replace(/[*`~]+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, '')
     .trim();
 }
 
@@ -184,7 +188,7 @@ function moneyIn(words: ComparisonWords): MoneyFormatter {
 /** The lowest price among a commerce record's offers: a public price when there is one, its basis and provider beside it, its doubt after. */
 function priceFrom(record: Json | null, doubted: Doubter, formatMoney: MoneyFormatter): string[] {
   const listings = new Map(itemsOf(record, 'provider_listings').map((listing) => [textOf(listing.id), listing]));
-  const offers = itemsOf(record, 'offers').filter((offer) => isAskablePrice(offer.base_amount_minor));
+  const offers = itemsOf(record, 'offers').filter((offer) => isAskablePrice(offer.base_amount_minor, offer.minor_unit_exponent));
   const publicOffers = offers.filter((offer) => offer.price_basis === 'standard_public');
   let lowest: Json | null = null;
   for (const offer of publicOffers.length > 0 ? publicOffers : offers) {

@@ -248,7 +248,9 @@ export function commerceFacts(record: KeyFactsOf<CommerceRecord>, claims: Claims
 }
 
 function providerPrices(data: SvcData, claims: ClaimsByData, nameOf: (id: string | null) => string | null): ProviderPrices[] {
-  const priced = data.offers.filter((offer): offer is Offer & { base_amount_minor: number } => isAskablePrice(offer.base_amount_minor));
+  const priced = data.offers.filter((offer): offer is Offer & { base_amount_minor: number } =>
+    isAskablePrice(offer.base_amount_minor, offer.minor_unit_exponent),
+  );
   // Providers in the order of their listings, then offers naming no listing (or an unknown one).
   const listingOrder = new Map(data.provider_listings.map((l, i) => [l.id, i]));
   const byProvider = new Map<string | null, (typeof priced)[number][]>();

@@ -72,11 +72,14 @@ export function moneyAmount(amountMinor: number, currency: string | null | undef
 
 /**
  * Whether a record's amount is a price a shopper could be asked: a number of minor units, not
- * below zero. A negative one (a credit, or a slip) stays in the offers' table, out of "from" prices.
- * @example isAskablePrice(1150) → true; isAskablePrice(-500) → false; isAskablePrice(null) → false
+ * below zero, at an exponent no larger than money is written with (where the record gives one).
+ * A negative one (a credit, or a slip), or one of a billion minor digits (which would read as the
+ * lowest of all), stays in the offers' table, out of "from" prices.
+ * @example isAskablePrice(1150, 2) → true; isAskablePrice(-500, 2) → false; isAskablePrice(1295, 1e9) → false; isAskablePrice(null, 2) → false
  */
-export function isAskablePrice(amountMinor: unknown): amountMinor is number {
-  return typeof amountMinor === 'number' && Number.isFinite(amountMinor) && amountMinor >= 0;
+export function isAskablePrice(amountMinor: unknown, exponent: unknown): amountMinor is number {
+  const digitsOk = exponent === null || exponent === undefined || (typeof exponent === 'number' && isShowable(0, exponent));
+  return typeof amountMinor === 'number' && Number.isFinite(amountMinor) && amountMinor >= 0 && digitsOk;
 }
 
 /** Whether a code is an ISO 4217 currency the runtime knows. @example isCurrencyCode('EUR') → true; isCurrencyCode('XYZ1') → false */

@@ -16,8 +16,12 @@ export function formatNumber(value: number, unit?: string | null): string {
   return /^[%°]/.test(unit) ? `${number}${unit}` : `${number} ${unit}`;
 }
 
-/** A number without its unit, as `numberFormat` writes it; one so small that it would read as 0, to its first significant digits. */
+/**
+ * A number without its unit, as `numberFormat` writes it; one so small that it would read as 0, to its first
+ * significant digits; -0 (which JSON can hold) as 0.
+ */
 export function numberText(value: number): string {
+  if (Object.is(value, -0)) return '0';
   return plainNumber(value) ?? (value !== 0 && Math.abs(value) < 5e-7 ? smallNumberFormat : numberFormat).format(value);
 }
 
@@ -25,10 +29,10 @@ const smallNumberFormat = new Intl.NumberFormat(LOCALE, { maximumSignificantDigi
 
 /**
  * The number as `numberFormat` writes it, without Intl (which is slow next to String) when String gives
- * the same text: below 1,000 (no grouping), not -0, no exponent, at most 6 decimals (so no rounding).
+ * the same text: below 1,000 (no grouping), no exponent, at most 6 decimals (so no rounding).
  */
 function plainNumber(value: number): string | null {
-  if (!(value > -1000 && value < 1000) || Object.is(value, -0)) return null;
+  if (!(value > -1000 && value < 1000)) return null;
   const text = String(value);
   const point = text.indexOf('.');
   return text.includes('e') || (point >= 0 && text.length - point - 1 > 6) ? null : text;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareMessages } from '../../../src/lib/site/compare-messages.ts';
 import { compareAddingPath, comparedGarment, comparedSlugs, comparePath, comparisonRows } from '../../../src/lib/site/comparison.ts';
-import { sampleRecords } from '../../support/records.ts';
+import { recordTitle } from '../../../src/lib/site/record-title.ts';
+import { hostileRecords, sampleRecords } from '../../support/records.ts';
 
 const words = compareMessages();
 const records = sampleRecords().map(({ record }) => record);
@@ -47,13 +48,18 @@ describe('the price from, as the record pages write money', () => {
     [1500, 'JPY', null, '¥1,500'],
     [1295, 'points', 2, '12.95 points'],
     [1295, null, 2, '12.95 (currency not stated)'],
-    // Exponents no currency has (the schema allows any integer): minor units as written, never a wrong amount or a thrown error.
-    [500, 'USD', -2, '500 USD minor units (exponent -2)'],
-    [100, 'EUR', 25, '100 EUR minor units (exponent 25)'],
+    // A fraction of a minor unit is no money Intl writes: minor units as written, never a wrong amount or a thrown error.
+    [12.5, 'USD', 2, '12.5 USD minor units (exponent 2)'],
     // Record text is filled in as written, never read as a replacement pattern or a placeholder.
-    [500, "$&$'{exponent}", -2, "500 $&$'{exponent} minor units (exponent -2)"],
+    [12.5, "$&$'{exponent}", 2, "12.5 $&$'{exponent} minor units (exponent 2)"],
   ])('%i %s at exponent %s reads %s', (amount, currency, exponent, expected) => {
     expect(priceFromOf(amount, currency, exponent)).toBe(`${expected} (podone, Standard public)`);
+  });
+
+  it.each([-2, 25, 1_000_000_000])('is never an amount at exponent %i, which no money has (the schema allows any integer)', (exponent) => {
+    const twins = twinsOf(TEE);
+    twins.svc.data.offers = [{ ...twins.svc.data.offers[0], base_amount_minor: 1295, currency: 'USD', minor_unit_exponent: exponent }];
+    expect(comparedGarment(twins, words).facts.get('priceFrom')).toEqual([]);
   });
 
   it('is never a negative amount: a credit in the offers is no price a shopper is asked', () => {
@@ -145,5 +151,22 @@ describe('comparedGarment and comparisonRows', () => {
     const garment = comparedGarment({ slug: TEE, svc: hostile, tech: null }, words);
     expect(garment.facts.get('brand')).toEqual(['<img src=x onerror=alert(1)>']);
     expect(garment.title).toBe('<script>alert(1)</script>');
+  });
+
+  it('names each garment as its pages do, without a Markdown parser', () => {
+    const titled = (text: string) => {
+      const record = recordOf(TEE, 'svc');
+      record.page.title.text = text;
+      return [comparedGarment({ slug: TEE, svc: record, tech: null }, words).title, recordTitle(record)];
+    };
+    for (const text of [
+      'Tee [click](javascript:alert(1)) here',
+      '**Heavy** _tee_ for snake_case fans',
+      '`code` ~~struck~~ tee',
+      ...hostileRecords().map(({ record }) => record.page.title!.text),
+    ]) {
+      const [shown, onPages] = titled(text);
+      expect(shown, text).toBe(onPages);
+    }
   });
 });

@@ -164,7 +164,6 @@ describe('formatNumber and formatRange', () => {
     const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
     const numbers = [
       0,
-      -0,
       7,
       -42,
       999,
@@ -182,6 +181,10 @@ describe('formatNumber and formatRange', () => {
       Infinity,
     ];
     for (const value of numbers) expect(formatNumber(value), String(value)).toBe(intl.format(value));
+  });
+
+  it('writes -0, which a record may hold, as 0 (Intl writes "-0")', () => {
+    expect([formatNumber(-0, 'oz/yd²'), formatNumber(-0), formatRange(-0, 5, 'cm')]).toEqual(['0 oz/yd²', '0', '0 to 5 cm']);
   });
 
   it('never shows a number too small for six decimals as 0', () => {

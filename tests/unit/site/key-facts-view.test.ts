@@ -133,4 +133,10 @@ describe('cardFacts', () => {
     expect(cardFacts(record).price).toBe('$11.42 (not verified)');
     expect(cardFacts(tee()).price).toBe('$11.42');
   });
+
+  it('sorts a price by its currency’s own minor digits where the record gives no exponent: ¥1,500 by 1,500, not 15', () => {
+    const record = tee();
+    record.data.offers = [{ ...record.data.offers[0]!, base_amount_minor: 1500, currency: 'JPY', minor_unit_exponent: null }];
+    expect(cardFacts(record)).toMatchObject({ price: '¥1,500', priceValue: 1500 });
+  });
 });

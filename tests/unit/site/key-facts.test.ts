@@ -150,6 +150,15 @@ describe('commerceFacts', () => {
     expect(after.priceFrom!.money.amountMinor).toBeGreaterThan(0);
   });
 
+  it('never gives an amount at an exponent no money has as the price from: a billion minor digits reads as nearly 0', () => {
+    const record = tee();
+    const before = commerceFacts(record);
+    record.data.offers.push({ ...record.data.offers[0]!, id: 'tiny', minor_unit_exponent: 1_000_000_000, price_basis: 'standard_public' });
+    const after = commerceFacts(record);
+    expect(after.priceFrom).toEqual(before.priceFrom);
+    expect(after.prices).toEqual(before.prices);
+  });
+
   it('falls back to the lowest price of any basis, and to none without prices', () => {
     const record = tee();
     for (const offer of record.data.offers) offer.price_basis = offer.price_basis === 'standard_public' ? 'promotional' : offer.price_basis;
