@@ -148,8 +148,13 @@ export function urlMarkdown(url: string): string {
   return `[${escapeData(url)}](${linkDestination(url)})`;
 }
 
+/**
+ * Inline Markdown on one line (a heading): each line break a space, and a hard break's backslash
+ * (the odd one of a run right before the break; an even run is escaped backslashes) dropped with it.
+ * @example oneLine('Heavy\\\nTee') → 'Heavy Tee'
+ */
 export function oneLine(text: string): string {
-  return text.replace(/\s*(?:\r\n|\r|\n)\s*/g, ' ').trim();
+  return text.replace(/[ \t]*(\\*)(?:\r\n|\r|\n)\s*/g, (_, slashes: string) => `${slashes.slice(slashes.length % 2)} `).trim();
 }
 
 /** Claim references after the last line of a paragraph (or on their own line). */

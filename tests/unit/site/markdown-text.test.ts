@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MARKDOWN_MAX_LENGTH } from '../../../src/lib/record/index.ts';
-import { codeSpan, escapeData, textBlockLines } from '../../../src/lib/site/markdown-text.ts';
+import { codeSpan, escapeData, inlineMarkdown, oneLine, textBlockLines } from '../../../src/lib/site/markdown-text.ts';
 import { markdownHtml, nodesOf, pageText, parseMarkdown, textOf } from '../../support/markdown.ts';
 
 describe('textBlockLines', () => {
@@ -62,6 +62,16 @@ describe('escapeData', () => {
 
   it('closes a bidirectional override the value leaves open, so that it cannot reorder what follows', () => {
     expect(escapeData('Acme\u202E')).toBe('Acme\u202E\u202C');
+  });
+});
+
+describe('oneLine', () => {
+  it('writes a title with a hard break on one line, without the break’s backslash, and keeps an escaped one', () => {
+    expect(oneLine(inlineMarkdown('Heavy\\\nTee'))).toBe('Heavy Tee');
+    expect(oneLine(inlineMarkdown('Heavy  \nTee'))).toBe('Heavy Tee');
+    expect(oneLine(inlineMarkdown('Heavy\nTee'))).toBe('Heavy Tee');
+    expect(oneLine('back\\\\\nslash')).toBe('back\\\\ slash');
+    expect(oneLine('odd\\\\\\\nrun')).toBe('odd\\\\ run');
   });
 });
 
