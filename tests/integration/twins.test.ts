@@ -76,12 +76,7 @@ describe.each(samples.map(({ file, record }) => [file, record] as const))('%s', 
       projection: record.projection,
       record_revision: record.record_revision,
     });
-    const texts = [...nodesOf(tree, 'paragraph'), ...nodesOf(tree, 'heading')].map(textOf);
-    for (const { pointer, block } of readingOrder(record))
-      expect(
-        texts.some((t) => t.includes(pageText(block.text))),
-        pointer,
-      ).toBe(true);
+    expectBlocksAsOnPage(tree, record);
     const definitions = new Set(nodesOf(tree, 'footnoteDefinition').map((d) => d.identifier));
     for (const label of footnoteLabels(record.claims.map((c) => c.id)).values())
       expect(definitions.has(label.toLowerCase()), label).toBe(true);
@@ -104,15 +99,20 @@ describe.each(samples.map(({ file, record }) => [file, record] as const))('%s', 
   });
 });
 
+/** Every text block of the record reads in the twin's paragraphs or headings as on its page. */
+function expectBlocksAsOnPage(tree: Parameters<typeof nodesOf>[0], record: GarmentRecord): void {
+  const texts = [...nodesOf(tree, 'paragraph'), ...nodesOf(tree, 'heading')].map(textOf);
+  for (const { pointer, block } of readingOrder(record))
+    expect(
+      texts.some((t) => t.includes(pageText(block.text))),
+      pointer,
+    ).toBe(true);
+}
+
 describe.each(hostileRecords().map(({ file, record }) => [file, record] as const))('%s (hostile)', (_, record) => {
   it('has a Markdown twin in which every text block reads as on its page, with no HTML and no block of record text', () => {
     const { tree } = parseTwin(read(`/garments/${record.slug}/${record.projection}.md`));
-    const texts = [...nodesOf(tree, 'paragraph'), ...nodesOf(tree, 'heading')].map(textOf);
-    for (const { pointer, block } of readingOrder(record))
-      expect(
-        texts.some((t) => t.includes(pageText(block.text))),
-        pointer,
-      ).toBe(true);
+    expectBlocksAsOnPage(tree, record);
     expect(nodesOf(tree, 'html')).toEqual([]);
     // Record text never starts a block: the title is the one h1, and no code block opens.
     expect(nodesOf(tree, 'heading').filter((heading) => heading.depth === 1)).toHaveLength(1);

@@ -47,9 +47,14 @@ export function moneyText(amountMinor: number, currency: string | null | undefin
   return isCurrencyCode(code) ? numberFormatter(digits, code).format(amount) : `${numberFormatter(digits).format(amount)} ${currency}`;
 }
 
-/** Whether Intl can write an amount of minor units as money: whole minor units, and no more minor digits than it shows. */
+/** Whether Intl can write an amount of minor units as money: whole minor units, at digits it shows. */
 function isShowable(amountMinor: number, digits: number): boolean {
-  return Number.isInteger(amountMinor) && Number.isInteger(digits) && digits >= 0 && digits <= MAX_FRACTION_DIGITS;
+  return Number.isInteger(amountMinor) && isShownDigits(digits);
+}
+
+/** Whether money is written with this many minor digits: a whole number from 0 to what Intl shows. */
+function isShownDigits(digits: number): boolean {
+  return Number.isInteger(digits) && digits >= 0 && digits <= MAX_FRACTION_DIGITS;
 }
 
 /**
@@ -78,7 +83,7 @@ export function moneyAmount(amountMinor: number, currency: string | null | undef
  * @example isAskablePrice(1150, 2) → true; isAskablePrice(-500, 2) → false; isAskablePrice(1295, 1e9) → false; isAskablePrice(null, 2) → false
  */
 export function isAskablePrice(amountMinor: unknown, exponent: unknown): amountMinor is number {
-  const digitsOk = exponent === null || exponent === undefined || (typeof exponent === 'number' && isShowable(0, exponent));
+  const digitsOk = exponent === null || exponent === undefined || (typeof exponent === 'number' && isShownDigits(exponent));
   return typeof amountMinor === 'number' && Number.isFinite(amountMinor) && amountMinor >= 0 && digitsOk;
 }
 

@@ -144,7 +144,7 @@ export function silentRepair(input: string): string | undefined {
   const scheme = /^(https):/i.exec(input);
   if (scheme !== null && !input.startsWith('//', scheme[0].length)) return `expected // after ${scheme[0]}`;
   if (scheme !== null && input.startsWith('///', scheme[0].length)) return `expected a host after ${scheme[0]}//, got another /`;
-  const authorityEnd = scheme === null ? 0 : input.slice(scheme[0].length + 2).search(/[/?#]|$/) + scheme[0].length + 2;
+  const authorityEnd = scheme === null ? 0 : scheme[0].length + 2 + writtenAuthority(input).length;
   const rest = input.slice(authorityEnd);
   const badEscape = /%(?![0-9A-Fa-f]{2})/.exec(rest);
   if (badEscape !== null) return `holds a % at index ${authorityEnd + badEscape.index} that starts no %XX escape; write it as %25`;
