@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { type AxeViolation, axeViolations } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import { builtRecords, largeSiteUrl, sampleRecords } from './site.ts';
 
@@ -34,20 +34,14 @@ const WIDTHS = [
   { width: 1280, height: 800 },
 ];
 
-/** Every axe violation of any impact on the page, with the first few elements of each. */
-async function violations(page: Page, path: string): Promise<object[]> {
+/** Every axe violation of any impact on the page, once what its script draws is shown. */
+async function violations(page: Page, path: string): Promise<AxeViolation[]> {
   await page.goto(path);
   // Search results are the script's: check them once they are shown.
   if (path.startsWith('/search/')) await expect(page.locator('.search-hit').first()).toBeVisible();
   // The comparison too: its table is drawn from the garments' twins.
   if (path.startsWith('/compare/')) await expect(page.locator('.compare-table')).toBeVisible();
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => ({
-    id: v.id,
-    impact: v.impact,
-    help: v.help,
-    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
-  }));
+  return axeViolations(page);
 }
 
 /** One test per page and width: axe checks the contrast of every text node, and a record page has thousands. */

@@ -1,6 +1,6 @@
 // A site with more garments than the home page lists: the home page shows each category's first
 // few and leads to the category pages, which list every garment in pages.
-import AxeBuilder from '@axe-core/playwright';
+import { axeViolations } from './axe.ts';
 import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { LARGE_SITE_GARMENTS, largeSiteUrl } from './site.ts';
@@ -109,16 +109,12 @@ for (const [name, viewport] of Object.entries(VIEWPORTS)) {
 }
 
 for (const scheme of ['light', 'dark'] as const) {
-  test(`the home page and a category page have no serious or critical accessibility violations in ${scheme} mode`, async ({ page }) => {
+  test(`the home page and a category's second page have no accessibility violations in ${scheme} mode`, async ({ page }) => {
     test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme: scheme });
     for (const path of ['/', '/categories/tops/2/']) {
       await page.goto(path);
-      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-      const blocking = results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${path}: ${v.id}: ${v.help}`);
-      expect(blocking).toEqual([]);
+      expect(await axeViolations(page), path).toEqual([]);
     }
   });
 }
