@@ -53,7 +53,7 @@ describe('npm run build', { timeout: 120_000 }, () => {
     writeFileSync(path.join(records, 'latin1.svc.json'), Buffer.from('{\n  "slug": "caf\xe9"\n}', 'latin1'));
     const result = runCli('build.ts', ['--records', records, '--out', out]);
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('broken.svc.json: (record): missing required property "slug"');
+    expect(result.stdout).toContain('broken.svc.json: /slug: missing required property "slug"');
     expect(result.stdout).toContain('broken-too.tech.json: (record): invalid JSON at line 1, column 2');
     expect(result.stdout).toContain(
       'latin1.svc.json: (record): not UTF-8 text at line 2, column 15: byte 0xE9 is not part of a UTF-8 character',
@@ -70,7 +70,7 @@ describe('npm run build', { timeout: 120_000 }, () => {
     expect(result.stdout).toMatch(
       /^validate: 9 files \(0 unchanged since the last build\), 6 valid records, \d+ errors \(in the record threads, /m,
     );
-    expect(result.stdout).toContain('broken.svc.json: (record): missing required property "slug"');
+    expect(result.stdout).toContain('broken.svc.json: /slug: missing required property "slug"');
     expect(result.stdout).toContain('broken-too.tech.json: (record): invalid JSON at line 1, column 2');
     expect(result.stdout).toContain(
       'latin1.svc.json: (record): not UTF-8 text at line 2, column 15: byte 0xE9 is not part of a UTF-8 character',

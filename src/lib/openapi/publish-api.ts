@@ -93,7 +93,10 @@ const schemas: Json = {
           type: 'object',
           required: ['pointer', 'message'],
           additionalProperties: false,
-          properties: { pointer: text('A JSON pointer into the record.'), message: { type: 'string' } },
+          properties: {
+            pointer: text('A JSON pointer into the record: where a value is wrong, or where a missing required property belongs.'),
+            message: { type: 'string' },
+          },
         },
       },
       superseded_by: { type: ['string', 'null'], description: 'For a superseded task, the handle whose publish went live.' },

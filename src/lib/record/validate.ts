@@ -89,10 +89,10 @@ function explainErrors(errors: ErrorObject[], record: Partial<GarmentRecord>): [
   return dedupe(explained);
 }
 
+/** Where the problem is; for an unknown or a missing property, that property's own place in its object. */
 function pointerOf(error: ErrorObject): string {
-  if (error.keyword === 'additionalProperties') {
-    return `${error.instancePath}/${pointerToken(error.params.additionalProperty)}`;
-  }
+  if (error.keyword === 'additionalProperties') return `${error.instancePath}/${pointerToken(error.params.additionalProperty)}`;
+  if (error.keyword === 'required') return `${error.instancePath}/${pointerToken(error.params.missingProperty)}`;
   return error.instancePath;
 }
 

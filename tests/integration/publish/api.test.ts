@@ -352,11 +352,11 @@ describe('the task', () => {
     const answer = (await generation(handle, '?wait=1')).json();
     expect(answer).toMatchObject({ status: 'failed', done: true, stage: 'failed', progress: 1, page_url: '', resource_id: '' });
     expect(answer.error.split('\n')).toEqual([
-      'record: (record): missing required property "claim_target_base"',
+      'record: /claim_target_base: missing required property "claim_target_base"',
       'record: /slug: must match ^[a-z0-9]+(?:-[a-z0-9]+)*$; got "Not A Slug"',
     ]);
     expect(answer.problems).toEqual([
-      { pointer: '', message: 'missing required property "claim_target_base"' },
+      { pointer: '/claim_target_base', message: 'missing required property "claim_target_base"' },
       { pointer: '/slug', message: 'must match ^[a-z0-9]+(?:-[a-z0-9]+)*$; got "Not A Slug"' },
     ]);
     expect(builds.count).toBe(buildsBefore);

@@ -30,13 +30,13 @@ interface Breakage {
 const DELETE = undefined;
 
 const breakages: Breakage[] = [
-  // A missing required property, at several depths.
+  // A missing required property, at several depths: reported where it belongs.
   {
     rule: 'missing top-level property',
     projection: 'svc',
     at: '/slug',
     value: DELETE,
-    reportedAt: '',
+    reportedAt: '/slug',
     message: /missing required property "slug"/,
   },
   {
@@ -44,7 +44,7 @@ const breakages: Breakage[] = [
     projection: 'tech',
     at: '/research/limitations',
     value: DELETE,
-    reportedAt: '/research',
+    reportedAt: '/research/limitations',
     message: /missing required property "limitations"/,
   },
   {
@@ -52,7 +52,7 @@ const breakages: Breakage[] = [
     projection: 'svc',
     at: '/research/seed/unit',
     value: DELETE,
-    reportedAt: '/research/seed',
+    reportedAt: '/research/seed/unit',
     message: /"unit"/,
   },
   {
@@ -60,7 +60,7 @@ const breakages: Breakage[] = [
     projection: 'svc',
     at: '/data/colors/0/pantone_reference',
     value: DELETE,
-    reportedAt: '/data/colors/0',
+    reportedAt: '/data/colors/0/pantone_reference',
     message: /"pantone_reference"/,
   },
   {
@@ -68,7 +68,7 @@ const breakages: Breakage[] = [
     projection: 'tech',
     at: '/data/identity/brand',
     value: DELETE,
-    reportedAt: '/data/identity',
+    reportedAt: '/data/identity/brand',
     message: /"brand"/,
   },
   {
@@ -76,7 +76,7 @@ const breakages: Breakage[] = [
     projection: 'svc',
     at: '/claims/0/references',
     value: DELETE,
-    reportedAt: '/claims/0',
+    reportedAt: '/claims/0/references',
     message: /"references"/,
   },
   {
@@ -84,7 +84,7 @@ const breakages: Breakage[] = [
     projection: 'svc',
     at: '/page/sections/overview',
     value: DELETE,
-    reportedAt: '/page/sections',
+    reportedAt: '/page/sections/overview',
     message: /"overview"/,
   },
   {
@@ -92,7 +92,7 @@ const breakages: Breakage[] = [
     projection: 'tech',
     at: '/page/sections/connected_assets',
     value: DELETE,
-    reportedAt: '/page/sections',
+    reportedAt: '/page/sections/connected_assets',
     message: /"connected_assets"/,
   },
   {
@@ -100,16 +100,16 @@ const breakages: Breakage[] = [
     projection: 'svc',
     at: '/catalog/measurement_tables/0/rows/0/values/0/max_value',
     value: DELETE,
-    reportedAt: '/catalog/measurement_tables/0/rows/0/values/0',
+    reportedAt: '/catalog/measurement_tables/0/rows/0/values/0/max_value',
     message: /"max_value"/,
   },
-  { rule: 'missing link', projection: 'tech', at: '/links/mcp_docs', value: DELETE, reportedAt: '/links', message: /"mcp_docs"/ },
+  { rule: 'missing link', projection: 'tech', at: '/links/mcp_docs', value: DELETE, reportedAt: '/links/mcp_docs', message: /"mcp_docs"/ },
   {
     rule: 'missing text block kind',
     projection: 'svc',
     at: '/page/sections/overview/0/kind',
     value: DELETE,
-    reportedAt: '/page/sections/overview/0',
+    reportedAt: '/page/sections/overview/0/kind',
     message: /"kind"/,
   },
   // An extra property.
@@ -660,7 +660,7 @@ describe('validateRecord', () => {
     );
     const problems = validateRecord(record, 'r.json');
     expect(problems.length).toBeLessThanOrEqual(MAX_ERRORS + 1);
-    expect(problems[0]).toMatchObject({ pointer: '/data/colors/0', message: 'missing required property "id"' });
+    expect(problems[0]).toMatchObject({ pointer: '/data/colors/0/id', message: 'missing required property "id"' });
     expect(problems.at(-1)).toEqual({
       severity: 'error',
       file: 'r.json',
