@@ -339,6 +339,13 @@ test.describe('a hostile record’s text in results', () => {
     expect(builtRecords().some(({ file }) => file.startsWith('hostile'))).toBe(true);
   });
 
+  test('a title’s characters HTML forbids show as U+FFFD, as on its page, not as boxes or nothing', async ({ page }) => {
+    await page.goto('/search/?q=hostile');
+    const title = page.locator('.search-hit-title').filter({ hasText: 'Hostile tee' }).first();
+    await expect(title).toContainText('\uFFFD forbidden');
+    expect(await title.textContent()).not.toMatch(/[\u0001\uFDD0\uFFFF]|\uD83F\uDFFE|\uDBFF\uDFFF/);
+  });
+
   for (const word of ['hostile', 'script', 'onerror', 'iframe', 'javascript']) {
     test(`searching “${word}” runs nothing and injects no element`, async ({ page }) => {
       const { dialogs, errors } = watchForScripts(page);

@@ -6,6 +6,7 @@ import type { SearchFilter } from '../query/search-keys.ts';
 import { fillMessage, type SearchMessages } from '../query/search-messages.ts';
 import { parseSearchState, type SearchState } from '../query/search-state.ts';
 import type { FilterChip, FilterGroup, SearchBoxState } from './search-box-state.ts';
+import { element } from '../../site/browser/element.ts';
 
 /** What the reader does in the box. */
 export interface SearchBoxEvents {
@@ -258,11 +259,4 @@ function listItem(child: HTMLElement): HTMLLIElement {
   const item = element('li');
   item.append(child);
   return item;
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }

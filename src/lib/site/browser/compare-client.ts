@@ -12,7 +12,7 @@ import {
   type GarmentTwins,
   MOST_COMPARED,
 } from '../comparison.ts';
-import { withoutForbiddenCharacters } from '../../unicode.ts';
+import { element } from './element.ts';
 
 /** The words the page's script shows, from strings.ts: the table's labels and its messages. */
 export interface CompareMessages extends ComparisonWords {
@@ -71,16 +71,8 @@ async function twinsOf(slug: string): Promise<GarmentTwins> {
   return { slug, svc, tech };
 }
 
-function element<K extends keyof HTMLElementTagNameMap>(name: K, text?: string, className?: string): HTMLElementTagNameMap[K] {
-  const made = document.createElement(name);
-  // As the pages show them: a control character as U+FFFD, not as a box or nothing.
-  if (text !== undefined) made.textContent = withoutForbiddenCharacters(text);
-  if (className) made.className = className;
-  return made;
-}
-
 function link(href: string, text: string): HTMLAnchorElement {
-  const made = element('a', text);
+  const made = element('a', '', text);
   made.href = href;
   return made;
 }
@@ -91,19 +83,19 @@ const naming = (template: string, slugs: string[]) => template.replace('{slugs}'
 /** The comparison as a table: a column per garment (its name, its pages, a link that removes it), a row per fact. */
 function comparisonTable(garments: ComparedGarment[], messages: CompareMessages): HTMLElement {
   const slugs = garments.map((garment) => garment.slug);
-  const table = element('table', undefined, 'compare-table');
+  const table = element('table', 'compare-table');
   // How many garments' columns a phone lays out side by side (global.css).
   table.dataset.compared = String(garments.length);
   const head = element('thead');
   const headRow = element('tr');
-  headRow.append(element('th', messages.garment));
+  headRow.append(element('th', '', messages.garment));
   headRow.firstElementChild!.setAttribute('scope', 'col');
   for (const garment of garments) {
     const cell = element('th');
     cell.scope = 'col';
-    const name = element('p', undefined, 'compare-name');
+    const name = element('p', 'compare-name');
     name.append(link(garment.href, garment.title));
-    const pages = element('p', undefined, 'compare-pages');
+    const pages = element('p', 'compare-pages');
     garment.pages.forEach((page, i) => pages.append(...(i > 0 ? [' · '] : []), link(page.href, page.label)));
     const remove = link(comparePath(slugs.filter((slug) => slug !== garment.slug)), messages.remove);
     remove.className = 'compare-remove';
@@ -116,19 +108,19 @@ function comparisonTable(garments: ComparedGarment[], messages: CompareMessages)
   for (const row of comparisonRows(garments, messages)) {
     const line = element('tr');
     line.dataset.row = row.key;
-    const label = element('th', row.label);
+    const label = element('th', '', row.label);
     label.scope = 'row';
     line.append(label);
     for (const lines of row.cells) {
       const cell = element('td');
-      if (lines.length === 0) cell.append(element('span', '–', 'not-stated'));
-      for (const text of lines) cell.append(element('span', text, 'compare-line'));
+      if (lines.length === 0) cell.append(element('span', 'not-stated', '–'));
+      for (const text of lines) cell.append(element('span', 'compare-line', text));
       line.append(cell);
     }
     body.append(line);
   }
   table.append(head, body);
-  const scroller = element('div', undefined, 'table-scroll');
+  const scroller = element('div', 'table-scroll');
   scroller.tabIndex = 0;
   scroller.setAttribute('role', 'region');
   scroller.setAttribute('aria-label', messages.table);
@@ -164,15 +156,15 @@ export async function mountComparison(root: HTMLElement): Promise<void> {
     choice.beyond.length > 0 && naming(messages.beyond, choice.beyond),
     found.length < 2 && messages.addMore,
   ].filter((note): note is string => typeof note === 'string');
-  const list = element('ul', undefined, 'compare-notes');
-  for (const note of notes) list.append(element('li', note));
+  const list = element('ul', 'compare-notes');
+  for (const note of notes) list.append(element('li', '', note));
   status.textContent = '';
   shown.replaceChildren(...(notes.length > 0 ? [list] : []), ...(found.length > 0 ? [comparisonTable(found, messages)] : []));
   if (found.length > 0) {
     const clear = link('/compare/', messages.clear);
     clear.className = 'compare-clear';
     clear.addEventListener('click', () => remember([]));
-    shown.append(element('p', undefined, 'compare-actions'));
+    shown.append(element('p', 'compare-actions'));
     shown.lastElementChild!.append(clear);
   }
 }
