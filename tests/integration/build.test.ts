@@ -51,12 +51,16 @@ describe('npm run build', { timeout: 120_000 }, () => {
     writeFileSync(path.join(records, 'broken.svc.json'), '{"schema_version": "garment-access/2.4.0"}');
     writeFileSync(path.join(records, 'broken-too.tech.json'), '{');
     writeFileSync(path.join(records, 'latin1.svc.json'), Buffer.from('{\n  "slug": "caf\xe9"\n}', 'latin1'));
+    symlinkSync(path.join(work, 'gone.svc.json'), path.join(records, 'gone.svc.json'));
     const result = runCli('build.ts', ['--records', records, '--out', out]);
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('broken.svc.json: /slug: missing required property "slug"');
     expect(result.stdout).toContain('broken-too.tech.json: (record): invalid JSON at line 1, column 2');
     expect(result.stdout).toContain(
       'latin1.svc.json: (record): not UTF-8 text at line 2, column 15: byte 0xE9 is not part of a UTF-8 character',
+    );
+    expect(result.stdout).toContain(
+      `gone.svc.json: (record): cannot be read: it is a link to ${path.join(work, 'gone.svc.json')}, which does not exist`,
     );
     expect(result.stderr).toMatch(/build stopped: \d+ error\(s\) in the records; .* was left unchanged/);
     expect(fingerprint(out)).toEqual(before);
@@ -68,12 +72,15 @@ describe('npm run build', { timeout: 120_000 }, () => {
     const result = runCli('build.ts', ['--records', records, '--out', out, '--fresh']);
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(
-      /^validate: 9 files \(0 unchanged since the last build\), 6 valid records, \d+ errors \(in the record threads, /m,
+      /^validate: 10 files \(0 unchanged since the last build\), 6 valid records, \d+ errors \(in the record threads, /m,
     );
     expect(result.stdout).toContain('broken.svc.json: /slug: missing required property "slug"');
     expect(result.stdout).toContain('broken-too.tech.json: (record): invalid JSON at line 1, column 2');
     expect(result.stdout).toContain(
       'latin1.svc.json: (record): not UTF-8 text at line 2, column 15: byte 0xE9 is not part of a UTF-8 character',
+    );
+    expect(result.stdout).toContain(
+      `gone.svc.json: (record): cannot be read: it is a link to ${path.join(work, 'gone.svc.json')}, which does not exist`,
     );
     expect(result.stdout).not.toMatch(/^site pages:/m);
     expect(fingerprint(out)).toEqual(before);

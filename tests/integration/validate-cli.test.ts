@@ -142,12 +142,17 @@ describe('npm run validate', () => {
     expect(result.stdout).toContain('1 file, 1 valid record, 0 errors, 0 warnings');
   });
 
-  it('fails naming a link to a record file that is gone, rather than leaving its record out without a word', () => {
+  it('fails naming a link to a record file that is gone as that file’s problem, with every other file’s, rather than leaving its record out without a word', () => {
     write('kept.svc.json', JSON.stringify(commerce()));
-    symlinkSync(path.join(dir, 'nowhere', 'gone.svc.json'), path.join(dir, 'records', 'gone.svc.json'));
+    write('bad.svc.json', '{}');
+    const target = path.join(dir, 'nowhere', 'gone.svc.json');
+    symlinkSync(target, path.join(dir, 'records', 'gone.svc.json'));
     const result = validate();
     expect(result.status).toBe(1);
-    expect(result.stderr).toBe("validate: ENOENT: no such file or directory, stat 'records/gone.svc.json'\n");
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('records/bad.svc.json: /schema_version: not a garment-access/2.4.0 record');
+    expect(result.stdout).toContain(`records/gone.svc.json: (record): cannot be read: it is a link to ${target}, which does not exist`);
+    expect(result.stdout).toContain('3 files, 1 valid record');
   });
 
   it('prints a machine-readable report with --json', () => {

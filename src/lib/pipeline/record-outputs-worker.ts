@@ -1,7 +1,7 @@
 // A record thread behind writeRecordOutputs: reads each of its garments' records once (checking it first when asked) for its page, its twins and its search page.
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkFileBytes, recordFromBytes, type GarmentRecord } from '../record/index.ts';
+import { checkFileBytes, recordFromBytes, type GarmentRecord, unreadableFileCheck } from '../record/index.ts';
 import { searchRecord } from '../search/index/search-record.ts';
 import { closeBidiInRecord } from '../site/bidi-closed.ts';
 import { keyFacts, type KeyFacts } from '../site/key-facts.ts';
@@ -18,8 +18,13 @@ import { errorMessage } from '../errors.ts';
  * A record file's bytes, when it still has the size and time it was planned (or checked) with: a
  * file edited since would be published unchecked, or not as the build state says it was.
  */
-function readAsPlanned({ file, size, mtimeMs }: PlannedRecord): Buffer {
-  const fd = openSync(file, 'r');
+function readAsPlanned({ file, size, mtimeMs }: PlannedRecord): Buffer | Error {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    return error as Error;
+  }
   try {
     const now = fstatSync(fd);
     if (now.size !== size || now.mtimeMs !== mtimeMs) throw new Error('the file changed after the build first looked at it: build again');
@@ -46,6 +51,11 @@ if (parentPort) {
         current = key.file;
         step = 'reading';
         const bytes = readAsPlanned(key);
+        if (bytes instanceof Error) {
+          if (!check) throw bytes;
+          say({ type: 'checked', check: unreadableFileCheck(key, bytes) });
+          continue;
+        }
         // A record's revisions, read once for its entry and its revision pages; its key facts, read
         // once: its entry's card, its garment's page, its own page and its search page show them.
         let revisions: RevisionView[] = [];

@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { errorMessage } from '../errors.ts';
 import { checkRecordIntegrity, type RecordFile, type RecordKey } from './integrity.ts';
 import { decodeJsonBytes, parseJson, type JsonSyntaxError } from './parse.ts';
 import type { Problem } from './problem.ts';
@@ -74,6 +76,24 @@ export function fileCheckOf<Summary>(
   valid?: Omit<CheckedRecord<Summary>, 'file'>,
 ): FileCheck<Summary> {
   return valid ? { file, size, mtimeMs, problems, record: { file, ...valid } } : { file, size, mtimeMs, problems };
+}
+
+/**
+ * The check of a listed file that could not be read: a link to nothing, or a file this process may
+ * not read. It is that file's problem, so every other file's problems are still found and shown.
+ */
+export function unreadableFileCheck<Summary>(stat: FileStat, error: unknown): FileCheck<Summary> {
+  const target = (error as NodeJS.ErrnoException).code === 'ENOENT' ? linkTarget(stat.file) : undefined;
+  const why = target === undefined ? errorMessage(error) : `it is a link to ${target}, which does not exist`;
+  return fileCheckOf(stat, [{ severity: 'error', file: stat.file, pointer: '', message: `cannot be read: ${why}` }]);
+}
+
+function linkTarget(file: string): string | undefined {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

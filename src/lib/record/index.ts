@@ -3,6 +3,7 @@ export {
   checkRecordBytes,
   fileCheckOf,
   recordFromBytes,
+  unreadableFileCheck,
   type CheckedRecord,
   type FileCheck,
   type FileStat,

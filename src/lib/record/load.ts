@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { GarmentPressError } from '../errors.ts';
-import { checkFileBytes, type CheckedRecord, type FileCheck, type FileStat } from './check-record.ts';
+import { checkFileBytes, type CheckedRecord, type FileCheck, type FileStat, unreadableFileCheck } from './check-record.ts';
 import { REVISIONS_FOLDER } from './file-names.ts';
 import { checkSiteIntegrity, type RecordFile } from './integrity.ts';
 import type { Problem } from './problem.ts';
@@ -34,8 +34,8 @@ export interface RecordCheck<Summary = undefined> {
 /**
  * Lists the `.json` files under the given files and folders (folders recursively, links to files
  * included, links to folders, pipes and devices not; a folder's revisions archive, `.revisions/`, is
- * no records), sorted. A link to nothing is listed too, so that reading it fails naming it, rather
- * than its record dropping out of the site without a word.
+ * no records), sorted. A link to nothing is listed too, so that reading it is that file's problem,
+ * rather than its record dropping out of the site without a word.
  */
 export async function listRecordFiles(paths: string[]): Promise<string[]> {
   const files: string[] = [];
@@ -60,16 +60,20 @@ export async function listRecordFiles(paths: string[]): Promise<string[]> {
   return [...new Set(files)].sort();
 }
 
-/** Reads one file and checks it (checkFileBytes), keeping what `summarize` chooses of its record. */
+/** Reads one file and checks it (checkFileBytes), keeping what `summarize` chooses of its record; a file it cannot read is that file's problem. */
 async function checkFile<Summary>(stat: FileStat, summarize: (record: RecordFile) => Summary): Promise<FileCheck<Summary>> {
-  return checkFileBytes(stat, await readFile(stat.file), summarize).check;
+  const bytes = await readFile(stat.file).catch((error: unknown) => error as Error);
+  return bytes instanceof Error ? unreadableFileCheck(stat, bytes) : checkFileBytes(stat, bytes, summarize).check;
 }
 
-/** The record files under the given paths (see listRecordFiles), each with its size and modification time. */
+/**
+ * The record files under the given paths (see listRecordFiles), each with its size and modification
+ * time; -1 for both where there is nothing to look at (a link to nothing), whose read then fails as that file's problem.
+ */
 export async function statRecordFiles(paths: string[]): Promise<FileStat[]> {
   return mapInBatches(await listRecordFiles(paths), 256, async (file): Promise<FileStat> => {
-    const { size, mtimeMs } = await stat(file);
-    return { file, size, mtimeMs };
+    const info = await stat(file).catch(() => undefined);
+    return { file, size: info?.size ?? -1, mtimeMs: info?.mtimeMs ?? -1 };
   });
 }
 
