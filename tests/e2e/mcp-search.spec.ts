@@ -8,6 +8,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from '@playwright/test';
 import path from 'node:path';
 import { t } from '../../src/lib/site/strings.ts';
+import { withoutForbiddenCharacters } from '../../src/lib/unicode.ts';
 import { expect, test } from './fixtures.ts';
 import { largeSiteUrl } from './site.ts';
 
@@ -145,22 +146,24 @@ async function compare(page: Page, client: Client, search: Search): Promise<Tool
   const shown = await pageSearch(page, `${url.pathname}${url.search}`, answer.garments.length);
   const label = JSON.stringify(search);
   expect(answer.total, label).toBe(shown.total);
+  // The tool answers with the records' text; the page shows it as every page does, a character HTML forbids as U+FFFD.
+  const shownAs = withoutForbiddenCharacters;
   expect(
     answer.garments.map((garment) => ({
-      title: garment.title,
+      title: shownAs(garment.title),
       path: pathOf(garment.url),
       projections: garment.projections.map((record) => ({
         label: t('search.hit.projectionLink', { projection: record.name }),
         path: pathOf(record.url),
-        status: record.status,
+        status: shownAs(record.status),
       })),
-      facts: garment.key_facts,
+      facts: garment.key_facts.map(shownAs),
       excerpt: garment.excerpt,
     })),
     label,
   ).toEqual(shown.garments);
   expect(answer.note, label).toBe(shown.note ?? '');
-  expect(answer.suggestions, label).toEqual(shown.suggestions);
+  expect(answer.suggestions.map(shownAs), label).toEqual(shown.suggestions);
   return answer;
 }
 
