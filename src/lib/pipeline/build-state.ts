@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { parseJsonLines, writeJsonLines } from '../json-lines.ts';
 import type { FileCheck } from '../record/index.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 
 /** What a finished build leaves in its output so the next build knows what it may keep. */
 export interface BuildState {
-  version: 1;
+  /** BUILD_STATE_VERSION: a state of another version is read as none, and the build is a full one. */
+  version: typeof BUILD_STATE_VERSION;
   /** Hash of everything besides the records that shapes the output: code, dependencies, site address, records folder. */
   fingerprint: string;
   /** Each record file's check, its path relative to the records folder. */
@@ -16,6 +18,9 @@ export interface BuildState {
   /** Its listing pages' digests by path (site-pages-kept.ts): a rebuild keeps the pages whose digest is the same. */
   listingPages?: Record<string, string>;
 }
+
+/** The version of the state's layout. 2: JSON lines, a line per file check (1 was one JSON text, past V8's longest string at some 424,000 records). */
+export const BUILD_STATE_VERSION = 2;
 
 /** Where a build keeps its state: a dot folder the site's own server never serves. */
 export const STATE_FILE = path.join('.garment-press', 'build-state.json');
@@ -46,21 +51,35 @@ export async function buildFingerprint(projectRoot: string, settings: Record<str
   return hash.digest('hex');
 }
 
-/** The state the build in `outDir` left, or undefined when there is none or it cannot be read. */
+/** The state the build in `outDir` left, or undefined when there is none, it cannot be read, or it is of another version. */
 export async function readBuildState(outDir: string): Promise<BuildState | undefined> {
   try {
-    const state = JSON.parse(await readFile(path.join(outDir, STATE_FILE), 'utf8')) as BuildState;
-    return state.version === 1 ? state : undefined;
+    const lines = parseJsonLines(await readFile(path.join(outDir, STATE_FILE)));
+    const { checkCount, ...state } = lines[0] as StateHead;
+    const checks = lines.slice(1) as FileCheck<SiteEntry>[];
+    // A state cut short at a line's end would pass for one with fewer records.
+    return state.version === BUILD_STATE_VERSION && checkCount === checks.length ? { ...state, checks } : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Writes a build's state into its output folder. */
+/** The first line of the state file: the state besides its checks, and how many lines of checks follow. */
+type StateHead = Omit<BuildState, 'checks'> & { checkCount: number };
+
+/** Writes a build's state into its output folder: a line of its fields, then a line per file check (JSON lines). */
 export async function writeBuildState(outDir: string, state: BuildState): Promise<void> {
   const file = path.join(outDir, STATE_FILE);
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, JSON.stringify(state));
+  const { checks, ...fields } = state;
+  const head: StateHead = { ...fields, checkCount: checks.length };
+  await writeJsonLines(
+    file,
+    (function* () {
+      yield head;
+      yield* checks;
+    })(),
+  );
 }
 
 /** The file checks as stored: paths relative to the records folder, so the state holds no machine paths. */

@@ -23,6 +23,7 @@ import { stylesheetOf } from '../site/stylesheet.ts';
 import {
   buildFingerprint,
   changedGarments,
+  BUILD_STATE_VERSION,
   readBuildState,
   restoredCheck,
   storedChecks,
@@ -263,7 +264,7 @@ export async function buildSite({
       [jsonPath(slug, projection), markdownPath(slug, projection)].map((at) => at.slice(1)),
     );
     await timed('precompress', () => writePrecompressedFiles(staging, twins));
-    await writeBuildState(staging, { version: 1, fingerprint, checks, siteFiles: listSiteFiles(staging), listingPages });
+    await writeBuildState(staging, { version: BUILD_STATE_VERSION, fingerprint, checks, siteFiles: listSiteFiles(staging), listingPages });
     await guardSwap((stillHeld) => swapInto(staging, target, stillHeld));
     return result(true, rendering.length);
   } finally {

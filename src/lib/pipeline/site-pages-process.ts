@@ -2,7 +2,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { GarmentPressError } from '../errors.ts';
-import type { SiteContext } from './site-pages.ts';
+import type { SiteContext } from './site-context-file.ts';
 
 /** Where a build's report puts the Astro process's figures, beside its stages' and its own. */
 export const ASTRO_PROCESS = 'Astro process';
@@ -51,6 +51,8 @@ export function startSitePages(): SitePagesProcess {
     execArgv: [],
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // V8's serializer, both ways: the job holds every record, and Node's default (one JSON string) fails past V8's longest string.
+    serialization: 'advanced',
   });
   let reply: SitePagesReply | undefined;
   const ended = new Promise<number | null>((resolve) => {

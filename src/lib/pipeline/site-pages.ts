@@ -1,31 +1,28 @@
 // The Astro side of a build: the pages Astro renders (home, categories, search, documentation, site files) and what they are built from.
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig, AstroIntegration } from 'astro';
 import astroSettings from '../../../astro.config.mjs';
 import { linkFiles } from '../link-files.ts';
-import type { SiteEntry } from '../site/site-index.ts';
-
-/** Everything Astro's pages know of a build, handed to them as the module SITE_CONTEXT_MODULE. */
-export interface SiteContext {
-  /** The site's absolute address (also Astro's `site`). */
-  site: string;
-  /** Every record of the site, as the build checked it. */
-  entries: SiteEntry[];
-  /** The garments this build renders; null for all (the others' files are carried over). */
-  renderedSlugs: string[] | null;
-  /** Listing pages (paths) this build does not render, their last build's files being carried over (site-pages-kept.ts). */
-  keptPages: string[];
-}
+import { type SiteContext, writeSiteContext } from './site-context-file.ts';
 
 /** What `src/site.ts` imports to read the build's SiteContext. */
 export const SITE_CONTEXT_MODULE = 'virtual:garment-press/site-context';
 
-/** The Astro integration that serves one build's context as SITE_CONTEXT_MODULE. */
-export function siteContextIntegration(context: SiteContext): AstroIntegration {
+/** Where renderSitePages writes a build's context, in the build's private folder. */
+export const SITE_CONTEXT_FILE = 'site-context.jsonl';
+
+const contextReader = fileURLToPath(new URL('./site-context-file.ts', import.meta.url));
+
+/**
+ * The Astro integration that serves one build's context, written in `contextFile` (writeSiteContext), as
+ * SITE_CONTEXT_MODULE: a module reading the file when the pages load (they are rendered in Node), not one
+ * holding the context in its code, which would be one string of every record.
+ */
+export function siteContextIntegration(contextFile: string): AstroIntegration {
   const resolvedId = `\0${SITE_CONTEXT_MODULE}`;
-  // A string for JSON.parse: parsed faster than the same data as an object literal, and one token for the bundler.
-  const code = `export default JSON.parse(${JSON.stringify(JSON.stringify(context))});`;
+  const code = `import { readSiteContext } from ${JSON.stringify(contextReader)};\nexport default readSiteContext(${JSON.stringify(contextFile)});`;
   return {
     name: 'garment-press:site-context',
     hooks: {
@@ -49,18 +46,18 @@ export function siteContextIntegration(context: SiteContext): AstroIntegration {
 /**
  * One build's Astro configuration: the settings of `astro.config.mjs` (read once, never again by
  * Astro) with the build's own site address, its folders (from `projectRoot`'s `src/pages` into
- * `outDir`, which is not emptied first since the record threads write into it too) and its context.
+ * `outDir`, which is not emptied first since the record threads write into it too) and its context (the file writeSiteContext wrote).
  */
-export function astroConfig(context: SiteContext, projectRoot: string, outDir: string): AstroInlineConfig {
+export function astroConfig(site: string, contextFile: string, projectRoot: string, outDir: string): AstroInlineConfig {
   return {
     ...astroSettings,
     configFile: false,
     root: projectRoot,
     outDir,
-    site: context.site,
+    site,
     logLevel: 'warn',
     vite: { ...astroSettings.vite, build: { ...astroSettings.vite?.build, emptyOutDir: false } },
-    integrations: [...(astroSettings.integrations ?? []), siteContextIntegration(context)],
+    integrations: [...(astroSettings.integrations ?? []), siteContextIntegration(contextFile)],
   };
 }
 
@@ -81,12 +78,14 @@ export async function renderSitePages(
 ): Promise<void> {
   const workingDir = process.cwd();
   await mkdir(privateDir, { recursive: true });
+  const contextFile = path.join(privateDir, SITE_CONTEXT_FILE);
+  await writeSiteContext(contextFile, context);
   // Astro renames its assets from privateDir into outDir, which fails (EXDEV) across filesystems: it then builds beside privateDir, and the files are copied over.
   const sameFilesystem = (await stat(privateDir)).dev === (await stat(outDir)).dev;
   const astroOutDir = sameFilesystem ? outDir : path.join(privateDir, 'site');
   process.chdir(privateDir);
   try {
-    await astro.build(astroConfig(context, projectRoot, astroOutDir));
+    await astro.build(astroConfig(context.site, contextFile, projectRoot, astroOutDir));
   } finally {
     process.chdir(workingDir);
   }

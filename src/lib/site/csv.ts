@@ -30,15 +30,23 @@ export function csvField(text: string): string {
 }
 
 /**
- * A CSV file of a header row and data rows, every record ended by CRLF.
- * @example csvText(['Item', 'Price'], [['Tee', '$5.00']]) → 'Item,Price\r\nTee,$5.00\r\n'
+ * CSV rows, every record ended by CRLF: a header row and data rows make a CSV file.
+ * @example csvRows([['Item', 'Price'], ['Tee', '$5.00']]) → 'Item,Price\r\nTee,$5.00\r\n'
  */
-export function csvText(header: readonly string[], rows: readonly (readonly string[])[]): string {
+export function csvRows(rows: readonly (readonly string[])[]): string {
   let text = '';
   // Field after field onto one string: no array and no joined string per row (a record's tables hold about 1,500 cells).
-  for (const row of [header, ...rows]) {
+  for (const row of rows) {
     for (let i = 0; i < row.length; i++) text += i === 0 ? csvField(row[i]!) : `,${csvField(row[i]!)}`;
     text += '\r\n';
   }
   return text;
+}
+
+/**
+ * A CSV file of a header row and data rows, every record ended by CRLF.
+ * @example csvText(['Item', 'Price'], [['Tee', '$5.00']]) → 'Item,Price\r\nTee,$5.00\r\n'
+ */
+export function csvText(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  return csvRows([header, ...rows]);
 }

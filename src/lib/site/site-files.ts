@@ -1,6 +1,6 @@
 import { GarmentPressError } from '../errors.ts';
 import { ASTRAL_NONCHARACTER, BIDI_FORMATTING, FORBIDDEN_IN_HTML } from '../unicode.ts';
-import { csvText } from './csv.ts';
+import { csvRows } from './csv.ts';
 import { SCHEMA_VERSION, type Links } from '../record/types.ts';
 import { researchStatusLabel } from './format.ts';
 import { isoDate } from '../record/timestamp.ts';
@@ -57,7 +57,51 @@ export interface RecordsIndexEntry {
 
 /** The body of /records.json: every published record, so a program can mirror the site without scraping. */
 export function recordsIndex(index: SiteIndex, site: string | URL) {
-  const records: RecordsIndexEntry[] = index.entries.map((entry) => ({
+  const records = index.entries.map((entry) => recordsIndexEntry(index, entry, site));
+  return { ...recordsIndexHead(index, site), records };
+}
+
+/** How many records a piece of a streamed file (records.json, records.csv, llms.txt) holds at most. */
+export const RECORDS_PER_PIECE = 500;
+
+/**
+ * /records.json in pieces, a batch of records each: joined, exactly `jsonFile(recordsIndex(index, site))`, with
+ * no string holding every record (V8's longest string is about 537 million characters, some 345,000 records here).
+ */
+export function* recordsJsonPieces(index: SiteIndex, site: string | URL): Generator<string> {
+  const head = jsonFile({ ...recordsIndexHead(index, site), records: [] });
+  const { entries } = index;
+  if (entries.length === 0) {
+    yield head;
+    return;
+  }
+  // `"records": []\n}\n` ends the head: the records go between the brackets, each indented as jsonFile indents them there.
+  yield head.slice(0, head.lastIndexOf('[') + 1);
+  let separator = '';
+  for (const batch of batches(entries)) {
+    let piece = '';
+    for (const entry of batch) {
+      piece += `${separator}\n    ${JSON.stringify(recordsIndexEntry(index, entry, site), null, 2).replaceAll('\n', '\n    ')}`;
+      separator = ',';
+    }
+    yield piece;
+  }
+  yield '\n  ]\n}\n';
+}
+
+/** records.json's fields before its records. */
+function recordsIndexHead(index: SiteIndex, site: string | URL) {
+  return {
+    schema_version: SCHEMA_VERSION,
+    schema: absoluteUrl(SCHEMA_PATH, site),
+    api_docs: absoluteUrl(API_DOCS_PATH, site),
+    count: index.entries.length,
+  };
+}
+
+/** One record of records.json. */
+function recordsIndexEntry(index: SiteIndex, entry: SiteEntry, site: string | URL): RecordsIndexEntry {
+  return {
     slug: entry.slug,
     projection: entry.projection,
     title: entry.title,
@@ -69,14 +113,12 @@ export function recordsIndex(index: SiteIndex, site: string | URL) {
     links: entryLinks(index.garments.get(entry.slug)!, entry, site),
     revision_count: entry.revisions.count,
     last_change: lastChange(entry, site),
-  }));
-  return {
-    schema_version: SCHEMA_VERSION,
-    schema: absoluteUrl(SCHEMA_PATH, site),
-    api_docs: absoluteUrl(API_DOCS_PATH, site),
-    count: records.length,
-    records,
   };
+}
+
+/** The items in runs of RECORDS_PER_PIECE, in order. */
+function* batches<T>(items: readonly T[]): Generator<T[]> {
+  for (let start = 0; start < items.length; start += RECORDS_PER_PIECE) yield items.slice(start, start + RECORDS_PER_PIECE);
 }
 
 /** The columns of /records.csv: records.json's fields, and the record's three addresses. */
@@ -94,18 +136,26 @@ const RECORDS_CSV_COLUMNS = [
   'markdown',
 ] as const;
 
-/** The body of /records.csv: the site's list of records as a table, a row per record, for a spreadsheet. */
-export function recordsCsv(index: SiteIndex, site: string | URL): string {
-  const rows = recordsIndex(index, site).records.map((record) => {
-    const values: Record<(typeof RECORDS_CSV_COLUMNS)[number], string | null> = {
-      ...record,
-      page: record.links.page,
-      json: record.links.json,
-      markdown: record.links.markdown,
-    };
-    return RECORDS_CSV_COLUMNS.map((column) => values[column] ?? '');
-  });
-  return csvText(RECORDS_CSV_COLUMNS, rows);
+/**
+ * /records.csv in pieces: the header row, then a batch of records' rows each (RECORDS_PER_PIECE), a row per record,
+ * for a spreadsheet; joined, the whole table, with no string holding every record.
+ */
+export function* recordsCsvPieces(index: SiteIndex, site: string | URL): Generator<string> {
+  yield csvRows([RECORDS_CSV_COLUMNS]);
+  for (const batch of batches(index.entries)) {
+    yield csvRows(
+      batch.map((entry) => {
+        const record = recordsIndexEntry(index, entry, site);
+        const values: Record<(typeof RECORDS_CSV_COLUMNS)[number], string | null> = {
+          ...record,
+          page: record.links.page,
+          json: record.links.json,
+          markdown: record.links.markdown,
+        };
+        return RECORDS_CSV_COLUMNS.map((column) => values[column] ?? '');
+      }),
+    );
+  }
 }
 
 /** A record's latest revision for records.json: its number, date and summary, and the addresses of its changes and its JSON. */
@@ -138,13 +188,14 @@ const NOT_SHOWN_IN_JSON = new RegExp(`[${FORBIDDEN_IN_HTML}${BIDI_FORMATTING}]|$
 
 /**
  * /llms.txt after the llms.txt convention: `# name`, `> summary`, then `## sections` of
- * `- [name](url): notes` lines. Every record's Markdown twin is listed, then the docs.
+ * `- [name](url): notes` lines. Every record's Markdown twin is listed, then the docs. In pieces: the
+ * head, a batch of records' lines each (RECORDS_PER_PIECE), then the docs; joined, the whole file.
  */
-export function llmsTxt(index: SiteIndex, site: string | URL): string {
+export function* llmsTxtPieces(index: SiteIndex, site: string | URL): Generator<string> {
   const url = (sitePath: string) => absoluteUrl(sitePath, site);
   // Record text is untrusted: names and notes are escaped so a title cannot add Markdown or HTML.
   const item = (name: string, href: string, notes: string) => `- [${escapeData(name)}](${href}): ${escapeData(notes)}`;
-  const records = index.entries.map((entry) => {
+  const record = (entry: SiteEntry) => {
     const links = entryLinks(index.garments.get(entry.slug)!, entry, site);
     const projection = projectionLabel(entry.projection);
     const notes = [
@@ -157,15 +208,23 @@ export function llmsTxt(index: SiteIndex, site: string | URL): string {
       .filter(Boolean)
       .join('; ');
     return item(t('llms.record.name', { title: entry.title, projection }), links.markdown!, notes);
-  });
+  };
   const doc = (key: 'api' | 'webhooks' | 'mcp' | 'schema' | 'records', href: string) =>
     item(t(`llms.docs.${key}`, { schema: SCHEMA_VERSION }), url(href), t(`llms.docs.${key}.notes`));
-  return [
+  yield [
     `# ${t('site.name')}`,
     `> ${t('llms.summary', { tagline: t('site.tagline'), schema: SCHEMA_VERSION })}`,
     t('llms.about'),
     `## ${t('llms.records')}`,
-    records.length ? records.join('\n') : t('index.empty'),
+    '',
+  ].join('\n\n');
+  if (index.entries.length === 0) yield t('index.empty');
+  let separator = '';
+  for (const batch of batches(index.entries)) {
+    yield separator + batch.map(record).join('\n');
+    separator = '\n';
+  }
+  yield `\n\n${[
     `## ${t('llms.docs')}`,
     [
       doc('api', API_DOCS_PATH),
@@ -174,9 +233,7 @@ export function llmsTxt(index: SiteIndex, site: string | URL): string {
       doc('schema', SCHEMA_PATH),
       doc('records', '/records.json'),
     ].join('\n'),
-  ]
-    .join('\n\n')
-    .concat('\n');
+  ].join('\n\n')}\n`;
 }
 
 /** A page of the sitemap: a site path, and the date it last changed when known. */

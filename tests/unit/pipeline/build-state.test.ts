@@ -1,8 +1,18 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildFingerprint, changedGarments, restoredCheck, storedChecks } from '../../../src/lib/pipeline/build-state.ts';
+import {
+  BUILD_STATE_VERSION,
+  type BuildState,
+  buildFingerprint,
+  changedGarments,
+  readBuildState,
+  restoredCheck,
+  STATE_FILE,
+  storedChecks,
+  writeBuildState,
+} from '../../../src/lib/pipeline/build-state.ts';
 import { missingOutput } from '../../../src/lib/pipeline/carry-over.ts';
 import type { FileCheck } from '../../../src/lib/record/index.ts';
 import type { RevisionsSummary } from '../../../src/lib/revisions/revision-view.ts';
@@ -87,5 +97,41 @@ describe('missingOutput', () => {
       ['b', complete('b', 'tech').filter((file) => !file.endsWith('.md'))],
     ]);
     expect(missingOutput(entries, output)).toEqual(new Set(['b']));
+  });
+});
+
+describe('writeBuildState and readBuildState', () => {
+  const state = (): BuildState => ({
+    version: BUILD_STATE_VERSION,
+    fingerprint: 'f'.repeat(64),
+    checks: [
+      check('a.svc.json', 'a', 'svc'),
+      check('a.tech.json', 'a', 'tech', 2, 1),
+      { file: 'bad.json', size: 3, mtimeMs: 4, problems: [] },
+    ],
+    siteFiles: ['index.html', 'records.json'],
+    listingPages: { '/categories/tops/': 'd1' },
+  });
+  const folder = () => mkdtempSync(path.join(tmpdir(), 'build-state-'));
+
+  it('read back the state written, a line for its fields and then a line per file check', async () => {
+    const out = folder();
+    await writeBuildState(out, state());
+    expect(await readBuildState(out)).toEqual(state());
+    const lines = readFileSync(path.join(out, STATE_FILE), 'utf8').split('\n');
+    expect(lines).toHaveLength(state().checks.length + 2);
+    expect(lines.slice(1, -1).map((line) => JSON.parse(line))).toEqual(state().checks);
+  });
+
+  it('read no state from a folder without one, a state of the one-JSON layout (version 1), or one cut short', async () => {
+    const out = folder();
+    expect(await readBuildState(out)).toBeUndefined();
+    mkdirSync(path.join(out, '.garment-press'));
+    writeFileSync(path.join(out, STATE_FILE), JSON.stringify({ ...state(), version: 1 }));
+    expect(await readBuildState(out)).toBeUndefined();
+    await writeBuildState(out, state());
+    const lines = readFileSync(path.join(out, STATE_FILE), 'utf8').split('\n');
+    writeFileSync(path.join(out, STATE_FILE), `${lines.slice(0, -2).join('\n')}\n`);
+    expect(await readBuildState(out)).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@ import {
   entryLinks,
   jsonFile,
   jsonForPage,
-  llmsTxt,
+  llmsTxtPieces,
   MissingSiteError,
   recordsIndex,
   siteOf,
@@ -84,8 +84,8 @@ describe('jsonForPage', () => {
   });
 });
 
-describe('llmsTxt', () => {
-  const text = llmsTxt(withLone, SITE);
+describe('llmsTxtPieces', () => {
+  const text = [...llmsTxtPieces(withLone, SITE)].join('');
 
   it('follows the llms.txt layout: title, summary quote, then sections of link lines', () => {
     const lines = text.split('\n');
