@@ -1,6 +1,8 @@
 // A build's SiteContext as a file Astro's pages read (site-pages.ts): JSON lines, its other fields and then an
 // entry a line, so neither the build nor Astro holds the context as one string (a few hundred thousand records would pass V8's longest).
 import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { parseJsonLines, writeJsonLines } from '../json-lines.ts';
 import type { SiteEntry } from '../site/site-index.ts';
 
@@ -16,8 +18,16 @@ export interface SiteContext {
   keptPages: string[];
 }
 
-/** Writes a context into `file`: a line of its fields besides its entries, then a line per entry. */
-export async function writeSiteContext(file: string, context: SiteContext): Promise<void> {
+/** Where a build's context is written, in the folder private to its Astro run. */
+const SITE_CONTEXT_FILE = 'site-context.jsonl';
+
+/**
+ * Writes a build's context into the folder private to its Astro run, a line of its fields besides
+ * its entries and then a line per entry; returns the file. The Astro process is sent its path, never the records.
+ */
+export async function writeSiteContext(privateDir: string, context: SiteContext): Promise<string> {
+  await mkdir(privateDir, { recursive: true });
+  const file = path.join(privateDir, SITE_CONTEXT_FILE);
   const { entries, ...fields } = context;
   await writeJsonLines(
     file,
@@ -26,6 +36,7 @@ export async function writeSiteContext(file: string, context: SiteContext): Prom
       yield* entries;
     })(),
   );
+  return file;
 }
 
 /** The context written into `file` by writeSiteContext. */

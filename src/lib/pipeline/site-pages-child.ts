@@ -17,7 +17,7 @@ process.on('disconnect', () => process.exit(1));
 process.once('message', async (job: SitePagesJob) => {
   let reply: SitePagesReply;
   try {
-    await renderSitePages(await astro, job.context, job.projectRoot, job.outDir, job.privateDir);
+    await renderSitePages(await astro, job);
     reply = { type: 'rendered', usage: usage() };
   } catch (error) {
     reply = { type: 'failed', report: errorReport(error), usage: usage() };

@@ -2,7 +2,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { GarmentPressError } from '../errors.ts';
-import type { SiteContext } from './site-context-file.ts';
+import { type SiteContext, writeSiteContext } from './site-context-file.ts';
 
 /** Where a build's report puts the Astro process's figures, beside its stages' and its own. */
 export const ASTRO_PROCESS = 'Astro process';
@@ -17,12 +17,24 @@ export interface ProcessUsage {
   kernelSeconds: number;
 }
 
-/** What the Astro process is asked to render, and where (see renderSitePages). */
-export interface SitePagesJob {
-  context: SiteContext;
+/** Where the Astro process renders the pages: the project, the output folder and the folder private to its run. */
+interface SitePagesPlace {
   projectRoot: string;
   outDir: string;
   privateDir: string;
+}
+
+/** What a build asks the Astro process to render, and where. */
+export interface SitePagesRequest extends SitePagesPlace {
+  context: SiteContext;
+}
+
+/** What the Astro process is sent (see renderSitePages): the site's address and its context's file, never the records themselves. */
+export interface SitePagesJob extends SitePagesPlace {
+  /** The site's absolute address (Astro's `site`). */
+  site: string;
+  /** The build's SiteContext, as writeSiteContext wrote it into `privateDir`. */
+  contextFile: string;
 }
 
 /** What the Astro process answers: it rendered the pages, or why not (its error's stack); and what it used. */
@@ -31,7 +43,7 @@ export type SitePagesReply = { type: 'rendered'; usage: ProcessUsage } | { type:
 /** An Astro process waiting for its one render. */
 export interface SitePagesProcess {
   /** Renders the pages; resolves with what the process used, or rejects with a SitePagesError. */
-  render(job: SitePagesJob): Promise<ProcessUsage>;
+  render(request: SitePagesRequest): Promise<ProcessUsage>;
   /** Ends the process if it still runs (a build that stops before its pages, or fails). */
   stop(): void;
 }
@@ -51,8 +63,6 @@ export function startSitePages(): SitePagesProcess {
     execArgv: [],
     env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    // V8's serializer, both ways: the job holds every record, and Node's default (one JSON string) fails past V8's longest string.
-    serialization: 'advanced',
   });
   let reply: SitePagesReply | undefined;
   const ended = new Promise<number | null>((resolve) => {
@@ -61,7 +71,8 @@ export function startSitePages(): SitePagesProcess {
     astro.on('error', () => resolve(null));
   });
   return {
-    async render(job) {
+    async render({ context, ...place }) {
+      const job: SitePagesJob = { ...place, site: context.site, contextFile: await writeSiteContext(place.privateDir, context) };
       astro.send(job);
       const code = await ended;
       if (reply?.type === 'rendered') return reply.usage;

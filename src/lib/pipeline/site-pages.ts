@@ -5,13 +5,10 @@ import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig, AstroIntegration } from 'astro';
 import astroSettings from '../../../astro.config.mjs';
 import { linkFiles } from '../link-files.ts';
-import { type SiteContext, writeSiteContext } from './site-context-file.ts';
+import type { SitePagesJob } from './site-pages-process.ts';
 
 /** What `src/site.ts` imports to read the build's SiteContext. */
 export const SITE_CONTEXT_MODULE = 'virtual:garment-press/site-context';
-
-/** Where renderSitePages writes a build's context, in the build's private folder. */
-export const SITE_CONTEXT_FILE = 'site-context.jsonl';
 
 const contextReader = fileURLToPath(new URL('./site-context-file.ts', import.meta.url));
 
@@ -71,21 +68,16 @@ export function astroConfig(site: string, contextFile: string, projectRoot: stri
  */
 export async function renderSitePages(
   astro: typeof import('astro'),
-  context: SiteContext,
-  projectRoot: string,
-  outDir: string,
-  privateDir: string,
+  { site, contextFile, projectRoot, outDir, privateDir }: SitePagesJob,
 ): Promise<void> {
   const workingDir = process.cwd();
   await mkdir(privateDir, { recursive: true });
-  const contextFile = path.join(privateDir, SITE_CONTEXT_FILE);
-  await writeSiteContext(contextFile, context);
   // Astro renames its assets from privateDir into outDir, which fails (EXDEV) across filesystems: it then builds beside privateDir, and the files are copied over.
   const sameFilesystem = (await stat(privateDir)).dev === (await stat(outDir)).dev;
   const astroOutDir = sameFilesystem ? outDir : path.join(privateDir, 'site');
   process.chdir(privateDir);
   try {
-    await astro.build(astroConfig(context.site, contextFile, projectRoot, astroOutDir));
+    await astro.build(astroConfig(site, contextFile, projectRoot, astroOutDir));
   } finally {
     process.chdir(workingDir);
   }

@@ -10,14 +10,13 @@ const entries = [...sampleRecords(), ...hostileRecords()].map(({ file, record })
 
 describe('writeSiteContext and readSiteContext', () => {
   it('give back the context written, its fields on one line and an entry a line', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'site-context-')), 'site-context.jsonl');
     const context: SiteContext = {
       site: 'https://shop.example',
       entries,
       renderedSlugs: [entries[0]!.slug],
       keptPages: ['/categories/tops/'],
     };
-    await writeSiteContext(file, context);
+    const file = await writeSiteContext(mkdtempSync(path.join(tmpdir(), 'site-context-')), context);
     const lines = readFileSync(file, 'utf8').split('\n');
     expect(lines).toHaveLength(entries.length + 2);
     expect(JSON.parse(lines[0]!)).toEqual({
@@ -29,9 +28,8 @@ describe('writeSiteContext and readSiteContext', () => {
   });
 
   it('give back a context with no entries and every garment rendered', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'site-context-')), 'site-context.jsonl');
     const context: SiteContext = { site: 'https://shop.example', entries: [], renderedSlugs: null, keptPages: [] };
-    await writeSiteContext(file, context);
+    const file = await writeSiteContext(mkdtempSync(path.join(tmpdir(), 'site-context-')), context);
     expect(readSiteContext(file)).toEqual(context);
   });
 });
