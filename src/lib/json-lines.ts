@@ -9,14 +9,15 @@ export async function writeJsonLines(file: string, values: Iterable<unknown>): P
   const handle = await open(file, 'w');
   try {
     let text = '';
+    // writeFile, not write: one write() may take only part of the text (a disk filling up), saying so only in its count.
     for (const value of values) {
       text += `${JSON.stringify(value)}\n`;
       if (text.length >= WRITE_CHARACTERS) {
-        await handle.write(text);
+        await handle.writeFile(text);
         text = '';
       }
     }
-    if (text) await handle.write(text);
+    if (text) await handle.writeFile(text);
   } finally {
     await handle.close();
   }

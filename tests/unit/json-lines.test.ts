@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseJsonLines, writeJsonLines } from '../../src/lib/json-lines.ts';
+import { mountSmallFilesystem } from '../support/small-filesystem.ts';
 
 const fileIn = () => path.join(mkdtempSync(path.join(tmpdir(), 'json-lines-')), 'values.jsonl');
 
@@ -26,5 +27,16 @@ describe('writeJsonLines and parseJsonLines', () => {
     expect(parseJsonLines(Buffer.alloc(0))).toEqual([]);
     expect(() => parseJsonLines(Buffer.from('{"a":1}\n{"b":'))).toThrow(SyntaxError);
     expect(() => parseJsonLines(Buffer.from('{"a":1}\n{"b":2}'))).toThrow(SyntaxError);
+  });
+
+  it('fail with the disk full rather than leave a file cut short, when the last write runs out of space', async () => {
+    const disk = mountSmallFilesystem('1m');
+    try {
+      // 600,000 characters, so one write, of 1.2 MB in UTF-8: more than the 1 MiB disk holds.
+      const values = Array.from({ length: 600 }, (_, i) => ({ i, text: 'é'.repeat(1000) }));
+      await expect(writeJsonLines(path.join(disk.dir, 'values.jsonl'), values)).rejects.toMatchObject({ code: 'ENOSPC' });
+    } finally {
+      disk.unmount();
+    }
   });
 });
