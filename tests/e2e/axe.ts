@@ -27,7 +27,7 @@ const OPTIONS: axe.RunOptions = { resultTypes: ['violations'], rules: { 'target-
  * blank page) made the tee's commerce page's test take 21.8 s where it now takes 9 to 12.
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  // Evaluated, not added as a script element: the pages' Content-Security-Policy allows no inline script.
+  // Evaluated, not added as a script element: the dashboard's Content-Security-Policy allows no inline script.
   await page.evaluate(axeSource);
   const results = await page.evaluate((options) => (window as unknown as { axe: typeof axe }).axe.run(document, options), OPTIONS);
   return results.violations.map((violation) => ({
