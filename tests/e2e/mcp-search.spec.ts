@@ -147,23 +147,22 @@ async function compare(page: Page, client: Client, search: Search): Promise<Tool
   const label = JSON.stringify(search);
   expect(answer.total, label).toBe(shown.total);
   // The tool answers with the records' text; the page shows it as every page does, a character HTML forbids as U+FFFD.
-  const shownAs = withoutForbiddenCharacters;
   expect(
     answer.garments.map((garment) => ({
-      title: shownAs(garment.title),
+      title: withoutForbiddenCharacters(garment.title),
       path: pathOf(garment.url),
       projections: garment.projections.map((record) => ({
         label: t('search.hit.projectionLink', { projection: record.name }),
         path: pathOf(record.url),
-        status: shownAs(record.status),
+        status: withoutForbiddenCharacters(record.status),
       })),
-      facts: garment.key_facts.map(shownAs),
+      facts: garment.key_facts.map(withoutForbiddenCharacters),
       excerpt: garment.excerpt,
     })),
     label,
   ).toEqual(shown.garments);
   expect(answer.note, label).toBe(shown.note ?? '');
-  expect(answer.suggestions.map(shownAs), label).toEqual(shown.suggestions);
+  expect(answer.suggestions.map(withoutForbiddenCharacters), label).toEqual(shown.suggestions);
   return answer;
 }
 

@@ -1,5 +1,5 @@
 // The Astro side of a build: the pages Astro renders (home, categories, search, documentation, site files) and what they are built from.
-import { mkdir, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig, AstroIntegration } from 'astro';
@@ -71,7 +71,6 @@ export async function renderSitePages(
   { site, contextFile, projectRoot, outDir, privateDir }: SitePagesJob,
 ): Promise<void> {
   const workingDir = process.cwd();
-  await mkdir(privateDir, { recursive: true });
   // Astro renames its assets from privateDir into outDir, which fails (EXDEV) across filesystems: it then builds beside privateDir, and the files are copied over.
   const sameFilesystem = (await stat(privateDir)).dev === (await stat(outDir)).dev;
   const astroOutDir = sameFilesystem ? outDir : path.join(privateDir, 'site');
