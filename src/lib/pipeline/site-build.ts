@@ -9,6 +9,7 @@ import {
   checkRecords,
   namedRecord,
   recordCheckOf,
+  recordFileName,
   statRecordFiles,
   type FileCheck,
   type FileStat,
@@ -181,7 +182,7 @@ export async function buildSite({
       if (!reportCheck(`in the record threads, ${seconds('validate')}`)) return result(false, 0);
       if (!checked.renderable) {
         // A record is not the one its file is named after: render again from the checks, as a rebuild would.
-        onProgress('render again: some record files are not named <slug>.<projection>.json after their record');
+        onProgress(`render again: ${misnamedFile(checked.files)}`);
         await outputs;
         outputs = undefined;
       }
@@ -410,6 +411,14 @@ function plannedRecords(files: FileStat[]): PlannedRecord[] | undefined {
     planned.push({ ...file, ...named });
   }
   return planned;
+}
+
+/** Which file made a build of valid records render again: the first whose record is not the one its name says. */
+function misnamedFile(files: FileCheck<SiteEntry>[]): string {
+  const { file, name } = files
+    .map(({ file, record }) => ({ file, name: record && recordFileName(record.slug, record.projection) }))
+    .find(({ file, name }) => name && path.basename(file) !== name)!;
+  return `${file} holds another record than its name says; named ${name}, it would render in one read`;
 }
 
 /** This process's peak resident memory so far, MiB (its threads included, its child processes not). */
